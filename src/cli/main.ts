@@ -1,0 +1,34 @@
+/**
+ * The `threadsight` command. Each subcommand lives in its own module and is loaded only when
+ * asked for, so `threadsight keys list` never pays for loading the embedding model.
+ * Exit codes: 0 success, 1 failure, 2 usage error, 3 finished with skipped input (ingest).
+ */
+
+/** A subcommand: receives the arguments after its name and returns the exit code. */
+export type Command = (argv: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  serve: { summary: "run the API server", load: async () => (await import("./serve.js")).run },
+  ingest: { summary: "load posts from dump files into the index", load: async () => (await import("./ingest.js")).run },
+  keys: { summary: "create, list, revoke and rotate API keys", load: async () => (await import("./keys.js")).run },
+};
+
+function usage(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return ["usage: threadsight <command> [options]", "", "commands:", ...rows, "", "Run `threadsight <command> --help` for a command's options."].join("\n");
+}
+
+/** Entry point used by bin/threadsight.js. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage() + "\n");
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    process.stderr.write(`threadsight: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  return (await command.load())(rest);
+}

@@ -1,0 +1,102 @@
+/**
+ * The contract every search backend implements: the embedded LanceDB index and Weaviate.
+ * One contract test suite (test/index/contract.ts) runs against both, so the service above
+ * cannot tell them apart except by speed.
+ */
+import type { EnrichedPost, IndexedPost } from "../model/post.js";
+
+/** Filters shared by every query. All optional; absent means "no restriction". */
+export interface QueryFilter {
+  /** Only posts whose subforum is one of these (exact match). */
+  subforums?: readonly string[];
+  /** Inclusive lower bound on `created`, epoch ms. */
+  createdFrom?: number;
+  /** Inclusive upper bound on `created`, epoch ms. */
+  createdTo?: number;
+  /** Only posts whose leadType is non-empty and leadScore >= this. */
+  minLeadScore?: number;
+}
+
+/** A page request shared by every query. */
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** One hit. `score` is on the scale the method documents. */
+export interface Hit {
+  post: EnrichedPost;
+  score: number;
+}
+
+/** Hybrid (keyword + vector) query. */
+export interface HybridQuery extends Page {
+  text: string;
+  vector: Float32Array;
+  filter?: QueryFilter;
+  /** Weight of the vector side, 0 (keyword only) .. 1 (vector only). */
+  alpha: number;
+}
+
+/** Pure vector query. */
+export interface VectorQuery extends Page {
+  vector: Float32Array;
+  filter?: QueryFilter;
+}
+
+/** Pure keyword (BM25) query. */
+export interface KeywordQuery extends Page {
+  text: string;
+  filter?: QueryFilter;
+}
+
+/** Result of a batch write. */
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  failed: { id: string; reason: string }[];
+}
+
+/** What the index records about how it was built. */
+export interface IndexInfo {
+  /** Embedding model id that produced the stored vectors. */
+  embeddingModel: string;
+  dimensions: number;
+  count: number;
+}
+
+/** Thrown when the index cannot be reached or answered with a server-side failure. */
+export class IndexUnavailableError extends Error {
+  override readonly name = "IndexUnavailableError";
+}
+
+/** Thrown at open() when the stored vectors come from another embedding model. */
+export class EmbeddingModelMismatchError extends Error {
+  override readonly name = "EmbeddingModelMismatchError";
+}
+
+/** A search backend. Every method that talks to the engine takes the caller's abort signal. */
+export interface SearchIndex {
+  /** "lancedb" or "weaviate". */
+  readonly backend: string;
+  /**
+   * Creates or migrates storage. Fails with EmbeddingModelMismatchError when the index
+   * holds vectors from a different model than `embeddingModel`.
+   */
+  open(embeddingModel: string, dimensions: number): Promise<IndexInfo>;
+  /** Inserts or replaces posts by id. Never duplicates an id. */
+  upsert(posts: readonly IndexedPost[], signal?: AbortSignal): Promise<UpsertResult>;
+  /** Hybrid retrieval; `score` is the fused relevance in 0..1. */
+  hybrid(query: HybridQuery, signal?: AbortSignal): Promise<Hit[]>;
+  /** Vector retrieval; `score` is cosine similarity in -1..1, sorted descending. */
+  nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]>;
+  /** Keyword retrieval; `score` is the engine's BM25 score (unbounded, >= 0). */
+  keyword(query: KeywordQuery, signal?: AbortSignal): Promise<Hit[]>;
+  /** Posts by id, in the order asked; missing ids are left out. */
+  get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]>;
+  /** Number of stored posts. */
+  count(signal?: AbortSignal): Promise<number>;
+  /** Cheap liveness check for readiness and health. */
+  ping(signal?: AbortSignal): Promise<boolean>;
+  close(): Promise<void>;
+}
