@@ -20,6 +20,7 @@ export type ErrorKind =
   | "METHOD_NOT_ALLOWED"
   | "UNAUTHENTICATED"
   | "KEY_REVOKED"
+  | "KEY_EXPIRED"
   | "PLAN_NO_API_ACCESS"
   | "PERMISSION_DENIED"
   | "RATE_LIMITED"
@@ -54,6 +55,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorRow>> = Object.freeze(
   METHOD_NOT_ALLOWED: { code: Code.Unimplemented, http: 405, reason: "METHOD_NOT_ALLOWED" },
   UNAUTHENTICATED: { code: Code.Unauthenticated, http: 401, reason: "INVALID_API_KEY" },
   KEY_REVOKED: { code: Code.Unauthenticated, http: 401, reason: "API_KEY_REVOKED" },
+  KEY_EXPIRED: { code: Code.Unauthenticated, http: 401, reason: "API_KEY_EXPIRED" },
   PLAN_NO_API_ACCESS: { code: Code.PermissionDenied, http: 403, reason: "PLAN_NO_API_ACCESS" },
   PERMISSION_DENIED: { code: Code.PermissionDenied, http: 403, reason: "PERMISSION_DENIED" },
   RATE_LIMITED: { code: Code.ResourceExhausted, http: 429, reason: "RATE_LIMITED" },

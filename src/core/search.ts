@@ -1,0 +1,102 @@
+/**
+ * Semantic and vector search over the index: validate, embed the query, query the index, page,
+ * summarise. Shared by every protocol; knows nothing of HTTP or Connect.
+ */
+import type { Embedder } from "../enrich/embedder.js";
+import type { Hit, SearchIndex } from "../index/search-index.js";
+import { decodePageToken, encodePageToken, requestFingerprint } from "./page-token.js";
+import { RULES, requireText, resolveLimit, resolveSearchRange, resolveSubforums } from "./request-rules.js";
+import { shorten } from "./snippet.js";
+import type { Summarizer } from "./summary/summarizer.js";
+
+/** What search needs from the rest of the system. */
+export interface SearchDeps {
+  index: SearchIndex;
+  /** Query embedder; expected to be cached (queries repeat). */
+  embedder: Embedder;
+  summarizer: Summarizer;
+  /** Weight of the vector side in hybrid retrieval, 0..1. */
+  hybridAlpha: number;
+}
+
+/** A semantic search request after transport decoding. */
+export interface SemanticParams {
+  query: string;
+  limit: number | undefined;
+  subforums: readonly string[];
+  pageToken: string;
+}
+
+/** A vector search request after transport decoding. */
+export interface VectorParams extends SemanticParams {
+  startDate: string;
+  endDate: string;
+}
+
+/** One page of hits. */
+export interface SearchPage {
+  hits: Hit[];
+  nextPageToken: string;
+}
+
+/** Semantic search outcome: a page plus its summary. */
+export interface SemanticOutcome extends SearchPage {
+  summary: string;
+}
+
+function paginate(hits: Hit[], limit: number, offset: number, fingerprint: string): SearchPage {
+  const page = hits.slice(0, limit).map((h) => ({ ...h, post: { ...h.post, content: shorten(h.post.content) } }));
+  const more = hits.length > limit && offset + 2 * limit <= RULES.pagingDepthMax;
+  return { hits: page, nextPageToken: more ? encodePageToken(offset + limit, fingerprint) : "" };
+}
+
+/** The search use cases. */
+export class SearchCore {
+  constructor(private readonly deps: SearchDeps) {}
+
+  /** Hybrid retrieval with an ai_summary. `relevance` = the fused score in 0..1. */
+  async semantic(params: SemanticParams, signal: AbortSignal): Promise<SemanticOutcome> {
+    const query = requireText("query", params.query);
+    const limit = resolveLimit(params.limit);
+    const subforums = resolveSubforums(params.subforums);
+    const fingerprint = requestFingerprint(["semantic", query, subforums]);
+    const offset = decodePageToken(params.pageToken, fingerprint, limit);
+    const [vector] = await this.deps.embedder.embed([query], signal);
+    const hits = await this.deps.index.hybrid(
+      { text: query, vector: vector!, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, filter: subforums.length > 0 ? { subforums } : {} },
+      signal,
+    );
+    const page = paginate(hits, limit, offset, fingerprint);
+    const summary = await this.deps.summarizer.summarize(
+      query,
+      page.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum })),
+      signal,
+    );
+    return { ...page, summary };
+  }
+
+  /** Pure embedding similarity, optionally within an inclusive range of UTC days. */
+  async vector(params: VectorParams, signal: AbortSignal): Promise<SearchPage> {
+    const query = requireText("query", params.query);
+    const limit = resolveLimit(params.limit);
+    const subforums = resolveSubforums(params.subforums);
+    const range = resolveSearchRange(params.startDate, params.endDate);
+    const fingerprint = requestFingerprint(["vector", query, subforums, range.from ?? null, range.to ?? null]);
+    const offset = decodePageToken(params.pageToken, fingerprint, limit);
+    const [vector] = await this.deps.embedder.embed([query], signal);
+    const hits = await this.deps.index.nearVector(
+      {
+        vector: vector!,
+        limit: limit + 1,
+        offset,
+        filter: {
+          ...(subforums.length > 0 ? { subforums } : {}),
+          ...(range.from !== undefined ? { createdFrom: range.from } : {}),
+          ...(range.to !== undefined ? { createdTo: range.to } : {}),
+        },
+      },
+      signal,
+    );
+    return paginate(hits, limit, offset, fingerprint);
+  }
+}

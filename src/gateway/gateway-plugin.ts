@@ -1,0 +1,123 @@
+/**
+ * The REST transcoding gateway: one Fastify route per google.api.http annotation (plus the /v1
+ * alias), each parsing the JSON body strictly into the request message and calling the RPC
+ * through Connect's in-memory transport. That transport runs the same router, interceptors
+ * (auth, limits, deadlines, metrics) and handlers as gRPC, so the two cannot drift apart.
+ * Registered as an encapsulated plugin: its JSON parser and error handler do not leak into the
+ * Connect plugin, which needs raw bodies.
+ */
+import { create, toJson } from "@bufbuild/protobuf";
+import type { DescMessage, DescService, JsonValue, MessageShape } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { PEER_HEADER } from "../auth/context.js";
+import { AppError } from "../errors/app-error.js";
+import { DEFERRED_ERROR_HEADER, encodeDeferredError } from "../interceptors/deferred-error.js";
+import { PROTOCOL_HEADER } from "../interceptors/protocol.js";
+import { REQUEST_ID_HEADER } from "../observability/request-id.js";
+import { errorResponse, forwardHeaders } from "./envelope.js";
+import { aliasPath, restRoutes } from "./http-rules.js";
+import type { RestRoute } from "./http-rules.js";
+import { strictFromJson } from "./strict-json.js";
+
+/** Options of the gateway plugin. */
+export interface GatewayOptions {
+  services: readonly DescService[];
+  /** In-memory transport over the same router and interceptors that serve gRPC. */
+  transport: Transport;
+  maxBodyBytes: number;
+}
+
+const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** Request headers the RPC layer needs from a REST call. */
+function rpcHeaders(req: FastifyRequest): Headers {
+  const h = new Headers();
+  const auth = req.headers.authorization;
+  if (auth !== undefined) h.set("authorization", auth);
+  h.set(REQUEST_ID_HEADER, String(req.id));
+  h.set(PEER_HEADER, req.ip);
+  h.set(PROTOCOL_HEADER, "rest");
+  return h;
+}
+
+/** An AbortSignal that fires when the REST client goes away before we answer. */
+function clientGone(req: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.sent) controller.abort(new AppError("CANCELED", "the client closed the connection"));
+  });
+  return controller.signal;
+}
+
+function sendError(reply: FastifyReply, thrown: unknown, requestId: string): FastifyReply {
+  const { status, body, error } = errorResponse(thrown, requestId);
+  forwardHeaders(error.metadata, (n, v) => void reply.header(n, v));
+  return reply.code(status).type("application/json; charset=utf-8").send(body);
+}
+
+function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transport): void {
+  const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    let data: JsonValue;
+    try {
+      const headers = rpcHeaders(req);
+      let input: MessageShape<DescMessage>;
+      try {
+        input = strictFromJson(route.method.input, route.body === "" ? {} : req.body);
+      } catch (decodeError) {
+        if (!(decodeError instanceof AppError)) throw decodeError;
+        input = create(route.method.input);
+        headers.set(DEFERRED_ERROR_HEADER, encodeDeferredError(decodeError));
+      }
+      const res = await transport.unary(route.method, clientGone(req, reply), undefined, headers, input);
+      forwardHeaders(res.header, (n, v) => void reply.header(n, v));
+      forwardHeaders(res.trailer, (n, v) => void reply.header(n, v));
+      data = toJson(route.method.output, res.message, { useProtoFieldName: true, alwaysEmitImplicit: true });
+    } catch (err) {
+      // RPC failures were already logged once by the observe interceptor.
+      return sendError(reply, err, String(req.id));
+    }
+    return reply.type("application/json; charset=utf-8").send({ success: true, data });
+  };
+  const paths = [route.path, aliasPath(route.path)].filter((p): p is string => p !== undefined);
+  const others = ALL_METHODS.filter((m) => m !== route.httpMethod);
+  for (const url of paths) {
+    app.route({ method: route.httpMethod, url, handler });
+    app.route({
+      method: [...others],
+      url,
+      handler: async (req, reply) => {
+        reply.header("allow", route.httpMethod === "GET" ? "GET, HEAD" : route.httpMethod);
+        return sendError(reply, new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url}; use ${route.httpMethod}`), String(req.id));
+      },
+    });
+  }
+}
+
+/** Fastify plugin: the REST gateway. */
+export async function restGateway(app: FastifyInstance, opts: GatewayOptions): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: opts.maxBodyBytes }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (cause) {
+      done(new AppError("MALFORMED_JSON", `the request body is not valid JSON: ${(cause as Error).message}`, {}, { cause }), undefined);
+    }
+  });
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const code = (err as { code?: string }).code;
+    let mapped: unknown = err;
+    if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      mapped = new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
+    } else if (code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      mapped = new AppError("PAYLOAD_TOO_LARGE", `the request body must be at most ${opts.maxBodyBytes} bytes`);
+    } else if (code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" || code === "FST_ERR_CTP_EMPTY_JSON_BODY") {
+      mapped = new AppError("MALFORMED_JSON", "the request body is empty or its length does not match Content-Length");
+    }
+    if (!(mapped instanceof AppError) && (err.statusCode ?? 500) >= 500) req.log.error({ err }, "gateway failure");
+    return sendError(reply, mapped, String(req.id));
+  });
+  for (const route of restRoutes(opts.services)) registerRoute(app, route, opts.transport);
+}

@@ -1,0 +1,45 @@
+/**
+ * Reads the google.api.http annotations from the generated service descriptors. The gateway
+ * registers one REST route per annotated RPC from this list, so adding an RPC with an annotation
+ * adds its REST route with no route code written by hand.
+ */
+import { getOption, hasOption } from "@bufbuild/protobuf";
+import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
+import { http } from "../../gen/google/api/annotations_pb.js";
+
+/** One REST route derived from an annotation. */
+export interface RestRoute {
+  /** Upper-case HTTP method. */
+  httpMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Canonical path, e.g. /api/v1/search/semantic. */
+  path: string;
+  /** "*" when the whole request message is the body, "" when there is no body. */
+  body: string;
+  method: DescMethodUnary;
+}
+
+/** Collects the annotated unary methods of the given services. Path templates are not supported. */
+export function restRoutes(services: readonly DescService[]): RestRoute[] {
+  const routes: RestRoute[] = [];
+  for (const service of services) {
+    for (const method of service.methods) {
+      if (method.methodKind !== "unary" || !hasOption(method, http)) continue;
+      const rule = getOption(method, http);
+      const pattern = rule.pattern;
+      if (pattern.case === undefined || pattern.case === "custom") continue;
+      if (pattern.value.includes("{")) {
+        throw new Error(`${service.typeName}.${method.name}: path variables are not supported by the gateway (${pattern.value})`);
+      }
+      routes.push({ httpMethod: pattern.case.toUpperCase() as RestRoute["httpMethod"], path: pattern.value, body: rule.body, method: method as DescMethodUnary });
+    }
+  }
+  return routes;
+}
+
+/**
+ * The spec's `{base_url}` ends in /v1 while its paths start with /api/v1; we document
+ * base_url = https://<host>/api/v1 and also answer /v1/... so both readings work.
+ */
+export function aliasPath(path: string): string | undefined {
+  return path.startsWith("/api/v1/") ? path.slice("/api".length) : undefined;
+}

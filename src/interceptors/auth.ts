@@ -1,0 +1,66 @@
+/**
+ * API-key authentication for every threadsight.v1 service. Runs inside the observe interceptor
+ * and before limits, on every protocol. A refused call carries `WWW-Authenticate: Bearer` and
+ * counts against the caller's address, so guessing keys is throttled (AUTH_RATE_LIMITED).
+ */
+import { ConnectError } from "@connectrpc/connect";
+import type { Interceptor } from "@connectrpc/connect";
+import type { AuthFailure, AuthResult } from "../accounts/caller.js";
+import { AppError } from "../errors/app-error.js";
+import type { ErrorKind } from "../errors/error-table.js";
+import { toConnectError } from "../errors/to-connect.js";
+import { CALLER, PEER_ADDRESS, PEER_HEADER } from "../auth/context.js";
+
+/** What the interceptor needs from the key service. */
+export interface Authenticator {
+  authenticate(presentedKey: string | undefined): Promise<AuthResult>;
+}
+
+/**
+ * Throttles failed authentication per client address. `check` throws (an AppError or a
+ * ConnectError with Retry-After) when the address is blocked; `fail` records one failure.
+ */
+export interface AuthFailureGuard {
+  check(address: string): Promise<void>;
+  fail(address: string): Promise<void>;
+}
+
+/** Services whose calls need a key. */
+const PROTECTED_PACKAGE = "threadsight.v1.";
+
+const FAILURES: Readonly<Record<AuthFailure, { kind: ErrorKind; message: string }>> = {
+  missing: { kind: "UNAUTHENTICATED", message: "missing API key: send the header Authorization: Bearer <API key>" },
+  malformed: { kind: "UNAUTHENTICATED", message: 'malformed Authorization header: expected "Bearer <API key>"' },
+  unknown: { kind: "UNAUTHENTICATED", message: "invalid API key: check the key, or create one in the dashboard" },
+  revoked: { kind: "KEY_REVOKED", message: "this API key has been revoked: create a new key in the dashboard" },
+  expired: { kind: "KEY_EXPIRED", message: "this API key was rotated and its grace period has ended: use the new key" },
+};
+
+/** Extracts the token of a Bearer Authorization header; "" for another scheme, undefined when absent. */
+export function bearerToken(header: string | null): string | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? "";
+}
+
+/** Creates the auth interceptor. */
+export function authInterceptor(authenticator: Authenticator, guard?: AuthFailureGuard): Interceptor {
+  return (next) => async (req) => {
+    const peer = req.header.get(PEER_HEADER) ?? "";
+    req.contextValues.set(PEER_ADDRESS, peer);
+    if (!req.service.typeName.startsWith(PROTECTED_PACKAGE)) return next(req);
+
+    if (guard !== undefined) await guard.check(peer);
+    const token = bearerToken(req.header.get("authorization"));
+    const result: AuthResult = token === "" ? { ok: false, failure: "malformed" } : await authenticator.authenticate(token);
+    if (!result.ok) {
+      if (guard !== undefined) await guard.fail(peer);
+      const { kind, message } = FAILURES[result.failure];
+      const err: ConnectError = toConnectError(new AppError(kind, message));
+      err.metadata.set("www-authenticate", result.failure === "missing" ? 'Bearer realm="threadsight"' : 'Bearer realm="threadsight", error="invalid_token"');
+      throw err;
+    }
+    req.contextValues.set(CALLER, result.caller);
+    return next(req);
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * buildServer(deps): one Fastify app answering every protocol on one port — gRPC (HTTP/2),
+ * Connect and gRPC-Web through @connectrpc/connect-fastify, and the REST /api/v1 gateway —
+ * plus /healthz, /readyz and /metrics. It never listens and reads no environment: main.ts does.
+ */
+import { readFileSync } from "node:fs";
+import type { DescService } from "@bufbuild/protobuf";
+import { createRouterTransport } from "@connectrpc/connect";
+import type { ConnectRouter, Interceptor, ServiceImpl } from "@connectrpc/connect";
+import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
+import Fastify, { LogController } from "fastify";
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { LeadService } from "../gen/threadsight/v1/leads_pb.js";
+import { SearchService } from "../gen/threadsight/v1/search_pb.js";
+import { TrendService } from "../gen/threadsight/v1/trends_pb.js";
+import { UsageService } from "../gen/threadsight/v1/usage_pb.js";
+import { PEER_HEADER } from "./auth/context.js";
+import type { Config } from "./config.js";
+import { AppError } from "./errors/app-error.js";
+import { errorResponse } from "./gateway/envelope.js";
+import { restGateway } from "./gateway/gateway-plugin.js";
+import { authInterceptor } from "./interceptors/auth.js";
+import type { AuthFailureGuard, Authenticator } from "./interceptors/auth.js";
+import { deadlineInterceptor } from "./interceptors/deadline.js";
+import { DEFERRED_ERROR_HEADER, deferredErrorInterceptor } from "./interceptors/deferred-error.js";
+import { observeInterceptor } from "./interceptors/observe.js";
+import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
+import type { RpcMetrics } from "./observability/metrics.js";
+import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
+import { createOnePortServer } from "./transport/one-port.js";
+import type { OnePortServer } from "./transport/one-port.js";
+
+/** The public API services, in the order they are documented. */
+export const API_SERVICES: readonly DescService[] = [SearchService, TrendService, LeadService, UsageService];
+
+/** Implementations of the public services; a missing one answers `unimplemented`. */
+export interface Implementations {
+  search?: Partial<ServiceImpl<typeof SearchService>>;
+  trends?: Partial<ServiceImpl<typeof TrendService>>;
+  leads?: Partial<ServiceImpl<typeof LeadService>>;
+  usage?: Partial<ServiceImpl<typeof UsageService>>;
+}
+
+/** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
+export interface ServerDeps {
+  config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile">;
+  logger: Logger;
+  metrics: RpcMetrics;
+  authenticator: Authenticator;
+  authGuard?: AuthFailureGuard;
+  /** Interceptors that run after authentication (rate limits and quotas). */
+  afterAuth?: readonly Interceptor[];
+  implementations: Implementations;
+  /** Registers gRPC ecosystem services (reflection, health) on the HTTP/2 router. */
+  ecosystem?: (router: ConnectRouter) => void;
+  /** Readiness checks by name, for /readyz. */
+  readiness?: () => Promise<Record<string, boolean>>;
+}
+
+function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
+  return (router) => {
+    router.service(SearchService, impl.search ?? {});
+    router.service(TrendService, impl.trends ?? {});
+    router.service(LeadService, impl.leads ?? {});
+    router.service(UsageService, impl.usage ?? {});
+  };
+}
+
+/** Builds the app. Call `listen` on the result (main.ts) or use it with real listeners in tests. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const interceptors: Interceptor[] = [
+    observeInterceptor(deps.logger, deps.metrics),
+    deadlineInterceptor(config.requestTimeoutMs),
+    authInterceptor(deps.authenticator, deps.authGuard),
+    ...(deps.afterAuth ?? []),
+    deferredErrorInterceptor(),
+  ];
+  const routes = apiRoutes(deps.implementations);
+  let onePort: OnePortServer | undefined;
+  const tls = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+  const options = {
+    loggerInstance: deps.logger,
+    // One log line per request comes from our onResponse hook; Fastify's two would double it.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.maxBodyBytes,
+    return503OnClosing: true,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
+  };
+  const app: FastifyInstance = tls
+    ? (Fastify({
+        ...options,
+        http2: true,
+        https: { allowHTTP1: true, cert: readFileSync(config.tlsCertFile!), key: readFileSync(config.tlsKeyFile!) },
+      }) as unknown as FastifyInstance)
+    : (Fastify({
+        ...options,
+        http2: true,
+        serverFactory: (handler) => {
+          onePort = createOnePortServer(handler as Parameters<typeof createOnePortServer>[0]);
+          return onePort;
+        },
+      }) as unknown as FastifyInstance);
+
+  // Internal headers are ours to set: drop whatever a client sent under those names.
+  let inflight = 0;
+  app.addHook("onRequest", async (req, reply) => {
+    inflight++;
+    const headers = req.raw.headers as Record<string, string | string[] | undefined>;
+    delete headers[PEER_HEADER];
+    delete headers[PROTOCOL_HEADER];
+    delete headers[DEFERRED_ERROR_HEADER];
+    headers[PEER_HEADER] = req.ip;
+    headers[REQUEST_ID_HEADER] = String(req.id);
+    reply.header(REQUEST_ID_HEADER, String(req.id));
+    reply.header("x-content-type-options", "nosniff");
+  });
+  app.addHook("onResponse", async (req, reply) => {
+    inflight--;
+    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+  });
+  // SIGTERM: Fastify refuses new requests with 503 while closing; wait for in-flight ones
+  // (bounded), then drop the HTTP/1.1 keep-alive sockets the HTTP/2 server does not track.
+  app.addHook("preClose", async () => {
+    onePort?.http1.closeIdleConnections();
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  });
+  app.addHook("onClose", async () => {
+    onePort?.http1.closeAllConnections();
+  });
+
+  await app.register(fastifyConnectPlugin, {
+    routes: (router) => {
+      routes(router);
+      deps.ecosystem?.(router);
+    },
+    interceptors,
+    readMaxBytes: config.maxBodyBytes,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+  });
+
+  const transport = createRouterTransport(routes, { router: { interceptors, readMaxBytes: config.maxBodyBytes } });
+  await app.register(restGateway, { services: API_SERVICES, transport, maxBodyBytes: config.maxBodyBytes });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+  app.get("/readyz", async (_req, reply) => {
+    const checks = (await deps.readiness?.()) ?? {};
+    const ready = Object.values(checks).every(Boolean);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready", checks });
+  });
+  app.get("/metrics", async (_req, reply) => {
+    const body = await deps.metrics.registry.metrics();
+    return reply.type(deps.metrics.registry.contentType).send(body);
+  });
+  app.setNotFoundHandler(async (req, reply) => {
+    const { status, body } = errorResponse(new AppError("NOT_FOUND", `no route for ${req.method} ${req.url.split("?")[0]}`), String(req.id));
+    return reply.code(status).send(body);
+  });
+  return app;
+}

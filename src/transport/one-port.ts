@@ -1,0 +1,60 @@
+/**
+ * One port for every protocol. Node's cleartext HTTP/2 server cannot fall back to HTTP/1.1
+ * (there is no ALPN without TLS), so we put an HTTP/1.1 server behind the HTTP/2 one and
+ * route each new connection by its first bytes: the HTTP/2 client preface ("PRI * HTTP/2.0")
+ * goes to HTTP/2 (gRPC over h2c, Connect, gRPC-Web), anything else to HTTP/1.1 (REST, curl,
+ * browsers). With TLS, ALPN negotiates the same choice and Node's `allowHTTP1` does the work.
+ */
+import http from "node:http";
+import http2 from "node:http2";
+import type { Socket } from "node:net";
+
+/** Handler type Fastify passes to a server factory. */
+type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
+
+const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+/** A cleartext HTTP/2 server that also answers HTTP/1.1 on the same listening socket. */
+export interface OnePortServer extends http2.Http2Server {
+  /** The HTTP/1.1 server that receives non-HTTP/2 connections (for timeouts and shutdown). */
+  readonly http1: http.Server;
+}
+
+/**
+ * Creates the dual-protocol server for Fastify's `serverFactory`. The returned object is a real
+ * Http2Server, so Fastify's listen/close/address work unchanged.
+ */
+export function createOnePortServer(handler: Handler): OnePortServer {
+  const h2 = http2.createServer({}, handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const http1 = http.createServer(handler as http.RequestListener);
+  // Keep-alive sockets would hold shutdown open; Fastify closes idle ones on close, we mirror it.
+  http1.keepAliveTimeout = 5_000;
+
+  const h2ConnectionListeners = h2.listeners("connection") as ((socket: Socket) => void)[];
+  h2.removeAllListeners("connection");
+  h2.on("connection", (socket: Socket) => {
+    const route = (chunk: Buffer): void => {
+      // A prefix of the preface is not enough to decide unless it already disagrees.
+      const n = Math.min(chunk.length, PREFACE.length);
+      const isH2 = chunk.subarray(0, n).equals(PREFACE.subarray(0, n));
+      if (isH2 && chunk.length < PREFACE.length) {
+        socket.once("data", (more: Buffer) => route(Buffer.concat([chunk, more])));
+        return;
+      }
+      socket.pause();
+      socket.unshift(chunk);
+      if (isH2) {
+        for (const listener of h2ConnectionListeners) listener.call(h2, socket);
+      } else {
+        http1.emit("connection", socket);
+        socket.resume();
+      }
+    };
+    socket.once("data", route);
+    socket.once("error", () => socket.destroy());
+  });
+  h2.on("close", () => {
+    http1.closeAllConnections();
+  });
+  return Object.assign(h2, { http1 }) as OnePortServer;
+}
