@@ -18,6 +18,8 @@ const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export interface OnePortServer extends http2.Http2Server {
   /** The HTTP/1.1 server that receives non-HTTP/2 connections (for timeouts and shutdown). */
   readonly http1: http.Server;
+  /** Fastify calls this on close; without it open HTTP/2 sessions keep close() waiting. */
+  closeHttp2Sessions(): void;
 }
 
 /**
@@ -53,8 +55,18 @@ export function createOnePortServer(handler: Handler): OnePortServer {
     socket.once("data", route);
     socket.once("error", () => socket.destroy());
   });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  h2.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
   h2.on("close", () => {
     http1.closeAllConnections();
   });
-  return Object.assign(h2, { http1 }) as OnePortServer;
+  return Object.assign(h2, {
+    http1,
+    closeHttp2Sessions() {
+      for (const session of sessions) session.close();
+    },
+  }) as OnePortServer;
 }

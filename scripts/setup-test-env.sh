@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Everything the test suites need on a fresh Debian machine, idempotent and quiet when done:
+# Debian PostgreSQL, Redis, zstd and Chromium; the npm dependencies from the lockfile; and the
+# Weaviate server binary (built once from the Go module proxy, then cached).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -x /usr/lib/postgresql/15/bin/initdb ] || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v zstd >/dev/null || missing+=(zstd)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup-test-env: please install: ${missing[*]} (apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
+  echo "setup-test-env: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# onnxruntime-node (an optional dependency of LanceDB's embedding helpers, which we do not use)
+# tries to download binaries at install time; there is nothing to download for us.
+export ONNXRUNTIME_NODE_INSTALL=skip
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+bash scripts/install-weaviate.sh >/dev/null
