@@ -9,9 +9,11 @@ import { createKeyService } from "./accounts/key-service.js";
 import type { KeyService } from "./accounts/key-service.js";
 import { openAccountsStore } from "./accounts/open-store.js";
 import type { AccountsStore } from "./accounts/store.js";
+import { leadService } from "./api/leads.js";
 import { searchService } from "./api/search.js";
 import { usageService } from "./api/usage.js";
 import type { Config } from "./config.js";
+import { LeadsCore } from "./core/leads.js";
 import { SearchCore } from "./core/search.js";
 import { createExtractiveSummarizer } from "./core/summary/extractive.js";
 import { createLlmSummarizer } from "./core/summary/llm.js";
@@ -97,6 +99,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       ],
       implementations: {
         search: searchService(search),
+        leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha })),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
