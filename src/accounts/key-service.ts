@@ -1,0 +1,229 @@
+/**
+ * API keys: creation (the secret is returned once and only its hash is stored), authentication
+ * on every call, listing, revocation and rotation with a grace period. Rules live here so the
+ * server, the CLI and the portal apply the same ones whichever store is configured.
+ *
+ * Authentication caches key records for a few seconds (cacheTtlMs, default 5 s) because it runs
+ * on every call. The trade-off: a revocation or rotation made in this process is visible at once
+ * (its cache entry is dropped), but one made elsewhere (the CLI, another instance) is seen here
+ * within cacheTtlMs. Expiry is evaluated on every call against the clock, so the end of a grace
+ * period is exact whatever the cache holds.
+ */
+import type { AuthResult, LimitOverrides, PlanId } from "./caller.js";
+import type { AccountRecord, AccountsStore, ApiKeyInfo, ApiKeyRecord, PlanTarget } from "./store.js";
+import { PLAN_IDS } from "./caller.js";
+import { withoutHash } from "./store.js";
+import { AccountsError } from "./accounts-error.js";
+import { displayPrefix, generateKey, isKeyId, parseKeyId } from "./key-format.js";
+import { hashKey, keyMatchesHash } from "./key-hash.js";
+import { keyStatus } from "./key-status.js";
+import { isPlanId } from "./plan-id.js";
+import { newAccountId } from "./random-id.js";
+import { TtlCache } from "./ttl-cache.js";
+
+/** How the service is wired; everything but the store has a default. */
+export interface KeyServiceOptions {
+  store: AccountsStore;
+  /** How long a rotated-out key keeps working, seconds (Config.keyRotationGraceSeconds). */
+  rotationGraceSeconds?: number;
+  /** The clock; tests inject one to cross grace periods without sleeping. */
+  now?: () => Date;
+  /** How long authenticate reuses a key record, ms; 0 disables the cache. Default 5000. */
+  cacheTtlMs?: number;
+  /** Most key records cached at once. Default 10000. */
+  cacheMaxEntries?: number;
+}
+
+/** Who a new key is for: an existing account by id, or an account by name (made if absent). */
+export interface CreateKeyInput {
+  accountId?: string;
+  accountName?: string;
+  plan: string;
+  name: string;
+  overrides?: LimitOverrides;
+}
+
+/** A new key. `key` is the only copy of the secret that will ever exist. */
+export interface CreatedKey {
+  key: string;
+  info: ApiKeyInfo;
+  account: AccountRecord;
+}
+
+/** The result of a rotation: the new key (secret shown once) and the old key's new state. */
+export interface RotatedKey {
+  key: string;
+  info: ApiKeyInfo;
+  oldKey: ApiKeyInfo;
+}
+
+/** Everything the edges (interceptor, CLI, portal) do with keys. */
+export interface KeyService {
+  createKey(input: CreateKeyInput): Promise<CreatedKey>;
+  /** Checks a presented key (without "Bearer "); a malformed key never reaches the store. */
+  authenticate(presented: string | undefined): Promise<AuthResult>;
+  listKeys(filter?: { accountId?: string }): Promise<ApiKeyInfo[]>;
+  /** Revokes at once; revoking twice keeps the first time. */
+  revokeKey(id: string): Promise<ApiKeyInfo>;
+  /** Issues a replacement; the old key works until now + rotationGraceSeconds. */
+  rotateKey(id: string): Promise<RotatedKey>;
+  /** Changes the plan of one key or of every unrevoked key of an account; returns the count. */
+  setPlan(target: PlanTarget, plan: string): Promise<number>;
+}
+
+const MAX_NAME_LENGTH = 100;
+// Compared against when the key id is unknown, so that case costs the same hash-and-compare as
+// a wrong secret and timing does not tell which key ids exist.
+const ABSENT_HASH = hashKey("threadsight: no such key");
+
+function checkPlan(plan: string): PlanId {
+  if (!isPlanId(plan)) throw new AccountsError("invalid_argument", `plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+  return plan;
+}
+
+function checkName(label: string, name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw new AccountsError("invalid_argument", `${label} must not be blank`);
+  if (trimmed.length > MAX_NAME_LENGTH) {
+    throw new AccountsError("invalid_argument", `${label} must be at most ${MAX_NAME_LENGTH} characters, got ${trimmed.length}`);
+  }
+  if (/\p{Cc}/u.test(trimmed)) throw new AccountsError("invalid_argument", `${label} must not contain control characters`);
+  return trimmed;
+}
+
+/** Builds the key service over a store. */
+export function createKeyService(options: KeyServiceOptions): KeyService {
+  const { store } = options;
+  const now = options.now ?? (() => new Date());
+  const graceMs = (options.rotationGraceSeconds ?? 86_400) * 1000;
+  const cache = new TtlCache<ApiKeyRecord | undefined>(
+    options.cacheTtlMs ?? 5_000,
+    options.cacheMaxEntries ?? 10_000,
+    () => now().getTime(),
+  );
+
+  async function resolveAccount(input: CreateKeyInput): Promise<AccountRecord> {
+    if (input.accountId !== undefined) {
+      if (input.accountName !== undefined) {
+        throw new AccountsError("invalid_argument", "give either accountId or accountName, not both");
+      }
+      const account = await store.getAccount(input.accountId);
+      if (account === undefined) throw new AccountsError("not_found", `no account with id "${input.accountId}"`);
+      return account;
+    }
+    if (input.accountName === undefined) throw new AccountsError("invalid_argument", "give accountId or accountName");
+    const name = checkName("account name", input.accountName);
+    const found = await store.findAccountsByName(name);
+    if (found.length > 1) {
+      const ids = found.map((a) => a.id).join(", ");
+      throw new AccountsError("invalid_argument", `${found.length} accounts are named "${name}" (${ids}); name one by its id`);
+    }
+    return found[0] ?? (await store.createAccount({ id: newAccountId(), name, createdAt: now() }));
+  }
+
+  async function existingKey(id: string): Promise<ApiKeyRecord> {
+    const record = isKeyId(id) ? await store.getKey(id) : undefined;
+    if (record === undefined) throw new AccountsError("not_found", `no key with id "${id}"`);
+    return record;
+  }
+
+  return {
+    async createKey(input) {
+      const plan = checkPlan(input.plan);
+      const name = checkName("name", input.name);
+      const account = await resolveAccount(input);
+      const { id, key } = generateKey();
+      const info = await store.insertKey({
+        id,
+        accountId: account.id,
+        name,
+        plan,
+        keyHash: hashKey(key),
+        displayPrefix: displayPrefix(key),
+        createdAt: now(),
+        overrides: input.overrides ?? {},
+      });
+      // An earlier probe of this id may have cached "no such key"; the new key must work at once.
+      cache.delete(id);
+      return { key, info, account };
+    },
+
+    async authenticate(presented) {
+      if (presented === undefined || presented === "") return { ok: false, failure: "missing" };
+      const id = parseKeyId(presented);
+      if (id === undefined) return { ok: false, failure: "malformed" };
+      const record = await cache.get(id, () => store.getKey(id));
+      // Verify the secret before saying anything about the key's state: knowing an id (it is
+      // printed in lists) must not be enough to learn whether that key is revoked.
+      if (!keyMatchesHash(presented, record?.keyHash ?? ABSENT_HASH) || record === undefined) {
+        return { ok: false, failure: "unknown" };
+      }
+      const status = keyStatus(record, now());
+      if (status === "revoked") return { ok: false, failure: "revoked" };
+      if (status === "expired") return { ok: false, failure: "expired" };
+      return {
+        ok: true,
+        caller: { keyId: record.id, accountId: record.accountId, plan: record.plan, overrides: { ...record.overrides } },
+      };
+    },
+
+    async listKeys(filter) {
+      return store.listKeys(filter);
+    },
+
+    async revokeKey(id) {
+      const info = isKeyId(id) ? await store.revokeKey(id, now()) : undefined;
+      if (info === undefined) throw new AccountsError("not_found", `no key with id "${id}"`);
+      cache.delete(id);
+      return info;
+    },
+
+    async rotateKey(id) {
+      const old = await existingKey(id);
+      const at = now();
+      if (old.revokedAt !== null) {
+        throw new AccountsError("failed_precondition", `key "${id}" is revoked; create a new key instead`);
+      }
+      if (old.rotatedTo !== null) {
+        const to = old.rotatedTo;
+        throw new AccountsError("failed_precondition", `key "${id}" was already rotated to "${to}"; rotate that key instead`);
+      }
+      const { id: newId, key } = generateKey();
+      const replacement = {
+        id: newId,
+        accountId: old.accountId,
+        name: old.name,
+        plan: old.plan,
+        keyHash: hashKey(key),
+        displayPrefix: displayPrefix(key),
+        createdAt: at,
+        overrides: old.overrides,
+      };
+      const rotated = await store.rotateKey(id, replacement, new Date(at.getTime() + graceMs));
+      // False only when another process revoked or rotated the key since we read it.
+      if (!rotated) {
+        throw new AccountsError("failed_precondition", `key "${id}" was revoked or rotated meanwhile; list keys and retry`);
+      }
+      cache.delete(id);
+      cache.delete(newId);
+      const [info, oldKey] = await Promise.all([existingKey(newId), existingKey(id)]);
+      return { key, info: withoutHash(info), oldKey: withoutHash(oldKey) };
+    },
+
+    async setPlan(target, plan) {
+      const checked = checkPlan(plan);
+      if ("accountId" in target && (await store.getAccount(target.accountId)) === undefined) {
+        throw new AccountsError("not_found", `no account with id "${target.accountId}"`);
+      }
+      const changed = await store.setPlan(target, checked);
+      if ("keyId" in target) {
+        if (changed === 0) throw new AccountsError("not_found", `no key with id "${target.keyId}"`);
+        cache.delete(target.keyId);
+      } else {
+        // Which cached keys belong to the account is not known here; a plan change is rare.
+        cache.clear();
+      }
+      return changed;
+    },
+  };
+}

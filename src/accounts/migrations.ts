@@ -1,0 +1,112 @@
+/**
+ * Versioned schema of the accounts store, one entry per version with the SQL for each backend,
+ * so both databases always hold the same logical schema at the same version number. Each store
+ * applies, at open and inside one transaction, every entry above the version recorded in its
+ * `schema_version` table; opening an up-to-date database changes nothing.
+ *
+ * Entries are append-only: a released migration is never edited, a change is a new entry. The
+ * portal (issue 6) is expected to add, as version 2, `accounts.password_hash` (nullable) and a
+ * `sessions` table; keys and usage do not depend on either.
+ *
+ * Timestamps are INTEGER milliseconds in SQLite and timestamptz in PostgreSQL; usage days are
+ * TEXT `YYYY-MM-DD` in SQLite and `date` in PostgreSQL. Plan ids are not constrained in SQL on
+ * purpose: the catalog lives in code and config, and a new plan should not need a migration.
+ */
+
+/** One schema version. */
+export interface Migration {
+  version: number;
+  description: string;
+  sqlite: string;
+  postgres: string;
+}
+
+/** Every migration, in version order. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "accounts, api_keys, usage",
+    sqlite: `
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT UNIQUE,
+        created_at INTEGER NOT NULL,
+        is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1))
+      );
+      CREATE INDEX accounts_name ON accounts (name);
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        name TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        key_hash TEXT NOT NULL,
+        display_prefix TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER,
+        expires_at INTEGER,
+        rotated_to TEXT REFERENCES api_keys (id),
+        overrides TEXT NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX api_keys_account ON api_keys (account_id);
+      CREATE TABLE usage (
+        key_id TEXT NOT NULL REFERENCES api_keys (id),
+        day TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (key_id, day, operation)
+      ) WITHOUT ROWID;
+    `,
+    postgres: `
+      CREATE TABLE accounts (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        email text UNIQUE,
+        created_at timestamptz NOT NULL,
+        is_admin boolean NOT NULL DEFAULT false
+      );
+      CREATE INDEX accounts_name ON accounts (name);
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id),
+        name text NOT NULL,
+        plan text NOT NULL,
+        key_hash text NOT NULL,
+        display_prefix text NOT NULL,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz,
+        expires_at timestamptz,
+        rotated_to text REFERENCES api_keys (id),
+        overrides jsonb NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX api_keys_account ON api_keys (account_id);
+      CREATE TABLE usage (
+        key_id text NOT NULL REFERENCES api_keys (id),
+        day date NOT NULL,
+        operation text NOT NULL,
+        count bigint NOT NULL,
+        PRIMARY KEY (key_id, day, operation)
+      );
+    `,
+  },
+];
+
+/** The highest version in a migration list. */
+export function latestVersion(migrations: readonly Migration[]): number {
+  return migrations.reduce((max, m) => Math.max(max, m.version), 0);
+}
+
+/** The version a fully migrated database is at. */
+export const LATEST_SCHEMA_VERSION: number = latestVersion(MIGRATIONS);
+
+/**
+ * The migrations to apply to a database at version `current`, in order. Refuses a database
+ * written by a newer build, which this code could misread.
+ */
+export function pendingMigrations(migrations: readonly Migration[], current: number, where: string): Migration[] {
+  const latest = latestVersion(migrations);
+  if (current > latest) {
+    throw new Error(`${where} has accounts schema version ${current}, newer than this build knows (${latest}); upgrade threadsight`);
+  }
+  return migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version);
+}

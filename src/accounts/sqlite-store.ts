@@ -1,0 +1,292 @@
+/**
+ * AccountsStore on SQLite (better-sqlite3), the embedded default: one file in the data
+ * directory, WAL mode so the server and a `threadsight keys` command can use it at the same
+ * time. better-sqlite3 is synchronous; each call is short and indexed, so running it on the event
+ * loop costs less than a thread hop would.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { LimitOverrides, PlanId } from "./caller.js";
+import type {
+  AccountRecord,
+  AccountsStore,
+  ApiKeyInfo,
+  ApiKeyRecord,
+  NewAccount,
+  NewApiKey,
+  PlanTarget,
+  UsageRow,
+} from "./store.js";
+import { withoutHash } from "./store.js";
+import { MIGRATIONS, pendingMigrations } from "./migrations.js";
+import type { Migration } from "./migrations.js";
+import { parseOverrides } from "./limit-overrides.js";
+import { checkDayRange, checkIncrement } from "./usage-args.js";
+
+/** The store's file name inside the data directory. */
+export const SQLITE_FILE_NAME = "accounts.sqlite";
+
+interface AccountRow {
+  id: string;
+  name: string;
+  email: string | null;
+  created_at: number;
+  is_admin: number;
+}
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  plan: string;
+  key_hash: string;
+  display_prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+  expires_at: number | null;
+  rotated_to: string | null;
+  overrides: string;
+}
+
+const KEY_COLUMNS =
+  "id, account_id, name, plan, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides";
+
+function toAccount(r: AccountRow): AccountRecord {
+  return { id: r.id, name: r.name, email: r.email, createdAt: new Date(r.created_at), isAdmin: r.is_admin === 1 };
+}
+
+function toKeyRecord(r: KeyRow): ApiKeyRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    name: r.name,
+    plan: r.plan as PlanId,
+    keyHash: r.key_hash,
+    displayPrefix: r.display_prefix,
+    createdAt: new Date(r.created_at),
+    revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at),
+    expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
+    rotatedTo: r.rotated_to,
+    overrides: parseOverrides(JSON.parse(r.overrides)),
+  };
+}
+
+function toKeyInfo(r: KeyRow): ApiKeyInfo {
+  return withoutHash(toKeyRecord(r));
+}
+
+function migrate(db: Database.Database, file: string, migrations: readonly Migration[]): void {
+  // IMMEDIATE takes the write lock before reading the version, so two processes opening a
+  // fresh file at once cannot both decide to apply version 1.
+  db.transaction(() => {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS schema_version (
+         version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+    );
+    const current = (db.prepare("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version").get() as { v: number }).v;
+    for (const m of pendingMigrations(migrations, current, file)) {
+      db.exec(m.sqlite);
+      db.prepare("INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)").run(
+        m.version,
+        m.description,
+        Date.now(),
+      );
+    }
+  }).immediate();
+}
+
+/** Options of openSqliteStore. */
+export interface SqliteStoreOptions {
+  /** The schema to migrate to; tests pass extra versions to exercise upgrades. */
+  migrations?: readonly Migration[];
+}
+
+/** Opens (creating and migrating as needed) the SQLite store at `file`. */
+export async function openSqliteStore(file: string, options: SqliteStoreOptions = {}): Promise<AccountsStore> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma("journal_mode = WAL");
+    // Another process (the CLI next to the server) may hold the write lock for a moment.
+    db.pragma("busy_timeout = 5000");
+    db.pragma("foreign_keys = ON");
+    // WAL with NORMAL stays consistent after a crash; it can only lose the last commits on
+    // power loss, which for usage counters is an acceptable trade for fewer fsyncs per call.
+    db.pragma("synchronous = NORMAL");
+    migrate(db, file, options.migrations ?? MIGRATIONS);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return new SqliteStore(db);
+}
+
+class SqliteStore implements AccountsStore {
+  readonly kind = "sqlite" as const;
+  private readonly s;
+
+  constructor(private readonly db: Database.Database) {
+    this.s = {
+      insertAccount: db.prepare(
+        "INSERT INTO accounts (id, name, email, created_at, is_admin) VALUES (@id, @name, @email, @created_at, @is_admin)",
+      ),
+      getAccount: db.prepare("SELECT * FROM accounts WHERE id = ?"),
+      accountsByName: db.prepare("SELECT * FROM accounts WHERE name = ? ORDER BY created_at, id"),
+      allAccounts: db.prepare("SELECT * FROM accounts ORDER BY created_at, id"),
+      insertKey: db.prepare(
+        `INSERT INTO api_keys (${KEY_COLUMNS})
+         VALUES (@id, @account_id, @name, @plan, @key_hash, @display_prefix, @created_at, NULL, NULL, NULL, @overrides)`,
+      ),
+      getKey: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`),
+      allKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
+      accountKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, id`),
+      revoke: db.prepare("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?"),
+      retire: db.prepare(
+        "UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ? AND revoked_at IS NULL AND rotated_to IS NULL",
+      ),
+      keyPlan: db.prepare("UPDATE api_keys SET plan = ? WHERE id = ?"),
+      accountPlan: db.prepare("UPDATE api_keys SET plan = ? WHERE account_id = ? AND revoked_at IS NULL"),
+      overrides: db.prepare("UPDATE api_keys SET overrides = ? WHERE id = ?"),
+      addUsage: db.prepare(
+        `INSERT INTO usage (key_id, day, operation, count) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key_id, day, operation) DO UPDATE SET count = count + excluded.count`,
+      ),
+      keyUsage: db.prepare(
+        "SELECT key_id, day, operation, count FROM usage WHERE key_id = ? AND day BETWEEN ? AND ? ORDER BY day, operation",
+      ),
+      accountUsage: db.prepare(
+        `SELECT u.key_id, u.day, u.operation, u.count FROM usage u JOIN api_keys k ON k.id = u.key_id
+         WHERE k.account_id = ? AND u.day BETWEEN ? AND ? ORDER BY u.day, u.key_id, u.operation`,
+      ),
+      version: db.prepare("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version"),
+      ping: db.prepare("SELECT 1 AS ok"),
+    };
+  }
+
+  async createAccount(a: NewAccount): Promise<AccountRecord> {
+    const row: AccountRow = {
+      id: a.id,
+      name: a.name,
+      email: a.email ?? null,
+      created_at: a.createdAt.getTime(),
+      is_admin: a.isAdmin === true ? 1 : 0,
+    };
+    this.s.insertAccount.run(row);
+    return toAccount(row);
+  }
+
+  async getAccount(id: string): Promise<AccountRecord | undefined> {
+    const r = this.s.getAccount.get(id) as AccountRow | undefined;
+    return r === undefined ? undefined : toAccount(r);
+  }
+
+  async findAccountsByName(name: string): Promise<AccountRecord[]> {
+    return (this.s.accountsByName.all(name) as AccountRow[]).map(toAccount);
+  }
+
+  async listAccounts(): Promise<AccountRecord[]> {
+    return (this.s.allAccounts.all() as AccountRow[]).map(toAccount);
+  }
+
+  private keyParams(k: NewApiKey): Record<string, unknown> {
+    return {
+      id: k.id,
+      account_id: k.accountId,
+      name: k.name,
+      plan: k.plan,
+      key_hash: k.keyHash,
+      display_prefix: k.displayPrefix,
+      created_at: k.createdAt.getTime(),
+      overrides: JSON.stringify(parseOverrides(k.overrides)),
+    };
+  }
+
+  async insertKey(k: NewApiKey): Promise<ApiKeyInfo> {
+    this.s.insertKey.run(this.keyParams(k));
+    return toKeyInfo(this.s.getKey.get(k.id) as KeyRow);
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const r = this.s.getKey.get(id) as KeyRow | undefined;
+    return r === undefined ? undefined : toKeyRecord(r);
+  }
+
+  async listKeys(filter: { accountId?: string } = {}): Promise<ApiKeyInfo[]> {
+    const rows = filter.accountId === undefined ? this.s.allKeys.all() : this.s.accountKeys.all(filter.accountId);
+    return (rows as KeyRow[]).map(toKeyInfo);
+  }
+
+  async revokeKey(id: string, at: Date): Promise<ApiKeyInfo | undefined> {
+    this.s.revoke.run(at.getTime(), id);
+    const r = this.s.getKey.get(id) as KeyRow | undefined;
+    return r === undefined ? undefined : toKeyInfo(r);
+  }
+
+  async rotateKey(oldId: string, replacement: NewApiKey, oldExpiresAt: Date): Promise<boolean> {
+    const params = this.keyParams(replacement);
+    const rotate = this.db.transaction((): void => {
+      // The replacement goes in first because rotated_to references it.
+      this.s.insertKey.run(params);
+      const changed = this.s.retire.run(oldExpiresAt.getTime(), replacement.id, oldId).changes;
+      if (changed === 0) throw new NotRotatable();
+    });
+    try {
+      rotate.immediate();
+      return true;
+    } catch (err) {
+      if (err instanceof NotRotatable) return false;
+      throw err;
+    }
+  }
+
+  async setPlan(target: PlanTarget, plan: PlanId): Promise<number> {
+    const result = "keyId" in target ? this.s.keyPlan.run(plan, target.keyId) : this.s.accountPlan.run(plan, target.accountId);
+    return result.changes;
+  }
+
+  async setOverrides(keyId: string, overrides: LimitOverrides): Promise<boolean> {
+    return this.s.overrides.run(JSON.stringify(parseOverrides(overrides)), keyId).changes === 1;
+  }
+
+  async recordUsage(keyId: string, day: string, operation: string, n: number): Promise<void> {
+    checkIncrement(day, operation, n);
+    this.s.addUsage.run(keyId, day, operation, n);
+  }
+
+  async usageBetween(keyId: string, fromDay: string, toDay: string): Promise<UsageRow[]> {
+    checkDayRange(fromDay, toDay);
+    return (this.s.keyUsage.all(keyId, fromDay, toDay) as UsageDbRow[]).map(toUsage);
+  }
+
+  async usageByAccount(accountId: string, fromDay: string, toDay: string): Promise<UsageRow[]> {
+    checkDayRange(fromDay, toDay);
+    return (this.s.accountUsage.all(accountId, fromDay, toDay) as UsageDbRow[]).map(toUsage);
+  }
+
+  async schemaVersion(): Promise<number> {
+    return (this.s.version.get() as { v: number }).v;
+  }
+
+  async ping(): Promise<void> {
+    this.s.ping.get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface UsageDbRow {
+  key_id: string;
+  day: string;
+  operation: string;
+  count: number;
+}
+
+function toUsage(r: UsageDbRow): UsageRow {
+  return { keyId: r.key_id, day: r.day, operation: r.operation, count: r.count };
+}
+
+/** Thrown inside the rotation transaction to roll it back. */
+class NotRotatable extends Error {}

@@ -1,0 +1,127 @@
+/**
+ * The accounts store: accounts, API keys and per-day usage counters behind one interface, so the
+ * key service, the limits interceptor and the portal work the same on SQLite (embedded default)
+ * and PostgreSQL. Both implementations pass one contract suite (test/accounts/store-contract.ts).
+ *
+ * The store holds facts only; rules (key format, hashing, expiry, plan checks) live in the key
+ * service. It never sees a key's secret, only its SHA-256 hash.
+ */
+import type { LimitOverrides, PlanId } from "./caller.js";
+
+/** An account: the owner of API keys. Email and admin flag serve the portal (issue 6). */
+export interface AccountRecord {
+  id: string;
+  name: string;
+  /** Unique when set; null for accounts made from the CLI. */
+  email: string | null;
+  createdAt: Date;
+  isAdmin: boolean;
+}
+
+/** What it takes to create an account. */
+export interface NewAccount {
+  id: string;
+  name: string;
+  email?: string | null;
+  isAdmin?: boolean;
+  createdAt: Date;
+}
+
+/** An API key as it may be shown: no hash, no secret. */
+export interface ApiKeyInfo {
+  /** The key id; it is also embedded in the key itself. */
+  id: string;
+  accountId: string;
+  name: string;
+  plan: PlanId;
+  /** The first characters of the key, enough to recognise it, far too few to use it. */
+  displayPrefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  /** Set when the key was rotated: it keeps working until then (the grace period). */
+  expiresAt: Date | null;
+  /** The id of the key that replaced this one. */
+  rotatedTo: string | null;
+  overrides: LimitOverrides;
+}
+
+/** A stored API key including its hash; only the key service should read this. */
+export interface ApiKeyRecord extends ApiKeyInfo {
+  /** SHA-256 of the full key, lowercase hex. */
+  keyHash: string;
+}
+
+/** The showable part of a key record. */
+export function withoutHash(record: ApiKeyRecord): ApiKeyInfo {
+  const { keyHash: _hidden, ...info } = record;
+  return info;
+}
+
+/** What it takes to store a new key. */
+export interface NewApiKey {
+  id: string;
+  accountId: string;
+  name: string;
+  plan: PlanId;
+  keyHash: string;
+  displayPrefix: string;
+  createdAt: Date;
+  overrides?: LimitOverrides;
+}
+
+/** Which keys a plan change applies to: one key, or every unrevoked key of an account. */
+export type PlanTarget = { keyId: string } | { accountId: string };
+
+/** One usage counter: calls of one operation by one key on one UTC day. */
+export interface UsageRow {
+  keyId: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  operation: string;
+  count: number;
+}
+
+/** The store every accounts consumer talks to. Every method is async; none caches. */
+export interface AccountsStore {
+  /** Which backend this is, for logs and readiness messages. */
+  readonly kind: "sqlite" | "postgres";
+
+  createAccount(account: NewAccount): Promise<AccountRecord>;
+  getAccount(id: string): Promise<AccountRecord | undefined>;
+  /** Names need not be unique; the oldest account comes first. */
+  findAccountsByName(name: string): Promise<AccountRecord[]>;
+  listAccounts(): Promise<AccountRecord[]>;
+
+  /** Stores a new key; throws when the id exists or the account does not. */
+  insertKey(key: NewApiKey): Promise<ApiKeyInfo>;
+  /** The key with its hash, for authentication. */
+  getKey(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Keys without hashes, oldest first; all accounts unless one is named. */
+  listKeys(filter?: { accountId?: string }): Promise<ApiKeyInfo[]>;
+  /** Marks a key revoked; undefined when no such key. A second revoke keeps the first time. */
+  revokeKey(id: string, at: Date): Promise<ApiKeyInfo | undefined>;
+  /**
+   * In one transaction: stores `replacement` and sets the old key's expiresAt and rotatedTo.
+   * Returns false (and stores nothing) unless the old key exists, is not revoked and was not
+   * rotated before.
+   */
+  rotateKey(oldId: string, replacement: NewApiKey, oldExpiresAt: Date): Promise<boolean>;
+  /** Changes the plan; returns how many keys changed. */
+  setPlan(target: PlanTarget, plan: PlanId): Promise<number>;
+  /** Replaces a key's limit overrides; false when no such key. */
+  setOverrides(keyId: string, overrides: LimitOverrides): Promise<boolean>;
+
+  /** Adds n (a whole number >= 1) to a counter, atomically even across processes. */
+  recordUsage(keyId: string, day: string, operation: string, n: number): Promise<void>;
+  /** Counters of one key for the inclusive day range, ordered by day then operation. */
+  usageBetween(keyId: string, fromDay: string, toDay: string): Promise<UsageRow[]>;
+  /** Counters of every key of an account, ordered by day, key, operation. */
+  usageByAccount(accountId: string, fromDay: string, toDay: string): Promise<UsageRow[]>;
+
+  /** Highest migration applied; tests and operators use it to see what a database holds. */
+  schemaVersion(): Promise<number>;
+  /** Resolves when the database answers a trivial query; rejects otherwise (readiness). */
+  ping(): Promise<void>;
+  /** Releases the connection(s); the store is unusable afterwards. */
+  close(): Promise<void>;
+}
