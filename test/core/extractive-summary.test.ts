@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { extractiveSummary } from "../../src/core/summary/extractive.js";
+
+const results = [
+  { title: "How should I price my SaaS?", subforum: "startups", content: "We charge per seat right now. Pricing per seat punishes teams that grow, so we are thinking about usage-based pricing instead. Any experience with that?" },
+  { title: "Value-based pricing worked for us", subforum: "SaaS", content: "We moved from cost-plus to value-based pricing and revenue per customer doubled. The key was interviewing customers about what the product saves them." },
+  { title: "Unrelated: best coffee in Berlin", subforum: "berlin", content: "Looking for a quiet cafe with good wifi near Mitte. Preferably one that opens early." },
+];
+
+test("the summary answers from the results, cites only existing results, and is 2-4 sentences", () => {
+  const s = extractiveSummary("how to price a SaaS product", results);
+  const cited = [...s.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  assert.ok(cited.length >= 1, s);
+  assert.ok(cited.every((n) => n >= 1 && n <= results.length), s);
+  assert.ok(!cited.includes(3), "the off-topic result is not quoted");
+  const sentenceCount = s.split(/(?<=[.!?])\s+(?=[A-Z])/).length;
+  assert.ok(sentenceCount >= 2 && sentenceCount <= 4, `${sentenceCount}: ${s}`);
+  assert.match(s, /pric/i);
+});
+
+test("no results gives a summary that says nothing matched", () => {
+  assert.match(extractiveSummary("quantum bakeries", []), /^No discussions matched "quantum bakeries"/);
+});
+
+test("results without usable sentences fall back to citing titles", () => {
+  const s = extractiveSummary("crm", [{ title: "CRM?", subforum: "smallbusiness", content: "" }]);
+  assert.match(s, /\[1\]/);
+});
