@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createLlmSummarizer } from "../../src/core/summary/llm.js";
+import { extractiveSummary } from "../../src/core/summary/extractive.js";
+import { startFakeChatServer } from "../fakes/openai-server.js";
+import type { FakeChatServer } from "../fakes/openai-server.js";
+
+const results = [
+  { title: "Per-seat pricing hurts growth", subforum: "SaaS", content: "Pricing per seat punishes teams that grow, so we are moving to usage-based pricing for our product." },
+  { title: "Value-based pricing doubled revenue", subforum: "startups", content: "We moved from cost-plus to value-based pricing and revenue per customer doubled after customer interviews." },
+];
+
+describe("LLM summary over an OpenAI-compatible server", () => {
+  let fake: FakeChatServer;
+  const fallbacks: string[] = [];
+  before(async () => {
+    fake = await startFakeChatServer();
+  });
+  after(async () => fake.close());
+  const summarizer = () => createLlmSummarizer({ baseUrl: fake.url, model: "test-model", apiKey: "sk-test", timeoutMs: 300, onFallback: (r) => fallbacks.push(r) });
+
+  test("uses the model's answer and sends the protocol's request", async () => {
+    fake.behave({ kind: "complete", content: "Founders move away from per-seat pricing [1]. Value-based pricing raised revenue [2]." });
+    const s = await summarizer().summarize("how to price SaaS", results);
+    assert.equal(s, "Founders move away from per-seat pricing [1]. Value-based pricing raised revenue [2].");
+    const req = fake.requests.at(-1)!;
+    assert.equal(req.headers.authorization, "Bearer sk-test");
+    assert.equal(req.body.model, "test-model");
+    assert.equal(req.body.messages[0].role, "system");
+    assert.match(req.body.messages[1].content, /\[1\] \(SaaS\) Per-seat pricing hurts growth/);
+  });
+
+  test("an answer citing a post that is not in the results is refused", async () => {
+    fake.behave({ kind: "complete", content: "Everyone loves pricing [7]. It is great [1]." });
+    const s = await summarizer().summarize("how to price SaaS", results);
+    assert.equal(s, extractiveSummary("how to price SaaS", results));
+    assert.equal(fallbacks.at(-1), "rejected answer");
+  });
+
+  test("timeouts, HTTP errors and malformed bodies fall back to extractive", async () => {
+    fake.behave({ kind: "complete", content: "too late [1].", delayMs: 1000 });
+    assert.equal(await summarizer().summarize("price", results), extractiveSummary("price", results));
+    assert.equal(fallbacks.at(-1), "timeout");
+    fake.behave({ kind: "status", status: 500 });
+    assert.equal(await summarizer().summarize("price", results), extractiveSummary("price", results));
+    assert.equal(fallbacks.at(-1), "http 500");
+    fake.behave({ kind: "garbage" });
+    assert.equal(await summarizer().summarize("price", results), extractiveSummary("price", results));
+    assert.equal(fallbacks.at(-1), "malformed response");
+  });
+
+  test("no results: no model call, a summary that says nothing matched", async () => {
+    const before = fake.requests.length;
+    assert.match(await summarizer().summarize("zzz", []), /^No discussions matched/);
+    assert.equal(fake.requests.length, before);
+  });
+
+  test("the caller's cancellation propagates instead of falling back", async () => {
+    fake.behave({ kind: "complete", content: "slow [1].", delayMs: 1000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("client went away")), 50);
+    const s = createLlmSummarizer({ baseUrl: fake.url, model: "m", apiKey: undefined, timeoutMs: 5000 });
+    await assert.rejects(s.summarize("price", results, controller.signal));
+  });
+});
