@@ -1,0 +1,42 @@
+/** Small builders shared by the limits tests: catalogs, callers, temp dirs, limits on real stores. */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Caller, LimitOverrides, PlanId } from "../../src/accounts/caller.js";
+import { openLimits } from "../../src/limits/open-limits.js";
+import type { Limits, LimitsConfig } from "../../src/limits/open-limits.js";
+import { parsePlanCatalog } from "../../src/limits/plan-catalog.js";
+import type { PlanCatalog } from "../../src/limits/plan-catalog.js";
+
+/** A catalog with one plan per entry, in catalog-file spelling. */
+export function catalogOf(plans: Record<string, unknown>[]): PlanCatalog {
+  return parsePlanCatalog({ catalog: "test", plans }, "test catalog");
+}
+
+/** A Lite-like plan with the given limits (calendar month). */
+export function litePlan(quota: number | null, rate: number): PlanCatalog {
+  return catalogOf([{ id: "lite", name: "Lite", api_access: true, quota, quota_period: "calendar_month", rate_per_minute: rate }]);
+}
+
+/** A fresh caller (new key id) on `plan`. */
+export function callerOn(plan: PlanId, overrides: LimitOverrides = {}): Caller {
+  return { keyId: `key_${randomUUID().slice(0, 8)}`, accountId: "acct_test", plan, overrides };
+}
+
+/** A temp data dir. */
+export function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), "threadsight-limits-"));
+}
+
+/** Limits on the embedded stores (memory + SQLite in `dataDir`) or Redis when `redisUrl` is set. */
+export function limitsFor(catalog: PlanCatalog, cfg: Partial<LimitsConfig> & { dataDir: string }, clock?: () => number): Promise<Limits> {
+  const config: LimitsConfig = {
+    plansFile: "(in test)",
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    quotaFailMode: "closed",
+    ...cfg,
+  };
+  return openLimits(config, { catalog, ...(clock ? { clock } : {}) });
+}
