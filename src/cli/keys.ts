@@ -15,6 +15,8 @@ import { keyStatus } from "../accounts/key-status.js";
 import { openAccountsStore } from "../accounts/open-store.js";
 import { isPlanId } from "../accounts/plan-id.js";
 import { loadConfig } from "../config.js";
+import type { Config } from "../config.js";
+import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
 
 /** Account used by `keys create` when --account is not given. */
 export const DEFAULT_ACCOUNT_NAME = "default";
@@ -41,7 +43,7 @@ type ParseOptions = NonNullable<ParseArgsConfig["options"]>;
 class UsageError extends Error {}
 
 /** A parsed subcommand, ready to run against the key service. */
-type Execute = (service: KeyService) => Promise<number>;
+type Execute = (service: KeyService, config: Config) => Promise<number>;
 
 type Out = (text: string) => void;
 const out: Out = (text) => process.stdout.write(text + "\n");
@@ -122,7 +124,12 @@ function create(args: string[]): Execute {
   const name = requiredString("create", values, "name");
   const account = typeof values.account === "string" ? values.account : DEFAULT_ACCOUNT_NAME;
   if (account.trim() === "") throw new UsageError("keys create: --account must not be blank");
-  return async (service) => {
+  return async (service, config) => {
+    // The plan must exist in the catalog in force (Variant A has no lite or starter plan).
+    const catalog = loadPlanCatalog(config.plansFile);
+    if (findPlan(catalog, plan) === undefined) {
+      throw new UsageError(`keys create: --plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`);
+    }
     const created = await service.createKey({
       ...(account.startsWith("acct_") ? { accountId: account } : { accountName: account }),
       plan,
@@ -229,7 +236,7 @@ export async function run(argv: string[]): Promise<number> {
     const store = await openAccountsStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     try {
       const service = createKeyService({ store, rotationGraceSeconds: config.keyRotationGraceSeconds, cacheTtlMs: 0 });
-      return await execute(service);
+      return await execute(service, config);
     } finally {
       await store.close();
     }

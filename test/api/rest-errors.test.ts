@@ -139,3 +139,42 @@ describe("REST error classes", () => {
     assert.doesNotMatch(JSON.stringify(res.body), /at .*\.(ts|js):\d+/);
   });
 });
+
+describe("REST plan and limit errors", () => {
+  test("Variant A Free has no API access: 403 PLAN_NO_API_ACCESS", async () => {
+    const { PACKAGE_ROOT } = await import("../../src/package-root.js");
+    const svc = await startService({ env: { PLANS_FILE: `${PACKAGE_ROOT}/config/plans/variant-a.json` } });
+    try {
+      const key = await svc.createKey("free");
+      const res = await rest(svc.url, SEMANTIC, { key, body: { query: "crm" } });
+      assert.equal(res.status, 403);
+      assert.equal(res.body.error.code, "permission_denied");
+      assert.equal(res.body.error.reason, "PLAN_NO_API_ACCESS");
+      assert.match(res.body.error.message, /Pro/);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test("Variant B Free: the 4th call in a minute is 429 with Retry-After and limit headers", async () => {
+    const svc = await startService();
+    try {
+      const key = await svc.createKey("free");
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 4; i++) {
+        last = await rest(svc.url, VECTOR, { key, body: { query: `crm ${i}` } });
+        statuses.push(last.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      assert.ok(["RATE_LIMITED", "QUOTA_EXCEEDED"].includes(last!.body.error.reason), last!.body.error.reason);
+      assert.equal(last!.body.error.code, "resource_exhausted");
+      assert.match(last!.headers.get("retry-after") ?? "", /^\d+$/);
+      assert.equal(last!.headers.get("x-ratelimit-limit"), "3");
+      assert.equal(last!.headers.get("x-quota-limit"), "3");
+      assert.equal(last!.headers.get("x-quota-remaining"), "0");
+    } finally {
+      await svc.stop();
+    }
+  });
+});
