@@ -1,0 +1,258 @@
+/**
+ * The embedded default SearchIndex: one LanceDB table under `<dataDir>/lancedb`.
+ *
+ * - Keyword: BM25 over separate full-text indexes on `title` and `content`, queried together
+ *   with the title's score weighted {@link TITLE_BOOST}x (as Weaviate's `title^2`), English
+ *   stemming and stop words; pages are cut from a candidate window, ties broken by id (paging.ts).
+ * - Vector: cosine distance; `score = 1 - distance`. Brute force (exact) below the vector-index
+ *   threshold, IVF_PQ with an exact re-rank of the candidates above it (lancedb-maintenance.ts).
+ * - Hybrid: both sides fetched with the same filter (top 200 each per page window) and fused
+ *   here (fusion.ts), relative-score by default, so `score` is 0..1.
+ * - Freshness: a process sees rows another process (e.g. `threadsight ingest`) committed within
+ *   {@link DEFAULT_FRESHNESS_SECONDS} s: the connection re-checks the table version that often.
+ * One process writes a directory at a time (lancedb-writer-lock.ts, taken at the first upsert);
+ * any number of readers may share it.
+ */
+import { connect, MultiMatchQuery } from "@lancedb/lancedb";
+import type { Connection, Table } from "@lancedb/lancedb";
+import path from "node:path";
+import type { EnrichedPost, IndexedPost } from "../model/post.js";
+import { checkAborted } from "./abort.js";
+import { engineCall, guardEngine, probe } from "./engine-call.js";
+import { candidateDepth, fuse } from "./fusion.js";
+import type { FusionType, Scored } from "./fusion.js";
+import { idsWhere, lanceWhere } from "./lancedb-filter.js";
+import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "./lancedb-maintenance.js";
+import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./lancedb-schema.js";
+import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
+import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
+import type { Hit, HybridQuery, IndexInfo, KeywordQuery, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
+import { WriterLock } from "./lancedb-writer-lock.js";
+import { keywordDepth, stablePage } from "./paging.js";
+import { splitValid } from "./upsert-checks.js";
+
+const ENGINE = "LanceDB";
+
+/** Weight of a title match relative to a content match in keyword scoring. */
+export const TITLE_BOOST = 2;
+/** Seconds after which a reader sees another process's writes. */
+export const DEFAULT_FRESHNESS_SECONDS = 1;
+/** IVF_PQ search: partitions probed and re-rank factor (exact distances for the candidates). */
+const NPROBES = 20;
+const REFINE_FACTOR = 10;
+/** What ranking needs: candidates are ranked on ids and scores, whole rows read per page. */
+const ID_COLUMNS = ["id"] as const;
+
+/** Options for {@link LanceDbIndex}. */
+export interface LanceDbIndexOptions {
+  /** Directory of the LanceDB database (`<dataDir>/lancedb`). */
+  dir: string;
+  fusion?: FusionType;
+  freshnessSeconds?: number;
+  vectorIndexMinRows?: number;
+  optimizeEveryRows?: number;
+}
+
+interface Opened {
+  db: Connection;
+  table: Table;
+  dimensions: number;
+  maintenance: LanceMaintenance;
+  lock: WriterLock;
+}
+
+/** The LanceDB adapter; see the module comment. */
+export class LanceDbIndex implements SearchIndex {
+  readonly backend = "lancedb";
+  private state: Opened | undefined;
+  /** Writes from this process run one at a time (mergeInsert and index upkeep must not interleave). */
+  private writes: Promise<unknown> = Promise.resolve();
+  /** Set once the full-text indexes exist (possibly built by another process); they stay. */
+  private ftsReady = false;
+
+  constructor(private readonly opts: LanceDbIndexOptions) {}
+
+  /** `<dataDir>/lancedb` for a data directory. */
+  static dirFor(dataDir: string): string {
+    return path.join(dataDir, "lancedb");
+  }
+
+  async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
+    if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
+    const db = await guardEngine(ENGINE, () => connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }));
+    try {
+      const table = await openOrCreate(db, embeddingModel, dimensions);
+      const meta = readMeta(await table.schema());
+      if (meta.layout !== LAYOUT_VERSION) {
+        throw new IndexUnavailableError(`${this.opts.dir} holds a table in layout ${meta.layout ?? "unknown"}, this version reads layout ${LAYOUT_VERSION}; re-ingest into a fresh THREADSIGHT_DATA_DIR`);
+      }
+      if (meta.embeddingModel !== embeddingModel || meta.dimensions !== dimensions) {
+        throw new EmbeddingModelMismatchError(
+          `the index in ${this.opts.dir} was built with embedding model "${meta.embeddingModel}" (${meta.dimensions} dimensions), ` +
+            `but the configured model is "${embeddingModel}" (${dimensions} dimensions); configure the original model or re-ingest into a fresh THREADSIGHT_DATA_DIR`,
+        );
+      }
+      const maintenance = new LanceMaintenance(table, dimensions, {
+        vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS,
+        optimizeEveryRows: this.opts.optimizeEveryRows ?? DEFAULT_OPTIMIZE_EVERY_ROWS,
+      });
+      this.state = { db, table, dimensions, maintenance, lock: new WriterLock(this.opts.dir) };
+      return { embeddingModel, dimensions, count: await table.countRows() };
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  async upsert(posts: readonly IndexedPost[], signal?: AbortSignal): Promise<UpsertResult> {
+    const { table, dimensions, maintenance, lock } = this.opened();
+    checkAborted(signal);
+    const { valid, failed } = splitValid(posts, dimensions);
+    if (valid.length === 0) return { inserted: 0, updated: 0, failed };
+    const write = async (): Promise<UpsertResult> => {
+      checkAborted(signal);
+      lock.acquire();
+      const res = await table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(valid.map(toRow));
+      await maintenance.afterWrite(valid.length);
+      return { inserted: res.numInsertedRows, updated: res.numUpdatedRows, failed };
+    };
+    const queued = this.writes.then(write, write);
+    this.writes = queued.catch(() => {});
+    return engineCall(ENGINE, () => queued, signal);
+  }
+
+  async keyword(query: KeywordQuery, signal?: AbortSignal): Promise<Hit[]> {
+    this.opened();
+    checkPage(query);
+    const where = lanceWhere(query.filter);
+    const depth = keywordDepth(query.offset, query.limit);
+    const run = async () => {
+      // Rank a window of ids and scores, then read whole rows for the page only.
+      const rows = await this.keywordRows(query.text, where, depth, ID_COLUMNS);
+      const page = stablePage(rows.map((r) => ({ id: String(r.id), score: Number(r._score) })), (h) => h.id, query.offset, query.limit);
+      return this.withPosts(page);
+    };
+    return engineCall(ENGINE, () => run(), signal);
+  }
+
+  async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
+    checkPage(query);
+    checkVector(query.vector, this.opened().dimensions);
+    const where = lanceWhere(query.filter);
+    const rows = await engineCall(ENGINE, () => this.vectorRows(query.vector, where, query.limit, query.offset, POST_COLUMNS), signal);
+    return rows.map((r) => ({ post: fromRow(r), score: 1 - Number(r._distance) }));
+  }
+
+  async hybrid(query: HybridQuery, signal?: AbortSignal): Promise<Hit[]> {
+    checkPage(query);
+    checkAlpha(query.alpha);
+    checkVector(query.vector, this.opened().dimensions);
+    const where = lanceWhere(query.filter);
+    const depth = candidateDepth(query.offset, query.limit);
+    const run = async () => {
+      const [kwRows, vecRows] = await Promise.all([
+        query.alpha < 1 ? this.keywordRows(query.text, where, depth, ID_COLUMNS) : Promise.resolve([]),
+        query.alpha > 0 ? this.vectorRows(query.vector, where, depth, 0, ID_COLUMNS) : Promise.resolve([]),
+      ]);
+      const kw: Scored[] = kwRows.map((r) => ({ id: String(r.id), score: Number(r._score) }));
+      const vec: Scored[] = vecRows.map((r) => ({ id: String(r.id), score: 1 - Number(r._distance) }));
+      const page = fuse(kw, vec, query.alpha, this.opts.fusion ?? "relativeScore").slice(query.offset, query.offset + query.limit);
+      return this.withPosts(page);
+    };
+    return engineCall(ENGINE, () => run(), signal);
+  }
+
+  async get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]> {
+    this.opened();
+    checkAborted(signal);
+    const byId = await engineCall(ENGINE, () => this.readPosts(ids), signal);
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async count(signal?: AbortSignal): Promise<number> {
+    const { table } = this.opened();
+    return engineCall(ENGINE, () => table.countRows(), signal);
+  }
+
+  async ping(signal?: AbortSignal): Promise<boolean> {
+    const table = this.state?.table;
+    return probe(async () => table !== undefined && (await table.countRows()) >= 0, signal);
+  }
+
+  /** Closes the table; a writer first folds its unindexed rows into the indexes. */
+  async close(): Promise<void> {
+    const s = this.state;
+    this.state = undefined;
+    if (!s) return;
+    try {
+      await this.writes;
+      if (s.maintenance.pendingRows > 0) await s.maintenance.optimize();
+    } finally {
+      s.lock.release();
+      s.table.close();
+      s.db.close();
+    }
+  }
+
+  /** Folds unindexed rows into the indexes now (close() does it too). */
+  async optimize(): Promise<void> {
+    await guardEngine(ENGINE, () => this.opened().maintenance.optimize());
+  }
+
+  private opened(): Opened {
+    if (!this.state) throw new Error("LanceDbIndex: call open() first");
+    return this.state;
+  }
+
+  /** Whole posts for a ranked page of ids, keeping the page's order and scores. */
+  private async withPosts(page: readonly Scored[]): Promise<Hit[]> {
+    const byId = await this.readPosts(page.map((h) => h.id));
+    return page.flatMap(({ id, score }) => {
+      const post = byId.get(id);
+      return post ? [{ post, score }] : [];
+    });
+  }
+
+  private async readPosts(ids: readonly string[]): Promise<Map<string, EnrichedPost>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.opened().table.query().where(idsWhere(unique)).select([...POST_COLUMNS]).limit(unique.length).toArray();
+    return new Map(rows.map((r: Record<string, unknown>) => [String(r.id), fromRow(r)]));
+  }
+
+  private async keywordRows(text: string, where: string | undefined, limit: number, columns: readonly string[]): Promise<Record<string, unknown>[]> {
+    const { table } = this.opened();
+    if (text.trim() === "") return [];
+    // The full-text indexes appear with the first rows; an empty table has nothing to match.
+    if (!this.ftsReady) {
+      const names = await this.opened().maintenance.indexNames();
+      this.ftsReady = names.has("title_idx") && names.has("content_idx");
+      if (!this.ftsReady) return [];
+    }
+    const fts = new MultiMatchQuery(text, ["title", "content"], { boosts: [TITLE_BOOST, 1] });
+    let q = table.query().fullTextSearch(fts).select([...columns, "_score"]).limit(limit);
+    if (where) q = q.where(where);
+    return q.toArray();
+  }
+
+  private async vectorRows(vector: Float32Array, where: string | undefined, limit: number, offset: number, columns: readonly string[]): Promise<Record<string, unknown>[]> {
+    const { table } = this.opened();
+    let q = table.query().nearestTo(vector).distanceType("cosine").select([...columns, "_distance"]).limit(limit).offset(offset);
+    // Ignored while there is no vector index; once there is one (perhaps trained by another
+    // process), the re-rank makes the returned distances exact.
+    q = q.nprobes(NPROBES).refineFactor(REFINE_FACTOR);
+    if (where) q = q.where(where);
+    return q.toArray();
+  }
+}
+
+async function openOrCreate(db: Connection, embeddingModel: string, dimensions: number): Promise<Table> {
+  if ((await db.tableNames()).includes(POSTS_TABLE)) return db.openTable(POSTS_TABLE);
+  try {
+    return await db.createEmptyTable(POSTS_TABLE, postsSchema(embeddingModel, dimensions), { mode: "create" });
+  } catch (err) {
+    // Another process created it between the check and the create.
+    if ((await db.tableNames()).includes(POSTS_TABLE)) return db.openTable(POSTS_TABLE);
+    throw err;
+  }
+}

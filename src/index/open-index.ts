@@ -1,0 +1,26 @@
+/**
+ * Chooses the search backend from configuration: Weaviate when WEAVIATE_URL is set, otherwise
+ * the embedded LanceDB index under THREADSIGHT_DATA_DIR. The caller then calls
+ * `open(embeddingModel, dimensions)`, which creates or checks the storage.
+ */
+import type { Config } from "../config.js";
+import { LanceDbIndex } from "./lancedb-index.js";
+import type { SearchIndex } from "./search-index.js";
+import { WeaviateIndex } from "./weaviate-index.js";
+
+/** The configured SearchIndex, not yet opened. */
+export async function openSearchIndex(config: Config): Promise<SearchIndex> {
+  if (config.weaviateUrl) {
+    return new WeaviateIndex({
+      httpUrl: config.weaviateUrl,
+      ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
+      ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
+      collection: config.weaviateCollection,
+      replicationFactor: config.weaviateReplicationFactor,
+      shards: config.weaviateShards,
+      consistency: config.weaviateConsistency,
+      fusion: config.hybridFusion,
+    });
+  }
+  return new LanceDbIndex({ dir: LanceDbIndex.dirFor(config.dataDir), fusion: config.hybridFusion });
+}

@@ -1,0 +1,252 @@
+/**
+ * The Weaviate SearchIndex (weaviate-client v3: REST for schema, gRPC for data and queries).
+ *
+ * - open() creates the collection or migrates it (adds missing properties) and checks the
+ *   embedding model recorded in its description.
+ * - upsert() imports a batch with insertMany; objects have uuid v5 ids derived from the post id,
+ *   so a re-import replaces; per-object errors land in UpsertResult.failed.
+ * - hybrid/nearVector/keyword map to Weaviate's hybrid (title^2 + content BM25, our vector,
+ *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Hybrid and
+ *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts).
+ * - The client takes no AbortSignal, so every call is raced with the caller's signal.
+ * - Connection and server failures become IndexUnavailableError.
+ */
+import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
+import type { EnrichedPost, IndexedPost } from "../model/post.js";
+import { checkAborted } from "./abort.js";
+import { engineCall, guardEngine, probe } from "./engine-call.js";
+import { candidateDepth, RRF_K } from "./fusion.js";
+import type { FusionType } from "./fusion.js";
+import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
+import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
+import type { Hit, HybridQuery, IndexInfo, KeywordQuery, QueryFilter, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
+import { keywordDepth, stablePage } from "./paging.js";
+import { splitValid } from "./upsert-checks.js";
+import { connectWeaviate } from "./weaviate-connect.js";
+import type { WeaviateEndpoint } from "./weaviate-connect.js";
+import { weaviateWhere } from "./weaviate-filter.js";
+import { BM25_PROPERTIES, collectionDefinition, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, RETURN_PROPERTIES, toProperties, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
+
+export { parseHostPort } from "./weaviate-connect.js";
+
+const ENGINE = "Weaviate";
+
+/** Connection and collection settings (from Config). */
+export interface WeaviateIndexOptions extends WeaviateEndpoint {
+  collection: string;
+  replicationFactor: number;
+  shards: number;
+  consistency: "ONE" | "QUORUM" | "ALL";
+  fusion: FusionType;
+}
+
+type Posts = Collection<undefined, string, undefined>;
+type WObject = { uuid: string; properties: Record<string, unknown>; metadata?: { score?: number; distance?: number } | undefined };
+
+/** The Weaviate adapter; see the module comment. */
+export class WeaviateIndex implements SearchIndex {
+  readonly backend = "weaviate";
+  private client: WeaviateClient | undefined;
+  private posts: Posts | undefined;
+  private dimensions = 0;
+
+  constructor(private readonly opts: WeaviateIndexOptions) {}
+
+  async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
+    if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
+    const client = await guardEngine(ENGINE, () => connectWeaviate(this.opts));
+    try {
+      const posts = await guardEngine(ENGINE, () => this.ensureCollection(client, embeddingModel, dimensions));
+      this.client = client;
+      this.posts = posts;
+      this.dimensions = dimensions;
+      return { embeddingModel, dimensions, count: await guardEngine(ENGINE, () => posts.length()) };
+    } catch (err) {
+      await client.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  async upsert(batch: readonly IndexedPost[], signal?: AbortSignal): Promise<UpsertResult> {
+    const posts = this.opened();
+    checkAborted(signal);
+    const { valid, failed } = splitValid(batch, this.dimensions);
+    if (valid.length === 0) return { inserted: 0, updated: 0, failed };
+    const uuids = valid.map((p) => postUuid(p.id));
+    const run = async (): Promise<UpsertResult> => {
+      const existing = await this.existing(uuids);
+      checkAborted(signal);
+      const res = await posts.data.insertMany(
+        valid.map((p, i) => ({ id: uuids[i]!, properties: toProperties(p), vectors: Array.from(p.vector) })),
+      );
+      let inserted = 0;
+      let updated = 0;
+      valid.forEach((p, i) => {
+        const error = res.errors[i];
+        if (error) failed.push({ id: p.id, reason: error.message });
+        else if (existing.has(uuids[i]!)) updated++;
+        else inserted++;
+      });
+      return { inserted, updated, failed };
+    };
+    return engineCall(ENGINE, () => run(), signal);
+  }
+
+  async hybrid(query: HybridQuery, signal?: AbortSignal): Promise<Hit[]> {
+    const posts = this.opened();
+    checkPage(query);
+    checkAlpha(query.alpha);
+    checkVector(query.vector, this.dimensions);
+    const filters = this.where(query.filter);
+    // Fetched in whole windows and cut here, so every page is cut from the same fused list.
+    const depth = candidateDepth(query.offset, query.limit);
+    const ranked = this.opts.fusion === "rankedFusion";
+    const res = await engineCall(ENGINE, () => posts.query.hybrid(query.text, {
+      vector: Array.from(query.vector),
+      alpha: query.alpha,
+      fusionType: ranked ? "Ranked" : "RelativeScore",
+      queryProperties: BM25_PROPERTIES,
+      limit: depth,
+      ...(filters ? { filters } : {}),
+      returnMetadata: ["score"],
+      returnProperties: ["postId"],
+    }), signal);
+    // Ranked fusion sums 1 / (60 + rank) per side; scaling by 60 maps it onto 0..1.
+    const scale = ranked ? RRF_K : 1;
+    const candidates = (res.objects as WObject[]).map((o) => ({ id: String(o.properties.postId), score: clamp01((o.metadata?.score ?? 0) * scale) }));
+    return this.withPosts(stablePage(candidates, (h) => h.id, query.offset, query.limit), signal);
+  }
+
+  async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
+    const posts = this.opened();
+    checkPage(query);
+    checkVector(query.vector, this.dimensions);
+    const filters = this.where(query.filter);
+    const res = await engineCall(ENGINE, () => posts.query.nearVector(Array.from(query.vector), {
+      limit: query.limit,
+      offset: query.offset,
+      ...(filters ? { filters } : {}),
+      returnMetadata: ["distance"],
+      returnProperties: RETURN_PROPERTIES,
+    }), signal);
+    return (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
+  }
+
+  async keyword(query: KeywordQuery, signal?: AbortSignal): Promise<Hit[]> {
+    const posts = this.opened();
+    checkPage(query);
+    const filters = this.where(query.filter);
+    checkAborted(signal);
+    if (query.text.trim() === "") return [];
+    const res = await engineCall(ENGINE, () => posts.query.bm25(query.text, {
+      queryProperties: BM25_PROPERTIES,
+      limit: keywordDepth(query.offset, query.limit),
+      ...(filters ? { filters } : {}),
+      returnMetadata: ["score"],
+      returnProperties: ["postId"],
+    }), signal);
+    const scored = (res.objects as WObject[]).map((o) => ({ id: String(o.properties.postId), score: o.metadata?.score ?? 0 }));
+    return this.withPosts(stablePage(scored, (h) => h.id, query.offset, query.limit), signal);
+  }
+
+  async get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]> {
+    this.opened();
+    checkAborted(signal);
+    const byId = await engineCall(ENGINE, () => this.readPosts(ids), signal);
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async count(signal?: AbortSignal): Promise<number> {
+    const posts = this.opened();
+    return engineCall(ENGINE, () => posts.length(), signal);
+  }
+
+  async ping(signal?: AbortSignal): Promise<boolean> {
+    const client = this.client;
+    return probe(async () => client !== undefined && client.isReady(), signal);
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.posts = undefined;
+    await client?.close();
+  }
+
+  private opened(): Posts {
+    if (!this.posts) throw new Error("WeaviateIndex: call open() first");
+    return this.posts;
+  }
+
+  private where(filter: QueryFilter | undefined): FilterValue | undefined {
+    checkFilter(filter);
+    return weaviateWhere(this.opened().filter, filter);
+  }
+
+  /** Whole posts for a ranked page of ids (windows are ranked on ids and scores only). */
+  private async withPosts(page: readonly { id: string; score: number }[], signal: AbortSignal | undefined): Promise<Hit[]> {
+    const byId = await engineCall(ENGINE, () => this.readPosts(page.map((h) => h.id)), signal);
+    return page.flatMap(({ id, score }) => {
+      const post = byId.get(id);
+      return post ? [{ post, score }] : [];
+    });
+  }
+
+  private async readPosts(ids: readonly string[]): Promise<Map<string, EnrichedPost>> {
+    const posts = this.opened();
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const res = await posts.query.fetchObjects({
+      filters: posts.filter.byId().containsAny(unique.map(postUuid)),
+      limit: unique.length,
+      returnProperties: RETURN_PROPERTIES,
+    });
+    return new Map((res.objects as WObject[]).map((o) => [String(o.properties.postId), fromProperties(o.properties)]));
+  }
+
+  /** Which of these uuids already exist (to split inserted from updated). */
+  private async existing(uuids: string[]): Promise<Set<string>> {
+    const posts = this.opened();
+    const res = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(uuids), limit: uuids.length, returnProperties: ["postId"] });
+    return new Set(res.objects.map((o) => o.uuid));
+  }
+
+  private async ensureCollection(client: WeaviateClient, embeddingModel: string, dimensions: number): Promise<Posts> {
+    const name = this.opts.collection;
+    const meta = { embeddingModel, dimensions, layout: WEAVIATE_LAYOUT };
+    if (!(await client.collections.exists(name))) {
+      try {
+        await client.collections.create(collectionDefinition(name, meta, this.opts));
+      } catch (err) {
+        // Another process may have created it meanwhile; otherwise the create failed for real.
+        if (!(await client.collections.exists(name))) throw err;
+      }
+    }
+    const posts = client.collections.use(name).withConsistency(this.opts.consistency) as Posts;
+    const config = await posts.config.get();
+    const found = parseMeta(config.description);
+    if (!found) {
+      if ((await posts.length()) > 0) {
+        throw new IndexUnavailableError(`Weaviate collection ${name} holds objects but no threadsight metadata; set WEAVIATE_COLLECTION to a collection threadsight created`);
+      }
+      await posts.config.update({ description: describeMeta(meta) });
+    } else if (found.layout !== WEAVIATE_LAYOUT) {
+      throw new IndexUnavailableError(`Weaviate collection ${name} has layout ${found.layout}, this version uses ${WEAVIATE_LAYOUT}; re-ingest into a new WEAVIATE_COLLECTION`);
+    } else if (found.embeddingModel !== embeddingModel || found.dimensions !== dimensions) {
+      throw new EmbeddingModelMismatchError(
+        `Weaviate collection ${name} was built with embedding model "${found.embeddingModel}" (${found.dimensions} dimensions), ` +
+          `but the configured model is "${embeddingModel}" (${dimensions} dimensions); configure the original model or re-ingest into a new WEAVIATE_COLLECTION`,
+      );
+    }
+    // Migration: properties added by later versions are added to older collections.
+    const have = new Set(config.properties.map((p) => p.name));
+    for (const prop of POST_PROPERTIES) {
+      if (!have.has(prop.name)) await posts.config.addProperty(prop);
+    }
+    return posts;
+  }
+}
+
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}

@@ -1,0 +1,138 @@
+/**
+ * The SearchIndex contract against a real Weaviate server (test/harness/weaviate.ts), in a
+ * freshly named collection; plus what only Weaviate has: an unreachable server.
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import weaviate from "weaviate-client";
+import { IndexUnavailableError } from "../../src/index/search-index.js";
+import { WeaviateIndex } from "../../src/index/weaviate-index.js";
+import type { WeaviateIndexOptions } from "../../src/index/weaviate-index.js";
+import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import type { WeaviateServer } from "../harness/weaviate.js";
+import { collectionDefinition, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
+import { registerIndexContract } from "./contract.js";
+import { DIMS, makePost, MODEL, randomPosts } from "./synthetic.js";
+
+const skip = weaviateSkipReason();
+
+function options(server: WeaviateServer, collection: string): WeaviateIndexOptions {
+  return {
+    httpUrl: server.httpUrl,
+    grpcUrl: server.grpcUrl,
+    collection,
+    replicationFactor: 1,
+    shards: 1,
+    consistency: "QUORUM",
+    fusion: "relativeScore",
+  };
+}
+
+async function dropCollection(server: WeaviateServer, name: string): Promise<void> {
+  const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server.httpPort, grpcHost: "127.0.0.1", grpcPort: server.grpcPort });
+  try {
+    await client.collections.delete(name);
+  } finally {
+    await client.close();
+  }
+}
+
+let server: WeaviateServer | undefined;
+const serverReady = skip ? undefined : startWeaviate();
+// File-level hook: runs after every suite in this file, whichever of them were selected.
+after(async () => {
+  await (await serverReady?.catch(() => undefined))?.stop();
+});
+
+registerIndexContract(
+  "weaviate",
+  async () => {
+    server = await serverReady!;
+    const collection = `ThreadsightTest${randomBytes(4).toString("hex")}`;
+    const s = server;
+    return {
+      create: () => new WeaviateIndex(options(s, collection)),
+      dispose: async () => {
+        await dropCollection(s, collection).catch(() => {});
+      },
+    };
+  },
+  skip ? { skip } : {},
+);
+
+describe("WeaviateIndex connection failures", { skip: skip ?? false }, () => {
+  before(async () => {
+    server = await serverReady!;
+  });
+
+  it("maps an unreachable server to IndexUnavailableError", async () => {
+    const index = new WeaviateIndex({ ...options(server!, "Nowhere"), httpUrl: "http://127.0.0.1:1", grpcUrl: "127.0.0.1:2" });
+    await assert.rejects(index.open(MODEL, DIMS), IndexUnavailableError);
+  });
+});
+
+describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
+  const name = `ThreadsightMigrate${randomBytes(4).toString("hex")}`;
+  const OLD = makePost({ nativeId: "old", title: "Written before the migration" });
+  before(async () => {
+    server = await serverReady!;
+  });
+  after(async () => {
+    if (server) await dropCollection(server, name).catch(() => {});
+  });
+
+  it("adds properties missing from an older collection and keeps its objects", async () => {
+    const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server!.httpPort, grpcHost: "127.0.0.1", grpcPort: server!.grpcPort });
+    try {
+      const meta = { embeddingModel: MODEL, dimensions: DIMS, layout: WEAVIATE_LAYOUT };
+      const older = collectionDefinition(name, meta, { replicationFactor: 1, shards: 1 });
+      older.properties = POST_PROPERTIES.filter((p) => p.name !== "topicId" && p.name !== "industry");
+      const col = await client.collections.create(older);
+      const { industry: _i, topicId: _t, ...props } = toProperties(OLD);
+      await col.data.insert({ id: postUuid(OLD.id), properties: props, vectors: Array.from(OLD.vector) });
+    } finally {
+      await client.close();
+    }
+    const index = new WeaviateIndex(options(server!, name));
+    try {
+      assert.equal((await index.open(MODEL, DIMS)).count, 1);
+      assert.equal((await index.get([OLD.id]))[0]?.title, OLD.title);
+      const post = makePost({ nativeId: "m1", title: "Migrated collection post", industry: "fintech", topicId: "t7" });
+      assert.deepEqual(await index.upsert([post]), { inserted: 1, updated: 0, failed: [] });
+      const [got] = await index.get([post.id]);
+      assert.equal(got?.industry, "fintech");
+      assert.equal(got?.topicId, "t7");
+    } finally {
+      await index.close();
+    }
+  });
+
+  it("refuses a foreign collection that holds objects", async () => {
+    const foreign = `Foreign${randomBytes(4).toString("hex")}`;
+    const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server!.httpPort, grpcHost: "127.0.0.1", grpcPort: server!.grpcPort });
+    try {
+      const col = await client.collections.create({ name: foreign, properties: [{ name: "x", dataType: "text" }] });
+      await col.data.insert({ properties: { x: "y" }, vectors: [1, 0] });
+      await assert.rejects(new WeaviateIndex(options(server!, foreign)).open(MODEL, DIMS), IndexUnavailableError);
+    } finally {
+      await client.collections.delete(foreign).catch(() => {});
+      await client.close();
+    }
+  });
+
+  it("rankedFusion hybrid scores are mapped onto 0..1", async () => {
+    const index = new WeaviateIndex({ ...options(server!, name), fusion: "rankedFusion" });
+    try {
+      await index.open(MODEL, DIMS);
+      const posts = randomPosts(30, 3, "rf");
+      await index.upsert(posts);
+      const hits = await index.hybrid({ text: posts[4]!.title, vector: posts[4]!.vector, alpha: 0.5, limit: 10, offset: 0 });
+      assert.equal(hits[0]!.post.id, posts[4]!.id);
+      for (const h of hits) assert.ok(h.score > 0 && h.score <= 1, `score ${h.score}`);
+      assert.ok(hits[0]!.score > 0.9, `top score ${hits[0]!.score}`);
+    } finally {
+      await index.close();
+    }
+  });
+});
