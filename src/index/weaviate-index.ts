@@ -15,6 +15,7 @@ import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import type { EnrichedPost, IndexedPost } from "../model/post.js";
 import { checkAborted } from "./abort.js";
 import { engineCall, guardEngine, probe } from "./engine-call.js";
+import { watchLiveness } from "./liveness-watch.js";
 import { candidateDepth, RRF_K } from "./fusion.js";
 import type { FusionType } from "./fusion.js";
 import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
@@ -89,7 +90,7 @@ export class WeaviateIndex implements SearchIndex {
       });
       return { inserted, updated, failed };
     };
-    return engineCall(ENGINE, () => run(), signal);
+    return this.call(() => run(), signal);
   }
 
   async hybrid(query: HybridQuery, signal?: AbortSignal): Promise<Hit[]> {
@@ -101,7 +102,7 @@ export class WeaviateIndex implements SearchIndex {
     // Fetched in whole windows and cut here, so every page is cut from the same fused list.
     const depth = candidateDepth(query.offset, query.limit);
     const ranked = this.opts.fusion === "rankedFusion";
-    const res = await engineCall(ENGINE, () => posts.query.hybrid(query.text, {
+    const res = await this.call(() => posts.query.hybrid(query.text, {
       vector: Array.from(query.vector),
       alpha: query.alpha,
       fusionType: ranked ? "Ranked" : "RelativeScore",
@@ -122,7 +123,7 @@ export class WeaviateIndex implements SearchIndex {
     checkPage(query);
     checkVector(query.vector, this.dimensions);
     const filters = this.where(query.filter);
-    const res = await engineCall(ENGINE, () => posts.query.nearVector(Array.from(query.vector), {
+    const res = await this.call(() => posts.query.nearVector(Array.from(query.vector), {
       limit: query.limit,
       offset: query.offset,
       ...(filters ? { filters } : {}),
@@ -138,7 +139,7 @@ export class WeaviateIndex implements SearchIndex {
     const filters = this.where(query.filter);
     checkAborted(signal);
     if (query.text.trim() === "") return [];
-    const res = await engineCall(ENGINE, () => posts.query.bm25(query.text, {
+    const res = await this.call(() => posts.query.bm25(query.text, {
       queryProperties: BM25_PROPERTIES,
       limit: keywordDepth(query.offset, query.limit),
       ...(filters ? { filters } : {}),
@@ -152,13 +153,23 @@ export class WeaviateIndex implements SearchIndex {
   async get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]> {
     this.opened();
     checkAborted(signal);
-    const byId = await engineCall(ENGINE, () => this.readPosts(ids), signal);
+    const byId = await this.call(() => this.readPosts(ids), signal);
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async count(signal?: AbortSignal): Promise<number> {
     const posts = this.opened();
-    return engineCall(ENGINE, () => posts.length(), signal);
+    return this.call(() => posts.length(), signal);
+  }
+
+  /**
+   * One engine call: errors mapped, raced with the caller's signal, and watched for liveness so
+   * a dead server answers 503 quickly instead of after the client's internal retries.
+   */
+  private call<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const client = this.client;
+    const isLive = async (): Promise<boolean> => client !== undefined && (await client.isLive());
+    return engineCall(ENGINE, () => watchLiveness(ENGINE, work(), isLive), signal);
   }
 
   async ping(signal?: AbortSignal): Promise<boolean> {
@@ -185,7 +196,7 @@ export class WeaviateIndex implements SearchIndex {
 
   /** Whole posts for a ranked page of ids (windows are ranked on ids and scores only). */
   private async withPosts(page: readonly { id: string; score: number }[], signal: AbortSignal | undefined): Promise<Hit[]> {
-    const byId = await engineCall(ENGINE, () => this.readPosts(page.map((h) => h.id)), signal);
+    const byId = await this.call(() => this.readPosts(page.map((h) => h.id)), signal);
     return page.flatMap(({ id, score }) => {
       const post = byId.get(id);
       return post ? [{ post, score }] : [];

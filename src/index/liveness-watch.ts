@@ -1,0 +1,53 @@
+/**
+ * Fail fast when the engine is gone. weaviate-client retries UNAVAILABLE gRPC calls five times
+ * with exponential backoff (not configurable), so a query to a dead server would otherwise hang
+ * until the caller's deadline and surface as 504 instead of 503. A healthy query finishes long
+ * before WATCH_AFTER_MS, so the watch costs nothing then; a slow one triggers a cheap HTTP
+ * liveness probe, and a failed probe rejects the call with IndexUnavailableError at once.
+ */
+import { IndexUnavailableError } from "./search-index.js";
+
+/** When a still-running call starts being watched, ms. */
+export const WATCH_AFTER_MS = 750;
+/** Interval between probes while it keeps running, ms; also each probe's timeout. */
+export const WATCH_EVERY_MS = 1000;
+
+/** Resolves or rejects with `work`, unless `isLive` reports the engine down first. */
+export function watchLiveness<T>(engine: string, work: Promise<T>, isLive: () => Promise<boolean>, afterMs = WATCH_AFTER_MS, everyMs = WATCH_EVERY_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (): void => {
+      settled = true;
+      clearTimeout(timer);
+    };
+    const check = async (): Promise<void> => {
+      let live: boolean;
+      try {
+        live = await Promise.race([isLive(), new Promise<boolean>((r) => setTimeout(() => r(false), everyMs).unref())]);
+      } catch {
+        live = false;
+      }
+      if (settled) return;
+      if (!live) {
+        finish();
+        reject(new IndexUnavailableError(`${engine} is not reachable`));
+        return;
+      }
+      timer = setTimeout(() => void check(), everyMs);
+    };
+    timer = setTimeout(() => void check(), afterMs);
+    work.then(
+      (value) => {
+        if (settled) return;
+        finish();
+        resolve(value);
+      },
+      (err: unknown) => {
+        if (settled) return;
+        finish();
+        reject(err);
+      },
+    );
+  });
+}
