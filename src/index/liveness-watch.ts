@@ -23,10 +23,13 @@ export function watchLiveness<T>(engine: string, work: Promise<T>, isLive: () =>
     };
     const check = async (): Promise<void> => {
       let live: boolean;
+      let probeTimer: NodeJS.Timeout | undefined;
       try {
-        live = await Promise.race([isLive(), new Promise<boolean>((r) => setTimeout(() => r(false), everyMs).unref())]);
+        live = await Promise.race([isLive(), new Promise<boolean>((r) => (probeTimer = setTimeout(() => r(false), everyMs)))]);
       } catch {
         live = false;
+      } finally {
+        clearTimeout(probeTimer);
       }
       if (settled) return;
       if (!live) {
