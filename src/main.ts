@@ -134,7 +134,9 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
 export async function runService(config: Config, logger: Logger): Promise<void> {
   const service = await createService(config, logger);
   await service.app.listen({ port: config.port, host: config.host });
-  logger.info({ host: config.host, port: config.port, tls: config.tlsCertFile !== undefined }, "threadsight listening");
+  const address = service.app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : config.port;
+  logger.info({ host: config.host, port, tls: config.tlsCertFile !== undefined }, "threadsight listening");
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       logger.info({ signal }, "shutting down: draining in-flight calls");

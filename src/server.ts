@@ -121,14 +121,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
   // SIGTERM: Fastify refuses new requests with 503 while closing; wait for in-flight ones
-  // (bounded), then drop the HTTP/1.1 keep-alive sockets the HTTP/2 server does not track.
+  // (bounded), then drop the HTTP/1.1 keep-alive sockets.
+  // The listening socket counts the HTTP/1.1 connections too (they were accepted by it), so
+  // close() would otherwise wait for their keep-alive timeout.
+  // Calls still running at the deadline are aborted through their handler signal. (Connect's
+  // own shutdownTimeoutMs option leaves a timer behind that holds the process open after exit.)
+  const shutdown = new AbortController();
   app.addHook("preClose", async () => {
-    onePort?.http1.closeIdleConnections();
     const deadline = Date.now() + config.shutdownTimeoutMs;
     while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  });
-  app.addHook("onClose", async () => {
-    onePort?.http1.closeAllConnections();
+    if (inflight > 0) shutdown.abort(new AppError("UNAVAILABLE", "the server is shutting down; retry on another instance"));
+    onePort?.destroyHttp1Connections();
   });
 
   await app.register(fastifyConnectPlugin, {
@@ -138,10 +141,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     interceptors,
     readMaxBytes: config.maxBodyBytes,
-    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    shutdownSignal: shutdown.signal,
   });
 
-  const transport = createRouterTransport(routes, { router: { interceptors, readMaxBytes: config.maxBodyBytes } });
+  const transport = createRouterTransport(routes, { router: { interceptors, readMaxBytes: config.maxBodyBytes, shutdownSignal: shutdown.signal } });
   await app.register(restGateway, { services: API_SERVICES, transport, maxBodyBytes: config.maxBodyBytes });
 
   app.get("/healthz", async () => ({ status: "ok" }));

@@ -16,8 +16,13 @@ const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
 /** A cleartext HTTP/2 server that also answers HTTP/1.1 on the same listening socket. */
 export interface OnePortServer extends http2.Http2Server {
-  /** The HTTP/1.1 server that receives non-HTTP/2 connections (for timeouts and shutdown). */
+  /** The HTTP/1.1 server that receives non-HTTP/2 connections (for timeouts). */
   readonly http1: http.Server;
+  /**
+   * Destroys every HTTP/1.1 connection. Node tracks connections only for a server that listens
+   * itself, so http1.closeAllConnections() would see none of ours; we keep our own set.
+   */
+  destroyHttp1Connections(): void;
   /** Fastify calls this on close; without it open HTTP/2 sessions keep close() waiting. */
   closeHttp2Sessions(): void;
 }
@@ -32,6 +37,7 @@ export function createOnePortServer(handler: Handler): OnePortServer {
   // Keep-alive sockets would hold shutdown open; Fastify closes idle ones on close, we mirror it.
   http1.keepAliveTimeout = 5_000;
 
+  const http1Sockets = new Set<Socket>();
   const h2ConnectionListeners = h2.listeners("connection") as ((socket: Socket) => void)[];
   h2.removeAllListeners("connection");
   h2.on("connection", (socket: Socket) => {
@@ -48,6 +54,8 @@ export function createOnePortServer(handler: Handler): OnePortServer {
       if (isH2) {
         for (const listener of h2ConnectionListeners) listener.call(h2, socket);
       } else {
+        http1Sockets.add(socket);
+        socket.once("close", () => http1Sockets.delete(socket));
         http1.emit("connection", socket);
         socket.resume();
       }
@@ -60,11 +68,11 @@ export function createOnePortServer(handler: Handler): OnePortServer {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  h2.on("close", () => {
-    http1.closeAllConnections();
-  });
   return Object.assign(h2, {
     http1,
+    destroyHttp1Connections() {
+      for (const socket of http1Sockets) socket.destroy();
+    },
     closeHttp2Sessions() {
       for (const session of sessions) session.close();
     },

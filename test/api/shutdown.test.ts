@@ -1,0 +1,82 @@
+/**
+ * SIGTERM on a real `threadsight serve` process: a call in flight completes, the process
+ * refuses new work, and exits 0 within the documented bound.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { PACKAGE_ROOT } from "../../src/package-root.js";
+import { startFakeChatServer } from "../fakes/openai-server.js";
+import type { FakeChatServer } from "../fakes/openai-server.js";
+import { corporaSkip, seedSample } from "../harness/seed.js";
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${buffered.slice(-2000)}`)), timeoutMs);
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const line = buffered.split("\n").find((l) => pattern.test(l));
+      if (line !== undefined) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+  });
+}
+
+describe("graceful shutdown of threadsight serve", { skip: corporaSkip() }, () => {
+  let dataDir: string;
+  let fake: FakeChatServer;
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-sigterm-"));
+    await seedSample({ THREADSIGHT_DATA_DIR: dataDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 40 }]);
+    fake = await startFakeChatServer();
+  });
+  after(async () => {
+    await fake?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test("in-flight calls finish, then the process exits 0", async () => {
+    const env = { ...process.env, THREADSIGHT_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SUMMARY_LLM_URL: fake.url, SUMMARY_LLM_TIMEOUT_MS: "8000", SHUTDOWN_TIMEOUT_MS: "8000", EMBED_WORKERS: "1" };
+    const keyOut = await new Promise<string>((resolve, reject) => {
+      const k = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), "keys", "create", "--plan", "pro", "--name", "sigterm", "--json"], { env, stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      k.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+      k.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`keys create exited ${code}`))));
+    });
+    const key = (JSON.parse(keyOut) as { key: string }).key;
+
+    const server = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), "serve"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<number | null>((resolve) => server.on("close", (code) => resolve(code)));
+    const listening = JSON.parse(await waitForLine(server, /threadsight listening/, 60_000)) as { port: number };
+    const url = `http://127.0.0.1:${listening.port}`;
+
+    fake.behave({ kind: "complete", content: "A slow but fine summary [1].", delayMs: 1500 });
+    const inflight = fetch(`${url}/api/v1/search/semantic`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "finding a cofounder", limit: 3 }),
+    });
+    // Let the call reach the summary model, then ask the server to stop.
+    const deadline = Date.now() + 10_000;
+    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(fake.requests.length, 1, "the call reached the summary model");
+    const signalledAt = Date.now();
+    server.kill("SIGTERM");
+
+    const res = await inflight;
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { data: { ai_summary: string } }).data.ai_summary, "A slow but fine summary [1].");
+
+    const code = await exited;
+    assert.equal(code, 0);
+    assert.ok(Date.now() - signalledAt < 8_000, "exited within SHUTDOWN_TIMEOUT_MS");
+    await assert.rejects(fetch(`${url}/healthz`), "the port is closed after exit");
+  });
+});
