@@ -1,0 +1,238 @@
+/**
+ * `threadsight ingest <path...>`: streams dump files into the configured index (LanceDB under
+ * THREADSIGHT_DATA_DIR, or Weaviate at WEAVIATE_URL — the same settings `serve` uses, so a running
+ * server sees new posts once the index makes them visible). A directory argument means the input
+ * files directly inside it. Progress goes to stderr; the final summary to stdout.
+ * Exit codes: 0 all ingested, 3 finished but some records were skipped or refused, 1 failure or
+ * interruption (rerun the same command to resume), 2 usage error.
+ */
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../config.js";
+import { createEmbedder } from "../enrich/create-embedder.js";
+import type { Embedder } from "../enrich/embedder.js";
+import type { SearchIndex } from "../index/search-index.js";
+import { openSearchIndex } from "../index/open-index.js";
+import { CheckpointStore } from "../ingest/checkpoint.js";
+import { FORMAT_HELP, FORMATS, isFormat } from "../ingest/formats.js";
+import type { Format } from "../ingest/formats.js";
+import { addStats, emptyStats, formatStats, skippedTotal } from "../ingest/ingest-stats.js";
+import { IngestFileError, ingestFile } from "../ingest/pipeline.js";
+import { createProgress } from "../ingest/progress.js";
+import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
+import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
+import { vaderEnricher } from "../ingest/vader-enricher.js";
+
+/** Posts per batch when --batch-size is not given. */
+export const DEFAULT_BATCH_SIZE = 256;
+
+/** File name endings a directory argument picks up. */
+const INPUT_FILE = /\.(ndjson|jsonl|json|csv)(\.(zst|gz))?$/i;
+
+const HELP = `usage: threadsight ingest <path...> [--format F] [--map FIELDS] [--source NAME] [--batch-size N] [--limit N]
+
+  <path>        input files; a directory means the *.ndjson, *.jsonl, *.json, *.csv files in it
+                (optionally .zst or .gz compressed)
+  --format F    force the format instead of detecting it from the name and first bytes:
+${FORMATS.map((f) => `                  ${f.padEnd(20)} ${FORMAT_HELP[f]}`).join("\n")}
+  --map FIELDS  field names for generic JSON Lines (implies --format jsonl), e.g.
+                id=post_id,title=headline,content=body,created=ts
+                mappable: id, title, content, subforum, author, upvotes, comments, created, url
+  --source NAME source recorded for --map posts (default "jsonl"); ids are NAME:<id>
+  --batch-size N posts per embed/write batch (default ${DEFAULT_BATCH_SIZE})
+  --limit N     stop after N posts this run; the next run continues from there
+
+An interrupted ingest resumes where it stopped when run again on the same unchanged file
+(checkpoints in THREADSIGHT_DATA_DIR/ingest-checkpoints). Re-ingesting a finished file updates
+its posts; ids never duplicate. Exit: 0 done, 3 done with skipped records, 1 failed, 2 usage.`;
+
+/** A command-line mistake: exit 2. */
+class UsageError extends Error {}
+
+interface Args {
+  paths: string[];
+  format: Format | undefined;
+  map: FieldMap | undefined;
+  source: string | undefined;
+  batchSize: number;
+  limit: number | undefined;
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback: number | undefined, max: number): number | undefined {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name} must be a whole number between 1 and ${max}, got "${raw}"`);
+  return Number(raw);
+}
+
+function parse(argv: string[]): Args | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: "string" },
+        map: { type: "string" },
+        source: { type: "string" },
+        "batch-size": { type: "string" },
+        limit: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help === true) return "help";
+  if (parsed.positionals.length === 0) throw new UsageError("give at least one file or directory to ingest");
+  if (v.format !== undefined && !isFormat(v.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got "${v.format}"`);
+  let map: FieldMap | undefined;
+  try {
+    map = v.map === undefined ? undefined : parseFieldMap(v.map);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (v.format === "jsonl" && map === undefined) throw new UsageError("--format jsonl needs --map (e.g. --map id=post_id,title=headline,created=ts)");
+  if (map !== undefined && v.format !== undefined && v.format !== "jsonl") throw new UsageError(`--map only applies to --format jsonl, not ${v.format}`);
+  if (v.source !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(v.source)) throw new UsageError(`--source must be 1-32 lowercase letters, digits, - or _, got "${v.source}"`);
+  return {
+    paths: parsed.positionals,
+    format: v.format as Format | undefined,
+    map,
+    source: v.source,
+    batchSize: positiveInt("--batch-size", v["batch-size"], DEFAULT_BATCH_SIZE, 10_000)!,
+    limit: positiveInt("--limit", v.limit, undefined, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** Files named by the arguments: files as given, directories expanded (sorted, not recursive). */
+async function expand(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const p of paths) {
+    let info;
+    try {
+      info = await stat(p);
+    } catch {
+      throw new UsageError(`${p}: no such file or directory`);
+    }
+    if (!info.isDirectory()) {
+      files.push(path.resolve(p));
+      continue;
+    }
+    const names = (await readdir(p)).filter((n) => INPUT_FILE.test(n)).sort();
+    if (names.length === 0) throw new UsageError(`${p}: no input files (*.ndjson, *.jsonl, *.json, *.csv) in this directory`);
+    files.push(...names.map((n) => path.resolve(p, n)));
+  }
+  return files;
+}
+
+/** Entry point (registered in main.ts). */
+export async function run(argv: string[]): Promise<number> {
+  const err = (line: string): void => void process.stderr.write(line + "\n");
+  let args: Args;
+  let files: string[];
+  try {
+    const parsed = parse(argv);
+    if (parsed === "help") {
+      process.stdout.write(HELP + "\n");
+      return 0;
+    }
+    args = parsed;
+    files = await expand(args.paths);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`threadsight ingest: ${e.message}\n\n${HELP}`);
+      return 2;
+    }
+    throw e;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(`threadsight ingest: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+
+  const controller = new AbortController();
+  const onSignal = (name: string) => (): void => {
+    err(`\nthreadsight ingest: ${name} received; stopping (written batches are checkpointed: rerun the same command to resume)`);
+    controller.abort(new Error(`interrupted by ${name}`));
+  };
+  const onInt = onSignal("SIGINT");
+  const onTerm = onSignal("SIGTERM");
+  process.once("SIGINT", onInt);
+  process.once("SIGTERM", onTerm);
+
+  let embedder: Embedder | undefined;
+  let index: SearchIndex | undefined;
+  const progress = createProgress({ stream: process.stderr });
+  const total = emptyStats();
+  let failed = false;
+  const started = Date.now();
+  let postsThisRun = 0;
+  try {
+    embedder = await createEmbedder(config, controller.signal);
+    index = await openSearchIndex(config);
+    const info = await index.open(embedder.model, embedder.dimensions);
+    err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model})`);
+    const checkpoints = new CheckpointStore(config.dataDir);
+    const log = (line: string): void => {
+      progress.done();
+      err(line);
+    };
+    for (const [i, file] of files.entries()) {
+      const remaining = args.limit === undefined ? undefined : args.limit - postsThisRun;
+      if (remaining !== undefined && remaining <= 0) break;
+      try {
+        const result = await ingestFile(
+          file,
+          {
+            batchSize: args.batchSize,
+            signal: controller.signal,
+            fileIndex: i + 1,
+            fileCount: files.length,
+            postsBefore: postsThisRun,
+            skippedBefore: skippedTotal(total),
+            ...(args.format === undefined ? {} : { format: args.format }),
+            ...(args.map === undefined ? {} : { map: args.map }),
+            ...(args.source === undefined ? {} : { source: args.source }),
+            ...(remaining === undefined ? {} : { limit: remaining }),
+          },
+          { index, embedder, enricher: vaderEnricher, checkpoints, log, progress },
+        );
+        postsThisRun += result.postsThisRun;
+        addStats(total, result.stats);
+        progress.done();
+        const note = result.complete ? "" : " (stopped by --limit; rerun to continue)";
+        err(`${result.path} [${result.format}]: ${formatStats(result.stats)}${note}`);
+      } catch (e) {
+        progress.done();
+        if (e instanceof IngestFileError) {
+          postsThisRun += e.partial.postsThisRun;
+          addStats(total, e.partial.stats);
+        }
+        if (controller.signal.aborted) throw e;
+        failed = true;
+        err(`threadsight ingest: ${file}: ${(e as Error).message}`);
+      }
+    }
+  } catch (e) {
+    progress.done();
+    err(`threadsight ingest: ${controller.signal.aborted ? "interrupted" : "failed"}: ${(e as Error).message}`);
+    failed = true;
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    await embedder?.close().catch(() => undefined);
+    await index?.close().catch(() => undefined);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  process.stdout.write(`ingest summary: ${formatStats(total)}; ${postsThisRun.toLocaleString("en-US")} posts this run in ${seconds.toFixed(1)} s (${(postsThisRun / Math.max(seconds, 1e-3)).toFixed(1)} posts/s)\n`);
+  if (failed) return 1;
+  return skippedTotal(total) > 0 || total.failed > 0 ? 3 : 0;
+}

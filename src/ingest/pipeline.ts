@@ -1,0 +1,171 @@
+/**
+ * The streaming ingest of one input file: read -> batch -> enrich -> embed -> upsert ->
+ * checkpoint. Embedding is the bottleneck, so the pipeline keeps it fed: while the embedder's
+ * workers chew on batch N, this thread reads, parses and enriches batch N+1 and hands it to the
+ * embedder, whose shared queue starts it the moment a worker frees up. Writes and checkpoints
+ * happen strictly in input order, at most {@link MAX_BATCHES_AHEAD} batches behind the reader,
+ * so memory stays bounded by a few batches whatever the file size.
+ */
+import path from "node:path";
+import type { Embedder } from "../enrich/embedder.js";
+import type { IndexedPost } from "../model/post.js";
+import type { SearchIndex } from "../index/search-index.js";
+import { batches } from "./batches.js";
+import type { Batch } from "./batches.js";
+import type { CheckpointStore } from "./checkpoint.js";
+import { DETECT_BYTES, detectFormat } from "./detect-format.js";
+import { postEmbeddingText } from "./embed-text.js";
+import type { Enricher } from "./enricher.js";
+import type { Format, ReaderOptions } from "./formats.js";
+import { readerFor } from "./formats.js";
+import type { IngestStats } from "./ingest-stats.js";
+import { addStats, emptyStats, skippedTotal } from "./ingest-stats.js";
+import { openInput, peek } from "./open-input.js";
+import type { ProgressSink } from "./progress.js";
+
+/** Batches read and handed to the embedder before the oldest one is written. */
+export const MAX_BATCHES_AHEAD = 2;
+/** Skipped records logged one by one per file; beyond this they are only counted. */
+export const MAX_SKIP_LINES_LOGGED = 1000;
+
+/** What the pipeline needs from the outside. */
+export interface IngestDeps {
+  /** Opened with the embedder's model and dimensions. */
+  index: SearchIndex;
+  embedder: Embedder;
+  enricher: Enricher;
+  checkpoints: CheckpointStore;
+  /** One line of log output (skips, resume notices, index rejections); no trailing newline. */
+  log: (line: string) => void;
+  progress?: ProgressSink;
+}
+
+/** Per-file options. */
+export interface IngestFileOptions extends ReaderOptions {
+  /** Forced format; detected from name and content when absent. */
+  format?: Format;
+  /** Posts per batch. */
+  batchSize: number;
+  /** Stop after this many posts in this call (the checkpoint keeps the place). */
+  limit?: number;
+  signal?: AbortSignal;
+  /** For progress: this file's position in the run and posts/skips already counted. */
+  fileIndex?: number;
+  fileCount?: number;
+  postsBefore?: number;
+  skippedBefore?: number;
+}
+
+/** Outcome of one file. `stats` covers the whole file, earlier interrupted runs included. */
+export interface FileResult {
+  path: string;
+  format: Format;
+  stats: IngestStats;
+  /** Posts read in this call (for --limit accounting and throughput). */
+  postsThisRun: number;
+  /** False when --limit stopped the file early. */
+  complete: boolean;
+  /** Records skipped because an earlier run had already written them. */
+  resumedFrom: number;
+}
+
+/**
+ * A file that stopped part-way (interrupted, index failure, unreadable data). `partial` counts
+ * what was written before it stopped, which the checkpoint also recorded.
+ */
+export class IngestFileError extends Error {
+  override readonly name = "IngestFileError";
+  constructor(
+    message: string,
+    readonly partial: FileResult,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+  }
+}
+
+/** Ingests one file; see the module comment. Throws on unreadable input or index failure. */
+export async function ingestFile(file: string, options: IngestFileOptions, deps: IngestDeps): Promise<FileResult> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const absolute = path.resolve(file);
+  const input = await openInput(absolute);
+  const { head, bytes, close } = await peek(input.bytes, DETECT_BYTES);
+  let format: Format;
+  let reader: ReturnType<typeof readerFor>;
+  let checkpoint: Awaited<ReturnType<CheckpointStore["load"]>>;
+  try {
+    format = options.format ?? detectFormat(path.basename(absolute).replace(/\.(zst|gz)$/i, ""), head, options.map !== undefined);
+    reader = readerFor(format, options);
+    checkpoint = await deps.checkpoints.load(input);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const resumedFrom = checkpoint?.records ?? 0;
+  const stats = checkpoint?.stats ?? emptyStats();
+  const skippedAtStart = skippedTotal(stats);
+  if (checkpoint !== undefined) deps.log(`${absolute}: resuming after record ${resumedFrom.toLocaleString("en-US")} (checkpoint ${checkpoint.updatedAt})`);
+
+  let logged = 0;
+  let postsThisRun = 0;
+  const limit = options.limit ?? Infinity;
+  const report = (): void =>
+    deps.progress?.update({
+      file: absolute,
+      fileIndex: options.fileIndex ?? 1,
+      fileCount: options.fileCount ?? 1,
+      bytesRead: input.bytesRead(),
+      size: input.size,
+      posts: (options.postsBefore ?? 0) + postsThisRun,
+      skipped: (options.skippedBefore ?? 0) + skippedTotal(stats) - skippedAtStart,
+    });
+
+  const write = async (batch: Batch, embedded: Promise<Float32Array[]>, enriched: Awaited<ReturnType<Enricher["enrich"]>>): Promise<void> => {
+    const vectors = await embedded;
+    const delta = emptyStats();
+    delta.read = batch.posts.length + batch.skips.length;
+    for (const s of batch.skips) delta.skipped[s.reason] += 1;
+    if (enriched.length > 0) {
+      const rows: IndexedPost[] = enriched.map((post, i) => ({ ...post, vector: vectors[i]! }));
+      const result = await deps.index.upsert(rows, signal);
+      delta.inserted = result.inserted;
+      delta.updated = result.updated;
+      delta.failed = result.failed.length;
+      for (const f of result.failed) deps.log(`${absolute}: index rejected ${f.id}: ${f.reason}`);
+    }
+    addStats(stats, delta);
+    postsThisRun += batch.posts.length;
+    await deps.checkpoints.save(input, batch.endRecord, stats);
+    report();
+  };
+
+  const pending: Promise<void>[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  try {
+    for await (const batch of batches(reader(bytes), options.batchSize, resumedFrom, limit)) {
+      signal?.throwIfAborted();
+      for (const s of batch.skips) {
+        if (logged < MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}:${s.line}: skipped (${s.reason})${s.detail === undefined ? "" : `: ${s.detail}`}`);
+        else if (logged === MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
+        logged += 1;
+      }
+      const enriched = await deps.enricher.enrich(batch.posts);
+      const embedded = enriched.length > 0 ? deps.embedder.embed(enriched.map(postEmbeddingText), signal) : Promise.resolve([]);
+      embedded.catch(() => undefined); // awaited in order by `write`; don't report it unhandled meanwhile
+      chain = chain.then(() => write(batch, embedded, enriched));
+      chain.catch(() => undefined); // a failed write surfaces at the next await below, not as unhandled
+      pending.push(chain);
+      report();
+      if (pending.length > MAX_BATCHES_AHEAD) await pending.shift();
+    }
+    await chain;
+  } catch (err) {
+    // Let a write in progress finish (or fail) before the caller closes the index.
+    await chain.catch(() => undefined);
+    throw new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
+  }
+  const complete = postsThisRun < limit;
+  if (complete) await deps.checkpoints.clear(input);
+  return { path: absolute, format, stats, postsThisRun, complete, resumedFrom };
+}

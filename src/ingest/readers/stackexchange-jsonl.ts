@@ -1,0 +1,50 @@
+/**
+ * Stack Exchange questions as JSON Lines (the collapsed-stacks archives of onstartups and
+ * startups.stackexchange): id, community, title, body (markdown, occasionally HTML), author,
+ * score, created_date (a UTC day), answer_count, comment_count, permalink_original, archive_url.
+ * Question ids restart at 1 in every community, so the native id is `<community>:<id>`; the
+ * community is the subforum; answers are not separate posts. `comments` counts the replies a
+ * question drew: answers plus comments on the question (comment_count is null in some archives).
+ */
+import { postId } from "../../model/post.js";
+import { anyTimeToMs, count, isObject, text } from "../field-values.js";
+import { isJsonRecord, jsonRecords } from "../json-records.js";
+import { decodeEntities, markdownToText, singleLine } from "../plain-text.js";
+import type { ByteSource, ReadItem } from "../read-item.js";
+import { skip } from "../read-item.js";
+
+function question(record: unknown, line: number): ReadItem {
+  if (!isObject(record)) return skip(line, "bad_json", "not a JSON object");
+  const id = text(record["id"]);
+  const community = text(record["community"]) ?? text(record["source"]);
+  if (id === undefined || community === undefined) return skip(line, "missing_id", id === undefined ? undefined : `id ${id} without community`);
+  const nativeId = `${community}:${id}`;
+  const title = text(record["title"]);
+  if (title === undefined) return skip(line, "missing_title", `id ${nativeId}`);
+  const created = anyTimeToMs(record["created_date"] ?? record["creation_date"]);
+  if (created === undefined) return skip(line, "bad_date", `id ${nativeId}: created_date ${JSON.stringify(record["created_date"] ?? null)}`);
+  const body = typeof record["body"] === "string" ? record["body"] : "";
+  return {
+    line,
+    post: {
+      id: postId("stackexchange", nativeId),
+      source: "stackexchange",
+      nativeId,
+      title: singleLine(decodeEntities(title)),
+      content: markdownToText(body, { html: true }),
+      subforum: community,
+      author: text(record["author"]) ?? "",
+      upvotes: count(record["score"]),
+      comments: count(record["answer_count"]) + count(record["comment_count"]),
+      created,
+      url: text(record["archive_url"]) ?? text(record["permalink_original"]) ?? "",
+    },
+  };
+}
+
+/** Reads a Stack Exchange questions JSONL stream. */
+export async function* readStackExchangeJsonl(bytes: ByteSource): AsyncGenerator<ReadItem> {
+  for await (const record of jsonRecords(bytes)) {
+    yield isJsonRecord(record) ? question(record.value, record.line) : record;
+  }
+}

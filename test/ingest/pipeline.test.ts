@@ -1,0 +1,203 @@
+/**
+ * The ingest pipeline with the real sentence encoder and the in-memory index double
+ * (memory-index.ts): counts and skips, what gets stored, --limit and resuming from the
+ * checkpoint, re-ingest as update, refused ids, a failing write, and embedding overlapping the
+ * writes.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import type { Embedder } from "../../src/enrich/embedder.js";
+import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
+import { CheckpointStore } from "../../src/ingest/checkpoint.js";
+import { FormatDetectionError } from "../../src/ingest/detect-format.js";
+import { postEmbeddingText } from "../../src/ingest/embed-text.js";
+import { ingestFile } from "../../src/ingest/pipeline.js";
+import type { IngestDeps } from "../../src/ingest/pipeline.js";
+import { vaderEnricher } from "../../src/ingest/vader-enricher.js";
+import { MemoryIndex } from "./memory-index.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "threadsight-pipeline-"));
+let embedder: UseEmbedder;
+before(async () => {
+  embedder = await startUseEmbedder(2);
+});
+after(async () => {
+  await embedder.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const TOPICS = ["hiring a first engineer", "pricing a SaaS plan", "filing quarterly taxes", "finding beta users", "choosing a CRM"];
+
+/** 25 posts with 3 bad lines among them (lines 4, 11, 20). */
+function writeDump(name: string): string {
+  const lines: string[] = [];
+  let n = 0;
+  for (let line = 1; line <= 28; line += 1) {
+    if (line === 4) lines.push("{broken");
+    else if (line === 11) lines.push(JSON.stringify({ id: "nt", subreddit: "x", title: "", created_utc: 1371237018 }));
+    else if (line === 20) lines.push(JSON.stringify({ id: "nd", subreddit: "x", title: "No date" }));
+    else {
+      n += 1;
+      const title = n === 1 ? "I love this amazing community, thank you all!" : n === 2 ? "This is a terrible, awful scam and I hate it" : `Question ${n} about ${TOPICS[n % TOPICS.length]}`;
+      lines.push(JSON.stringify({ id: `p${n}`, subreddit: "startups", title, selftext: `Details for post ${n}.`, score: n, num_comments: 1, created_utc: 1371237018 + n, permalink: `/r/startups/comments/p${n}/x/` }));
+    }
+  }
+  const file = path.join(dir, name);
+  writeFileSync(file, lines.join("\n") + "\n");
+  return file;
+}
+
+function deps(index: MemoryIndex, dataDir: string, log: string[], emb: Embedder = embedder): IngestDeps {
+  return { index, embedder: emb, enricher: vaderEnricher, checkpoints: new CheckpointStore(dataDir), log: (l) => log.push(l) };
+}
+
+async function openIndex(): Promise<MemoryIndex> {
+  const index = new MemoryIndex();
+  await index.open(embedder.model, embedder.dimensions);
+  return index;
+}
+
+test("ingests a file: counts, skips logged with file:line, enriched posts with their vectors", async () => {
+  const file = writeDump("a.ndjson");
+  const index = await openIndex();
+  const log: string[] = [];
+  const dataDir = path.join(dir, "data-a");
+  const result = await ingestFile(file, { batchSize: 4 }, deps(index, dataDir, log));
+  assert.equal(result.format, "reddit-ndjson");
+  assert.equal(result.complete, true);
+  assert.deepEqual(
+    { read: result.stats.read, inserted: result.stats.inserted, updated: result.stats.updated, failed: result.stats.failed },
+    { read: 28, inserted: 25, updated: 0, failed: 0 },
+  );
+  assert.equal(result.stats.skipped.bad_json, 1);
+  assert.equal(result.stats.skipped.missing_title, 1);
+  assert.equal(result.stats.skipped.bad_date, 1);
+  assert.deepEqual(
+    log.map((l) => l.replace(file, "FILE").replace(/\): .*$/, ")")),
+    ["FILE:4: skipped (bad_json)", "FILE:11: skipped (missing_title)", "FILE:20: skipped (bad_date)"],
+  );
+  assert.equal(index.rows.size, 25);
+  const happy = index.rows.get("reddit:p1")!;
+  const angry = index.rows.get("reddit:p2")!;
+  assert.equal(happy.sentiment, "positive");
+  assert.ok(happy.sentimentScore >= 0.05);
+  assert.equal(angry.sentiment, "negative");
+  assert.equal(happy.leadType, "");
+  assert.equal(happy.topicId, "");
+  const [expected] = await embedder.embed([postEmbeddingText(happy)]);
+  const dot = happy.vector.reduce((s, x, i) => s + x * expected![i]!, 0);
+  assert.ok(dot > 0.999, `stored vector is the post's embedding (${dot})`);
+  assert.deepEqual(readdirSync(path.join(dataDir, "ingest-checkpoints")), [], "a finished file leaves no checkpoint");
+});
+
+test("--limit stops early and keeps the place; the next run resumes; re-ingesting updates", async () => {
+  const file = writeDump("b.ndjson");
+  const index = await openIndex();
+  const dataDir = path.join(dir, "data-b");
+  const log: string[] = [];
+  const first = await ingestFile(file, { batchSize: 4, limit: 10 }, deps(index, dataDir, log));
+  assert.equal(first.complete, false);
+  assert.equal(first.postsThisRun, 10);
+  assert.equal(index.rows.size, 10);
+  const checkpoint = await new CheckpointStore(dataDir).load({ path: file, ...fileIdentity(file) });
+  assert.equal(checkpoint?.records, 12, "10 posts and the bad lines 4 and 11");
+  const second = await ingestFile(file, { batchSize: 4 }, deps(index, dataDir, log));
+  assert.equal(second.resumedFrom, 12);
+  assert.equal(second.postsThisRun, 15);
+  assert.equal(second.complete, true);
+  assert.equal(second.stats.read, 28, "counts cover both runs");
+  assert.equal(second.stats.inserted, 25);
+  assert.equal(index.rows.size, 25);
+  assert.ok(log.some((l) => l.includes("resuming after record 12")));
+  const again = await ingestFile(file, { batchSize: 8 }, deps(index, dataDir, log));
+  assert.equal(again.resumedFrom, 0);
+  assert.equal(again.stats.inserted, 0);
+  assert.equal(again.stats.updated, 25);
+  assert.equal(index.rows.size, 25);
+});
+
+test("refused ids are counted and logged; a failing write stops the file at the last good checkpoint", async () => {
+  const file = writeDump("c.ndjson");
+  const index = await openIndex();
+  index.refuse.add("reddit:p5");
+  const dataDir = path.join(dir, "data-c");
+  const log: string[] = [];
+  const result = await ingestFile(file, { batchSize: 5 }, deps(index, dataDir, log));
+  assert.equal(result.stats.failed, 1);
+  assert.equal(result.stats.inserted, 24);
+  assert.ok(log.some((l) => l.endsWith("index rejected reddit:p5: refused by test")));
+
+  const file2 = writeDump("d.ndjson");
+  const index2 = await openIndex();
+  let writes = 0;
+  const failing = new Proxy(index2, {
+    get(target, prop, receiver) {
+      if (prop === "upsert") {
+        return async (...args: Parameters<MemoryIndex["upsert"]>) => {
+          writes += 1;
+          if (writes === 3) throw new Error("disk full");
+          return target.upsert(...args);
+        };
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  await assert.rejects(ingestFile(file2, { batchSize: 5 }, deps(failing, dataDir, log)), /disk full/);
+  const checkpoint = await new CheckpointStore(dataDir).load({ path: file2, ...fileIdentity(file2) });
+  assert.equal(index2.rows.size, 10);
+  assert.ok(checkpoint !== undefined && checkpoint.stats.inserted === 10, `checkpoint after the two good batches: ${JSON.stringify(checkpoint?.stats)}`);
+  const resumed = await ingestFile(file2, { batchSize: 5 }, deps(index2, dataDir, log));
+  assert.equal(resumed.stats.inserted, 25);
+  assert.equal(index2.rows.size, 25);
+});
+
+test("the next batch is handed to the embedder before the previous one is written", async () => {
+  const file = writeDump("e.ndjson");
+  const index = await openIndex();
+  let active = 0;
+  let maxActive = 0;
+  let overlapped = 0;
+  const watching: Embedder = {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    close: async () => undefined,
+    embed: async (texts, signal) => {
+      active += 1;
+      maxActive = Math.max(maxActive, active);
+      try {
+        return await embedder.embed(texts, signal);
+      } finally {
+        active -= 1;
+      }
+    },
+  };
+  const realUpsert = index.upsert.bind(index);
+  index.upsert = async (posts) => {
+    if (active > 0) overlapped += 1;
+    return realUpsert(posts);
+  };
+  const result = await ingestFile(file, { batchSize: 3 }, deps(index, path.join(dir, "data-e"), [], watching));
+  assert.equal(result.stats.inserted, 25);
+  assert.ok(maxActive >= 2, `embedding calls in flight at once: ${maxActive}`);
+  assert.ok(overlapped >= index.upserts / 2, `writes that overlapped an embedding: ${overlapped} of ${index.upserts}`);
+});
+
+test("an input whose format cannot be told fails clearly and leaves no zstd child running", async () => {
+  const file = path.join(dir, "mystery.jsonl.zst");
+  writeFileSync(file, execFileSync("zstd", ["-q", "-c", "--long=31"], { input: `${JSON.stringify({ foo: 1 })}\n`.repeat(50_000) }));
+  const index = await openIndex();
+  await assert.rejects(ingestFile(file, { batchSize: 4 }, deps(index, path.join(dir, "data-f"), [])), (err: Error) => err instanceof FormatDetectionError && /--format/.test(err.message));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.ok(!process.getActiveResourcesInfo().includes("ProcessWrap"), `still running: ${process.getActiveResourcesInfo().join(", ")}`);
+});
+
+function fileIdentity(file: string): { size: number; mtimeMs: number } {
+  assert.ok(existsSync(file));
+  const { size, mtimeMs } = statSync(file);
+  return { size, mtimeMs };
+}
