@@ -41,6 +41,7 @@ describe("limits over Connect, gRPC and gRPC-Web on HTTP/2", () => {
     return next(req);
   };
 
+  const sessions = new Set<http2.ServerHttp2Session>();
   before(async () => {
     limits = await limitsFor(litePlan(2, 100), { dataDir: dir });
     const handler = connectNodeAdapter({
@@ -52,11 +53,17 @@ describe("limits over Connect, gRPC and gRPC-Web on HTTP/2", () => {
       interceptors: [setCaller, createLimitsInterceptor({ enforcer: limits.enforcer, usage: { recordUsage: async (k, _d, op) => void recorded.push(`${k}:${op}`) } })],
     });
     server = http2.createServer(handler);
+    server.on("session", (session) => {
+      sessions.add(session);
+      session.once("close", () => sessions.delete(session));
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
     baseUrl = `http://127.0.0.1:${port}`;
   });
   after(async () => {
+    // Clients keep HTTP/2 sessions open; close() waits for every session to end.
+    for (const session of sessions) session.destroy();
     await new Promise((resolve) => server.close(resolve));
     await limits.close();
     rmSync(dir, { recursive: true, force: true });
