@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 npx tsc -p tsconfig.json --noEmit
 mapfile -t files < <(find test -name '*.test.ts' -not -path '*/node_modules/*' | sort)
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
-exec node --import tsx --test --test-reporter=spec --test-timeout=600000 "${@}" "${files[@]}"
+exec node --import tsx --test --test-reporter=spec --test-timeout=300000 "${@}" "${files[@]}"
