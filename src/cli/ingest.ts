@@ -22,7 +22,8 @@ import { IngestFileError, ingestFile } from "../ingest/pipeline.js";
 import { createProgress } from "../ingest/progress.js";
 import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
-import { vaderEnricher } from "../ingest/vader-enricher.js";
+import { createIngestEnricher } from "../ingest/ingest-enricher.js";
+import type { IngestEnricher } from "../ingest/ingest-enricher.js";
 
 /** Posts per batch when --batch-size is not given. */
 export const DEFAULT_BATCH_SIZE = 256;
@@ -170,6 +171,7 @@ export async function run(argv: string[]): Promise<number> {
 
   let embedder: Embedder | undefined;
   let index: SearchIndex | undefined;
+  let enricher: IngestEnricher | undefined;
   const progress = createProgress({ stream: process.stderr });
   const total = emptyStats();
   let failed = false;
@@ -180,6 +182,7 @@ export async function run(argv: string[]): Promise<number> {
     index = await openSearchIndex(config);
     const info = await index.open(embedder.model, embedder.dimensions);
     err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model})`);
+    enricher = await createIngestEnricher(config.dataDir, embedder);
     const checkpoints = new CheckpointStore(config.dataDir);
     const log = (line: string): void => {
       progress.done();
@@ -203,7 +206,7 @@ export async function run(argv: string[]): Promise<number> {
             ...(args.source === undefined ? {} : { source: args.source }),
             ...(remaining === undefined ? {} : { limit: remaining }),
           },
-          { index, embedder, enricher: vaderEnricher, checkpoints, log, progress },
+          { index, embedder, enricher, checkpoints, log, progress },
         );
         postsThisRun += result.postsThisRun;
         addStats(total, result.stats);
@@ -228,6 +231,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
+    await enricher?.close().catch(() => undefined);
     await embedder?.close().catch(() => undefined);
     await index?.close().catch(() => undefined);
   }

@@ -5,7 +5,10 @@
  */
 import type { EnrichedPost, Post } from "../model/post.js";
 
-/** Adds enrichment fields to a batch of posts; output is in input order, one per post. */
+/**
+ * Adds enrichment fields to a batch of posts; output is in input order, one per post. `vectors`
+ * are the posts' embeddings (same order), computed once by the pipeline for the index.
+ */
 export interface Enricher {
-  enrich(posts: readonly Post[]): Promise<EnrichedPost[]>;
+  enrich(posts: readonly Post[], vectors: readonly Float32Array[]): Promise<EnrichedPost[]>;
 }

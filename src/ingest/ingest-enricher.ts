@@ -1,0 +1,40 @@
+/**
+ * The enricher `threadsight ingest` uses: sentiment and lead fields from the insights
+ * classifiers, and the topic of each post from the current topic model ("" until one is
+ * built with `threadsight topics rebuild`). The sentiment model was trained on USE-lite vectors,
+ * so with the default embedder it reuses the pipeline's vectors; with another embedder
+ * (EMBEDDINGS_URL) it runs its own USE-lite embedder for sentiment, which doubles the embedding
+ * cost of ingest but keeps the labels those of the evaluated model.
+ */
+import { createPostEnricher } from "../enrich/post-enricher.js";
+import type { PostEnricher } from "../enrich/post-enricher.js";
+import type { Embedder } from "../enrich/embedder.js";
+import { loadSentimentModel } from "../enrich/sentiment/model-file.js";
+import { startUseEmbedder } from "../enrich/use-embedder.js";
+import type { EnrichedPost, Post } from "../model/post.js";
+import { createTopicAssigner } from "../topics/assigner.js";
+import type { Enricher } from "./enricher.js";
+
+/** The ingest enricher plus what it must release. */
+export interface IngestEnricher extends Enricher {
+  close(): Promise<void>;
+}
+
+/** Builds the enricher for an ingest that embeds with `embedder` into `dataDir`. */
+export async function createIngestEnricher(dataDir: string, embedder: Embedder): Promise<IngestEnricher> {
+  const model = loadSentimentModel();
+  const topics = createTopicAssigner(dataDir);
+  const reuse = embedder.model === model.embeddingModel && embedder.dimensions === model.dimensions;
+  const own = reuse ? undefined : await startUseEmbedder(1);
+  const posts: PostEnricher = createPostEnricher(own !== undefined ? { embedder: own } : {});
+  return {
+    async enrich(batch: readonly Post[], vectors: readonly Float32Array[]): Promise<EnrichedPost[]> {
+      const enriched = await posts.enrich(batch, reuse ? vectors : undefined);
+      const topicIds = await topics.assign(vectors);
+      return enriched.map((p, i) => ({ ...p, topicId: topicIds[i] ?? "" }));
+    },
+    async close() {
+      await own?.close();
+    },
+  };
+}
