@@ -19,6 +19,7 @@ import { PEER_HEADER } from "./auth/context.js";
 import type { Config } from "./config.js";
 import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
+import { installCors } from "./http/cors.js";
 import { restGateway } from "./gateway/gateway-plugin.js";
 import { authInterceptor } from "./interceptors/auth.js";
 import type { AuthFailureGuard, Authenticator } from "./interceptors/auth.js";
@@ -44,7 +45,7 @@ export interface Implementations {
 
 /** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
 export interface ServerDeps {
-  config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile">;
+  config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & { corsOrigins?: readonly string[] };
   logger: Logger;
   metrics: RpcMetrics;
   authenticator: Authenticator;
@@ -120,6 +121,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     inflight--;
     req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
+  installCors(app, config.corsOrigins ?? []);
+
   // SIGTERM: Fastify refuses new requests with 503 while closing; wait for in-flight ones
   // (bounded), then drop the HTTP/1.1 keep-alive sockets.
   // The listening socket counts the HTTP/1.1 connections too (they were accepted by it), so
