@@ -11,10 +11,12 @@ import { openAccountsStore } from "./accounts/open-store.js";
 import type { AccountsStore } from "./accounts/store.js";
 import { leadService } from "./api/leads.js";
 import { searchService } from "./api/search.js";
+import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
 import type { Config } from "./config.js";
 import { LeadsCore } from "./core/leads.js";
 import { SearchCore } from "./core/search.js";
+import { TrendsCore } from "./core/trends.js";
 import { createExtractiveSummarizer } from "./core/summary/extractive.js";
 import { createLlmSummarizer } from "./core/summary/llm.js";
 import type { Summarizer } from "./core/summary/summarizer.js";
@@ -23,11 +25,13 @@ import { cachedEmbedder } from "./enrich/query-cache.js";
 import { HealthMonitor } from "./grpc/health-monitor.js";
 import { ecosystemRoutes } from "./grpc/routes.js";
 import { openSearchIndex } from "./index/open-index.js";
+import { openTrendStore } from "./index/open-trend-store.js";
 import type { SearchIndex } from "./index/search-index.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
+import { TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
 
 /** Query embeddings kept in the LRU cache. */
@@ -73,6 +77,11 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     const info = await index.open(embedder.model, embedder.dimensions);
     logger.info({ backend: index.backend, posts: info.count, model: info.embeddingModel }, "search index open");
 
+    const trendStore = await openTrendStore(config);
+    closers.push(() => trendStore.close());
+    const topicModel = new TopicModelFile(topicModelPath(config.dataDir));
+    const trends = new TrendsCore({ store: trendStore, topics: () => topicModel.current() });
+
     const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha });
     const health = new HealthMonitor({ onCheckFailure: (service, reason) => logger.warn({ service, reason: String(reason) }, "health check failed") });
     health.register("threadsight.index", (signal) => index.ping(signal));
@@ -99,6 +108,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       ],
       implementations: {
         search: searchService(search),
+        trends: trendService(trends),
         leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha })),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
       },

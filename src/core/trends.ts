@@ -1,0 +1,150 @@
+/**
+ * ListTrends: resolve the window (end defaults to the newest day with posts), aggregate per
+ * topic in the index, compare with the previous equal window and the topic's own baseline,
+ * score, rank, and dress the top topics with labels, sample posts and trending keywords.
+ * Formulas: core/trends/formulas.ts and core/trends/log-odds.ts. Knows nothing of HTTP or Connect.
+ */
+import type { TopicModel } from "../topics/topic-model.js";
+import type { SubforumCount, TimeWindow, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
+import { engagement } from "../topics/trend-store.js";
+import { countTerms, postText } from "../topics/terms.js";
+import { dayStart, resolveLimit, resolveTrendsRange } from "./request-rules.js";
+import type { DayRange } from "./request-rules.js";
+import { BASELINE_WINDOWS, growthRate, median, robustZ, trendScore } from "./trends/formulas.js";
+import { trendingKeywords } from "./trends/log-odds.js";
+
+/** Sample posts per trend. */
+export const SAMPLE_POSTS = 5;
+/** Most engaged posts per window whose terms feed trending_keywords (bounded: tokenizing is the costliest step). */
+export const KEYWORD_POSTS = 100;
+/** Characters of a post's body that feed trending_keywords. */
+export const KEYWORD_BODY_CHARS = 1000;
+/** Trending keywords per trend. */
+export const TRENDING_KEYWORDS = 5;
+
+/** What trends need from the rest of the system. */
+export interface TrendsDeps {
+  store: TrendStore;
+  /** The current topic model (labels and background terms); undefined before the first build. */
+  topics: () => Promise<TopicModel | undefined>;
+  /** Clock for the default window of an empty index. */
+  now?: () => number;
+}
+
+/** A ListTrends request after transport decoding. */
+export interface TrendsParams {
+  startDate: string;
+  endDate: string;
+  limit: number | undefined;
+}
+
+/** One ranked topic. */
+export interface TrendItem {
+  topicId: string;
+  label: string;
+  postCount: number;
+  totalUpvotes: number;
+  totalComments: number;
+  avgSentiment: number;
+  topSubforums: string[];
+  trendingKeywords: string[];
+  samplePosts: TopicPost[];
+  trendScore: number;
+  growthRate: number;
+}
+
+/** The outcome of a ListTrends call. */
+export interface TrendsOutcome {
+  trends: TrendItem[];
+  range: DayRange;
+}
+
+interface Scored {
+  stats: TopicWindowStats;
+  previous: number;
+  growth: number;
+  score: number;
+}
+
+/** The trends use case. */
+export class TrendsCore {
+  constructor(private readonly deps: TrendsDeps) {}
+
+  /** Topics active in the window, highest trend_score first. */
+  async list(params: TrendsParams, signal: AbortSignal): Promise<TrendsOutcome> {
+    const limit = resolveLimit(params.limit);
+    const latest = params.endDate === "" ? await this.deps.store.latestCreated(signal) : undefined;
+    const latestDay = dayStart(latest ?? (this.deps.now ?? Date.now)());
+    const range = resolveTrendsRange(params.startDate, params.endDate, latestDay);
+    const window: TimeWindow = { from: range.from, to: range.to };
+    const len = range.to - range.from + 1;
+    const history: TimeWindow = { from: range.from - BASELINE_WINDOWS * len, to: range.from - 1 };
+    const [stats, baselines, model] = await Promise.all([
+      this.deps.store.aggregateByTopic(window, signal),
+      this.deps.store.countsByTopicAndBucket(history, len, signal),
+      this.deps.topics(),
+    ]);
+    const ranked = rank(stats, baselines).slice(0, limit);
+    const previousWindow: TimeWindow = { from: range.from - len, to: range.from - 1 };
+    const topics = new Map(model?.topics.map((t) => [t.id, t]) ?? []);
+    const withPrevious = ranked.filter((r) => r.previous > 0).map((r) => r.stats.topicId);
+    const [nowTop, prevTop] = await Promise.all([
+      ranked.length > 0 ? this.deps.store.topPosts(ranked.map((r) => r.stats.topicId), window, KEYWORD_POSTS, signal) : new Map<string, TopicPost[]>(),
+      withPrevious.length > 0 ? this.deps.store.topPosts(withPrevious, previousWindow, KEYWORD_POSTS, signal) : new Map<string, TopicPost[]>(),
+    ]);
+    const trends = ranked.map((r): TrendItem => {
+      const id = r.stats.topicId;
+      const nowPosts = nowTop.get(id) ?? [];
+      const prevPosts = prevTop.get(id) ?? [];
+      const topic = topics.get(id);
+      const background = new Map(topic?.terms ?? []);
+      const keywords = trendingKeywords(termCounts(nowPosts), termCounts(prevPosts), background, { top: TRENDING_KEYWORDS });
+      return {
+        topicId: id,
+        label: topic?.label ?? id,
+        postCount: r.stats.count,
+        totalUpvotes: r.stats.upvotes,
+        totalComments: r.stats.comments,
+        avgSentiment: clampSentiment(r.stats.meanSentiment),
+        topSubforums: r.stats.topSubforums.map((s: SubforumCount) => s.subforum),
+        trendingKeywords: keywords.map((k) => k.term),
+        samplePosts: nowPosts.slice(0, SAMPLE_POSTS),
+        trendScore: r.score,
+        growthRate: r.growth,
+      };
+    });
+    return { trends, range };
+  }
+}
+
+/** Scores and orders topics (pure; exported for tests): trend_score desc, then post_count desc, then id. */
+export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<string, readonly number[]>): Scored[] {
+  const active = stats.filter((s) => s.count > 0 && s.topicId !== "");
+  const perPost = (s: TopicWindowStats) => engagement(s) / s.count;
+  const typicalCount = median(active.map((s) => s.count));
+  const typicalEngagement = median(active.map(perPost));
+  const scored = active.map((s): Scored => {
+    const history = [...(baselines.get(s.topicId) ?? [])];
+    while (history.length < BASELINE_WINDOWS) history.unshift(0);
+    const previous = history[history.length - 1] ?? 0;
+    const z = robustZ(s.count, history);
+    return {
+      stats: s,
+      previous,
+      growth: growthRate(s.count, previous),
+      score: trendScore({ count: s.count, engagementPerPost: perPost(s), z, typicalCount, typicalEngagement }),
+    };
+  });
+  scored.sort((a, b) => b.score - a.score || b.stats.count - a.stats.count || (a.stats.topicId < b.stats.topicId ? -1 : 1));
+  return scored;
+}
+
+function termCounts(posts: readonly TopicPost[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of posts) countTerms(postText(p.title, p.content, KEYWORD_BODY_CHARS), counts);
+  return counts;
+}
+
+function clampSentiment(x: number): number {
+  return Number.isFinite(x) ? Math.max(-1, Math.min(1, x)) : 0;
+}

@@ -1,0 +1,235 @@
+/**
+ * TrendStore over the embedded LanceDB posts table (the same `<dataDir>/lancedb` directory and
+ * `posts` table as LanceDbIndex). LanceDB's query API has filters and projections but no
+ * GROUP BY, so aggregates are a filtered scan of only the needed columns (topic_id, created and
+ * the summed fields), streamed batch by batch and folded here: memory stays O(topics), and the
+ * scan is columnar, so a one-year window reads a few int and string columns, never titles or
+ * vectors. Timed by test/topics/measure-trends.ts.
+ */
+import { connect } from "@lancedb/lancedb";
+import type { Connection, Table } from "@lancedb/lancedb";
+import type { RecordBatch } from "apache-arrow";
+import { checkAborted, raceAbort } from "./abort.js";
+import { guardEngine } from "./engine-call.js";
+import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
+import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
+import { POSTS_TABLE } from "./lancedb-schema.js";
+import { WriterLock } from "./lancedb-writer-lock.js";
+import { IndexUnavailableError } from "./search-index.js";
+import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
+import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
+
+/** Options of {@link LanceDbTrendStore}. */
+export interface LanceDbTrendStoreOptions {
+  /** Directory of the LanceDB database (`LanceDbIndex.dirFor(dataDir)`). */
+  dir: string;
+  freshnessSeconds?: number;
+}
+
+interface Acc {
+  count: number;
+  upvotes: number;
+  comments: number;
+  sentiment: number;
+  subforums: Map<string, number>;
+}
+
+function windowWhere(w: TimeWindow): string {
+  return `created >= ${sqlNumber(Math.ceil(w.from))} AND created <= ${sqlNumber(Math.floor(w.to))}`;
+}
+
+/** Reads column `name` of a batch as a per-row accessor. */
+function column(batch: RecordBatch, name: string): (i: number) => unknown {
+  const vector = batch.getChild(name);
+  if (!vector) throw new IndexUnavailableError(`LanceDB posts table has no column ${name}`);
+  return (i) => vector.get(i);
+}
+
+/** The LanceDB TrendStore; see the module comment. */
+export class LanceDbTrendStore implements TrendStore {
+  readonly backend = "lancedb";
+  private db: Connection | undefined;
+  private table: Table | undefined;
+  private wrote = false;
+  /** Re-tagging is a write: it takes the directory's writer lock, as ingest does. */
+  private readonly lock: WriterLock;
+
+  constructor(private readonly opts: LanceDbTrendStoreOptions) {
+    this.lock = new WriterLock(opts.dir);
+  }
+
+  async open(): Promise<void> {
+    this.db = await guard(() => connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }));
+  }
+
+  async latestCreated(signal?: AbortSignal): Promise<number | undefined> {
+    let latest: number | undefined;
+    await this.scan(undefined, ["created"], signal, (batch) => {
+      const created = column(batch, "created");
+      for (let i = 0; i < batch.numRows; i++) {
+        const c = Number(created(i));
+        if (latest === undefined || c > latest) latest = c;
+      }
+    });
+    return latest;
+  }
+
+  async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
+    const acc = new Map<string, Acc>();
+    const cols = ["topic_id", "upvotes", "comments", "sentiment_score", "subforum"];
+    await this.scan(`${windowWhere(window)} AND topic_id <> ''`, cols, signal, (batch) => {
+      const [topic, up, com, sent, sub] = cols.map((c) => column(batch, c));
+      for (let i = 0; i < batch.numRows; i++) {
+        const id = String(topic!(i));
+        let a = acc.get(id);
+        if (!a) acc.set(id, (a = { count: 0, upvotes: 0, comments: 0, sentiment: 0, subforums: new Map() }));
+        a.count++;
+        a.upvotes += Number(up!(i));
+        a.comments += Number(com!(i));
+        a.sentiment += Number(sent!(i));
+        const s = String(sub!(i));
+        a.subforums.set(s, (a.subforums.get(s) ?? 0) + 1);
+      }
+    });
+    return [...acc].map(([topicId, a]) => ({
+      topicId,
+      count: a.count,
+      upvotes: a.upvotes,
+      comments: a.comments,
+      meanSentiment: a.sentiment / a.count,
+      topSubforums: [...a.subforums].map(([subforum, count]) => ({ subforum, count })).sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
+    }));
+  }
+
+  async countsByTopicAndBucket(range: TimeWindow, bucketMs: number, signal?: AbortSignal): Promise<Map<string, number[]>> {
+    const buckets = bucketCount(range, bucketMs);
+    const out = new Map<string, number[]>();
+    if (buckets === 0) return out;
+    await this.scan(`${windowWhere(range)} AND topic_id <> ''`, ["topic_id", "created"], signal, (batch) => {
+      const topic = column(batch, "topic_id");
+      const created = column(batch, "created");
+      for (let i = 0; i < batch.numRows; i++) {
+        const id = String(topic(i));
+        let counts = out.get(id);
+        if (!counts) out.set(id, (counts = new Array<number>(buckets).fill(0)));
+        counts[Math.floor((Number(created(i)) - range.from) / bucketMs)]!++;
+      }
+    });
+    return out;
+  }
+
+  async topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>> {
+    const out = new Map<string, TopicPost[]>(topicIds.map((id) => [id, []]));
+    if (n < 1 || topicIds.length === 0) return out;
+    // One pass over the window ranks every asked topic on the small columns; titles and bodies
+    // are then read for the winners only.
+    const cols = ["topic_id", "id", "upvotes", "comments", "created"];
+    await this.scan(`${windowWhere(window)} AND topic_id IN (${topicIds.map(sqlString).join(", ")})`, cols, signal, (batch) => {
+      const [topic, id, up, com, created] = cols.map((c) => column(batch, c));
+      for (let i = 0; i < batch.numRows; i++) {
+        out.get(String(topic!(i)))?.push({ id: String(id!(i)), title: "", content: "", subforum: "", upvotes: Number(up!(i)), comments: Number(com!(i)), created: Number(created!(i)) });
+      }
+    });
+    for (const [topicId, ranked] of out) out.set(topicId, ranked.sort(byEngagement).slice(0, n));
+    const winners = [...out.values()].flat();
+    if (winners.length === 0) return out;
+    const table = this.table!;
+    const rows = await guard(
+      () => raceAbort(table.query().where(idsWhere(winners.map((p) => p.id))).select(["id", "title", "content", "subforum"]).limit(winners.length).toArray(), signal),
+      signal,
+    );
+    const byId = new Map(rows.map((r: Record<string, unknown>) => [String(r.id), r]));
+    for (const p of winners) {
+      const r = byId.get(p.id) ?? {};
+      p.title = String(r.title ?? "");
+      p.content = String(r.content ?? "").slice(0, TOPIC_POST_CONTENT_CHARS);
+      p.subforum = String(r.subforum ?? "");
+    }
+    return out;
+  }
+
+  async *scanVectors(batchSize: number, signal?: AbortSignal): AsyncIterable<ScannedPost[]> {
+    const table = await this.tableOrUndefined();
+    if (!table) return;
+    let pending: ScannedPost[] = [];
+    const stream = table.query().select(["id", "vector", "title", "content", "topic_id"]);
+    for await (const batch of stream) {
+      checkAborted(signal);
+      const [id, vector, title, content, topic] = ["id", "vector", "title", "content", "topic_id"].map((c) => column(batch, c));
+      for (let i = 0; i < batch.numRows; i++) {
+        const v = vector!(i) as { toArray(): Float32Array };
+        pending.push({ id: String(id!(i)), vector: Float32Array.from(v.toArray()), title: String(title!(i)), content: String(content!(i)), topicId: String(topic!(i)) });
+        if (pending.length >= batchSize) {
+          yield pending;
+          pending = [];
+        }
+      }
+    }
+    if (pending.length > 0) yield pending;
+  }
+
+  async setTopics(assignments: readonly TopicAssignment[], signal?: AbortSignal): Promise<number> {
+    const table = await this.tableOrUndefined();
+    if (!table || assignments.length === 0) return 0;
+    const byTopic = new Map<string, string[]>();
+    for (const a of assignments) {
+      const ids = byTopic.get(a.topicId) ?? [];
+      ids.push(a.id);
+      byTopic.set(a.topicId, ids);
+    }
+    this.lock.acquire();
+    let written = 0;
+    for (const [topicId, ids] of byTopic) {
+      checkAborted(signal);
+      const res = await guard(() => table.update({ where: idsWhere(ids), values: { topic_id: topicId } }));
+      written += res.rowsUpdated;
+      this.wrote = true;
+    }
+    return written;
+  }
+
+  /** Closes the connection; after a re-tag, compacts the small fragments updates leave behind. */
+  async close(): Promise<void> {
+    const table = this.table;
+    const db = this.db;
+    this.table = undefined;
+    this.db = undefined;
+    try {
+      if (table && this.wrote) await table.optimize().catch(() => undefined);
+    } finally {
+      this.lock.release();
+      table?.close();
+      db?.close();
+    }
+  }
+
+  /** The posts table, opened on first need; undefined while nobody has created it. */
+  private async tableOrUndefined(): Promise<Table | undefined> {
+    if (this.table) return this.table;
+    if (!this.db) throw new Error("LanceDbTrendStore: call open() first");
+    const db = this.db;
+    if (!(await guard(() => db.tableNames())).includes(POSTS_TABLE)) return undefined;
+    this.table = await guard(() => db.openTable(POSTS_TABLE));
+    return this.table;
+  }
+
+  /** Streams a filtered projection through `fold`, honouring the abort signal between batches. */
+  private async scan(where: string | undefined, columns: string[], signal: AbortSignal | undefined, fold: (batch: RecordBatch) => void): Promise<void> {
+    checkAborted(signal);
+    const table = await this.tableOrUndefined();
+    if (!table) return;
+    let q = table.query().select(columns);
+    if (where) q = q.where(where);
+    await guard(async () => {
+      for await (const batch of q) {
+        checkAborted(signal);
+        fold(batch);
+      }
+    }, signal);
+  }
+}
+
+/** Engine failures become IndexUnavailableError; aborts and our own errors pass. */
+function guard<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return guardEngine("LanceDB", fn, signal);
+}

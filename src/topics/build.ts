@@ -1,0 +1,102 @@
+/**
+ * Builds a topic model from posts: cluster their unit embeddings with spherical k-means (fitted
+ * on a deterministic sample of at most `fitSample` posts to bound the cost, then every post is
+ * assigned to its nearest centroid), label each cluster with c-TF-IDF keywords over title and
+ * body terms, and carry topic ids over from the previous model where clusters persist.
+ */
+import { classKeywords, labelFor } from "./ctfidf.js";
+import { chooseK, sphericalKMeans } from "./kmeans.js";
+import { seededRandom } from "./random.js";
+import { countTerms, postText, terms } from "./terms.js";
+import { matchTopicIds, TOPIC_MODEL_FORMAT } from "./topic-model.js";
+import type { TopicModel } from "./topic-model.js";
+import { nearest, unit } from "./vectors.js";
+
+/** A post as the builder reads it. */
+export interface BuildPost {
+  id: string;
+  vector: ArrayLike<number>;
+  title: string;
+  content: string;
+}
+
+/** Options of {@link buildTopicModel}. */
+export interface BuildOptions {
+  /** Number of topics; default {@link chooseK} of the post count. */
+  k?: number;
+  /** Seed of the k-means++ draw and the fit sample. Default 42. */
+  seed?: number;
+  /** Most posts k-means is fitted on. Default 20,000. */
+  fitSample?: number;
+  maxIterations?: number;
+  /** Keywords kept per topic. Default 10. */
+  keywords?: number;
+  /** Term counts kept per topic as its background. Default 300. */
+  backgroundTerms?: number;
+  previous?: TopicModel;
+  /** Build time; default now. */
+  now?: Date;
+}
+
+/** The model and each input post's topic id, in input order. */
+export interface BuildResult {
+  model: TopicModel;
+  topicIds: string[];
+}
+
+function sampleIndexes(n: number, size: number, seed: number): number[] {
+  const all = Array.from({ length: n }, (_, i) => i);
+  if (n <= size) return all;
+  const random = seededRandom(seed ^ 0x5eed);
+  for (let i = 0; i < size; i++) {
+    const j = i + Math.floor(random() * (n - i));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return all.slice(0, size).sort((a, b) => a - b);
+}
+
+function round6(v: Float32Array): number[] {
+  return Array.from(v, (x) => Math.round(x * 1e6) / 1e6);
+}
+
+/** Clusters and labels `posts`. Throws on an empty input or vectors of unequal length. */
+export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions = {}): BuildResult {
+  if (posts.length === 0) throw new RangeError("cannot build a topic model from zero posts");
+  const dims = posts[0]!.vector.length;
+  const vectors = posts.map((p) => {
+    if (p.vector.length !== dims) throw new RangeError(`post ${p.id} has a ${p.vector.length}-dimensional vector, expected ${dims}`);
+    return unit(p.vector);
+  });
+  const seed = opts.seed ?? 42;
+  const k = opts.k ?? chooseK(posts.length);
+  const fit = sampleIndexes(posts.length, opts.fitSample ?? 20_000, seed);
+  const km = sphericalKMeans(fit.map((i) => vectors[i]!), { k, seed, ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}) });
+  const clusterOf = vectors.map((v) => nearest(v, km.centroids).index);
+
+  const counts = km.centroids.map(() => new Map<string, number>());
+  const docFrequency = new Map<string, number>();
+  const sizes = new Array<number>(km.centroids.length).fill(0);
+  posts.forEach((p, i) => {
+    const text = postText(p.title, p.content);
+    countTerms(text, counts[clusterOf[i]!]!);
+    sizes[clusterOf[i]!]!++;
+    for (const t of new Set(terms(text))) docFrequency.set(t, (docFrequency.get(t) ?? 0) + 1);
+  });
+  const keywords = classKeywords({ counts, docFrequency }, opts.keywords ?? 10);
+  const { ids, nextId } = matchTopicIds(opts.previous, km.centroids);
+  const backgroundTerms = opts.backgroundTerms ?? 300;
+  const model: TopicModel = {
+    format: TOPIC_MODEL_FORMAT,
+    version: (opts.previous?.version ?? 0) + 1,
+    createdAt: (opts.now ?? new Date()).toISOString(),
+    dimensions: dims,
+    seed,
+    nextId,
+    topics: km.centroids.map((c, i) => {
+      const words = keywords[i]!.map((w) => w.term);
+      const top = [...counts[i]!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, backgroundTerms);
+      return { id: ids[i]!, label: labelFor(words), keywords: words, centroid: round6(c), size: sizes[i]!, terms: top };
+    }),
+  };
+  return { model, topicIds: clusterOf.map((c) => ids[c]!) };
+}

@@ -1,0 +1,49 @@
+/**
+ * The word tokenizer shared by topic labelling (c-TF-IDF) and trending keywords (log-odds):
+ * lower-case letter/digit runs of 3..24 characters, English and forum stopwords removed, and
+ * pure numbers dropped (they are rarely a topic). One tokenizer for both, so a label's words
+ * and a trend's keywords come from the same vocabulary.
+ */
+
+const STOPWORDS = new Set(
+  (
+    "about above after again against all also although always among and another any anyone anything are aren around " +
+    "because been before being below between both but came can cannot could couldn did didn does doesn doing don done down " +
+    "during each either else enough even ever every few for from further get gets getting got had hadn has hasn have haven " +
+    "having her here hers herself him himself his how however into isn its itself just know last least less let like likely " +
+    "made make makes many may maybe might mine more most much must myself need needs neither never new next nor not nothing now " +
+    "off often once one only other others our ours ourselves out over own per perhaps please put quite rather really said same " +
+    "say says see seem seems shall she should shouldn since some someone something still such sure take than that the their " +
+    "theirs them themselves then there these they thing things think this those though through thus too under until upon use " +
+    "used using very via want wants was wasn way well went were weren what whatever when where whether which while who whom " +
+    "whose why will with within without won would wouldn yes yet you your yours yourself yourselves able already anyway " +
+    "back better going good great lot lots much new old right time year years day days people thanks thank actually " +
+    "http https www com org net html amp gt lt nbsp quot"
+  ).split(" "),
+);
+
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
+
+/** The terms of a text, in order, repeats kept. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
+    const word = match[0].replace(/'s$/, "").replaceAll("'", "");
+    if (word.length < 3 || word.length > 24) continue;
+    if (/^[\d.,+-]+$/.test(word)) continue;
+    if (STOPWORDS.has(word)) continue;
+    out.push(word);
+  }
+  return out;
+}
+
+/** Adds the terms of `text` to a count table. */
+export function countTerms(text: string, into: Map<string, number>): Map<string, number> {
+  for (const t of terms(text)) into.set(t, (into.get(t) ?? 0) + 1);
+  return into;
+}
+
+/** The text a post contributes to topic terms: title twice (titles say what a post is about) and the body. */
+export function postText(title: string, content: string, maxContentChars = 2000): string {
+  return `${title}\n${title}\n${content.slice(0, maxContentChars)}`;
+}

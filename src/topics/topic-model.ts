@@ -1,0 +1,112 @@
+/**
+ * The topic model: centroids of post-embedding clusters with their labels, keywords and term
+ * counts. It is a plain JSON document (`<dataDir>/topics/model.json`) so any process (the
+ * server, ingest, the CLI) can load it, and a rebuild can replace it atomically.
+ */
+import { dot, nearest, unit } from "./vectors.js";
+
+/** Format version of model.json; loadTopicModel refuses others. */
+export const TOPIC_MODEL_FORMAT = 1;
+
+/** Cosine similarity above which a rebuilt cluster keeps an old topic's id. */
+export const STABLE_ID_THRESHOLD = 0.8;
+
+/** One topic. */
+export interface Topic {
+  /** Stable id ("t" + number); kept across rebuilds while the cluster persists. */
+  id: string;
+  /** Readable label: its top keywords joined by " · ". */
+  label: string;
+  /** c-TF-IDF keywords, best first. */
+  keywords: string[];
+  /** Unit-length centroid. */
+  centroid: number[];
+  /** Posts in the cluster when the model was built. */
+  size: number;
+  /** The cluster's most frequent terms with counts: the background for trending keywords. */
+  terms: [string, number][];
+}
+
+/** The whole model as stored. */
+export interface TopicModel {
+  format: number;
+  /** Increments with every rebuild. */
+  version: number;
+  /** ISO time of the build. */
+  createdAt: string;
+  dimensions: number;
+  seed: number;
+  /** Next numeric id to hand out. */
+  nextId: number;
+  topics: Topic[];
+}
+
+/** The id of the topic nearest to `vector` (cosine), or "" when the model has no topics. */
+export function assignTopic(model: TopicModel, vector: ArrayLike<number>): string {
+  if (model.topics.length === 0) return "";
+  if (vector.length !== model.dimensions) {
+    throw new RangeError(`the topic model expects ${model.dimensions}-dimensional vectors, got ${vector.length}`);
+  }
+  const { index } = nearest(unit(vector), centroidsOf(model));
+  return model.topics[index]!.id;
+}
+
+const centroidCache = new WeakMap<TopicModel, Float32Array[]>();
+
+/** The model's centroids as typed arrays (cached per model object). */
+export function centroidsOf(model: TopicModel): Float32Array[] {
+  let c = centroidCache.get(model);
+  if (!c) {
+    c = model.topics.map((t) => Float32Array.from(t.centroid));
+    centroidCache.set(model, c);
+  }
+  return c;
+}
+
+/**
+ * Carries ids over from `previous` to new clusters: pairs (old, new) are taken greedily by
+ * descending cosine similarity of their centroids, each side at most once, while the similarity
+ * is at least `threshold`. Unmatched new clusters get fresh ids from `nextId`.
+ * Returns the ids in the order of `centroids` and the next free number.
+ */
+export function matchTopicIds(
+  previous: TopicModel | undefined,
+  centroids: readonly Float32Array[],
+  threshold = STABLE_ID_THRESHOLD,
+): { ids: string[]; nextId: number } {
+  const ids: (string | undefined)[] = centroids.map(() => undefined);
+  let nextId = previous?.nextId ?? 1;
+  if (previous && previous.topics.length > 0 && previous.dimensions === (centroids[0]?.length ?? previous.dimensions)) {
+    const old = centroidsOf(previous);
+    const pairs: { o: number; c: number; s: number }[] = [];
+    for (let o = 0; o < old.length; o++) {
+      for (let c = 0; c < centroids.length; c++) {
+        const s = dot(old[o]!, centroids[c]!);
+        if (s >= threshold) pairs.push({ o, c, s });
+      }
+    }
+    pairs.sort((a, b) => b.s - a.s || a.o - b.o || a.c - b.c);
+    const usedOld = new Set<number>();
+    for (const { o, c } of pairs) {
+      if (usedOld.has(o) || ids[c] !== undefined) continue;
+      usedOld.add(o);
+      ids[c] = previous.topics[o]!.id;
+    }
+  }
+  return { ids: ids.map((id) => id ?? `t${nextId++}`), nextId };
+}
+
+/** Checks the shape of a parsed model.json; throws naming the first problem. */
+export function checkTopicModel(value: unknown, source: string): TopicModel {
+  const m = value as Partial<TopicModel>;
+  const fail = (what: string): never => {
+    throw new Error(`${source} is not a topic model: ${what}; run \`threadsight topics rebuild\``);
+  };
+  if (typeof m !== "object" || m === null) fail("not a JSON object");
+  if (m.format !== TOPIC_MODEL_FORMAT) fail(`format ${String(m.format)}, expected ${TOPIC_MODEL_FORMAT}`);
+  if (!Number.isInteger(m.dimensions) || !Array.isArray(m.topics)) fail("dimensions or topics missing");
+  for (const t of m.topics!) {
+    if (typeof t.id !== "string" || !Array.isArray(t.centroid) || t.centroid.length !== m.dimensions) fail(`topic ${String(t.id)} is malformed`);
+  }
+  return m as TopicModel;
+}

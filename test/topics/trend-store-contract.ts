@@ -1,0 +1,170 @@
+/**
+ * The TrendStore contract, run against LanceDB and Weaviate: the same synthetic corpus is written
+ * through each backend's SearchIndex adapter, and every store answer — and the whole ListTrends
+ * outcome built on it — must equal what the plain in-memory oracle gives for the same posts.
+ * That is the "both backends give the same trends on the same data" check.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { TrendsCore } from "../../src/core/trends.js";
+import type { TrendsOutcome } from "../../src/core/trends.js";
+import type { SearchIndex } from "../../src/index/search-index.js";
+import type { IndexedPost } from "../../src/model/post.js";
+import { loadTopicModel } from "../../src/topics/model-file.js";
+import { rebuildTopics } from "../../src/topics/rebuild.js";
+import type { TimeWindow, TrendStore } from "../../src/topics/trend-store.js";
+import { DIMS, MODEL } from "../index/synthetic.js";
+import { trendCorpus } from "./fixture.js";
+import { MemoryTrendStore } from "./memory-trend-store.js";
+
+/** What a backend provides to the contract. */
+export interface TrendBackend {
+  /** A SearchIndex over fresh, empty storage, not yet opened. */
+  index: SearchIndex;
+  /** A TrendStore over the same storage, not yet opened. */
+  store: TrendStore;
+  /** A TrendStore over storage that does not exist (no table / collection), not yet opened. */
+  emptyStore: TrendStore;
+  /** Optionally, the same store tuned to take its other code paths (e.g. tiny fetch sizes). */
+  alternate?: TrendStore;
+  cleanup(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+const signal = new AbortController().signal;
+
+/** Numbers rounded to 9 significant decimals, so float sums from different engines compare equal. */
+function normalise<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === "number" && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v))) as T;
+}
+
+function sortStats<T extends { topicId: string }>(xs: T[]): T[] {
+  return [...xs].sort((a, b) => (a.topicId < b.topicId ? -1 : 1));
+}
+
+const WINDOWS: Record<string, TimeWindow> = {
+  march: { from: Date.UTC(2024, 2, 1), to: Date.UTC(2024, 3, 1) - 1 },
+  february: { from: Date.UTC(2024, 1, 1), to: Date.UTC(2024, 2, 1) - 1 },
+  "one day": { from: Date.UTC(2024, 1, 14), to: Date.UTC(2024, 1, 15) - 1 },
+  "whole corpus": { from: Date.UTC(2024, 0, 1), to: Date.UTC(2024, 3, 1) - 1 },
+  "before any data": { from: Date.UTC(2023, 0, 1), to: Date.UTC(2023, 1, 1) - 1 },
+};
+
+/** Registers the contract suite for one backend. */
+export function registerTrendStoreContract(name: string, setup: () => Promise<TrendBackend>, skip?: string): void {
+  describe(`TrendStore contract: ${name}`, { skip }, () => {
+    let backend: TrendBackend;
+    let posts: IndexedPost[];
+    const oracle = () => new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    const modelDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-trend-contract-"));
+
+    before(async () => {
+      backend = await setup();
+      posts = trendCorpus(true).posts;
+      await backend.index.open(MODEL, DIMS);
+      const res = await backend.index.upsert(posts);
+      assert.deepEqual(res.failed, []);
+      await backend.store.open();
+      await backend.emptyStore.open();
+      await backend.alternate?.open();
+    });
+    after(async () => {
+      await backend?.store.close();
+      await backend?.emptyStore.close();
+      await backend?.alternate?.close();
+      await backend?.index.close();
+      await backend?.cleanup();
+      rmSync(modelDir, { recursive: true, force: true });
+    });
+
+    it("reports the newest post's time, and nothing for missing storage", async () => {
+      assert.equal(await backend.store.latestCreated(signal), await oracle().latestCreated());
+      assert.equal(await backend.emptyStore.latestCreated(signal), undefined);
+      assert.deepEqual(await backend.emptyStore.aggregateByTopic(WINDOWS.march!, signal), []);
+      assert.deepEqual(await backend.emptyStore.topPosts(["seo"], WINDOWS.march!, 5, signal), new Map([["seo", []]]));
+    });
+
+    for (const [label, window] of Object.entries(WINDOWS)) {
+      it(`aggregates per topic like the oracle: ${label}`, async () => {
+        const got = sortStats(await backend.store.aggregateByTopic(window, signal));
+        const want = sortStats(await oracle().aggregateByTopic(window));
+        assert.deepEqual(normalise(got), normalise(want));
+        if (label === "before any data") assert.deepEqual(got, []);
+      });
+    }
+
+    it("counts per topic and bucket like the oracle (baselines), including empty and short buckets", async () => {
+      for (const [range, bucket] of [
+        [{ from: Date.UTC(2023, 11, 1), to: Date.UTC(2024, 2, 1) - 1 }, 7 * DAY],
+        [{ from: Date.UTC(2024, 0, 1), to: Date.UTC(2024, 3, 1) - 1 }, 30 * DAY],
+        [{ from: Date.UTC(2024, 1, 14), to: Date.UTC(2024, 1, 15) - 1 }, DAY],
+      ] as const) {
+        const got = Object.fromEntries(await backend.store.countsByTopicAndBucket(range, bucket, signal));
+        const want = Object.fromEntries(await oracle().countsByTopicAndBucket(range, bucket));
+        assert.deepEqual(got, want);
+      }
+    });
+
+    it("returns the most engaged posts of a topic in the oracle's order", async () => {
+      const topics = ["seo", "crypto", "python", "no-such-topic"];
+      for (const store of [backend.store, ...(backend.alternate ? [backend.alternate] : [])]) {
+        for (const n of [1, 5, 200]) {
+          for (const window of [WINDOWS.february!, WINDOWS["one day"]!, WINDOWS["whole corpus"]!]) {
+            const got = await store.topPosts(topics, window, n, signal);
+            const want = await oracle().topPosts(topics, window, n);
+            assert.deepEqual(got, want, `n=${n}`);
+          }
+        }
+      }
+      assert.deepEqual(await backend.store.topPosts(["python"], WINDOWS.february!, 0, signal), new Map([["python", []]]));
+    });
+
+    for (const [label, req] of [
+      ["default window", { startDate: "", endDate: "", limit: undefined }],
+      ["a month", { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }],
+      ["one day", { startDate: "2024-02-14", endDate: "2024-02-14", limit: 10 }],
+      ["before any data", { startDate: "2023-01-01", endDate: "2023-01-31", limit: 10 }],
+    ] as const) {
+      it(`gives the same ListTrends outcome as the oracle: ${label}`, async () => {
+        const topics = async () => undefined;
+        const got: TrendsOutcome = await new TrendsCore({ store: backend.store, topics }).list(req, signal);
+        const want: TrendsOutcome = await new TrendsCore({ store: oracle(), topics }).list(req, signal);
+        assert.deepEqual(normalise(got), normalise(want));
+        if (label === "a month") assert.equal(got.trends[0]?.topicId, "seo");
+      });
+    }
+
+    it("scans every post with its vector", async () => {
+      const seen = new Map<string, Float32Array>();
+      for await (const batch of backend.store.scanVectors(50, signal)) {
+        assert.ok(batch.length <= 50);
+        for (const p of batch) seen.set(p.id, p.vector);
+      }
+      assert.equal(seen.size, posts.length);
+      const sample = posts[17]!;
+      const got = seen.get(sample.id)!;
+      assert.equal(got.length, DIMS);
+      for (let i = 0; i < DIMS; i++) assert.ok(Math.abs(got[i]! - sample.vector[i]!) < 1e-6);
+    });
+
+    it("rebuilds topics from the index, re-tags posts, and keeps ids on a second rebuild", async () => {
+      const file = path.join(modelDir, "topics", "model.json");
+      const first = await rebuildTopics(backend.store, { file, k: 3, seed: 42, batchSize: 40 });
+      assert.equal(first.posts, posts.length);
+      assert.equal(first.retagged, posts.length, "theme-named ids all change to model ids");
+      const ids = first.model.topics.map((t) => t.id).sort();
+      const stats = await backend.store.aggregateByTopic(WINDOWS["whole corpus"]!, signal);
+      assert.deepEqual(stats.map((s) => s.topicId).sort(), ids);
+      assert.equal(stats.reduce((s, x) => s + x.count, 0), posts.length);
+
+      const second = await rebuildTopics(backend.store, { file, k: 3, seed: 9, batchSize: 40 });
+      assert.deepEqual(second.model.topics.map((t) => t.id).sort(), ids);
+      assert.equal(second.keptIds, 3);
+      assert.ok(second.retagged <= posts.length * 0.02, `re-tagged ${second.retagged}`);
+      assert.equal((await loadTopicModel(file))?.version, 2);
+    });
+  });
+}

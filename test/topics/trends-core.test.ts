@@ -1,0 +1,106 @@
+/**
+ * TrendsCore over the in-memory oracle store: the window rules (defaults, one day, before any
+ * data, empty), the ranking and the per-trend fields.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { TrendsCore } from "../../src/core/trends.js";
+import { AppError } from "../../src/errors/app-error.js";
+import { buildTopicModel } from "../../src/topics/build.js";
+import { MemoryTrendStore } from "./memory-trend-store.js";
+import { SURGE_WORDS, THEMES, trendCorpus } from "./fixture.js";
+
+const signal = new AbortController().signal;
+const { posts } = trendCorpus(true);
+const model = buildTopicModel(posts, { k: 3, seed: 42 }).model;
+// The fixture tags posts with theme names; give the model those ids so labels resolve.
+const themeOfTopic = (keywords: string[]) =>
+  (Object.keys(THEMES) as (keyof typeof THEMES)[]).find((theme) => keywords.filter((k) => (THEMES[theme] as readonly string[]).includes(k)).length >= 3)!;
+const labelled = { ...model, topics: model.topics.map((t) => ({ ...t, id: themeOfTopic(t.keywords) })) };
+assert.deepEqual(labelled.topics.map((t) => t.id).sort(), ["crypto", "python", "seo"]);
+
+function core(store = new MemoryTrendStore(posts.map((p) => ({ ...p }))), now = () => Date.UTC(2030, 0, 1)) {
+  return new TrendsCore({ store, topics: async () => labelled, now });
+}
+
+describe("TrendsCore.list", () => {
+  it("defaults to the 30 days ending on the newest day with posts", async () => {
+    const out = await core().list({ startDate: "", endDate: "", limit: undefined }, signal);
+    assert.deepEqual([out.range.startDay, out.range.endDay], ["2024-03-02", "2024-03-31"]);
+  });
+
+  it("ranks the surging topic first, with its surge words as trending keywords", async () => {
+    const out = await core().list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal);
+    assert.equal(out.trends.length, 3);
+    const [top] = out.trends;
+    assert.equal(top!.topicId, "seo");
+    assert.ok(top!.growthRate > 1, `growth ${top!.growthRate}`);
+    assert.deepEqual([...top!.trendingKeywords.slice(0, 3)].sort(), [...SURGE_WORDS].sort());
+    for (let i = 1; i < out.trends.length; i++) assert.ok(out.trends[i - 1]!.trendScore >= out.trends[i]!.trendScore);
+    const python = out.trends.find((t) => t.topicId === "python")!;
+    assert.ok(python.growthRate < 0);
+  });
+
+  it("fills every field consistently with the posts of the window", async () => {
+    const out = await core().list({ startDate: "2024-02-01", endDate: "2024-02-29", limit: 10 }, signal);
+    const from = Date.UTC(2024, 1, 1);
+    const to = Date.UTC(2024, 2, 1) - 1;
+    for (const t of out.trends) {
+      const mine = posts.filter((p) => p.topicId === t.topicId && p.created >= from && p.created <= to);
+      assert.equal(t.postCount, mine.length);
+      assert.equal(t.totalUpvotes, mine.reduce((s, p) => s + p.upvotes, 0));
+      assert.equal(t.totalComments, mine.reduce((s, p) => s + p.comments, 0));
+      assert.ok(Math.abs(t.avgSentiment - mine.reduce((s, p) => s + p.sentimentScore, 0) / mine.length) < 1e-9);
+      assert.ok(t.topSubforums.length >= 1 && t.topSubforums.length <= 3);
+      assert.ok(t.topSubforums.every((s) => s.startsWith(`${t.topicId}-`)));
+      assert.ok(t.samplePosts.length >= 3 && t.samplePosts.length <= 5);
+      const eng = t.samplePosts.map((p) => p.upvotes + 2 * p.comments);
+      assert.deepEqual(eng, [...eng].sort((a, b) => b - a));
+      assert.equal(eng[0], Math.max(...mine.map((p) => p.upvotes + 2 * p.comments)));
+      assert.ok(t.trendScore > 0 && t.trendScore < 100);
+      assert.ok(t.growthRate > -1 && Number.isFinite(t.growthRate));
+      assert.equal(t.label, labelled.topics.find((x) => x.id === t.topicId)!.label);
+    }
+  });
+
+  it("answers a one-day window with that day's posts", async () => {
+    const out = await core().list({ startDate: "2024-02-14", endDate: "2024-02-14", limit: 10 }, signal);
+    assert.deepEqual([out.range.startDay, out.range.endDay, out.range.days], ["2024-02-14", "2024-02-14", 1]);
+    const dayPosts = posts.filter((p) => new Date(p.created).toISOString().startsWith("2024-02-14"));
+    assert.equal(out.trends.reduce((s, t) => s + t.postCount, 0), dayPosts.length);
+    assert.ok(out.trends.find((t) => t.topicId === "crypto")!.postCount >= 2);
+  });
+
+  it("returns no trends for a window before any data, echoing the window", async () => {
+    const out = await core().list({ startDate: "2023-01-01", endDate: "2023-01-31", limit: 10 }, signal);
+    assert.deepEqual(out.trends, []);
+    assert.deepEqual([out.range.startDay, out.range.endDay], ["2023-01-01", "2023-01-31"]);
+  });
+
+  it("on an empty index returns nothing for the 30 days ending today", async () => {
+    const out = await core(new MemoryTrendStore([]), () => Date.UTC(2026, 10, 22, 13)).list({ startDate: "", endDate: "", limit: undefined }, signal);
+    assert.deepEqual(out.trends, []);
+    assert.deepEqual([out.range.startDay, out.range.endDay], ["2026-10-24", "2026-11-22"]);
+  });
+
+  it("gives a topic from nothing a finite growth rate", async () => {
+    const late = posts.map((p) => ({ ...p, topicId: p.topicId === "seo" && p.created < Date.UTC(2024, 2, 1) ? "" : p.topicId }));
+    const out = await core(new MemoryTrendStore(late)).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal);
+    const seo = out.trends.find((t) => t.topicId === "seo")!;
+    assert.equal(seo.growthRate, (seo.postCount + 5) / 5 - 1);
+    assert.equal(out.trends[0]!.topicId, "seo");
+  });
+
+  it("applies the limit and its bounds", async () => {
+    const out = await core().list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 1 }, signal);
+    assert.equal(out.trends.length, 1);
+    await assert.rejects(core().list({ startDate: "", endDate: "", limit: 0 }, signal), (e: unknown) => e instanceof AppError && /limit must be between 1 and 100/.test(e.message));
+    await assert.rejects(core().list({ startDate: "2024-03-31", endDate: "2024-03-01", limit: 5 }, signal), AppError);
+  });
+
+  it("labels a topic the model does not know (yet) by its id", async () => {
+    const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    const out = await new TrendsCore({ store, topics: async () => undefined }).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 3 }, signal);
+    assert.deepEqual(out.trends.map((t) => t.label).sort(), ["crypto", "python", "seo"]);
+  });
+});
