@@ -11,7 +11,7 @@ import path from "node:path";
 import { SNIPPET_MAX_CHARS } from "../../src/core/snippet.js";
 import { startFakeChatServer } from "../fakes/openai-server.js";
 import type { FakeChatServer } from "../fakes/openai-server.js";
-import { corporaSkip, runIngest, seedSample, CORPORA } from "../harness/seed.js";
+import { corporaSkip, rebuildTopics, runIngest, seedSample, CORPORA } from "../harness/seed.js";
 import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
 import { rest } from "./rest-client.js";
@@ -25,6 +25,7 @@ describe("REST endpoints over real posts", { skip }, () => {
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-rest-"));
     await seedSample({ THREADSIGHT_DATA_DIR: dataDir });
+    await rebuildTopics({ THREADSIGHT_DATA_DIR: dataDir });
     svc = await startService({ dataDir });
     key = await svc.createKey("enterprise");
   });
@@ -92,6 +93,30 @@ describe("REST endpoints over real posts", { skip }, () => {
     }
     const strict = await rest(svc.url, "/api/v1/leads", { key, body: { query: "looking for a tool", min_score: 100 } });
     for (const lead of strict.body.data.results) assert.equal(lead.lead_score, 100);
+  });
+
+  test("trends: topics active in the window, sorted by trend_score, with the window echoed", async () => {
+    const res = await rest(svc.url, "/api/v1/trends", { key, body: { start_date: "2015-09-01", end_date: "2016-09-30", limit: 5 } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const { data } = res.body;
+    assert.deepEqual(data.date_range, { start: "2015-09-01", end: "2016-09-30" });
+    assert.ok(data.trends.length > 0 && data.trends.length <= 5);
+    assert.equal(data.total, data.trends.length);
+    const scores = data.trends.map((t: { trend_score: number }) => t.trend_score);
+    assert.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a));
+    for (const t of data.trends) {
+      assert.ok(t.trend_score >= 0 && t.trend_score <= 100);
+      assert.ok(t.avg_sentiment >= -1 && t.avg_sentiment <= 1);
+      assert.ok(t.post_count > 0 && t.sample_posts.length > 0 && t.sample_posts.length <= 5);
+      assert.notEqual(t.topic, "");
+      for (const p of t.sample_posts) assert.ok(p.created >= "2015-09-01" && p.created < "2016-10-01", p.created);
+    }
+    const before = await rest(svc.url, "/api/v1/trends", { key, body: { start_date: "1990-01-01", end_date: "1990-12-31" } });
+    assert.deepEqual(before.body.data.trends, []);
+    assert.equal(before.body.data.total, 0);
+    const defaults = await rest(svc.url, "/api/v1/trends", { key, body: {} });
+    assert.equal(defaults.status, 200);
+    assert.ok(defaults.body.data.date_range.end >= "2016-09-01", "the default window ends at the newest data day");
   });
 
   test("usage counts each metered call once and is itself free", async () => {

@@ -29,8 +29,19 @@ export function corporaSkip(): false | string {
 
 /** Runs `threadsight ingest` for one file; resolves with its exit code and output. */
 export function runIngest(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runCli(["ingest", ...args], env);
+}
+
+/** Runs `threadsight topics rebuild` over the index configured by `env`. */
+export async function rebuildTopics(env: Record<string, string>): Promise<void> {
+  const res = await runCli(["topics", "rebuild"], env);
+  if (res.code !== 0) throw new Error(`topics rebuild exited ${res.code}: ${res.stderr.slice(-2000)}`);
+}
+
+/** Runs any `threadsight` subcommand from source in a child process. */
+export function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/ingest/run-cli.ts"), ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), ...args], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, LOG_LEVEL: "warn", EMBED_WORKERS: "2", ...env },
       stdio: ["ignore", "pipe", "pipe"],

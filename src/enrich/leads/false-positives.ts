@@ -1,0 +1,76 @@
+/**
+ * The known false positives of intent matching, each detected on its own so tests and the
+ * evaluation can name which one fired: job posts, self-promotion, news/link posts, posts whose
+ * problem is already solved, and venting with no ask and nothing a vendor could fix.
+ */
+import type { Post } from "../../model/post.js";
+import type { Sentence } from "./text.js";
+
+/** Why a post with intent cues is still not a lead. */
+export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting";
+
+const JOB_TAG = /^\s*[[(]\s*(?:hiring|for hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
+const JOB_TEXT =
+  /\b(?:we(?:'re| are) (?:now )?hiring|now hiring|is hiring|are hiring|job (?:opening|posting)s?|positions? (?:available|open)|open positions?|send (?:me |us )?(?:your |a )?(?:resume|cv)|apply (?:now|here|today|online)|competitive salary|(?:available|looking) for (?:hire|freelance (?:work|projects)|new clients)|for hire|hire me)\b/i;
+
+/** A hiring post or a for-hire ad: people trade labour, nobody asks a vendor for a product. */
+export function isJobPost(post: Post): boolean {
+  if (JOB_TAG.test(post.title)) return true;
+  const text = `${post.title}\n${post.content.slice(0, 1500)}`;
+  return JOB_TEXT.test(text) && !/\?\s*$/.test(post.title.trim());
+}
+
+const MADE_IT = /\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:built|made|created|launched|released|developed|designed|started|wrote|published|opened)\b|\b(?:i|we)(?:'m| am| are|'re) (?:launching|releasing)\b/i;
+/** Calls to action: the poster wants visitors, users or praise, not a product. */
+const PROMO =
+  /\b(?:check (?:it|us|this|them|me) out|take a look|have a look|let me know what you (?:guys )?think|what do you (?:guys )?think|(?:any |some |looking for |would love |appreciate (?:any )?)?feedback|sign up|beta (?:testers?|invites?|access)|introducing|announcing|use (?:my |the )?(?:code|coupon)|promo code|discount code|free trial|download (?:it|now|the app|our app|my app)|now available|available now|try (?:it|the app|our|my) out|let me know (?:your|what|how|if)|first impressions?)\b/i;
+const PROMO_TITLE = /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launch|release|promo|ad|offer|giveaway)\]?[:\s])/i;
+
+/** True when a sentence asks for visitors, users or feedback on the poster's own thing. */
+export function isPromotionalAsk(sentence: string): boolean {
+  return PROMO.test(sentence) || MADE_IT.test(sentence);
+}
+
+/** "I built X, check it out": the poster is selling, not buying. */
+export function isSelfPromotion(post: Post, sentences: readonly Sentence[]): boolean {
+  if (PROMO_TITLE.test(post.title)) return true;
+  const opening = sentences.slice(0, 4);
+  return opening.some((s) => MADE_IT.test(s.text)) && sentences.some((s) => PROMO.test(s.text));
+}
+
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|my|me|we|we're|our|us)\b/i;
+
+/**
+ * A bare link with a headline: no body and a title that speaks about the world, not the poster.
+ * Hacker News links and reddit link posts look like this.
+ */
+export function isNewsLink(post: Post): boolean {
+  if (post.content.trim() !== "") return false;
+  const title = post.title.trim();
+  if (/^(?:ask|tell) hn\b/i.test(title) || title.endsWith("?")) return false;
+  return !FIRST_PERSON.test(title);
+}
+
+const SOLVED_TITLE = /^\s*[[(]?\s*(?:solved|resolved|fixed)\s*[\])]|[[(]\s*(?:solved|resolved|fixed)\s*[\])]|\b(?:solved|resolved|fixed)\s*[!.]*\s*$/i;
+const SOLVED_LINE = /^\s*(?:edit|update|edit\s*\d|update\s*\d)\s*[:\-–]?.{0,80}\b(?:solved|fixed|resolved|figured (?:it )?out|ended up|went with|found (?:a|the) (?:solution|fix|answer)|sorted|got it working|works now)\b/im;
+const SOLVED_TEXT = /\b(?:problem|issue) (?:is |has been |was )?(?:solved|resolved|fixed)\b|\b(?:ended up (?:using|going with|buying|choosing|picking)|i went with|we went with|found (?:a|the) (?:solution|fix)|figured (?:it|this) out|got it working|works (?:now|fine now))\b/i;
+
+/**
+ * The poster already has an answer: a [SOLVED] title, an "EDIT: fixed" line, or a "ended up
+ * using X" with no ask after it (an earlier choice followed by a new question is still a lead).
+ */
+export function isResolved(post: Post, sentences: readonly Sentence[], lastAsk: number): boolean {
+  if (SOLVED_TITLE.test(post.title)) return true;
+  if (SOLVED_LINE.test(post.content)) return true;
+  const solved = sentences.findLast((s) => SOLVED_TEXT.test(s.text) && !s.text.trimEnd().endsWith("?"));
+  return solved !== undefined && solved.index >= lastAsk;
+}
+
+/** Things a vendor could fix: a product, a service or a business process. */
+const FIXABLE =
+  /@\w|\b(?:app|software|tool|service|website|site|server|account|order|delivery|shipping|package|parcel|payment|invoice|billing|bill|refund|subscription|support|customer service|store|shop|inventory|sales|customers?|clients?|leads?|traffic|ranking|seo|hosting|domain|email|e-?mail|network|wifi|wi-fi|internet|connection|router|laptop|computer|pc|phone|printer|drive|backup|database|code|bug|update|version|plugin|theme|api|product|price|pricing|fees?|bank|card|flight|train|bus|booking|reservation|crm|accounting|payroll|taxes|loans?|credit|insurance|employees?|staff|contractors?|hiring|marketing|ads?|campaign|signal|coverage|battery|screen|device|system|platform)\b/i;
+
+/** Pain about nothing a vendor could fix (no product, service or business process named). */
+export function isVenting(sentences: readonly Sentence[]): boolean {
+  return !sentences.some((s) => FIXABLE.test(s.text));
+}

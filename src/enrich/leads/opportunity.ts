@@ -1,0 +1,72 @@
+/**
+ * `opportunity`: a short phrase saying what a vendor could offer the poster, from the lead type
+ * and the target product, falling back to the industry's usual offering when no product is named.
+ */
+import type { Industry } from "./industry.js";
+import { isNamedProduct } from "./product.js";
+import type { Intent } from "./signals.js";
+
+/** What a vendor in each industry typically sells, used when no product or category is named. */
+const OFFERING: Record<Industry, string> = {
+  software_development: "development tools or services",
+  it_infrastructure: "IT infrastructure services",
+  it_support: "tech support",
+  cybersecurity: "security tools or services",
+  ecommerce_retail: "ecommerce tools",
+  marketing_advertising: "marketing services",
+  design_creative: "design services",
+  finance_investing: "investment tools or advice",
+  personal_finance: "personal finance tools",
+  accounting_tax: "accounting services",
+  real_estate: "real estate services",
+  consumer_electronics: "a device that fits",
+  startups_small_business: "small-business services",
+  careers_hr: "career or hiring services",
+  education_training: "courses or tutoring",
+  legal_compliance: "legal services",
+  healthcare: "healthcare services",
+  food_hospitality: "hospitality services",
+  logistics_shipping: "shipping and fulfilment services",
+  media_publishing: "publishing services",
+  general: "a product or service that fits",
+};
+
+/** "a" or "an" before a category, by sound: "an SEO tool", "a CRM", "an email marketing tool". */
+function article(phrase: string): string {
+  const word = phrase.split(" ")[0] ?? "";
+  const acronym = word.length > 1 && word === word.toUpperCase();
+  const an = acronym ? /^[AEFHILMNORSX]/.test(word) : /^[aeiou]/i.test(word);
+  return `${an ? "an" : "a"} ${phrase}`;
+}
+
+/** The opportunity phrase for a lead. */
+export function opportunityFor(type: Intent, target: string, industry: Industry): string {
+  if (target === "") {
+    const offer = OFFERING[industry];
+    switch (type) {
+      case "buying_intent":
+        return `sell them ${offer}`;
+      case "comparison":
+        return `a better alternative: ${offer}`;
+      case "solution_request":
+        return `recommend ${offer}`;
+      case "advice_request":
+        return `expert help: ${offer}`;
+      case "pain_point":
+        return `solve their problem with ${offer}`;
+    }
+  }
+  const named = isNamedProduct(target);
+  switch (type) {
+    case "buying_intent":
+      return named ? `sell them ${target}` : `sell them ${article(target)}`;
+    case "comparison":
+      return named ? `an alternative to ${target}, with migration help` : `a better ${target}`;
+    case "solution_request":
+      return named ? `tools or services for ${target}` : `recommend ${article(target)} that fits`;
+    case "advice_request":
+      return `expert help with ${target}`;
+    case "pain_point":
+      return `fix their ${target} problem`;
+  }
+}

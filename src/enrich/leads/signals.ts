@@ -1,0 +1,172 @@
+/**
+ * Intent cues per lead type, matched sentence by sentence. Each cue has a weight 0..1 (how surely
+ * it signals that intent on its own); a type's strength is its best cue, a bit higher in the
+ * title and when several distinct cues agree. The patterns were written from the phrasing of
+ * asks in the reddit and Stack Exchange corpora (public domain / CC BY-SA), not learned.
+ */
+import type { LeadType } from "../../model/post.js";
+import type { Sentence } from "./text.js";
+
+/** A lead type that is not "". */
+export type Intent = Exclude<LeadType, "">;
+
+interface Cue {
+  re: RegExp;
+  weight: number;
+  /** Only a title may carry this cue (in a body it is too common to mean intent). */
+  titleOnly?: boolean;
+}
+
+const THING =
+  "(?:tool|app|application|software|service|program|plugin|extension|platform|website|site|solution|library|product|company|provider|vendor|host|system|crm|framework|api|template|theme|agency|firm|consultant)s?";
+
+/** Cues per intent. Order does not matter; every matching cue counts. */
+export const CUES: Record<Intent, readonly Cue[]> = {
+  buying_intent: [
+    {
+      re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are|i've been|we've been)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|going|about|trying|need|hoping) to (?:buy|purchase|order|pre-?order|subscribe to|invest in|outsource|get a quote)\b/i,
+      weight: 0.9,
+    },
+    { re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|need|hoping) to hire (?:a|an|someone|somebody)\b/i, weight: 0.7 },
+    { re: /\b(?:willing|happy|able|prepared) to (?:pay|spend)\b|\bi'?(?:ll| will) (?:gladly )?pay\b/i, weight: 0.9 },
+    { re: /\bbudget (?:is |of |around |about |between |under |~)?(?:\$|£|€|usd ?)?\d|\$\s?\d[\d,.]*k? budget\b/i, weight: 0.75 },
+    { re: /\bwhere (?:can|do|should|could) (?:i|we) (?:buy|purchase|order|get)\b/i, weight: 0.85 },
+    { re: /\b(?:want|wanna|gonna|going|need) (?:to )?(?:buy|get) (?:a |an |the |that |this |some |my |new )/i, weight: 0.65 },
+    { re: /\bshould (?:i|we) (?:buy|purchase|get|order|upgrade)\b/i, weight: 0.8 },
+    { re: /\b(?:quote|quotes|pricing|price) (?:for|on)\b.*\?/i, weight: 0.6 },
+    { re: /^(?:buy|order|get) (?:a|an|the|my|new|me)\b/i, weight: 0.55 },
+    { re: /\b(?:wtb|want to buy)\b/i, weight: 0.95 },
+  ],
+  comparison: [
+    { re: /\balternatives? (?:to|for)\b|\b(?:replacement|substitute) for\b/i, weight: 0.95 },
+    { re: /\b[\w.+#-]+ (?:vs\.?|versus) [\w.+#-]+/i, weight: 0.85, titleOnly: true },
+    { re: /\b[\w.+#-]+ (?:vs\.?|versus) [\w.+#-]+.*\?/i, weight: 0.85 },
+    { re: /\b(?:switch|switching|migrate|migrating|moving|move) (?:away )?from\b/i, weight: 0.8 },
+    { re: /\bwhich (?:one )?is (?:better|best|cheaper|faster|easier)\b|\bdifference between\b.*\?/i, weight: 0.8 },
+    { re: /\b(?:compared? (?:to|with)|better than|cheaper than)\b.*\?/i, weight: 0.65 },
+    { re: /\bpros and cons\b/i, weight: 0.6 },
+  ],
+  solution_request: [
+    { re: new RegExp(`\\b(?:looking|searching|hunting|shopping) (?:around )?for (?:a|an|some|any|the best|good|recommendations?|suggestions?)\\b`, "i"), weight: 0.85 },
+    { re: /\b(?:can|could|would) (?:anyone|anybody|someone|somebody|you(?: guys)?) (?:please )?(?:recommend|suggest|point me)\b/i, weight: 0.95 },
+    { re: new RegExp(`\\b(?:any|some|need|want|welcome|looking for) (?:good )?(?:recommendations?|suggestions?|recs) (?:for|on) (?:[\\w-]+ ){0,4}${THING}\\b`, "i"), weight: 0.9 },
+    { re: new RegExp(`\\bis there (?:a|an|any|some) (?:[\\w-]+ ){0,4}${THING}\\b`, "i"), weight: 0.85 },
+    { re: /\bis there (?:a|an|any) (?:easy |simple |better |good |quick |cheap )?way to\b/i, weight: 0.75 },
+    { re: /\bdoes (?:anyone|anybody) (?:know|have) (?:of |a |an |any |where |what |good )/i, weight: 0.8 },
+    { re: new RegExp(`\\bwhat (?:[\\w-]+ ){0,2}${THING} (?:do|would|should|are|can) (?:you|i|we)\\b`, "i"), weight: 0.85 },
+    { re: /\bwhat (?:do|would) you (?:guys )?(?:use|recommend|suggest)\b|\bwhat are you using\b/i, weight: 0.85 },
+    { re: new RegExp(`\\bwhat(?:'s| is| are) (?:the |a |some )?(?:best|good|decent|cheapest|easiest|recommended)(?: [\\w-]+){0,4} ${THING}\\b`, "i"), weight: 0.9 },
+    { re: new RegExp(`\\b(?:need|want|require) (?:a|an|some) (?:[\\w-]+ ){0,3}${THING}\\b`, "i"), weight: 0.7 },
+    { re: new RegExp(`\\bwhich (?:[\\w-]+ ){0,2}(?:should i|should we|would you|do you) (?:use|recommend|choose|go with|pick)\\b`, "i"), weight: 0.85 },
+    { re: /\brecommend(?:ation)?s? (?:for|on) (?:a|an|some|good|the best)\b/i, weight: 0.85 },
+    // Feature requests: the poster asks a vendor for a capability.
+    { re: /\b(?:it )?(?:would|'d) be (?:really |very |so )?(?:nice|great|good|awesome|helpful|useful|cool|better|ideal) (?:if|to)\b/i, weight: 0.8 },
+    { re: /\b(?:please|pls|plz) (?:add|allow|make|provide|include|support|enable|consider|fix|let|bring|give|implement|improve|change|update|create|offer|remove|open|publish)\b/i, weight: 0.85 },
+    { re: /\bi wish (?:there|it|you|they|we|the|i could)\b|\bthere (?:should|needs to) be\b/i, weight: 0.75 },
+    { re: /\b(?:should|could|must|needs? to) (?:add|allow|include|provide|support|offer|implement|enable|expose|have an option|be able to)\b/i, weight: 0.6 },
+    { re: /(?<!\b(?:i|you|we) )\b(?:should|must|ought to) (?:really |definitely |also |just |seriously )?(?:be|get|make|let|give|consider|improve|fix|update|change|remove|release|bring|work|focus|invest|open|publish|start|stop|use|come|show|display|integrate|unify|ship)\b(?! been)/i, weight: 0.6 },
+    { re: /\b(?:i|we) (?:would )?(?:suggest|recommend|propose|request)\b|\bmy suggestion\b|\bfeature request\b/i, weight: 0.8 },
+    { re: /\bconsider (?:adding|making|allowing|using|providing|supporting|having|including|enabling|bringing|creating|offering|opening|changing)\b/i, weight: 0.75 },
+    { re: /\b(?:let|allow|enable) (?:us|users|developers|devs|me|people|customers|apps) (?:to )?\w+/i, weight: 0.6 },
+    { re: /\b(?:can|could|will) (?:you|they|we|microsoft|apple|google) (?:please )?(?:add|make|allow|provide|support|fix|give|bring|include|enable|implement|consider)\b/i, weight: 0.75 },
+    { re: /\bit (?:would|will|could|might) (?:really |also |greatly )?(?:help|be (?:helpful|useful|better|easier|good)|make (?:sense|it easier|life easier))\b/i, weight: 0.7 },
+    { re: /\bwould be (?:really |very |so )?(?:nice|great|awesome|helpful|useful|cool|ideal|welcome|appreciated)\b/i, weight: 0.75 },
+    { re: /\bthere(?:'s| is) no (?:way|option|setting|support|ability|feature|api) (?:to|for)\b/i, weight: 0.6 },
+    { re: /\b(?:i|we)(?:'d| would) like (?:a|an|the|more|some)\b/i, weight: 0.65 },
+    { re: /^(?:make|give|bring|let|fix|improve|update|change|remove|open|create|offer|put|use|unify|increase|reduce|show|display) (?:a |an |the |more |it |us |me |users? |developers? |people |all |back |them available|this )/i, weight: 0.6 },
+    { re: /^(?:support for|ability to|option to|an option to|a way to|need an? )/i, weight: 0.65 },
+    { re: /\b(?:please|pls|plz)\b/i, weight: 0.55 },
+    { re: /\bneeds? to be (?:added|improved|fixed|supported|implemented|updated|changed|available|possible|easier)\b/i, weight: 0.7 },
+    { re: /\b(?:would|'d) (?:like|love|want) to be able to\b|\b(?:want|need) the ability\b/i, weight: 0.75 },
+    { re: /\b(?:needs?|requires?|lacks?|is missing) (?:a |an |more |better |some |proper |native |support|the ability|an option)/i, weight: 0.5 },
+    { re: /\b(?:adding|having|supporting|allowing|providing) .{1,60} would (?:be|help|make|improve|allow)\b/i, weight: 0.75 },
+    { re: /\bmake it (?:possible|easier|easy|simpler) (?:to|for)\b/i, weight: 0.65 },
+    { re: /\b(?:in|for) (?:the |a )?(?:future|next) (?:versions?|releases?|updates?|builds?)\b/i, weight: 0.6 },
+    { re: /\bit(?:'s| is| would be) (?:very |really )?(?:important|necessary|essential|crucial) (?:to|that)\b/i, weight: 0.5 },
+    { re: /\b(?:i|we) hope (?:you|they|microsoft|apple|google|that|the|it|we) (?:will |can |would |could )?/i, weight: 0.5 },
+    { re: /\b(?:i|we)(?:'d| would) (?:like|love) (?:to (?:see|have)|a way|an option|the ability|support|it if)\b/i, weight: 0.8 },
+    { re: /\b(?:need|want) (?:a way|an option|the ability|support for|to be able)\b/i, weight: 0.7 },
+    { re: /\bwhy (?:not|don'?t you|can'?t (?:we|i|you)|isn'?t there|is there no)\b/i, weight: 0.55 },
+    { re: /^(?:add|allow|provide|support|include|enable|implement|introduce|expose|integrate) (?:a |an |the |more |support|options?|ability|some |users? |us |me |developers? )/i, weight: 0.7 },
+  ],
+  advice_request: [
+    { re: /\b(?:any|some|need|needs|want|looking for|seeking|appreciate|welcome|would love) (?:\w+ )?(?:advice|tips|help|guidance|input|insight|pointers|direction)\b/i, weight: 0.8 },
+    { re: /\bhow (?:do|can|should|would|could|did) (?:i|we|one|you)\b/i, weight: 0.7 },
+    { re: /\b(?:any|some) (?:good )?(?:suggestions?|recommendations?|thoughts|ideas|strategies|tips)\b.*\?|\bdoes (?:anyone|anybody) have (?:any )?(?:advice|tips|experience|suggestions?|ideas)\b/i, weight: 0.75 },
+    { re: /\bwhat (?:should|would|do) (?:i|we|you) (?:do|suggest|think|try)\b/i, weight: 0.7 },
+    { re: /\bshould (?:i|we)\b.*\?/i, weight: 0.65 },
+    { re: /\bwhere (?:do|should|can) (?:i|we) (?:start|begin|find|learn)\b/i, weight: 0.7 },
+    { re: /\b(?:i|we) (?:need|could use) (?:some )?help\b|\bhelp (?:me|us|needed|wanted)\b|^help\b/i, weight: 0.7 },
+    { re: /\bhow to\b.*\?|^how to\b/i, weight: 0.55 },
+    { re: /\b(?:advice|help|tips)\b/i, weight: 0.45 },
+    // A question in a forum post is an ask for advice unless a stronger cue says what kind.
+    { re: /\?\s*$/, weight: 0.5 },
+  ],
+  pain_point: [
+    {
+      re: /\b(?:frustrat\w*|nightmare|headache|pain in the|killing (?:me|us)|fed up|sick of|tired of|at my wits|ridiculous|unacceptable|disappointed|disappointing|useless|waste of (?:time|money)|rip-?off|scam(?:med)?)\b/i,
+      weight: 0.8,
+    },
+    {
+      re: /\b(?:doesn'?t|does not|won'?t|will not|isn'?t|is not|aren'?t|can'?t|cannot|couldn'?t|didn'?t) (?:even )?(?:work|working|load|loading|start|open|connect|sync|respond|send|print|boot|find|get|seem|figure|access|log ?in|let me|help|arrive|deliver|accept)\b/i,
+      weight: 0.75,
+    },
+    { re: /\b(?:not working|stopped working|no longer works?|keeps? (?:on )?\w+ing|crash(?:es|ed|ing)?|freez(?:es|ing)|broken|broke|buggy|outage|down again|unable to|impossible to|so hard to|expired|defective|faulty|damaged|missing)\b/i, weight: 0.75 },
+    { re: /\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|couldn'?t|didn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|never|no longer|no one|nobody) (?:\w+ )?\w+/i, weight: 0.4 },
+    { re: /(?:^|\s)#(?:fail|epicfail|badservice|customerservice|disappointed|annoyed|frustrated|notimpressed|unhappy|help|wtf|sucks)\b/i, weight: 0.7 },
+    { re: /\bwhy (?:is|are|do|does|did|can'?t|won'?t|would|has|have|is it) .*\?/i, weight: 0.4 },
+    { re: /\b(?:price hike|raised (?:the |their |your )?prices?|more expensive|wrong (?:size|item|order|product|charge)|too (?:large|small|big|tight|late|long))\b/i, weight: 0.7 },
+    { re: /\b(?:still (?:waiting|haven'?t|not|no)|never (?:arrived|received|got|came|showed|heard)|hasn'?t (?:arrived|come|been|shipped)|no (?:response|reply|answer|refund)|on hold for)\b/i, weight: 0.8 },
+    { re: /\b(?:too (?:expensive|slow|complicated|hard|costly|pricey)|overpriced|overcharg\w*|charged (?:me|us|twice|again)|hidden fees?)\b/i, weight: 0.75 },
+    { re: /\b(?:struggl\w*|having (?:a )?(?:hard time|trouble|problems?|issues?)|problems? with|issues? with|trouble with|stuck (?:on|with)|losing (?:money|customers|clients|sales|traffic|data))\b/i, weight: 0.7 },
+    { re: /\b(?:terrible|awful|horrible|worst|poor|bad|rude|lousy|pathetic|appalling|shocking) (?:customer |)?(?:service|support|experience|quality|product|company|app|update|delivery|connection)\b/i, weight: 0.8 },
+    { re: /\b(?:hate|sucks?|annoy\w*|irritat\w*|angry|furious|upset|fail(?:s|ed|ing|ure)?|error|bug|delay(?:ed|s)?|late|cancel(?:l?ed)?|lost|refund|complain\w*)\b/i, weight: 0.4 },
+  ],
+};
+
+/** How strongly each intent shows in a post, and where. */
+export interface IntentMatch {
+  /** 0..1 */
+  strength: number;
+  /** Distinct cues that matched anywhere. */
+  cues: number;
+  /** The sentence holding the strongest cue. */
+  sentence: Sentence | undefined;
+}
+
+/** Title cues count fully; body cues slightly less (a title states the post's purpose). */
+const BODY_FACTOR = 0.9;
+
+/**
+ * Each cue compiled with the multiline flag, to test all sentences (joined by newlines) at once:
+ * most cues match nowhere in a post, and one pass over the post rules them out cheaply.
+ */
+const PREFILTER = new Map<RegExp, RegExp>(
+  Object.values(CUES).flatMap((cues) => cues.map((c): [RegExp, RegExp] => [c.re, new RegExp(c.re.source, "im")])),
+);
+
+/** Strength of every intent over the sentences. */
+export function matchIntents(sentences: readonly Sentence[]): Record<Intent, IntentMatch> {
+  const out = {} as Record<Intent, IntentMatch>;
+  const joined = sentences.map((s) => s.text.replace(/\n/g, " ")).join("\n");
+  for (const intent of Object.keys(CUES) as Intent[]) {
+    let best = 0;
+    let where: Sentence | undefined;
+    const hit = new Set<number>();
+    CUES[intent].forEach((cue, ci) => {
+      if (!PREFILTER.get(cue.re)!.test(joined)) return;
+      for (const s of sentences) {
+        if ((cue.titleOnly === true && !s.inTitle) || !cue.re.test(s.text)) continue;
+        hit.add(ci);
+        const w = cue.weight * (s.inTitle ? 1 : BODY_FACTOR);
+        if (w > best) {
+          best = w;
+          where = s;
+        }
+      }
+    });
+    const agreement = Math.min(0.15, 0.05 * Math.max(0, hit.size - 1));
+    out[intent] = { strength: best === 0 ? 0 : Math.min(1, best + agreement), cues: hit.size, sentence: where };
+  }
+  return out;
+}

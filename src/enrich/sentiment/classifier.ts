@@ -1,0 +1,80 @@
+/**
+ * Post sentiment: label (positive | neutral | negative) and score -1..1 from the committed softmax
+ * model over [sentence embedding, VADER features]. The ingest pipeline passes the vectors it has
+ * already computed, so sentiment never embeds a text twice; an Embedder is only needed by callers
+ * that have no vectors.
+ */
+import type { Embedder } from "../embedder.js";
+import type { SentimentLabel } from "../../model/post.js";
+import { sentimentFeatures } from "./features.js";
+import { classIndex, loadSentimentModel } from "./model-file.js";
+import { softmaxProba } from "./softmax.js";
+
+/** Sentiment of one text. */
+export interface SentimentResult {
+  label: SentimentLabel;
+  /** P(positive) - P(negative), in -1..1. */
+  score: number;
+  probabilities: Record<SentimentLabel, number>;
+  /** P(anger, annoyance, disappointment, disapproval or disgust), 0..1: the tone of a complaint. */
+  frustration: number;
+}
+
+/** Classifies texts; see {@link createSentimentClassifier}. */
+export interface SentimentClassifier {
+  /** Embedding model id the classifier expects vectors from. */
+  readonly embeddingModel: string;
+  /** One result per text. Vectors, when given, must come from {@link embeddingModel}. */
+  classify(texts: readonly string[], vectors?: readonly Float32Array[], signal?: AbortSignal): Promise<SentimentResult[]>;
+  /** Synchronous form for one text whose vector is at hand. */
+  classifyOne(text: string, vector: Float32Array): SentimentResult;
+}
+
+/** Options of {@link createSentimentClassifier}. */
+export interface SentimentClassifierOptions {
+  /** Used only when `classify` is called without vectors. */
+  embedder?: Embedder;
+}
+
+/** Builds the classifier from the committed model.json (validated on creation). */
+export function createSentimentClassifier(options: SentimentClassifierOptions = {}): SentimentClassifier {
+  const model = loadSentimentModel();
+  const at = classIndex(model);
+  const proba = new Float64Array(model.softmax.classes.length);
+  const frustrationProba = new Float64Array(2);
+  const { embedder } = options;
+  if (embedder && (embedder.model !== model.embeddingModel || embedder.dimensions !== model.dimensions)) {
+    throw new Error(
+      `sentiment model expects ${model.embeddingModel} (${model.dimensions}-d) vectors, embedder gives ${embedder.model} (${embedder.dimensions}-d)`,
+    );
+  }
+
+  function classifyOne(text: string, vector: Float32Array): SentimentResult {
+    if (vector.length !== model.dimensions) {
+      throw new Error(`sentiment model expects ${model.dimensions}-d vectors, got ${vector.length}`);
+    }
+    const features = sentimentFeatures(text, vector);
+    softmaxProba(model.softmax, features, proba);
+    const frustration = softmaxProba(model.frustration.softmax, features, frustrationProba)[1]!;
+    const probabilities = { positive: proba[at.positive]!, neutral: proba[at.neutral]!, negative: proba[at.negative]! };
+    let label: SentimentLabel = "neutral";
+    if (probabilities.positive > probabilities[label]) label = "positive";
+    if (probabilities.negative > probabilities[label]) label = "negative";
+    const score = Math.max(-1, Math.min(1, probabilities.positive - probabilities.negative));
+    return { label, score, probabilities, frustration };
+  }
+
+  return {
+    embeddingModel: model.embeddingModel,
+    classifyOne,
+    async classify(texts, vectors, signal) {
+      let vecs = vectors;
+      if (!vecs) {
+        if (!embedder) throw new Error("sentiment classify() needs vectors or an embedder (createSentimentClassifier({ embedder }))");
+        vecs = await embedder.embed(texts, signal);
+      }
+      if (vecs.length !== texts.length) throw new Error(`got ${vecs.length} vectors for ${texts.length} texts`);
+      return texts.map((t, i) => classifyOne(t, vecs[i]!));
+    },
+  };
+}

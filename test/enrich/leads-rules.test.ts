@@ -1,0 +1,105 @@
+/**
+ * The documented lead formulas and value sets: lead_score's range and monotonicity, the industry
+ * taxonomy, target products and opportunity phrases.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Post } from "../../src/model/post.js";
+import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
+import { inferIndustry, INDUSTRIES } from "../../src/enrich/leads/industry.js";
+import { opportunityFor } from "../../src/enrich/leads/opportunity.js";
+import { findTargetProduct, isNamedProduct } from "../../src/enrich/leads/product.js";
+import { engagement, leadScore, TYPE_WEIGHT } from "../../src/enrich/leads/score.js";
+import { sentencesOf } from "../../src/enrich/leads/text.js";
+
+function post(title: string, content: string, extra: Partial<Post> = {}): Post {
+  return { id: "t:1", source: "test", nativeId: "1", title, content, subforum: "smallbusiness", author: "", upvotes: 0, comments: 0, created: 0, url: "", ...extra };
+}
+
+describe("lead_score", () => {
+  const base = { type: "solution_request" as const, strength: 0.8, text: "looking for a crm", upvotes: 0, comments: 0, selfPromotion: false };
+
+  it("stays within 1..100 at the extremes", () => {
+    assert.equal(leadScore({ ...base, type: "buying_intent", strength: 1, text: "budget $500 asap", upvotes: 1e6, comments: 1e6 }), 100);
+    const low = leadScore({ ...base, type: "advice_request", strength: 0, selfPromotion: true });
+    assert.ok(low >= 1 && low <= 100, String(low));
+  });
+
+  it("engagement is a minor factor: at most 15 points", () => {
+    const none = leadScore(base);
+    const viral = leadScore({ ...base, upvotes: 100_000, comments: 10_000 });
+    assert.ok(viral > none);
+    assert.ok(viral - none <= 15, `${viral} - ${none}`);
+  });
+
+  it("grows with intent strength, urgency and closeness to a sale; self-promotion lowers it", () => {
+    assert.ok(leadScore({ ...base, strength: 0.9 }) > leadScore({ ...base, strength: 0.6 }));
+    assert.ok(leadScore({ ...base, text: "need a crm asap" }) > leadScore(base));
+    assert.ok(leadScore({ ...base, type: "buying_intent" }) > leadScore({ ...base, type: "advice_request" }));
+    assert.ok(leadScore({ ...base, selfPromotion: true }) < leadScore(base));
+    assert.ok(TYPE_WEIGHT.buying_intent >= TYPE_WEIGHT.comparison && TYPE_WEIGHT.comparison >= TYPE_WEIGHT.solution_request);
+  });
+
+  it("engagement saturates at 1 and is 0 without interaction", () => {
+    assert.equal(engagement(0, 0), 0);
+    assert.equal(engagement(1e9, 1e9), 1);
+    assert.ok(engagement(10, 5) < engagement(100, 5));
+  });
+
+  it("is 0 for non-leads", () => {
+    const d = createLeadClassifier().classify(post("Our quarterly numbers", "Revenue grew 10% this quarter."));
+    assert.equal(d.leadType, "");
+    assert.equal(d.leadScore, 0);
+  });
+});
+
+describe("industry taxonomy", () => {
+  it("has about twenty labels including the fallback", () => {
+    assert.ok(INDUSTRIES.length >= 18 && INDUSTRIES.length <= 24);
+    assert.ok(INDUSTRIES.includes("general"));
+  });
+
+  it("uses the subforum, lets strong text evidence override it, and falls back to general", () => {
+    assert.equal(inferIndustry("sysadmin", "Our printer queue is stuck."), "it_infrastructure");
+    assert.equal(inferIndustry("smallbusiness", "Moving my Shopify store's inventory and checkout to WooCommerce"), "ecommerce_retail");
+    assert.equal(inferIndustry("", "Hello there"), "general");
+    assert.equal(inferIndustry("r/SEO", "thoughts?"), "marketing_advertising");
+  });
+});
+
+describe("target product and opportunity", () => {
+  it("prefers the product named in the sentence carrying the intent", () => {
+    const s = sentencesOf(post("We use QuickBooks for invoices", "Can anyone recommend a CRM that syncs with it?"));
+    assert.equal(findTargetProduct(s, s[1]), "CRM");
+    assert.equal(findTargetProduct(s, undefined), "QuickBooks");
+  });
+
+  it("does not mistake common words for products", () => {
+    const s = sentencesOf(post("Square feet of office space", "We need a buffer of cash in the office."));
+    assert.equal(findTargetProduct(s, undefined), "");
+  });
+
+  it("phrases the opportunity by type, product kind and industry", () => {
+    assert.equal(isNamedProduct("Shopify"), true);
+    assert.equal(isNamedProduct("CRM"), false);
+    assert.equal(opportunityFor("comparison", "Shopify", "ecommerce_retail"), "an alternative to Shopify, with migration help");
+    assert.equal(opportunityFor("solution_request", "SEO tool", "marketing_advertising"), "recommend an SEO tool that fits");
+    assert.equal(opportunityFor("buying_intent", "CRM", "general"), "sell them a CRM");
+    assert.equal(opportunityFor("advice_request", "", "legal_compliance"), "expert help: legal services");
+  });
+});
+
+describe("sentence splitting", () => {
+  it("keeps abbreviations inside a sentence and the title apart from the body", () => {
+    const s = sentencesOf(post("Majestic SEO vs. SEOMoz Pro?", "I use e.g. Moz daily. It costs $99.50 a month! Worth it?"));
+    assert.deepEqual(
+      s.map((x) => [x.text, x.inTitle]),
+      [
+        ["Majestic SEO vs. SEOMoz Pro?", true],
+        ["I use e.g. Moz daily.", false],
+        ["It costs $99.50 a month!", false],
+        ["Worth it?", false],
+      ],
+    );
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The lead classifier on real posts from ../shared/data/corpora (reddit 2013, public domain):
+ * every known false-positive class is rejected for its own reason, and each lead type is found on
+ * a post that plainly has it. Posts are read at test time by subreddit and id, never copied here.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { LEAD_TYPES } from "../../src/model/post.js";
+import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
+import { INDUSTRIES } from "../../src/enrich/leads/industry.js";
+import { missingBackend } from "../harness/backend-policy.js";
+import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
+import { hasData, SHARED_DATA } from "../eval/shared-data.js";
+
+const skip = hasData(REDDIT_CSV_DIR) ? false : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
+const classifier = createLeadClassifier();
+
+function classify(ref: string) {
+  const [subreddit, id] = ref.split("/");
+  const post = redditPost(subreddit!, id!);
+  return { post, d: classifier.classify(post) };
+}
+
+const REJECTED: Record<string, readonly string[]> = {
+  // "[HIRING] Public Accountants in Colorado Springs", "[Hiring] Freelance Infographic Designers",
+  // "[Hiring] Need a 4"x6" postcard designed quick - interested?"
+  job_post: ["Accounting/xhiyd", "freelance/kenr2", "GraphicDesign/wab94"],
+  // "I Just Launched GoPollGo.com, what do you think?", "Looking for iPhone app feedback",
+  // "We just launched our product on Kickstarter, take a look and let me know what you think!"
+  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt"],
+  // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com"
+  news_link: ["startups/1ewarp", "smallbusiness/urkl6"],
+  // "Can't update drivers ..." with "EDIT: [](/solved)", "A book every sysadmin should read?" ending
+  // "... is the one I went with."
+  resolved: ["techsupport/wg0o9", "sysadmin/14dt2s"],
+  // "I sure am sick of all the blogspam in /r/startups", "My Startup Failed. Fuck."
+  venting: ["startups/u3ihh", "startups/1c755o"],
+};
+
+describe("lead false positives on real posts", { skip }, () => {
+  for (const [reason, refs] of Object.entries(REJECTED)) {
+    for (const ref of refs) {
+      it(`${ref} is not a lead: ${reason}`, () => {
+        const { d } = classify(ref);
+        assert.equal(d.leadType, "");
+        assert.equal(d.rejectedAs, reason);
+        assert.equal(d.leadScore, 0);
+        assert.equal(d.painPoint, "");
+        assert.equal(d.opportunity, "");
+      });
+    }
+  }
+});
+
+describe("lead types on real posts", { skip }, () => {
+  const cases: { ref: string; type: (typeof LEAD_TYPES)[number]; target?: string; why: string }[] = [
+    { ref: "smallbusiness/1b0s3d", type: "solution_request", why: "Any recommendations for a ... branding agency?" },
+    { ref: "SEO/oe62t", type: "solution_request", target: "SEO tool", why: "What do you use to track your rankings?" },
+    // An earlier choice ("ended up going with MailChimp") followed by a new ask is still a lead.
+    { ref: "Entrepreneur/16tngo", type: "solution_request", target: "CRM", why: "suggestions for free or low cost CRM program" },
+    { ref: "smallbusiness/14twtp", type: "buying_intent", target: "POS system", why: "I definitely want to buy the system." },
+    { ref: "Entrepreneur/174t8s", type: "comparison", target: "PayPal", why: "Alternatives to PayPal" },
+    { ref: "SEO/ks3sy", type: "comparison", why: "Majestic SEO vs. SEOMoz Pro?" },
+    { ref: "Wordpress/1kaefa", type: "comparison", why: "Are there any good alternatives to NextGen Gallery?" },
+    // Self-promotion that also asks a real question ("help me come up with ideas on how to market").
+    { ref: "smallbusiness/1cxsy5", type: "advice_request", why: "Marketing tips for a brand new skate company?" },
+    { ref: "Entrepreneur/180w4c", type: "pain_point", why: "these shipping costs are killing me!" },
+  ];
+  for (const c of cases) {
+    it(`${c.ref} is ${c.type} (${c.why})`, () => {
+      const { post, d } = classify(c.ref);
+      assert.equal(d.leadType, c.type);
+      assert.equal(d.rejectedAs, "");
+      assert.ok(d.leadScore >= 1 && d.leadScore <= 100, `score ${d.leadScore}`);
+      if (c.target) assert.equal(d.targetProduct, c.target);
+      assert.ok(d.opportunity.length > 0 && d.opportunity.length <= 80, d.opportunity);
+      assert.ok((INDUSTRIES as readonly string[]).includes(d.industry), d.industry);
+      assert.ok(d.evidence.length > 0);
+      const text = `${post.title} ${post.content}`.replace(/\s+/g, " ");
+      if (d.painPoint !== "") assert.ok(text.includes(d.painPoint.slice(0, 40)), `pain point "${d.painPoint}" not from the post`);
+    });
+  }
+
+  it("states the pain point of a pain-point post as its own sentence", () => {
+    const { d } = classify("Wordpress/1kaefa");
+    assert.match(d.painPoint, /the entire thing is broken/);
+  });
+
+  it("a stronger, more engaged ask outscores a vague one", () => {
+    const strong = classify("smallbusiness/14twtp").d.leadScore;
+    const vague = classify("smallbusiness/1cxsy5").d.leadScore;
+    assert.ok(strong > vague, `${strong} <= ${vague}`);
+  });
+});
