@@ -71,11 +71,14 @@ describe("gRPC clients against the real service", () => {
     assert.equal(out.response?.query, "looking for a CRM");
   });
 
-  test("ListTrends is reachable over gRPC", async () => {
-    const out = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, {}, { authorization: `Bearer ${key}` });
-    // Until the trends work lands the RPC says so honestly instead of inventing data.
-    if (out.error !== undefined) assert.equal(out.error.code, grpc.status.UNIMPLEMENTED);
-    else assert.ok(Array.isArray(out.response!.trends));
+  test("ListTrends answers over gRPC and validates its window", async () => {
+    const out = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, { startDate: "2016-01-01", endDate: "2016-01-31" }, { authorization: `Bearer ${key}` });
+    assert.equal(out.error, undefined, out.error?.details);
+    assert.equal(out.response!.dateRange?.start, "2016-01-01");
+    assert.equal(out.response!.dateRange?.end, "2016-01-31");
+    const bad = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, { startDate: "2016-02-01", endDate: "2016-01-01" }, { authorization: `Bearer ${key}` });
+    assert.equal(bad.error?.code, grpc.status.INVALID_ARGUMENT);
+    assert.equal(reasonOf(bad.error!), "INVALID_DATE");
   });
 
   test("GetUsage is free and reports the calls made", async () => {
@@ -119,7 +122,6 @@ describe("gRPC clients against the real service", () => {
       for (const [path, body] of calls) {
         // No --schema: buf curl resolves the method through our reflection service.
         const res = await bufCurl(["--http2-prior-knowledge", "--protocol", protocol, "-H", `Authorization: Bearer ${key}`, "-d", JSON.stringify(body), `${svc.url}/${path}`]);
-        if (path.endsWith("ListTrends") && res.code === 96) continue; // unimplemented until trends land
         assert.equal(res.code, 0, `${path} over ${protocol}: ${res.stderr}`);
         assert.doesNotThrow(() => JSON.parse(res.stdout), res.stdout);
       }
