@@ -12,10 +12,25 @@ import {
 } from "../../gen/threadsight/v1/search_pb.js";
 import type { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import type { SearchCore } from "../core/search.js";
+import type { EnrichedPost } from "../model/post.js";
 import { timestamp } from "./timestamps.js";
 
 function elapsedMs(started: number): number {
   return Math.round(performance.now() - started);
+}
+
+/** The fields both search result messages share (spec 2.1 and 2.2). */
+function postFields(post: EnrichedPost) {
+  return {
+    id: post.id,
+    title: post.title,
+    content: post.content,
+    subforum: post.subforum,
+    upvotes: post.upvotes,
+    comments: post.comments,
+    created: timestamp(post.created),
+    url: post.url,
+  };
 }
 
 /** Creates the SearchService implementation over the search core. */
@@ -25,18 +40,7 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
       const started = performance.now();
       const out = await core.semantic({ query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken }, ctx.signal);
       const results = out.hits.map(({ post, score }) =>
-        create(SemanticSearchResultSchema, {
-          id: post.id,
-          title: post.title,
-          content: post.content,
-          subforum: post.subforum,
-          upvotes: post.upvotes,
-          comments: post.comments,
-          created: timestamp(post.created),
-          relevance: score,
-          sentiment: post.sentiment,
-          url: post.url,
-        }),
+        create(SemanticSearchResultSchema, { ...postFields(post), relevance: score, sentiment: post.sentiment }),
       );
       return create(SemanticSearchResponseSchema, {
         query: req.query,
@@ -55,17 +59,7 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
         ctx.signal,
       );
       const results = out.hits.map(({ post, score }) =>
-        create(VectorSearchResultSchema, {
-          id: post.id,
-          title: post.title,
-          content: post.content,
-          subforum: post.subforum,
-          upvotes: post.upvotes,
-          comments: post.comments,
-          created: timestamp(post.created),
-          similarityScore: score,
-          url: post.url,
-        }),
+        create(VectorSearchResultSchema, { ...postFields(post), similarityScore: score }),
       );
       return create(VectorSearchResponseSchema, {
         query: req.query,
