@@ -23,7 +23,10 @@ fi
 # tries to download binaries at install time; there is nothing to download for us.
 export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install`, not `npm ci`: it installs the lockfile's versions too, and tolerates optional
+  # platform packages (darwin/win32 builds of buf and LanceDB) that a registry mirror may not
+  # serve; `npm ci` refuses a lockfile that cannot list them.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 bash scripts/install-weaviate.sh >/dev/null
