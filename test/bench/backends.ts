@@ -1,0 +1,44 @@
+/**
+ * Opens the search backends the way `threadsight serve` and `threadsight ingest` do (loadConfig
+ * + openSearchIndex), for a benchmark data directory or Weaviate collection. The env returned
+ * with each is what a service or an ingest child needs to reach the same data.
+ */
+import path from "node:path";
+import { loadConfig } from "../../src/config.js";
+import { openSearchIndex } from "../../src/index/open-index.js";
+import type { SearchIndex } from "../../src/index/search-index.js";
+import { BENCH_DIR } from "./results-store.js";
+import type { BenchWeaviate } from "./weaviate-server.js";
+
+/** The two backends. */
+export type Backend = "lancedb" | "weaviate";
+
+/** Where one backend's benchmark data lives. */
+export interface BackendTarget {
+  backend: Backend;
+  /** Data directory (LanceDB index, ingest checkpoints, accounts for the service). */
+  dataDir: string;
+  /** Env for loadConfig / a child process. */
+  env: Record<string, string>;
+  /** Weaviate collection, when backend is weaviate. */
+  collection?: string;
+}
+
+/** The benchmark's target for `backend`; `tag` separates smoke runs (--posts N) from the full corpus. */
+export function targetFor(backend: Backend, tag: string, weaviate?: BenchWeaviate): BackendTarget {
+  const dataDir = path.join(BENCH_DIR, `${backend}-${tag}`);
+  if (backend === "lancedb") return { backend, dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  if (weaviate === undefined) throw new Error("weaviate target needs a running Weaviate");
+  const collection = `BenchPosts${tag.replace(/[^A-Za-z0-9]/g, "")}`;
+  return {
+    backend,
+    dataDir,
+    collection,
+    env: { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: collection },
+  };
+}
+
+/** A not yet opened index for the target, configured exactly as the service would be. */
+export function indexFor(target: BackendTarget): Promise<SearchIndex> {
+  return openSearchIndex(loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env }));
+}

@@ -1,0 +1,193 @@
+/**
+ * Renders docs/BENCHMARKS.md from the stored sections (results-store.ts). Every number printed
+ * here was measured by a section of `npm run bench`; each section states when it ran and the
+ * machine's load at that moment, because the machine is shared.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { skippedTotal } from "../../src/ingest/ingest-stats.js";
+import { SKIP_REASONS } from "../../src/ingest/read-item.js";
+import { PACKAGE_ROOT } from "../../src/package-root.js";
+import { table } from "../eval/format.js";
+import type { CopyResult } from "./copy-index.js";
+import type { FullIngest, RatioResult } from "./ingest.js";
+import type { LimitsResult } from "./limits.js";
+import { loadText } from "./machine.js";
+import type { MachineInfo } from "./machine.js";
+import { loadResults } from "./results-store.js";
+import type { StoredSection } from "./results-store.js";
+import type { SearchResult } from "./search.js";
+import { count, fixed } from "./stats.js";
+
+const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redisMs: 1 };
+
+const met = (ok: boolean): string => (ok ? "met" : "**not met**");
+const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16).replace("T", " ")} UTC, ${fixed(s.durationS / 60, 1)} min, load at start ${loadText(s.machine)}`;
+
+function ratioSection(key: string, s: StoredSection<RatioResult>): string {
+  const d = s.data;
+  return [
+    `**${d.backend}**, ${key.split(":")[2]} (${when(s)})`,
+    "",
+    table(
+      ["posts in slice", "rounds", "embedder raw (texts/s, median)", "pipeline end-to-end (posts/s, median)", "ratio (median of per-round ratios)", `goal >= ${GOALS.ratio * 100}%`],
+      [[count(d.posts), String(d.rounds), fixed(d.medianRaw), fixed(d.medianPipeline), `${fixed(100 * d.medianRatio)}%`, met(d.medianRatio >= GOALS.ratio)]],
+    ),
+    "",
+    `Per round, raw: ${d.rawPerS.map((x) => fixed(x)).join(", ")}; pipeline: ${d.pipelinePerS.map((x) => fixed(x)).join(", ")}.`,
+  ].join("\n");
+}
+
+function fullSection(s: StoredSection<FullIngest>): string {
+  const d = s.data;
+  const rows = d.corpora.map((c) => {
+    const skipped = skippedTotal(c.stats);
+    const reasons = SKIP_REASONS.filter((r) => c.stats.skipped[r] > 0).map((r) => `${r} ${c.stats.skipped[r]}`).join(", ");
+    const complete = c.stats.read === c.sourceRows;
+    const expected = c.sourceRows - skipped - c.stats.failed;
+    const check = !complete ? `partial: ${count(c.stats.read)} of ${count(c.sourceRows)} rows read` : c.indexCount === expected ? "complete: index = rows - skips" : `**mismatch** (expected ${count(expected)})`;
+    const rate = c.reused ? "(earlier run)" : fixed(c.postsThisRun / Math.max(c.seconds, 1e-9));
+    return [c.name, count(c.sourceRows), count(c.stats.read), count(c.stats.inserted), count(c.stats.updated), count(c.stats.failed), `${count(skipped)}${reasons ? ` (${reasons})` : ""}`, count(c.indexCount), check, fixed(c.seconds, 0), rate];
+  });
+  const fresh = d.corpora.filter((c) => !c.reused);
+  const posts = fresh.reduce((a, c) => a + c.postsThisRun, 0);
+  const secs = fresh.reduce((a, c) => a + c.seconds, 0);
+  const reused = d.corpora.filter((c) => c.reused).map((c) => c.name);
+  return [
+    `**${d.backend}**, ${d.limitPerCorpus === undefined ? "whole corpora" : `at most ${d.limitPerCorpus} posts per corpus`} (${when(s)})`,
+    "",
+    table(["corpus", "source rows", "read", "inserted", "updated", "failed", "skipped", "in index", "check", "seconds", "posts/s"], rows),
+    "",
+    `This run: ${count(posts)} posts in ${fixed(secs, 0)} s = ${fixed(posts / Math.max(secs, 1e-9))} posts/s; index total ${count(d.indexTotal)}.` +
+      (reused.length > 0 ? ` Reused from an earlier run (not re-timed): ${reused.join(", ")}.` : "") +
+      (fresh.some((c) => c.resumedFrom > 0) ? " Some corpora resumed from a checkpoint; their rate covers this run's part only." : ""),
+    ...(d.corpora.some((c) => c.stats.read < c.sourceRows)
+      ? [
+          "",
+          `**Not complete**: the run was stopped (deadline or signal) before every corpus was read; rerun \`npm run bench -- --only ingest --backend ${d.backend}\` to resume from the checkpoints. "In index" can exceed "read" by up to one batch (256) for the corpus that was cut: that batch was written but its checkpoint not yet saved, and the rerun replays it as updates (the pipeline's documented resume rule).`,
+        ]
+      : []),
+    "",
+    `Source rows are counted without our readers: \`zstd -dc --long=31 | count lines\` for the Reddit dump, line counts for the JSON Lines files, csv-parse records minus the header for the HN CSV.`,
+  ].join("\n");
+}
+
+function copySection(s: StoredSection<CopyResult>): string {
+  const d = s.data;
+  return `Weaviate collection \`${d.to}\` filled from the embedded index's rows and vectors (copy-index.ts, WeaviateIndex.upsert): ${count(d.rows)} rows, ${count(d.inserted)} inserted, ${count(d.updated)} updated, ${count(d.failed)} failed, in ${fixed(d.seconds, 0)} s (${fixed(d.rows / Math.max(d.seconds, 1e-9))} posts/s without embedding); the collection then held ${count(d.targetCount)} posts. (${when(s)})`;
+}
+
+function searchSection(s: StoredSection<SearchResult>): string {
+  const d = s.data;
+  const rows = [...d.rows]
+    .sort((a, b) => a.method.localeCompare(b.method) || b.cache.localeCompare(a.cache) || a.concurrency - b.concurrency || a.protocol.localeCompare(b.protocol))
+    .map((r) => {
+      const goalMs = r.method === "semantic" ? GOALS.semanticP50 : GOALS.vectorP50;
+      const goal = d.backend === "lancedb" && r.concurrency === 1 && r.cache === "cold" ? `p50 <= ${goalMs} ms: ${met(r.p50 <= goalMs)}` : "";
+      const notes = [goal, r.anyCapped ? "time cap hit" : "", r.errors > 0 ? `${r.errors} failed calls, e.g. ${r.firstError ?? ""}` : ""].filter(Boolean).join("; ");
+      return [r.method, r.protocol, String(r.concurrency), r.cache, String(r.callsPerRun), fixed(r.p50), fixed(r.p95), fixed(r.p99), fixed(r.rps), notes];
+    });
+  const split = d.split.map((x) => [x.method, String(x.queries), fixed(x.endToEnd), fixed(x.embed), fixed(x.engine), fixed(x.summary, 2), fixed(x.overhead)]);
+  return [
+    `**${d.backend}**, ${count(d.posts)} posts in the index, ${d.coldQueriesPerRun} cold queries per run, hybrid alpha ${d.hybridAlpha} (${when(s)})`,
+    "",
+    table(["method", "protocol", "concurrency", "query cache", "calls/run", "p50 ms", "p95 ms", "p99 ms", "req/s", "goal / notes"], rows),
+    "",
+    "Where a cold call's time goes (gRPC, concurrency 1, medians over fresh queries; embedding, engine and summary timed in the benchmark process with the same embedder, index settings and arguments as SearchCore; overhead = end-to-end minus the three, i.e. transport, auth, limits, usage metering and response mapping):",
+    "",
+    table(["method", "queries", "end-to-end ms", "query embedding ms", "engine ms", "summary ms", "overhead ms"], split),
+  ].join("\n");
+}
+
+function limitsSection(s: StoredSection<LimitsResult>): string {
+  const d = s.data;
+  const rows = d.rows.map((r) => {
+    const ms = r.addedUs / 1000;
+    const goal = r.name.startsWith("Redis") ? `<= ${GOALS.redisMs} ms: ${met(ms <= GOALS.redisMs)}` : r.name.startsWith("limits off") ? "" : `<= ${GOALS.memoryMs} ms: ${met(ms <= GOALS.memoryMs)}`;
+    return [r.name, fixed(r.perCallUs), r.name.startsWith("limits off") ? "" : `${fixed(r.addedUs)} us = ${fixed(ms, 3)} ms`, r.name.startsWith("limits off") ? "" : r.addedUsPerRun.map((x) => fixed(x)).join(", "), goal];
+  });
+  return [
+    `test/bench/limiter.ts run ${d.children} times (each: ${count(d.callsPerRun)} sequential calls per run, ${d.roundsPerChild} interleaved rounds, its own median); the table shows the median of those medians (${when(s)}).`,
+    "",
+    table(["configuration", "us per call", "added by the limiter", "added per child run (us)", "goal"], rows),
+    "",
+    "The call is a SemanticSearch through Connect's in-memory router transport to a handler that returns at once, with the",
+    "limits interceptor (per-minute and quota limiters, consumed together) in front of it, against the same call with no",
+    "interceptor: the smallest path a call can take. Usage metering is a no-op here, so only the limiter is measured.",
+    "Redis is a real redis-server on loopback started by test/harness/redis.ts.",
+  ].join("\n");
+}
+
+function machineLine(m: MachineInfo): string {
+  return `${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}, Node ${m.node}`;
+}
+
+/**
+ * The whole document for one data size: `tag` is "full" for the whole corpora or "pN" for a
+ * smoke run with --posts N; sections of other sizes are left out.
+ */
+export function renderReport(tag = "full"): string {
+  const all = loadResults();
+  const keys = Object.keys(all)
+    .filter((k) => k === "limits" || k.endsWith(`:${tag}`))
+    .sort();
+  const of = <T>(prefix: string): [string, StoredSection<T>][] => keys.filter((k) => k.startsWith(prefix)).map((k) => [k, all[k] as StoredSection<T>]);
+  const first = keys.length > 0 ? all[keys[0]!]!.machine : undefined;
+  const out: string[] = [
+    "# Benchmarks",
+    "",
+    "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
+    "Re-run parts with `npm run bench -- --only ratio,ingest,copy,search,limits --backend lancedb|weaviate|all [--posts N] [--rounds R]`.",
+    "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
+    "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
+    "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
+    "(ingest ratio, limiter overhead) are less affected than absolute figures.",
+    "",
+    `- Written: ${new Date().toISOString()}`,
+    first ? `- Machine: ${machineLine(first)}` : "- Machine: (no section measured yet)",
+    "- Keys: the service benchmark uses an `enterprise` key with a per-key override of 10,000,000 requests/minute, so the",
+    "  rate limit never throttles it; every call still passes through authentication, both limiters and usage metering.",
+    "- Loopback only. The service runs in its own process (test/bench/serve-child.ts, built by the test harness's",
+    "  startService: the whole service on an ephemeral port, 2 embedder workers, log level warn); clients run in the",
+    "  benchmark process.",
+    "",
+    "## Ingest",
+    "",
+    "### Embedder raw throughput vs the ingest pipeline",
+    "",
+    "A slice of the four corpora (the same number of posts from each) goes through the real pipeline (`ingestFile`: read,",
+    "parse, VADER enrichment, embed, upsert, checkpoint) into a fresh index; the exact embed calls it made are replayed",
+    "straight into the same 2-worker USE-lite embedder, all queued at once. Rounds alternate raw and pipeline.",
+    "",
+    ...of<RatioResult>("ingest-ratio:").flatMap(([k, s]) => [ratioSection(k, s), ""]),
+    "### All four corpora",
+    "",
+    "Each corpus file once through `ingestFile` (2 embedder workers, batch 256, the CLI's defaults) into the kept index.",
+    "",
+    ...of<FullIngest>("ingest-full:").flatMap(([, s]) => [fullSection(s), ""]),
+    ...(of("ingest-full:weaviate").length === 0
+      ? ["No whole-corpora pipeline ingest into Weaviate has been measured for this data size (`npm run bench -- --only ingest --backend weaviate`); the ratio section above measures the pipeline into Weaviate on a slice.", ""]
+      : []),
+    ...of<CopyResult>("copy:").flatMap(([, s]) => [copySection(s), ""]),
+    "## Search latency",
+    "",
+    "SemanticSearch (hybrid + extractive summary) and VectorSearch, limit 10, over REST (fetch/undici, keep-alive) and gRPC",
+    "(@grpc/grpc-js, one HTTP/2 connection). Cold: every query is new to the service, so its embedding is computed (queries",
+    "are Qatar Living question subjects and titles from the SemEval-2016 data: real forum questions, none of them in the",
+    "index). Warm: the same queries again (embedding cached). Concurrency 16: 16 callers over the cached queries.",
+    "",
+    ...of<SearchResult>("search:").flatMap(([, s]) => [searchSection(s), ""]),
+    "## Limiter overhead",
+    "",
+    ...of<LimitsResult>("limits").flatMap(([, s]) => [limitsSection(s), ""]),
+  ];
+  return out.join("\n");
+}
+
+/** Writes docs/BENCHMARKS.md; returns its path. */
+export function writeReport(text: string): string {
+  const file = path.join(PACKAGE_ROOT, "docs", "BENCHMARKS.md");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}

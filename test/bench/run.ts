@@ -1,0 +1,156 @@
+/**
+ * `npm run bench`: measures ingest, search latency and limiter overhead on this machine and
+ * writes docs/BENCHMARKS.md from every section measured so far (kept in BENCH_DIR/results.json,
+ * each with the date and load at its start), so parts can be re-run alone:
+ *
+ *   npm run bench -- --only ratio,ingest,copy,search,limits --backend lancedb|weaviate|all --posts N
+ *
+ * ratio: embedder raw vs pipeline throughput on a slice; ingest: the whole corpora into the kept
+ * index (skipped per corpus when an earlier run finished it); copy: fill the Weaviate collection
+ * from the embedded index's rows and vectors (no second embedding pass; see copy-index.ts);
+ * search: latency over REST and gRPC; limits: limiter overhead, memory and Redis stores.
+ *
+ * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
+ * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
+ * --rounds R repeats each timed measurement R times (medians reported); --no-write prints only.
+ * Loopback only; every loop is bounded in count and time.
+ */
+import { parseArgs } from "node:util";
+import { targetFor } from "./backends.js";
+import type { Backend } from "./backends.js";
+import { ingestAll, measureRatio } from "./ingest.js";
+import { loadText, machineInfo } from "./machine.js";
+import { saveResult } from "./results-store.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
+import type { BenchWeaviate } from "./weaviate-server.js";
+
+/** Parts in the order they run. */
+const PARTS = ["ratio", "ingest", "copy", "search", "limits"] as const;
+type Part = (typeof PARTS)[number];
+
+/** "HH:MM" (UTC, today or tomorrow) or an ISO date -> epoch ms. */
+function untilTime(raw: string): number {
+  const hm = /^(\d{2}):(\d{2})$/.exec(raw);
+  if (hm) {
+    const d = new Date();
+    d.setUTCHours(Number(hm[1]), Number(hm[2]), 0, 0);
+    if (d.getTime() < Date.now()) d.setUTCDate(d.getUTCDate() + 1);
+    return d.getTime();
+  }
+  const t = Date.parse(raw);
+  if (Number.isNaN(t)) throw new Error(`--ingest-until takes HH:MM (UTC) or an ISO date, got "${raw}"`);
+  return t;
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: "string" },
+      backend: { type: "string", default: "all" },
+      posts: { type: "string" },
+      rounds: { type: "string" },
+      "ratio-posts": { type: "string" },
+      queries: { type: "string" },
+      "ingest-until": { type: "string" },
+      "no-write": { type: "boolean", default: false },
+    },
+  });
+  const only = (values.only ?? PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
+  for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only takes ${PARTS.join(",")}, got "${p}"`);
+  const b = values.backend ?? "all";
+  if (!["lancedb", "weaviate", "all"].includes(b)) throw new Error(`--backend must be lancedb, weaviate or all, got "${b}"`);
+  const int = (name: string, raw: string | undefined, fallback: number | undefined): number | undefined => {
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--${name} must be a positive whole number, got "${raw}"`);
+    return Number(raw);
+  };
+  return {
+    parts: only as Part[],
+    backends: (b === "all" ? ["lancedb", "weaviate"] : [b]) as Backend[],
+    posts: int("posts", values.posts, undefined),
+    rounds: int("rounds", values.rounds, 5)!,
+    ratioPosts: int("ratio-posts", values["ratio-posts"], 1000)!,
+    queries: int("queries", values.queries, 300)!,
+    ingestUntil: values["ingest-until"] === undefined ? undefined : untilTime(values["ingest-until"]),
+    write: values["no-write"] !== true,
+  };
+}
+
+const log = (line: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+async function main(): Promise<void> {
+  const opts = options();
+  const tag = opts.posts === undefined ? "full" : `p${opts.posts}`;
+  const started = machineInfo();
+  log(`bench: ${opts.parts.join(",")} on ${opts.backends.join(",")} (${tag}); load ${loadText(started)}`);
+  let weaviate: BenchWeaviate | undefined;
+  // A hard stop, so a wedged engine cannot keep the run (and the shared machine) busy forever.
+  const hardStop = setTimeout(() => {
+    log("bench: 110 min limit reached; stopping");
+    void weaviate?.stop().finally(() => process.exit(4));
+  }, 110 * 60_000);
+  hardStop.unref();
+  try {
+    const needsIndex = opts.parts.some((p) => p !== "limits");
+    if (needsIndex && opts.backends.includes("weaviate")) weaviate = await startBenchWeaviate();
+    for (const backend of needsIndex ? opts.backends : []) {
+      const target = targetFor(backend, tag, weaviate);
+      if (opts.parts.includes("ratio")) {
+        const m = machineInfo();
+        const t0 = Date.now();
+        const ratio = await measureRatio(target, Math.min(opts.ratioPosts, opts.posts === undefined ? Infinity : opts.posts * 4), opts.rounds, log);
+        saveResult(`ingest-ratio:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: ratio });
+      }
+      if (opts.parts.includes("ingest")) {
+        const m = machineInfo();
+        const t0 = Date.now();
+        // SIGINT/SIGTERM or --ingest-until end the full ingest after the current batch, and the
+        // report still gets what was done (the rest resumes on the next run).
+        const stop = new AbortController();
+        const onSignal = (): void => stop.abort(new Error("ingest stopped by signal"));
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+        const timer = opts.ingestUntil === undefined ? undefined : setTimeout(() => stop.abort(new Error("ingest deadline")), Math.max(0, opts.ingestUntil - Date.now()));
+        const full = await ingestAll(target, opts.posts, log, stop.signal).finally(() => {
+          clearTimeout(timer);
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+        });
+        saveResult(`ingest-full:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: full });
+      }
+      if (opts.parts.includes("copy") && backend === "weaviate") {
+        const { copyIndex } = await import("./copy-index.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await copyIndex(targetFor("lancedb", tag), target, log);
+        saveResult(`copy:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("search")) {
+        const { benchSearch } = await import("./search.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchSearch(target, { queries: opts.queries, rounds: opts.rounds }, log);
+        saveResult(`search:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+    }
+    if (opts.parts.includes("limits")) {
+      const { benchLimits } = await import("./limits.js");
+      const m = machineInfo();
+      const t0 = Date.now();
+      const res = await benchLimits({ rounds: opts.rounds }, log);
+      saveResult("limits", { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+    }
+  } finally {
+    await weaviate?.stop();
+    clearTimeout(hardStop);
+  }
+  const { renderReport, writeReport } = await import("./report.js");
+  const text = renderReport(tag);
+  if (opts.write) {
+    log(`bench: wrote ${writeReport(text)}`);
+  } else {
+    process.stdout.write(text);
+  }
+}
+
+await main();
