@@ -3,6 +3,7 @@
  * Connect and gRPC-Web through @connectrpc/connect-fastify, and the REST /api/v1 gateway —
  * plus /healthz, /readyz and /metrics. It never listens and reads no environment: main.ts does.
  */
+import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import type { DescService } from "@bufbuild/protobuf";
 import { createRouterTransport } from "@connectrpc/connect";
@@ -130,6 +131,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // Calls still running at the deadline are aborted through their handler signal. (Connect's
   // own shutdownTimeoutMs option leaves a timer behind that holds the process open after exit.)
   const shutdown = new AbortController();
+  // Every in-flight call links its handler signal to this one (and unlinks when it ends), so
+  // more than ten concurrent calls are normal, not a listener leak.
+  setMaxListeners(0, shutdown.signal);
   app.addHook("preClose", async () => {
     const deadline = Date.now() + config.shutdownTimeoutMs;
     while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
