@@ -66,7 +66,10 @@ export function sqliteCounterStore(dataDir: string, keyPrefix: string): CounterS
 
 /** Counters in PostgreSQL; resolves once the table exists. */
 export async function postgresCounterStore(databaseUrl: string, keyPrefix: string): Promise<CounterStore> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000 });
+  // An idle connection dropped by the server (a PostgreSQL restart) emits here; without a
+  // listener it would crash the process. The next query reconnects or fails as a store error.
+  pool.on("error", () => undefined);
   const common = { storeClient: pool, storeType: "pool", tableName: COUNTERS_TABLE, keyPrefix };
   try {
     await new Promise<void>((resolve, reject) => {
