@@ -8,9 +8,6 @@ import type { Caller } from "../accounts/caller.js";
 /** The authenticated caller; undefined on services that need no key (health, reflection). */
 export const CALLER = createContextKey<Caller | undefined>(undefined, { description: "authenticated caller" });
 
-/** Client address as seen by the listener (set from a trusted internal header). */
-export const PEER_ADDRESS = createContextKey<string>("", { description: "client address" });
-
 /**
  * Internal header through which the HTTP layer passes the client address to interceptors.
  * The server strips any client-supplied value before setting it, so it cannot be forged.

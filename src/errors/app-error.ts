@@ -20,8 +20,3 @@ export class AppError extends Error {
     super(message, options);
   }
 }
-
-/** Shorthand for the most common client mistake: a field that breaks a rule. */
-export function invalidField(field: string, rule: string): AppError {
-  return new AppError("INVALID_ARGUMENT", `${field} ${rule}`, { field });
-}

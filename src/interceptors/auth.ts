@@ -9,7 +9,7 @@ import type { AuthFailure, AuthResult } from "../accounts/caller.js";
 import { AppError } from "../errors/app-error.js";
 import type { ErrorKind } from "../errors/error-table.js";
 import { toConnectError } from "../errors/to-connect.js";
-import { CALLER, PEER_ADDRESS, PEER_HEADER } from "../auth/context.js";
+import { CALLER, PEER_HEADER } from "../auth/context.js";
 
 /** What the interceptor needs from the key service. */
 export interface Authenticator {
@@ -46,9 +46,8 @@ export function bearerToken(header: string | null): string | undefined {
 /** Creates the auth interceptor. */
 export function authInterceptor(authenticator: Authenticator, guard?: AuthFailureGuard): Interceptor {
   return (next) => async (req) => {
-    const peer = req.header.get(PEER_HEADER) ?? "";
-    req.contextValues.set(PEER_ADDRESS, peer);
     if (!req.service.typeName.startsWith(PROTECTED_PACKAGE)) return next(req);
+    const peer = req.header.get(PEER_HEADER) ?? "";
 
     if (guard !== undefined) await guard.check(peer);
     const token = bearerToken(req.header.get("authorization"));
