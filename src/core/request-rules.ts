@@ -59,7 +59,14 @@ export function resolveMinScore(value: number | undefined): number {
   return boundedInt("min_score", value, RULES.minScoreDefault, RULES.minScoreMin, RULES.minScoreMax);
 }
 
-/** `subforums`: at most 20 non-blank names of at most 100 characters; duplicates removed. */
+/**
+ * Characters no subforum name contains. Refused up front: index filters cannot carry some of
+ * them (LanceDB refuses NUL), and a name with them can only be a client mistake.
+ */
+export const SUBFORUM_FORBIDDEN_CHARS = "\\u0000-\\u001f\\u007f";
+const SUBFORUM_FORBIDDEN = new RegExp(`[${SUBFORUM_FORBIDDEN_CHARS}]`, "u");
+
+/** `subforums`: at most 20 non-blank names of at most 100 characters, no control characters; duplicates removed. */
 export function resolveSubforums(values: readonly string[]): string[] {
   if (values.length > RULES.subforumsMax) {
     throw new AppError("OUT_OF_RANGE", `subforums must list at most ${RULES.subforumsMax} names, got ${values.length}`, { field: "subforums" });
@@ -69,6 +76,9 @@ export function resolveSubforums(values: readonly string[]): string[] {
     const name = raw.trim();
     if (name === "" || [...name].length > RULES.subforumMaxChars) {
       throw new AppError("INVALID_ARGUMENT", `subforums[${i}] must be 1..${RULES.subforumMaxChars} characters`, { field: `subforums[${i}]` });
+    }
+    if (SUBFORUM_FORBIDDEN.test(name)) {
+      throw new AppError("INVALID_ARGUMENT", `subforums[${i}] must not contain control characters`, { field: `subforums[${i}]` });
     }
     out.add(name);
   });

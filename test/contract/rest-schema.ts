@@ -97,3 +97,6 @@ export function assertRestContract(path: string, status: number, body: unknown):
   assert.ok(validate !== undefined, `no contract schema for ${path}`);
   assert.ok(validate(body), `${path} response breaks the contract: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`);
 }
+
+/** The hand-written schemas, so the generated OpenAPI document can be compared with the spec. */
+export const SPEC_SCHEMAS = { data: DATA, error: errorBody } as const;

@@ -1,0 +1,138 @@
+/**
+ * Builds the OpenAPI 3.1 document of the REST contract from the same inputs the gateway uses:
+ * the services' google.api.http annotations (restRoutes), their request and response messages,
+ * the request rules, the error table and the limit headers. Nothing about the API is written
+ * here by hand except prose, so the document changes exactly when the contract does.
+ */
+import type { DescService } from "@bufbuild/protobuf";
+import { KEY_PREFIX } from "../accounts/key-format.js";
+import { aliasPath, restRoutes } from "../gateway/http-rules.js";
+import type { RestRoute } from "../gateway/http-rules.js";
+import { operationOf } from "../limits/operations.js";
+import { errorBodySchema, errorResponseComponents, errorResponseName, operationErrorStatuses } from "./error-responses.js";
+import { REQUEST_FIELD_RULES, RESPONSE_FIELD_RULES } from "./field-rules.js";
+import { headerComponents, responseHeaders } from "./header-docs.js";
+import { assertRulesUsed, componentFor, schemaContext } from "./json-schema.js";
+import type { JsonSchema, SchemaContext } from "./json-schema.js";
+import type { CommentLookup } from "./proto-comments.js";
+
+/** Inputs of the document. */
+export interface DocumentInput {
+  services: readonly DescService[];
+  /** Proto comments, for descriptions. */
+  comments: CommentLookup;
+  /** info.version: the package version. */
+  version: string;
+}
+
+/** The name of the bearer security scheme. */
+export const SECURITY_SCHEME = "bearerAuth";
+
+const DESCRIPTION = [
+  "The REST contract of Threadsight, generated from its protobuf definitions (the same RPCs are served over gRPC, Connect and gRPC-Web on the same port).",
+  "Every call needs `Authorization: Bearer <API key>`. A success is `{\"success\": true, \"data\": {...}}` with every field present; an error is `{\"success\": false, \"error\": {\"code\", \"reason\", \"message\", \"request_id\"}}` with a stable `reason`.",
+  "Metered operations (all but GetUsage) count toward the key's quota and answer with rate-limit and quota headers.",
+  "Every path is also served without the `/api` prefix (`/v1/search/semantic`), so a base URL ending in `/v1` works; the aliases are not listed as separate operations, which would duplicate every operation id.",
+].join("\n\n");
+
+/** A short operation summary from the RPC name: "SemanticSearch" -> "Semantic search". */
+function summaryOf(rpcName: string): string {
+  const words = rpcName.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function successResponse(ctx: SchemaContext, route: RestRoute, metered: boolean): JsonSchema {
+  return {
+    description: "The call succeeded.",
+    headers: responseHeaders({ metered, success: true }),
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: {
+            success: { type: "boolean", const: true },
+            data: { $ref: `#/components/schemas/${componentFor(ctx, route.method.output, "response")}` },
+          },
+          required: ["success", "data"],
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}
+
+function operation(ctx: SchemaContext, route: RestRoute): JsonSchema {
+  const { method } = route;
+  const rpc = `${method.parent.typeName}/${method.name}`;
+  const metered = operationOf(method.parent.typeName, method.name) !== undefined;
+  const comment = ctx.comments(`${method.parent.typeName}.${method.name}`) ?? method.name;
+  const alias = aliasPath(route.path);
+  const notes = [`gRPC: \`${rpc}\`.`, metered ? "Counts toward the quota." : "Free: never counts toward the quota.", ...(alias !== undefined ? [`Also served at \`${alias}\`.`] : [])];
+  const op: JsonSchema = {
+    tags: [method.parent.name],
+    operationId: method.localName,
+    summary: summaryOf(method.name),
+    description: `${comment}\n\n${notes.join(" ")}`,
+  };
+  if (route.body === "*") {
+    const name = componentFor(ctx, method.input, "request");
+    const schema = ctx.components.get(name)!;
+    op.requestBody = {
+      required: Array.isArray(schema.required) && schema.required.length > 0,
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
+    };
+  } else if (route.body === "" && method.input.fields.length > 0) {
+    // The gateway maps no query parameters; a field here would be unreachable over REST.
+    throw new Error(`${rpc}: a bodiless route's request must have no fields`);
+  } else if (route.body !== "") {
+    throw new Error(`${rpc}: body "${route.body}" is not supported (use "*")`);
+  }
+  const responses: JsonSchema = { "200": successResponse(ctx, route, metered) };
+  for (const status of operationErrorStatuses()) responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  op.responses = responses;
+  return op;
+}
+
+function sortedByKey<T>(record: Map<string, T>): Record<string, T> {
+  return Object.fromEntries([...record.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The OpenAPI 3.1 document. Deterministic: the same inputs give the same JSON. */
+export function buildOpenApi(input: DocumentInput): JsonSchema {
+  const ctx = schemaContext(input.comments, REQUEST_FIELD_RULES, RESPONSE_FIELD_RULES);
+  const paths: Record<string, JsonSchema> = {};
+  for (const route of restRoutes(input.services)) {
+    const item = (paths[route.path] ??= {});
+    item[route.httpMethod.toLowerCase()] = operation(ctx, route);
+  }
+  assertRulesUsed(ctx);
+  const schemas = new Map(ctx.components);
+  if (schemas.has("ErrorBody")) throw new Error("a proto message named ErrorBody would hide the error envelope's schema");
+  schemas.set("ErrorBody", errorBodySchema());
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Threadsight API",
+      version: input.version,
+      description: DESCRIPTION,
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+    },
+    servers: [{ url: "/", description: "The host serving this document." }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: input.services.map((s) => ({ name: s.name, ...(input.comments(s.typeName) !== undefined ? { description: input.comments(s.typeName) } : {}) })),
+    paths,
+    components: {
+      schemas: sortedByKey(schemas),
+      responses: errorResponseComponents(),
+      headers: headerComponents(),
+      securitySchemes: {
+        [SECURITY_SCHEME]: { type: "http", scheme: "bearer", description: `An API key (\`${KEY_PREFIX}...\`) from \`threadsight keys create\` or the developer portal.` },
+      },
+    },
+  };
+}
+
+/** The document as committed and served: two-space JSON with a trailing newline. */
+export function serializeOpenApi(doc: JsonSchema): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
