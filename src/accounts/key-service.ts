@@ -7,7 +7,9 @@
  * on every call. The trade-off: a revocation or rotation made in this process is visible at once
  * (its cache entry is dropped), but one made elsewhere (the CLI, another instance) is seen here
  * within cacheTtlMs. Expiry is evaluated on every call against the clock, so the end of a grace
- * period is exact whatever the cache holds.
+ * period is exact whatever the cache holds. The same window applies when the store is down: a
+ * key looked up in the last cacheTtlMs still authenticates, any other gets StoreUnavailableError
+ * (503), never "invalid key" (docs/RELIABILITY.md, "Faults").
  */
 import type { AuthResult, LimitOverrides, PlanId } from "./caller.js";
 import type { AccountRecord, AccountsStore, ApiKeyInfo, ApiKeyRecord, PlanTarget } from "./store.js";
@@ -19,6 +21,7 @@ import { hashKey, keyMatchesHash } from "./key-hash.js";
 import { keyStatus } from "./key-status.js";
 import { isPlanId } from "./plan-id.js";
 import { newAccountId } from "./random-id.js";
+import { StoreUnavailableError } from "./store-unavailable.js";
 import { TtlCache } from "./ttl-cache.js";
 
 /** How the service is wired; everything but the store has a default. */
@@ -152,7 +155,10 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       if (presented === undefined || presented === "") return { ok: false, failure: "missing" };
       const id = parseKeyId(presented);
       if (id === undefined) return { ok: false, failure: "malformed" };
-      const record = await cache.get(id, () => store.getKey(id));
+      // Fail closed: a key that cannot be looked up is neither accepted nor called invalid.
+      const record = await cache.get(id, () => store.getKey(id)).catch((err: unknown) => {
+        throw new StoreUnavailableError("the accounts store is unreachable", { cause: err });
+      });
       // Verify the secret before saying anything about the key's state: knowing an id (it is
       // printed in lists) must not be enough to learn whether that key is revoked.
       if (!keyMatchesHash(presented, record?.keyHash ?? ABSENT_HASH) || record === undefined) {

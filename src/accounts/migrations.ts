@@ -4,9 +4,9 @@
  * applies, at open and inside one transaction, every entry above the version recorded in its
  * `schema_version` table; opening an up-to-date database changes nothing.
  *
- * Entries are append-only: a released migration is never edited, a change is a new entry. The
- * portal (issue 6) is expected to add, as version 2, `accounts.password_hash` (nullable) and a
- * `sessions` table; keys and usage do not depend on either.
+ * Entries are append-only: a released migration is never edited, a change is a new entry.
+ * Version 2 serves the developer portal: a password hash and a subscribed plan per account, and
+ * the sessions of signed-in users; keys and usage do not depend on either.
  *
  * Timestamps are INTEGER milliseconds in SQLite and timestamptz in PostgreSQL; usage days are
  * TEXT `YYYY-MM-DD` in SQLite and `date` in PostgreSQL. Plan ids are not constrained in SQL on
@@ -87,6 +87,42 @@ export const MIGRATIONS: readonly Migration[] = [
         count bigint NOT NULL,
         PRIMARY KEY (key_id, day, operation)
       );
+    `,
+  },
+  {
+    version: 2,
+    description: "portal: accounts.password_hash, accounts.plan, sessions",
+    // Emails become lowercase so lookups are one indexed equality; an address whose lowercase
+    // form is already taken by another account keeps its case rather than failing the upgrade.
+    sqlite: `
+      ALTER TABLE accounts ADD COLUMN password_hash TEXT;
+      ALTER TABLE accounts ADD COLUMN plan TEXT;
+      UPDATE accounts SET email = lower(email)
+        WHERE email <> lower(email) AND NOT EXISTS (SELECT 1 FROM accounts b WHERE b.email = lower(accounts.email));
+      CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        csrf_token TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX sessions_account ON sessions (account_id);
+      CREATE INDEX sessions_expires ON sessions (expires_at);
+    `,
+    postgres: `
+      ALTER TABLE accounts ADD COLUMN password_hash text;
+      ALTER TABLE accounts ADD COLUMN plan text;
+      UPDATE accounts SET email = lower(email)
+        WHERE email <> lower(email) AND NOT EXISTS (SELECT 1 FROM accounts b WHERE b.email = lower(accounts.email));
+      CREATE TABLE sessions (
+        token_hash text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        csrf_token text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX sessions_account ON sessions (account_id);
+      CREATE INDEX sessions_expires ON sessions (expires_at);
     `,
   },
 ];

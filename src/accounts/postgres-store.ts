@@ -6,6 +6,7 @@
 import pg from "pg";
 import type { LimitOverrides, PlanId } from "./caller.js";
 import type {
+  AccountDayUsage,
   AccountRecord,
   AccountsStore,
   ApiKeyInfo,
@@ -13,9 +14,10 @@ import type {
   NewAccount,
   NewApiKey,
   PlanTarget,
+  SessionRecord,
   UsageRow,
 } from "./store.js";
-import { withoutHash } from "./store.js";
+import { normalizeEmail, withoutHash } from "./store.js";
 import { MIGRATIONS, pendingMigrations } from "./migrations.js";
 import type { Migration } from "./migrations.js";
 import { parseOverrides } from "./limit-overrides.js";
@@ -40,6 +42,15 @@ interface AccountRow {
   email: string | null;
   created_at: Date;
   is_admin: boolean;
+  plan: string | null;
+}
+
+interface SessionRow {
+  token_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
 }
 
 interface KeyRow {
@@ -63,7 +74,9 @@ interface UsageDbRow {
   count: string;
 }
 
-const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin";
+// Never `*`: password_hash must not ride along into records.
+const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan";
+const SESSION_COLUMNS = "token_hash, account_id, csrf_token, created_at, expires_at";
 const KEY_COLUMNS =
   "id, account_id, name, plan, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides";
 // Text ORDER BY uses the C collation so both backends sort ids and operations byte-wise alike.
@@ -71,7 +84,17 @@ const KEY_COLUMNS =
 const USAGE_COLUMNS = "u.key_id, to_char(u.day, 'YYYY-MM-DD') AS day, u.operation, u.count";
 
 function toAccount(r: AccountRow): AccountRecord {
-  return { id: r.id, name: r.name, email: r.email, createdAt: r.created_at, isAdmin: r.is_admin };
+  return { id: r.id, name: r.name, email: r.email, createdAt: r.created_at, isAdmin: r.is_admin, plan: r.plan as PlanId | null };
+}
+
+function toSession(r: SessionRow): SessionRecord {
+  return {
+    tokenHash: r.token_hash,
+    accountId: r.account_id,
+    csrfToken: r.csrf_token,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  };
 }
 
 function toKeyRecord(r: KeyRow): ApiKeyRecord {
@@ -181,10 +204,69 @@ class PostgresStore implements AccountsStore {
 
   async createAccount(a: NewAccount): Promise<AccountRecord> {
     const [row] = await this.rows<AccountRow>(
-      `INSERT INTO accounts (id, name, email, created_at, is_admin) VALUES ($1, $2, $3, $4, $5) RETURNING ${ACCOUNT_COLUMNS}`,
-      [a.id, a.name, a.email ?? null, a.createdAt, a.isAdmin === true],
+      `INSERT INTO accounts (id, name, email, created_at, is_admin, plan, password_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ACCOUNT_COLUMNS}`,
+      [
+        a.id,
+        a.name,
+        a.email === undefined || a.email === null ? null : normalizeEmail(a.email),
+        a.createdAt,
+        a.isAdmin === true,
+        a.plan ?? null,
+        a.passwordHash ?? null,
+      ],
     );
     return toAccount(row as AccountRow);
+  }
+
+  async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
+    const [row] = await this.rows<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = $1`, [normalizeEmail(email)]);
+    return row === undefined ? undefined : toAccount(row);
+  }
+
+  async getPasswordHash(accountId: string): Promise<string | null | undefined> {
+    const [row] = await this.rows<{ password_hash: string | null }>("SELECT password_hash FROM accounts WHERE id = $1", [accountId]);
+    return row?.password_hash;
+  }
+
+  async setPasswordHash(accountId: string, hash: string | null): Promise<boolean> {
+    const result = await this.pool.query("UPDATE accounts SET password_hash = $1 WHERE id = $2", [hash, accountId]);
+    return result.rowCount === 1;
+  }
+
+  async setAccountPlan(accountId: string, plan: PlanId | null): Promise<boolean> {
+    const result = await this.pool.query("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, accountId]);
+    return result.rowCount === 1;
+  }
+
+  async setAdmin(accountId: string, isAdmin: boolean): Promise<boolean> {
+    const result = await this.pool.query("UPDATE accounts SET is_admin = $1 WHERE id = $2", [isAdmin, accountId]);
+    return result.rowCount === 1;
+  }
+
+  async createSession(session: SessionRecord): Promise<void> {
+    await this.pool.query(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
+      session.tokenHash,
+      session.accountId,
+      session.csrfToken,
+      session.createdAt,
+      session.expiresAt,
+    ]);
+  }
+
+  async getSession(tokenHash: string): Promise<SessionRecord | undefined> {
+    const [row] = await this.rows<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = $1`, [tokenHash]);
+    return row === undefined ? undefined : toSession(row);
+  }
+
+  async deleteSession(tokenHash: string): Promise<boolean> {
+    const result = await this.pool.query("DELETE FROM sessions WHERE token_hash = $1", [tokenHash]);
+    return result.rowCount === 1;
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    const result = await this.pool.query("DELETE FROM sessions WHERE expires_at <= $1", [now]);
+    return result.rowCount ?? 0;
   }
 
   async getAccount(id: string): Promise<AccountRecord | undefined> {
@@ -303,6 +385,28 @@ class PostgresStore implements AccountsStore {
       [accountId, fromDay, toDay],
     );
     return rows.map(toUsage);
+  }
+
+  async accountDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<AccountDayUsage[]> {
+    checkDayRange(fromDay, toDay);
+    const rows = await this.rows<{ day: string; operation: string; count: string }>(
+      `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, u.operation, SUM(u.count)::bigint AS count
+       FROM usage u JOIN api_keys k ON k.id = u.key_id
+       WHERE k.account_id = $1 AND u.day BETWEEN $2::date AND $3::date
+       GROUP BY u.day, u.operation ORDER BY u.day, u.operation COLLATE "C"`,
+      [accountId, fromDay, toDay],
+    );
+    return rows.map((r) => ({ day: r.day, operation: r.operation, count: Number(r.count) }));
+  }
+
+  async usageTotalsByAccount(fromDay: string, toDay: string): Promise<Map<string, number>> {
+    checkDayRange(fromDay, toDay);
+    const rows = await this.rows<{ account_id: string; count: string }>(
+      `SELECT k.account_id, SUM(u.count)::bigint AS count FROM usage u JOIN api_keys k ON k.id = u.key_id
+       WHERE u.day BETWEEN $1::date AND $2::date GROUP BY k.account_id`,
+      [fromDay, toDay],
+    );
+    return new Map(rows.map((r) => [r.account_id, Number(r.count)]));
   }
 
   async schemaVersion(): Promise<number> {

@@ -9,6 +9,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { LimitOverrides, PlanId } from "./caller.js";
 import type {
+  AccountDayUsage,
   AccountRecord,
   AccountsStore,
   ApiKeyInfo,
@@ -16,9 +17,10 @@ import type {
   NewAccount,
   NewApiKey,
   PlanTarget,
+  SessionRecord,
   UsageRow,
 } from "./store.js";
-import { withoutHash } from "./store.js";
+import { normalizeEmail, withoutHash } from "./store.js";
 import { MIGRATIONS, pendingMigrations } from "./migrations.js";
 import type { Migration } from "./migrations.js";
 import { parseOverrides } from "./limit-overrides.js";
@@ -33,7 +35,19 @@ interface AccountRow {
   email: string | null;
   created_at: number;
   is_admin: number;
+  plan: string | null;
 }
+
+interface SessionRow {
+  token_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
+// Never `*`: password_hash must not ride along into records.
+const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan";
 
 interface KeyRow {
   id: string;
@@ -53,7 +67,24 @@ const KEY_COLUMNS =
   "id, account_id, name, plan, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides";
 
 function toAccount(r: AccountRow): AccountRecord {
-  return { id: r.id, name: r.name, email: r.email, createdAt: new Date(r.created_at), isAdmin: r.is_admin === 1 };
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    createdAt: new Date(r.created_at),
+    isAdmin: r.is_admin === 1,
+    plan: r.plan as PlanId | null,
+  };
+}
+
+function toSession(r: SessionRow): SessionRecord {
+  return {
+    tokenHash: r.token_hash,
+    accountId: r.account_id,
+    csrfToken: r.csrf_token,
+    createdAt: new Date(r.created_at),
+    expiresAt: new Date(r.expires_at),
+  };
 }
 
 function toKeyRecord(r: KeyRow): ApiKeyRecord {
@@ -129,11 +160,24 @@ class SqliteStore implements AccountsStore {
   constructor(private readonly db: Database.Database) {
     this.s = {
       insertAccount: db.prepare(
-        "INSERT INTO accounts (id, name, email, created_at, is_admin) VALUES (@id, @name, @email, @created_at, @is_admin)",
+        `INSERT INTO accounts (id, name, email, created_at, is_admin, plan, password_hash)
+         VALUES (@id, @name, @email, @created_at, @is_admin, @plan, @password_hash)`,
       ),
-      getAccount: db.prepare("SELECT * FROM accounts WHERE id = ?"),
-      accountsByName: db.prepare("SELECT * FROM accounts WHERE name = ? ORDER BY created_at, id"),
-      allAccounts: db.prepare("SELECT * FROM accounts ORDER BY created_at, id"),
+      getAccount: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
+      accountsByName: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ? ORDER BY created_at, id`),
+      allAccounts: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id`),
+      accountByEmail: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ?`),
+      getPassword: db.prepare("SELECT password_hash FROM accounts WHERE id = ?"),
+      setPassword: db.prepare("UPDATE accounts SET password_hash = ? WHERE id = ?"),
+      setAccountPlan: db.prepare("UPDATE accounts SET plan = ? WHERE id = ?"),
+      setAdmin: db.prepare("UPDATE accounts SET is_admin = ? WHERE id = ?"),
+      insertSession: db.prepare(
+        `INSERT INTO sessions (token_hash, account_id, csrf_token, created_at, expires_at)
+         VALUES (@token_hash, @account_id, @csrf_token, @created_at, @expires_at)`,
+      ),
+      getSession: db.prepare("SELECT * FROM sessions WHERE token_hash = ?"),
+      deleteSession: db.prepare("DELETE FROM sessions WHERE token_hash = ?"),
+      deleteExpired: db.prepare("DELETE FROM sessions WHERE expires_at <= ?"),
       insertKey: db.prepare(
         `INSERT INTO api_keys (${KEY_COLUMNS})
          VALUES (@id, @account_id, @name, @plan, @key_hash, @display_prefix, @created_at, NULL, NULL, NULL, @overrides)`,
@@ -159,6 +203,14 @@ class SqliteStore implements AccountsStore {
         `SELECT u.key_id, u.day, u.operation, u.count FROM usage u JOIN api_keys k ON k.id = u.key_id
          WHERE k.account_id = ? AND u.day BETWEEN ? AND ? ORDER BY u.day, u.key_id, u.operation`,
       ),
+      accountDaily: db.prepare(
+        `SELECT u.day, u.operation, SUM(u.count) AS count FROM usage u JOIN api_keys k ON k.id = u.key_id
+         WHERE k.account_id = ? AND u.day BETWEEN ? AND ? GROUP BY u.day, u.operation ORDER BY u.day, u.operation`,
+      ),
+      accountTotals: db.prepare(
+        `SELECT k.account_id, SUM(u.count) AS count FROM usage u JOIN api_keys k ON k.id = u.key_id
+         WHERE u.day BETWEEN ? AND ? GROUP BY k.account_id`,
+      ),
       version: db.prepare("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version"),
       ping: db.prepare("SELECT 1 AS ok"),
     };
@@ -168,12 +220,58 @@ class SqliteStore implements AccountsStore {
     const row: AccountRow = {
       id: a.id,
       name: a.name,
-      email: a.email ?? null,
+      email: a.email === undefined || a.email === null ? null : normalizeEmail(a.email),
       created_at: a.createdAt.getTime(),
       is_admin: a.isAdmin === true ? 1 : 0,
+      plan: a.plan ?? null,
     };
-    this.s.insertAccount.run(row);
+    this.s.insertAccount.run({ ...row, password_hash: a.passwordHash ?? null });
     return toAccount(row);
+  }
+
+  async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
+    const r = this.s.accountByEmail.get(normalizeEmail(email)) as AccountRow | undefined;
+    return r === undefined ? undefined : toAccount(r);
+  }
+
+  async getPasswordHash(accountId: string): Promise<string | null | undefined> {
+    const r = this.s.getPassword.get(accountId) as { password_hash: string | null } | undefined;
+    return r?.password_hash;
+  }
+
+  async setPasswordHash(accountId: string, hash: string | null): Promise<boolean> {
+    return this.s.setPassword.run(hash, accountId).changes === 1;
+  }
+
+  async setAccountPlan(accountId: string, plan: PlanId | null): Promise<boolean> {
+    return this.s.setAccountPlan.run(plan, accountId).changes === 1;
+  }
+
+  async setAdmin(accountId: string, isAdmin: boolean): Promise<boolean> {
+    return this.s.setAdmin.run(isAdmin ? 1 : 0, accountId).changes === 1;
+  }
+
+  async createSession(session: SessionRecord): Promise<void> {
+    this.s.insertSession.run({
+      token_hash: session.tokenHash,
+      account_id: session.accountId,
+      csrf_token: session.csrfToken,
+      created_at: session.createdAt.getTime(),
+      expires_at: session.expiresAt.getTime(),
+    });
+  }
+
+  async getSession(tokenHash: string): Promise<SessionRecord | undefined> {
+    const r = this.s.getSession.get(tokenHash) as SessionRow | undefined;
+    return r === undefined ? undefined : toSession(r);
+  }
+
+  async deleteSession(tokenHash: string): Promise<boolean> {
+    return this.s.deleteSession.run(tokenHash).changes === 1;
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    return this.s.deleteExpired.run(now.getTime()).changes;
   }
 
   async getAccount(id: string): Promise<AccountRecord | undefined> {
@@ -262,6 +360,17 @@ class SqliteStore implements AccountsStore {
   async usageByAccount(accountId: string, fromDay: string, toDay: string): Promise<UsageRow[]> {
     checkDayRange(fromDay, toDay);
     return (this.s.accountUsage.all(accountId, fromDay, toDay) as UsageDbRow[]).map(toUsage);
+  }
+
+  async accountDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<AccountDayUsage[]> {
+    checkDayRange(fromDay, toDay);
+    return this.s.accountDaily.all(accountId, fromDay, toDay) as AccountDayUsage[];
+  }
+
+  async usageTotalsByAccount(fromDay: string, toDay: string): Promise<Map<string, number>> {
+    checkDayRange(fromDay, toDay);
+    const rows = this.s.accountTotals.all(fromDay, toDay) as { account_id: string; count: number }[];
+    return new Map(rows.map((r) => [r.account_id, r.count]));
   }
 
   async schemaVersion(): Promise<number> {

@@ -8,23 +8,54 @@
  */
 import type { LimitOverrides, PlanId } from "./caller.js";
 
-/** An account: the owner of API keys. Email and admin flag serve the portal (issue 6). */
+/**
+ * An account: the owner of API keys and, for the portal, of a subscription. Never carries the
+ * password hash, so a record can be logged or serialised safely.
+ */
 export interface AccountRecord {
   id: string;
   name: string;
-  /** Unique when set; null for accounts made from the CLI. */
+  /** Unique when set, always lowercase; null for accounts made from the CLI. */
   email: string | null;
   createdAt: Date;
   isAdmin: boolean;
+  /** The subscribed plan (portal sign-ups, plan changes); null for accounts made from the CLI. */
+  plan: PlanId | null;
 }
 
 /** What it takes to create an account. */
 export interface NewAccount {
   id: string;
   name: string;
+  /** Stored lowercase (trimmed); uniqueness is therefore case-insensitive. */
   email?: string | null;
   isAdmin?: boolean;
+  plan?: PlanId | null;
+  /** Set with the account so a sign-up never leaves an account without its password. */
+  passwordHash?: string | null;
   createdAt: Date;
+}
+
+/** A portal session as stored: the token itself never is, only its SHA-256. */
+export interface SessionRecord {
+  /** SHA-256 of the session token, lowercase hex. */
+  tokenHash: string;
+  accountId: string;
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Calls of one operation by all keys of an account on one UTC day. */
+export interface AccountDayUsage {
+  day: string;
+  operation: string;
+  count: number;
+}
+
+/** The canonical stored form of an email address. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 /** An API key as it may be shown: no hash, no secret. */
@@ -91,6 +122,28 @@ export interface AccountsStore {
   /** Names need not be unique; the oldest account comes first. */
   findAccountsByName(name: string): Promise<AccountRecord[]>;
   listAccounts(): Promise<AccountRecord[]>;
+  /** The account with this email, compared case-insensitively. */
+  findAccountByEmail(email: string): Promise<AccountRecord | undefined>;
+  /**
+   * The stored password hash; undefined when no such account, null when it has no password.
+   * Only the portal's sign-in may call this: the hash must never leave it.
+   */
+  getPasswordHash(accountId: string): Promise<string | null | undefined>;
+  /** Replaces the password hash; false when no such account. */
+  setPasswordHash(accountId: string, hash: string | null): Promise<boolean>;
+  /** Sets the account's subscribed plan (not its keys'); false when no such account. */
+  setAccountPlan(accountId: string, plan: PlanId | null): Promise<boolean>;
+  /** Grants or revokes the operator role; false when no such account. */
+  setAdmin(accountId: string, isAdmin: boolean): Promise<boolean>;
+
+  /** Stores a session; throws when the token hash exists or the account does not. */
+  createSession(session: SessionRecord): Promise<void>;
+  /** The session with this token hash, expired or not (the caller judges expiry). */
+  getSession(tokenHash: string): Promise<SessionRecord | undefined>;
+  /** Ends one session; false when there was none. */
+  deleteSession(tokenHash: string): Promise<boolean>;
+  /** Removes sessions with expiresAt <= now; returns how many. */
+  deleteExpiredSessions(now: Date): Promise<number>;
 
   /** Stores a new key; throws when the id exists or the account does not. */
   insertKey(key: NewApiKey): Promise<ApiKeyInfo>;
@@ -117,6 +170,10 @@ export interface AccountsStore {
   usageBetween(keyId: string, fromDay: string, toDay: string): Promise<UsageRow[]>;
   /** Counters of every key of an account, ordered by day, key, operation. */
   usageByAccount(accountId: string, fromDay: string, toDay: string): Promise<UsageRow[]>;
+  /** Counters of an account summed over its keys, ordered by day then operation. */
+  accountDailyUsage(accountId: string, fromDay: string, toDay: string): Promise<AccountDayUsage[]>;
+  /** Total calls per account over the day range; accounts without calls are absent. */
+  usageTotalsByAccount(fromDay: string, toDay: string): Promise<Map<string, number>>;
 
   /** Highest migration applied; tests and operators use it to see what a database holds. */
   schemaVersion(): Promise<number>;

@@ -17,6 +17,7 @@ import { isPlanId } from "../accounts/plan-id.js";
 import { loadConfig } from "../config.js";
 import type { Config } from "../config.js";
 import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
+import { table } from "./text-table.js";
 
 /** Account used by `keys create` when --account is not given. */
 export const DEFAULT_ACCOUNT_NAME = "default";
@@ -104,11 +105,6 @@ function keyJson(k: ApiKeyInfo, now: Date): Record<string, unknown> {
     rotated_to: k.rotatedTo,
     overrides: k.overrides,
   };
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n");
 }
 
 function create(args: string[]): Execute {

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   serve: { summary: "run the API server", load: async () => (await import("./serve.js")).run },
   ingest: { summary: "load posts from dump files into the index", load: async () => (await import("./ingest.js")).run },
   keys: { summary: "create, list, revoke and rotate API keys", load: async () => (await import("./keys.js")).run },
+  accounts: { summary: "list accounts; grant or revoke operator (admin) rights", load: async () => (await import("./accounts.js")).run },
   plans: { summary: "list the plans of the catalog in force", load: async () => (await import("./plans.js")).run },
   usage: { summary: "show a key's usage in its current quota period", load: async () => (await import("./usage.js")).run },
   topics: { summary: "rebuild or list the topic model", load: async () => (await import("./topics.js")).run },

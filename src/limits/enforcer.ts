@@ -8,6 +8,11 @@
  * that refused it, and its per-minute point when the quota refuses it. Counters therefore count
  * admitted calls only (X-…-Remaining means "calls you can still make"), and the quota counter
  * agrees with the persisted usage rows.
+ *
+ * Both counters belong to the ACCOUNT (caller.accountId, the subscription), not to the key:
+ * every key of an account draws on one per-minute window and one quota, so creating more keys
+ * never buys more calls. A key's limit overrides still decide the limit its own calls are
+ * admitted against (the shared count compared with that key's limit).
  */
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { Caller } from "../accounts/caller.js";
@@ -36,7 +41,7 @@ export interface EnforcerDeps {
   clock?: () => number;
 }
 
-/** Where one key's quota counter lives for the period containing `now`. */
+/** Where one account's quota counter lives for the period containing `now`. */
 interface QuotaWindow {
   key: string;
   counterSeconds: number;
@@ -47,21 +52,21 @@ interface QuotaWindow {
   policySeconds: number;
 }
 
-function quotaWindow(keyId: string, limits: EffectiveLimits, now: number): QuotaWindow {
+function quotaWindow(accountId: string, limits: EffectiveLimits, now: number): QuotaWindow {
   const p = limits.period;
   if (p.kind === "calendar_month") {
     const m = calendarMonth(new Date(now));
     const start = m.start.getTime();
     const end = m.end.getTime();
     return {
-      key: `${keyId}:${m.id}`,
+      key: `${accountId}:${m.id}`,
       counterSeconds: 31 * 86_400,
       windowSeconds: (end - now) / 1000,
       fixed: { start, end },
       policySeconds: (end - start) / 1000,
     };
   }
-  return { key: `${keyId}:${p.label}`, counterSeconds: p.seconds, windowSeconds: undefined, fixed: undefined, policySeconds: p.seconds };
+  return { key: `${accountId}:${p.label}`, counterSeconds: p.seconds, windowSeconds: undefined, fixed: undefined, policySeconds: p.seconds };
 }
 
 /** Wraps a store failure (an Error rejection, not a RateLimiterRes) as a 503. */
@@ -118,10 +123,10 @@ export class LimitEnforcer {
 
     let rateRes: RateLimiterRes;
     try {
-      rateRes = await rate.consume(caller.keyId);
+      rateRes = await rate.consume(caller.accountId);
     } catch (rej) {
       if (!(rej instanceof RateLimiterRes)) throw storeUnavailable(rej);
-      await refund(rate, caller.keyId, rej);
+      await refund(rate, caller.accountId, rej);
       const quota = await this.peekQuota(caller, limits, now);
       const snapshot = { now, plan, rate: rateState(limits, rej, now, 0), quota };
       // Both exhausted: the quota is the one to report, its reset is the one worth waiting for.
@@ -132,13 +137,13 @@ export class LimitEnforcer {
     if (limits.quota === null) {
       return { now, plan, rate: rateState(limits, rateRes, now), quota: { unlimited: true } };
     }
-    const w = quotaWindow(caller.keyId, limits, now);
+    const w = quotaWindow(caller.accountId, limits, now);
     const quota = this.deps.quotaStore.counter(limits.quota, w.counterSeconds);
     let quotaRes: RateLimiterRes;
     try {
       quotaRes = await quota.consume(w.key, w.windowSeconds === undefined ? {} : { windowSeconds: w.windowSeconds });
     } catch (rej) {
-      const gaveBack = await refund(rate, caller.keyId, rateRes);
+      const gaveBack = await refund(rate, caller.accountId, rateRes);
       if (!(rej instanceof RateLimiterRes)) throw storeUnavailable(rej);
       await refund(quota, w.key, rej, w.windowSeconds);
       const rateNow = rateState(limits, rateRes, now, gaveBack ? rateRes.remainingPoints + 1 : undefined);
@@ -156,7 +161,7 @@ export class LimitEnforcer {
     const rate = this.deps.rateStore.counter(limits.ratePerMinute, RATE_WINDOW_SECONDS);
     let rateRes: RateLimiterRes | null;
     try {
-      rateRes = await rate.peek(caller.keyId);
+      rateRes = await rate.peek(caller.accountId);
     } catch (err) {
       throw storeUnavailable(err);
     }
@@ -168,7 +173,7 @@ export class LimitEnforcer {
 
   private async peekQuota(caller: Caller, limits: EffectiveLimits, now: number): Promise<QuotaState> {
     if (limits.quota === null) return { unlimited: true };
-    const w = quotaWindow(caller.keyId, limits, now);
+    const w = quotaWindow(caller.accountId, limits, now);
     let res: RateLimiterRes | null;
     try {
       res = await this.deps.quotaStore.counter(limits.quota, w.counterSeconds).peek(w.key);

@@ -1,7 +1,11 @@
 /**
- * A key's usage for its current quota period: the limiter's counters for used/remaining (the
+ * A caller's usage for its current quota period: the limiter's counters for used/remaining (the
  * numbers enforcement acts on) and the persisted per-day rows for the per-operation split.
- * Shared by the usage RPC and `threadsight usage`, so both say the same thing.
+ * Shared by the usage RPC, `threadsight usage` and the portal, so all say the same thing.
+ *
+ * Quotas count per account (every key of an account shares them), so the rows read are those of
+ * every key of the caller's account; used and the per-operation counts then describe the same
+ * calls.
  *
  * Periods: a calendar month (UTC) for monthly quotas; for rolling windows the open window
  * (start = first counted call), or, when none is open, the window the next call would open.
@@ -11,13 +15,14 @@
  */
 import type { Caller } from "../accounts/caller.js";
 import type { AccountsStore } from "../accounts/store.js";
+import { StoreUnavailableError } from "../accounts/store-unavailable.js";
 import { utcDay } from "../accounts/usage-args.js";
 import type { LimitEnforcer } from "./enforcer.js";
 import { effectiveLimits } from "./effective-limits.js";
 import { OPERATIONS } from "./operations.js";
 import { calendarMonth } from "./quota-period.js";
 
-/** Where a key stands in its current period. */
+/** Where a caller's account stands in its current period. */
 export interface UsageReport {
   plan: string;
   periodStart: Date;
@@ -36,7 +41,7 @@ export interface UsageReport {
 /** What a usage report reads. */
 export interface UsageReportDeps {
   enforcer: LimitEnforcer;
-  store: Pick<AccountsStore, "usageBetween">;
+  store: Pick<AccountsStore, "usageByAccount">;
 }
 
 /** Builds the report for `caller` without counting anything. */
@@ -54,7 +59,10 @@ export async function usageReport(deps: UsageReportDeps, caller: Caller): Promis
     end = snap.quota.resetAt;
   }
   const lastDay = utcDay(new Date(Math.min(snap.now, end - 1)));
-  const rows = await deps.store.usageBetween(caller.keyId, utcDay(new Date(start)), lastDay);
+  const rows = await deps.store.usageByAccount(caller.accountId, utcDay(new Date(start)), lastDay).catch((err: unknown) => {
+    // An unreachable accounts store is a 503 ("retry shortly"), not an internal error.
+    throw new StoreUnavailableError("the accounts store is unreachable", { cause: err });
+  });
   const counts = new Map<string, number>(OPERATIONS.map((op) => [op, 0]));
   for (const row of rows) counts.set(row.operation, (counts.get(row.operation) ?? 0) + row.count);
   const rowTotal = [...counts.values()].reduce((a, b) => a + b, 0);

@@ -116,7 +116,7 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
   it("creates, reads and lists accounts with exact timestamps", async () => {
     await withStore(async (store) => {
       const made = await store.createAccount({ id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0 });
-      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0 });
+      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0, plan: null });
       assert.deepEqual(await store.getAccount("acct_1"), made);
       assert.equal(await store.getAccount("acct_none"), undefined);
       const later = new Date(T0.getTime() + 1000);
@@ -126,7 +126,7 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       assert.deepEqual(await store.findAccountsByName("Nobody"), []);
       const all = await store.listAccounts();
       assert.deepEqual(all.map((a) => a.id), ["acct_1", "acct_2", "acct_3"]);
-      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later });
+      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later, plan: null });
     });
   });
 
@@ -366,6 +366,109 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
     } finally {
       await again.close();
     }
+  });
+
+  it("finds accounts by email case-insensitively and stores emails lowercase", async () => {
+    await withStore(async (store) => {
+      const made = await store.createAccount({ id: "acct_e", name: "E", email: "  Mixed.Case@Example.COM ", createdAt: T0, plan: "pro" });
+      assert.equal(made.email, "mixed.case@example.com");
+      assert.equal(made.plan, "pro");
+      assert.equal((await store.findAccountByEmail("MIXED.case@example.com"))?.id, "acct_e");
+      assert.deepEqual(await store.getAccount("acct_e"), made);
+      assert.equal(await store.findAccountByEmail("other@example.com"), undefined);
+      await assert.rejects(store.createAccount({ id: "acct_f", name: "F", email: "mixed.CASE@example.com", createdAt: T0 }));
+    });
+  });
+
+  it("keeps the password hash out of every record and hands it out only by getPasswordHash", async () => {
+    await withStore(async (store) => {
+      const hash = "scrypt$16384$8$1$c2FsdA$aGFzaGhhc2hoYXNoaGFzaA";
+      const made = await store.createAccount({ id: "acct_p", name: "P", email: "p@example.com", passwordHash: hash, createdAt: T0 });
+      await store.createAccount({ id: "acct_q", name: "Q", createdAt: T0 });
+      for (const record of [made, await store.getAccount("acct_p"), await store.findAccountByEmail("p@example.com"), ...(await store.listAccounts()), ...(await store.findAccountsByName("P"))]) {
+        assert.ok(record !== undefined);
+        assert.equal(JSON.stringify(record).includes("scrypt"), false, "no record may carry the hash");
+        assert.equal("passwordHash" in record, false);
+      }
+      assert.equal(await store.getPasswordHash("acct_p"), hash);
+      assert.equal(await store.getPasswordHash("acct_q"), null);
+      assert.equal(await store.getPasswordHash("acct_none"), undefined);
+      assert.equal(await store.setPasswordHash("acct_q", "scrypt$x"), true);
+      assert.equal(await store.getPasswordHash("acct_q"), "scrypt$x");
+      assert.equal(await store.setPasswordHash("acct_none", "scrypt$x"), false);
+    });
+  });
+
+  it("sets an account's plan and admin flag without touching its keys", async () => {
+    await withStore(async (store) => {
+      await store.createAccount({ id: "acct_1", name: "one", createdAt: T0 });
+      const k = newKey("acct_1");
+      await store.insertKey(k);
+      assert.equal(await store.setAccountPlan("acct_1", "pro"), true);
+      assert.equal((await store.getAccount("acct_1"))?.plan, "pro");
+      assert.equal((await store.getKey(k.id))?.plan, "starter");
+      assert.equal(await store.setAccountPlan("acct_1", null), true);
+      assert.equal((await store.getAccount("acct_1"))?.plan, null);
+      assert.equal(await store.setAccountPlan("acct_none", "pro"), false);
+      assert.equal(await store.setAdmin("acct_1", true), true);
+      assert.equal((await store.getAccount("acct_1"))?.isAdmin, true);
+      assert.equal(await store.setAdmin("acct_1", false), true);
+      assert.equal((await store.getAccount("acct_1"))?.isAdmin, false);
+      assert.equal(await store.setAdmin("acct_none", true), false);
+    });
+  });
+
+  it("creates, reads, deletes and expires sessions", async () => {
+    await withStore(async (store) => {
+      await store.createAccount({ id: "acct_1", name: "one", createdAt: T0 });
+      const session = {
+        tokenHash: "a1".repeat(32),
+        accountId: "acct_1",
+        csrfToken: "csrf-1",
+        createdAt: T0,
+        expiresAt: new Date(T0.getTime() + 3_600_000),
+      };
+      const stale = { ...session, tokenHash: "b2".repeat(32), expiresAt: new Date(T0.getTime() + 1_000) };
+      await store.createSession(session);
+      await store.createSession(stale);
+      assert.deepEqual(await store.getSession(session.tokenHash), session);
+      assert.equal(await store.getSession("c3".repeat(32)), undefined);
+      await assert.rejects(store.createSession(session), "token hashes are unique");
+      await assert.rejects(store.createSession({ ...session, tokenHash: "d4".repeat(32), accountId: "acct_none" }));
+      assert.equal(await store.deleteExpiredSessions(new Date(T0.getTime() + 1_000)), 1, "expiresAt <= now is expired");
+      assert.equal(await store.getSession(stale.tokenHash), undefined);
+      assert.deepEqual(await store.getSession(session.tokenHash), session);
+      assert.equal(await store.deleteSession(session.tokenHash), true);
+      assert.equal(await store.deleteSession(session.tokenHash), false);
+      assert.equal(await store.getSession(session.tokenHash), undefined);
+    });
+  });
+
+  it("sums an account's usage per day and operation, and totals every account over a range", async () => {
+    await withStore(async (store) => {
+      await store.createAccount({ id: "acct_1", name: "one", createdAt: T0 });
+      await store.createAccount({ id: "acct_2", name: "two", createdAt: T0 });
+      await store.createAccount({ id: "acct_3", name: "three", createdAt: T0 });
+      const a = newKey("acct_1");
+      const b = newKey("acct_1");
+      const c = newKey("acct_2");
+      for (const k of [a, b, c]) await store.insertKey(k);
+      await store.recordUsage(a.id, "2026-03-01", "leads", 2);
+      await store.recordUsage(b.id, "2026-03-01", "leads", 3);
+      await store.recordUsage(b.id, "2026-03-01", "trends", 1);
+      await store.recordUsage(a.id, "2026-03-03", "leads", 4);
+      await store.recordUsage(a.id, "2026-02-27", "leads", 100);
+      await store.recordUsage(c.id, "2026-03-02", "trends", 7);
+      assert.deepEqual(await store.accountDailyUsage("acct_1", "2026-03-01", "2026-03-31"), [
+        { day: "2026-03-01", operation: "leads", count: 5 },
+        { day: "2026-03-01", operation: "trends", count: 1 },
+        { day: "2026-03-03", operation: "leads", count: 4 },
+      ]);
+      assert.deepEqual(await store.accountDailyUsage("acct_3", "2026-03-01", "2026-03-31"), []);
+      const totals = await store.usageTotalsByAccount("2026-03-01", "2026-03-31");
+      assert.deepEqual([...totals].sort(), [["acct_1", 10], ["acct_2", 7]]);
+      await assert.rejects(store.accountDailyUsage("acct_1", "March", "2026-03-31"), /fromDay/);
+    });
   });
 
   it("answers ping while open and refuses after close", async () => {

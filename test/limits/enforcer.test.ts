@@ -14,7 +14,7 @@ import type { Limits } from "../../src/limits/open-limits.js";
 import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import { redisSkipReason, startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
-import { callerOn, limitsFor, litePlan, tempDir } from "./fixtures.js";
+import { callerOn, keyOf, limitsFor, litePlan, tempDir } from "./fixtures.js";
 
 type Outcome = "ok" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
 
@@ -153,6 +153,43 @@ describe("enforcer on memory + SQLite", () => {
     assert.ok(err instanceof LimitExceededError);
     assert.match(err.message, /^quota exceeded: 3 calls per 7 days on the Free plan; the quota resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in 7 days\); the Lite plan allows 500 calls per calendar month \(UTC\)$/);
     assert.equal(err.metadata.upgrade_plan, "lite");
+  });
+
+  it("limits count per account: two keys of one account share the quota, other accounts do not", async () => {
+    const { enforcer } = await open(litePlan(5, 1000));
+    const a = callerOn("lite");
+    const b = keyOf(a);
+    for (let i = 0; i < 3; i++) await enforcer.admit(a);
+    assert.deepEqual(await admitMany([enforcer], b, 4), { ok: 2, RATE_LIMITED: 0, QUOTA_EXCEEDED: 2 });
+    await assert.rejects(enforcer.admit(a), (e) => e instanceof LimitExceededError && e.limit === "QUOTA_EXCEEDED");
+    for (const k of [a, b]) {
+      const s = await enforcer.snapshot(k);
+      assert.ok(!s.quota.unlimited);
+      assert.equal(s.quota.used, 5, "every key of the account reports the account's count");
+    }
+    const stranger = callerOn("lite");
+    assert.deepEqual(await admitMany([enforcer], stranger, 6), { ok: 5, RATE_LIMITED: 0, QUOTA_EXCEEDED: 1 });
+  });
+
+  it("limits count per account: the per-minute window is shared too, and a key's override applies to its own calls", async () => {
+    const { enforcer } = await open(litePlan(5, 4));
+    const a = callerOn("lite");
+    const b = keyOf(a);
+    await enforcer.admit(a);
+    await enforcer.admit(a);
+    await enforcer.admit(b);
+    await enforcer.admit(b);
+    await assert.rejects(enforcer.admit(b), (e) => e instanceof LimitExceededError && e.limit === "RATE_LIMITED");
+    // A key with a larger quota override keeps going on the shared count; the others stay refused.
+    const c = keyOf(a, { quota: 7, ratePerMinute: 4 });
+    const d = keyOf(a, { quota: 7, ratePerMinute: 100 });
+    await assert.rejects(enforcer.admit(c), (e) => e instanceof LimitExceededError && e.limit === "RATE_LIMITED");
+    await enforcer.admit(d);
+    const s = await enforcer.snapshot(d);
+    assert.ok(!s.quota.unlimited);
+    assert.equal(s.quota.used, 5);
+    assert.equal(s.quota.remaining, 2);
+    await assert.rejects(enforcer.admit(a), (e) => e instanceof LimitExceededError && e.limit === "QUOTA_EXCEEDED");
   });
 });
 

@@ -19,9 +19,17 @@ export function litePlan(quota: number | null, rate: number): PlanCatalog {
   return catalogOf([{ id: "lite", name: "Lite", api_access: true, quota, quota_period: "calendar_month", rate_per_minute: rate }]);
 }
 
-/** A fresh caller (new key id) on `plan`. */
+/**
+ * A fresh caller on `plan`: a new key of a new account. Limits count per account, so callers
+ * made here never share counters; use keyOf to make another key of the same account.
+ */
 export function callerOn(plan: PlanId, overrides: LimitOverrides = {}): Caller {
-  return { keyId: `key_${randomUUID().slice(0, 8)}`, accountId: "acct_test", plan, overrides };
+  return { keyId: `key_${randomUUID().slice(0, 8)}`, accountId: `acct_${randomUUID().slice(0, 8)}`, plan, overrides };
+}
+
+/** Another key of `caller`'s account (same plan unless given), with its own overrides. */
+export function keyOf(caller: Caller, overrides: LimitOverrides = {}, plan: PlanId = caller.plan): Caller {
+  return { keyId: `key_${randomUUID().slice(0, 8)}`, accountId: caller.accountId, plan, overrides };
 }
 
 /** A temp data dir. */

@@ -28,6 +28,12 @@ import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { PlanCatalog } from "../../src/limits/plan-catalog.js";
 import { catalogOf, limitsFor, tempDir } from "./fixtures.js";
 
+let accounts = 0;
+/** A new account name per key: limits count per account, so tests must not share one. */
+function freshAccount(): string {
+  return `account ${++accounts}`;
+}
+
 /** Stand-in for the auth interceptor: authenticates the bearer key and sets CALLER. */
 function testAuth(keys: KeyService): Interceptor {
   return (next) => async (req) => {
@@ -109,7 +115,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("a successful call carries every limit header", async () => {
-    const { key } = await h.keys.createKey({ accountName: "a", plan: "lite", name: "t" });
+    const { key } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
     const res = await semantic(h, key);
     assert.ok(!(res instanceof ConnectError), String(res));
     assert.equal(res.header.get("x-ratelimit-limit"), "50");
@@ -123,7 +129,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("Free: the 4th call in a minute is a 429 QUOTA_EXCEEDED with Retry-After, RetryInfo and QuotaFailure", async () => {
-    const { key } = await h.keys.createKey({ accountName: "a", plan: "free", name: "t" });
+    const { key } = await h.keys.createKey({ accountName: freshAccount(), plan: "free", name: "t" });
     for (let i = 0; i < 3; i++) assert.ok(!((await semantic(h, key)) instanceof ConnectError));
     const err = await semantic(h, key);
     assert.ok(err instanceof ConnectError);
@@ -143,7 +149,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("a per-minute refusal is RATE_LIMITED with a Retry-After of at most 60 s", async () => {
-    const { info, key } = await h.keys.createKey({ accountName: "a", plan: "starter", name: "t" });
+    const { info, key } = await h.keys.createKey({ accountName: freshAccount(), plan: "starter", name: "t" });
     await h.store.setOverrides(info.id, { ratePerMinute: 2 });
     await semantic(h, key);
     await semantic(h, key);
@@ -159,7 +165,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("enterprise is unlimited and says so", async () => {
-    const { key } = await h.keys.createKey({ accountName: "a", plan: "enterprise", name: "t" });
+    const { key } = await h.keys.createKey({ accountName: freshAccount(), plan: "enterprise", name: "t" });
     const res = await semantic(h, key);
     assert.ok(!(res instanceof ConnectError));
     assert.equal(res.header.get("x-quota-limit"), "unlimited");
@@ -169,7 +175,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("a call that fails validation is counted and its error carries the limit headers", async () => {
-    const { info, key } = await h.keys.createKey({ accountName: "a", plan: "lite", name: "t" });
+    const { info, key } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
     const err = await semantic(h, key, "");
     assert.ok(err instanceof ConnectError);
     assert.equal(err.code, Code.InvalidArgument);
@@ -181,7 +187,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("usage is free, and reports the period, per-operation counts and the limits", async () => {
-    const { info, key } = await h.keys.createKey({ accountName: "a", plan: "lite", name: "t" });
+    const { info, key } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
     await semantic(h, key);
     await semantic(h, key);
     await h.search.vectorSearch({ query: "x" }, auth(key));
@@ -207,8 +213,29 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.equal(rows.reduce((a, r) => a + r.count, 0), 3);
   });
 
+  it("every key of an account reports the account's usage and draws on its one quota", async () => {
+    const a = await h.keys.createKey({ accountName: freshAccount(), plan: "free", name: "a" });
+    const b = await h.keys.createKey({ accountId: a.account.id, plan: "free", name: "b" });
+    const stranger = await h.keys.createKey({ accountName: freshAccount(), plan: "free", name: "c" });
+    await semantic(h, a.key);
+    await semantic(h, a.key);
+    await h.search.vectorSearch({ query: "x" }, auth(b.key));
+    const refused = await semantic(h, b.key);
+    assert.ok(refused instanceof ConnectError && refused.code === Code.ResourceExhausted, "Free allows 3 calls per account");
+    for (const key of [a.key, b.key]) {
+      const u = await h.usage.getUsage({}, auth(key));
+      assert.deepEqual([u.used, u.limit, u.remaining], [3, 3, 0]);
+      assert.deepEqual(
+        u.operations.map((o) => [o.operation, o.count]),
+        [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0]],
+      );
+    }
+    assert.ok(!((await semantic(h, stranger.key)) instanceof ConnectError), "another account has its own quota");
+    assert.equal((await h.usage.getUsage({}, auth(stranger.key))).used, 1);
+  });
+
   it("unlimited usage counts from the usage rows", async () => {
-    const { key } = await h.keys.createKey({ accountName: "a", plan: "enterprise", name: "t" });
+    const { key } = await h.keys.createKey({ accountName: freshAccount(), plan: "enterprise", name: "t" });
     await semantic(h, key);
     const u = await h.usage.getUsage({}, auth(key));
     assert.equal(u.unlimited, true);
@@ -218,7 +245,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
   });
 
   it("200 concurrent calls on a key with a quota of 50 admit exactly 50 and record exactly 50", async () => {
-    const { info, key } = await h.keys.createKey({ accountName: "a", plan: "pro", name: "t" });
+    const { info, key } = await h.keys.createKey({ accountName: freshAccount(), plan: "pro", name: "t" });
     await h.store.setOverrides(info.id, { quota: 50 });
     const results = await Promise.all(Array.from({ length: 200 }, () => semantic(h, key)));
     const refused = results.filter((r): r is ConnectError => r instanceof ConnectError);
@@ -237,7 +264,7 @@ describe("limits interceptor (Variant A)", () => {
   });
 
   it("Free gets 403 PLAN_NO_API_ACCESS and is not counted", async () => {
-    const { info, key } = await h.keys.createKey({ accountName: "a", plan: "free", name: "t" });
+    const { info, key } = await h.keys.createKey({ accountName: freshAccount(), plan: "free", name: "t" });
     const err = await semantic(h, key);
     assert.ok(err instanceof ConnectError);
     assert.equal(err.code, Code.PermissionDenied);
@@ -247,7 +274,7 @@ describe("limits interceptor (Variant A)", () => {
   });
 
   it("Pro: 60/min and 10000 per month", async () => {
-    const { key } = await h.keys.createKey({ accountName: "a", plan: "pro", name: "t" });
+    const { key } = await h.keys.createKey({ accountName: freshAccount(), plan: "pro", name: "t" });
     const res = await semantic(h, key);
     assert.ok(!(res instanceof ConnectError));
     assert.equal(res.header.get("x-ratelimit-limit"), "60");

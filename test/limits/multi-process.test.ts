@@ -123,7 +123,7 @@ describe("two server processes sharing Redis", { skip: redisSkipReason() }, () =
     Promise.all(Array.from({ length: n }, (_, i) => call(servers[i % 2]!, PROTOCOLS[Math.floor(i / 2) % 4]!, key)));
 
   it("200 concurrent calls against a quota of 50 admit exactly 50, and exactly 50 are recorded", async () => {
-    const { info, key } = await keys.createKey({ accountName: "mp", plan: "pro", name: "quota" });
+    const { info, key } = await keys.createKey({ accountName: "mp-quota", plan: "pro", name: "quota" });
     await store.setOverrides(info.id, { quota: 50 });
     assert.deepEqual(tally(await burst(key, 200)), { ok: 50, "429": 150 });
     const rows = await store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
@@ -134,7 +134,7 @@ describe("two server processes sharing Redis", { skip: redisSkipReason() }, () =
   });
 
   it("200 concurrent calls against a per-minute limit of 50 admit exactly 50", async () => {
-    const { info, key } = await keys.createKey({ accountName: "mp", plan: "pro", name: "rate" });
+    const { info, key } = await keys.createKey({ accountName: "mp-rate", plan: "pro", name: "rate" });
     await store.setOverrides(info.id, { ratePerMinute: 50 });
     assert.deepEqual(tally(await burst(key, 200)), { ok: 50, "429": 150 });
     const usage = await servers[0]!.usage.getUsage({}, { headers: { authorization: `Bearer ${key}` } });
@@ -142,7 +142,7 @@ describe("two server processes sharing Redis", { skip: redisSkipReason() }, () =
   });
 
   it("REST, Connect, gRPC and gRPC-Web calls on one key are each counted once", async () => {
-    const { info, key } = await keys.createKey({ accountName: "mp", plan: "lite", name: "mix" });
+    const { info, key } = await keys.createKey({ accountName: "mp-mix", plan: "lite", name: "mix" });
     const results = [];
     for (const p of PROTOCOLS) for (const s of servers) results.push(await call(s, p, key));
     assert.deepEqual(tally(results), { ok: 8 });

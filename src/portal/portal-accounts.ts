@@ -1,0 +1,287 @@
+/**
+ * The portal's accounts domain: sign-up and sign-in with passwords, fixed-lifetime sessions,
+ * plan changes through the billing seam, the account's own keys, its usage, and the operator
+ * view. Implements PortalService over the accounts store, the key service and the limits, so
+ * the pages hold no rules of their own.
+ *
+ * Secrets: passwords are hashed with scrypt (password-hash.ts) and the hash never leaves this
+ * module; session tokens are returned once and stored as SHA-256 only.
+ */
+import type { PlanId } from "../accounts/caller.js";
+import { AccountsError } from "../accounts/accounts-error.js";
+import type { KeyService } from "../accounts/key-service.js";
+import { newAccountId } from "../accounts/random-id.js";
+import type { AccountRecord, AccountsStore, ApiKeyInfo } from "../accounts/store.js";
+import { normalizeEmail } from "../accounts/store.js";
+import type { LimitEnforcer } from "../limits/enforcer.js";
+import { findPlan } from "../limits/plan-catalog.js";
+import type { PlanCatalog } from "../limits/plan-catalog.js";
+import { formatQuotaPeriod } from "../limits/quota-period.js";
+import { accountSummaries } from "./account-summaries.js";
+import { checkEmail, checkName, checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "./account-rules.js";
+import { accountCaller, accountUsage, newestUsableKey } from "./account-usage.js";
+import { immediateBilling } from "./billing.js";
+import type { BillingProvider } from "./billing.js";
+import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
+import { PortalError } from "./portal-service.js";
+import type { PlanOffer, PortalAccount, PortalService, PortalSession } from "./portal-service.js";
+import { createSignInLimiter } from "./sign-in-limiter.js";
+import type { SignInLimits } from "./sign-in-limiter.js";
+import { hashToken, isTokenShaped, newToken } from "./session-token.js";
+
+/** What the portal service is built from. */
+export interface PortalDeps {
+  store: AccountsStore;
+  keys: KeyService;
+  enforcer: LimitEnforcer;
+  catalog: PlanCatalog;
+  /** Default: immediateBilling() (no payment step). */
+  billing?: BillingProvider;
+  /** Session lifetime, seconds; default 12 hours. Sessions are never extended. */
+  sessionTtlSeconds?: number;
+  /** Failed sign-in limits; defaults in sign-in-limiter.ts. */
+  signInLimits?: SignInLimits;
+  /** The clock for sessions, keys' ages and usage days; tests inject one. */
+  now?: () => Date;
+}
+
+/** Default session lifetime, seconds. */
+export const DEFAULT_SESSION_TTL_SECONDS = 12 * 3600;
+/** Longest usage history the portal shows, days. */
+export const MAX_USAGE_DAYS = 90;
+// Expired sessions are swept at most this often, piggybacking on sign-ins (no timer to stop).
+const SWEEP_INTERVAL_MS = 3_600_000;
+const BAD_CREDENTIALS = "email or password is wrong";
+const NO_ACCOUNT = "no such account";
+
+/** The plan a new account gets: "free" when the catalog has it, else the catalog's first. */
+export function defaultPlan(catalog: PlanCatalog): PlanId {
+  return (findPlan(catalog, "free") ?? catalog.plans[0])?.id ?? "free";
+}
+
+function fromAccountsError(err: unknown, field: string): unknown {
+  if (!(err instanceof AccountsError)) return err;
+  if (err.code === "invalid_argument") return new PortalError({ kind: "invalid", field, message: err.message });
+  if (err.code === "not_found") return new PortalError({ kind: "not_found", message: err.message });
+  return new PortalError({ kind: "conflict", message: err.message });
+}
+
+/** Builds the portal service. */
+export function createPortalService(deps: PortalDeps): PortalService {
+  const { store, keys, enforcer, catalog } = deps;
+  const billing = deps.billing ?? immediateBilling();
+  const now = deps.now ?? (() => new Date());
+  const ttlMs = (deps.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000;
+  const limiter = createSignInLimiter(deps.signInLimits);
+  const fallbackPlan = defaultPlan(catalog);
+  // Verified against when the email is unknown, so that case costs one scrypt like a real one
+  // and timing does not reveal which emails have accounts. Made now, not on the first unknown
+  // email, which would otherwise cost two hashes and stand out.
+  const dummyHash = hashPassword("threadsight: no such account");
+  dummyHash.catch(() => undefined);
+  let lastSweep = 0;
+
+  async function planOf(account: AccountRecord, accountKeys?: readonly ApiKeyInfo[]): Promise<PlanId> {
+    if (account.plan !== null) return account.plan;
+    // An account made from the CLI has no subscription; its keys say what it is on.
+    const ks = accountKeys ?? (await store.listKeys({ accountId: account.id }));
+    return newestUsableKey(ks, now())?.plan ?? fallbackPlan;
+  }
+
+  async function toPortalAccount(account: AccountRecord): Promise<PortalAccount> {
+    return {
+      id: account.id,
+      name: account.name,
+      email: account.email ?? "",
+      isAdmin: account.isAdmin,
+      plan: await planOf(account),
+      createdAt: account.createdAt,
+    };
+  }
+
+  async function existingAccount(accountId: string): Promise<AccountRecord> {
+    const account = await store.getAccount(accountId);
+    if (account === undefined) throw new PortalError({ kind: "not_found", message: NO_ACCOUNT });
+    return account;
+  }
+
+  async function sweepExpired(at: Date): Promise<void> {
+    if (at.getTime() - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = at.getTime();
+    await store.deleteExpiredSessions(at);
+  }
+
+  async function startSession(account: AccountRecord): Promise<PortalSession> {
+    const at = now();
+    await sweepExpired(at);
+    const token = newToken();
+    const csrfToken = newToken();
+    const expiresAt = new Date(at.getTime() + ttlMs);
+    await store.createSession({ tokenHash: hashToken(token), accountId: account.id, csrfToken, createdAt: at, expiresAt });
+    return { token, csrfToken, expiresAt, account: await toPortalAccount(account) };
+  }
+
+  /** The key, if `accountId` owns it; the same not_found whether it is someone else's or absent. */
+  async function ownedKey(accountId: string, keyId: string): Promise<ApiKeyInfo> {
+    const found = (await store.listKeys({ accountId })).find((k) => k.id === keyId);
+    if (found === undefined) throw new PortalError({ kind: "not_found", message: `no key with id "${keyId}" in your account` });
+    return found;
+  }
+
+  return {
+    async signUp(input, _clientAddress) {
+      const email = checkEmail(input.email);
+      const name = checkName(input.name);
+      checkNewPassword(input.password, email);
+      const taken = (): PortalError =>
+        new PortalError({ kind: "email_taken", field: "email", message: "an account with this email exists; sign in instead" });
+      if ((await store.findAccountByEmail(email)) !== undefined) throw taken();
+      const passwordHash = await hashPassword(input.password);
+      let account: AccountRecord;
+      try {
+        account = await store.createAccount({ id: newAccountId(), name, email, plan: fallbackPlan, passwordHash, createdAt: now() });
+      } catch (err) {
+        // Two sign-ups with one email at once: the unique index let one through.
+        if ((await store.findAccountByEmail(email)) !== undefined) throw taken();
+        throw err;
+      }
+      return startSession(account);
+    },
+
+    async signIn(input, clientAddress) {
+      const email = normalizeEmail(input.email);
+      if (email === "") throw new PortalError({ kind: "invalid", field: "email", message: "email is required" });
+      if (email.length > MAX_EMAIL_LENGTH) {
+        throw new PortalError({ kind: "invalid", field: "email", message: `email must be at most ${MAX_EMAIL_LENGTH} characters` });
+      }
+      if (input.password === "") throw new PortalError({ kind: "invalid", field: "password", message: "password is required" });
+      const gate = await limiter.check(email, clientAddress);
+      if (!gate.ok) {
+        const minutes = Math.ceil(gate.retryAfterSeconds / 60);
+        throw new PortalError({
+          kind: "rate_limited",
+          message: `too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
+          retryAfterSeconds: gate.retryAfterSeconds,
+        });
+      }
+      const account = await store.findAccountByEmail(email);
+      const stored = account === undefined ? undefined : await store.getPasswordHash(account.id);
+      // An over-long password cannot have been set; it is checked against the dummy hash (one
+      // scrypt) rather than hashed in full, and fails like any wrong password.
+      const tooLong = [...input.password].length > MAX_PASSWORD_LENGTH;
+      const against = stored === undefined || stored === null || tooLong ? await dummyHash : stored;
+      const matches = await verifyPassword(tooLong ? "" : input.password, against);
+      if (!matches || account === undefined || stored === undefined || stored === null || tooLong) {
+        await limiter.failed(email, clientAddress);
+        throw new PortalError({ kind: "bad_credentials", message: BAD_CREDENTIALS });
+      }
+      await limiter.succeeded(email, clientAddress);
+      if (needsRehash(stored, DEFAULT_SCRYPT_COST)) await store.setPasswordHash(account.id, await hashPassword(input.password));
+      return startSession(account);
+    },
+
+    async session(token) {
+      if (!isTokenShaped(token)) return undefined;
+      const record = await store.getSession(hashToken(token));
+      if (record === undefined) return undefined;
+      if (record.expiresAt.getTime() <= now().getTime()) {
+        await store.deleteSession(record.tokenHash);
+        return undefined;
+      }
+      const account = await store.getAccount(record.accountId);
+      if (account === undefined) return undefined;
+      return { csrfToken: record.csrfToken, expiresAt: record.expiresAt, account: await toPortalAccount(account) };
+    },
+
+    async signOut(token) {
+      if (!isTokenShaped(token)) return;
+      await store.deleteSession(hashToken(token));
+    },
+
+    plans() {
+      return catalog.plans.map(
+        (p): PlanOffer => ({
+          id: p.id,
+          name: p.name,
+          apiAccess: p.apiAccess,
+          quota: p.quota,
+          period: formatQuotaPeriod(p.period),
+          ratePerMinute: p.ratePerMinute,
+        }),
+      );
+    },
+
+    async changePlan(accountId, plan) {
+      const target = findPlan(catalog, plan);
+      if (target === undefined) {
+        const ids = catalog.plans.map((p) => p.id).join(", ");
+        throw new PortalError({ kind: "invalid", field: "plan", message: `plan must be one of ${ids}, got "${plan}"` });
+      }
+      const account = await existingAccount(accountId);
+      const from = await planOf(account);
+      // A resubmitted form must not charge twice; the keys are already on this plan.
+      if (account.plan === target.id) return toPortalAccount(account);
+      await billing.changePlan(account, from, target.id);
+      // Account first, keys second: should the second step fail, repeating the change converges.
+      await store.setAccountPlan(accountId, target.id);
+      try {
+        await keys.setPlan({ accountId }, target.id);
+      } catch (err) {
+        throw fromAccountsError(err, "plan");
+      }
+      return toPortalAccount(await existingAccount(accountId));
+    },
+
+    async listKeys(accountId) {
+      await existingAccount(accountId);
+      return (await store.listKeys({ accountId })).reverse();
+    },
+
+    async createKey(accountId, name) {
+      const account = await existingAccount(accountId);
+      try {
+        const created = await keys.createKey({ accountId, plan: await planOf(account), name });
+        return { key: created.key, info: created.info };
+      } catch (err) {
+        throw fromAccountsError(err, "name");
+      }
+    },
+
+    async rotateKey(accountId, keyId) {
+      await ownedKey(accountId, keyId);
+      try {
+        return await keys.rotateKey(keyId);
+      } catch (err) {
+        throw fromAccountsError(err, "keyId");
+      }
+    },
+
+    async revokeKey(accountId, keyId) {
+      await ownedKey(accountId, keyId);
+      try {
+        return await keys.revokeKey(keyId);
+      } catch (err) {
+        throw fromAccountsError(err, "keyId");
+      }
+    },
+
+    async usage(accountId, days) {
+      if (!Number.isSafeInteger(days) || days < 1 || days > MAX_USAGE_DAYS) {
+        throw new PortalError({ kind: "invalid", field: "days", message: `days must be a whole number from 1 to ${MAX_USAGE_DAYS}, got ${days}` });
+      }
+      const account = await existingAccount(accountId);
+      const accountKeys = await store.listKeys({ accountId });
+      const at = now();
+      const caller = accountCaller(accountId, await planOf(account, accountKeys), accountKeys, at);
+      return accountUsage({ store, enforcer, catalog }, caller, days, at);
+    },
+
+    async listAccounts(asAccountId) {
+      const viewer = await store.getAccount(asAccountId);
+      if (viewer === undefined || !viewer.isAdmin) {
+        throw new PortalError({ kind: "forbidden", message: "only operators (admin accounts) can list accounts" });
+      }
+      return accountSummaries(store, now());
+    },
+  };
+}

@@ -1,0 +1,358 @@
+/**
+ * The portal service on real stores (SQLite in a temp dir, and a real PostgreSQL): sign-up and
+ * sign-in rules, failed sign-in limits, fixed-lifetime sessions on an injected clock, plan changes
+ * moving keys, key ownership, usage per account, the admin gate, and that no result ever carries
+ * a password hash.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, describe, it } from "node:test";
+import { createKeyService } from "../../src/accounts/key-service.js";
+import { openAccountsStore } from "../../src/accounts/open-store.js";
+import type { AccountsStore } from "../../src/accounts/store.js";
+import { utcDay } from "../../src/accounts/usage-args.js";
+import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
+import type { Limits } from "../../src/limits/open-limits.js";
+import { createPortalService } from "../../src/portal/portal-accounts.js";
+import type { PortalDeps } from "../../src/portal/portal-accounts.js";
+import { PortalError } from "../../src/portal/portal-service.js";
+import type { PortalFailure, PortalService } from "../../src/portal/portal-service.js";
+import { startPostgres } from "../harness/postgres.js";
+import { limitsFor } from "../limits/fixtures.js";
+
+const CATALOG = loadPlanCatalog("config/plans/variant-b.json");
+const PASSWORD = "correct horse battery";
+const ADDRESS = "192.0.2.10";
+
+/** Where a suite's stores live: SQLite data dirs, or databases on one PostgreSQL server. */
+interface Backend {
+  open(): Promise<{ store: AccountsStore; dataDir: string; databaseUrl: string | undefined }>;
+}
+
+/** A rejection carrying a PortalError of this kind (and field, when given). */
+function failure(kind: PortalFailure["kind"], field?: string): (e: unknown) => boolean {
+  return (e) => {
+    assert.ok(e instanceof PortalError, `expected a PortalError, got ${String(e)}`);
+    assert.equal(e.failure.kind, kind, e.message);
+    if (field !== undefined) assert.equal((e.failure as { field?: string }).field, field);
+    return true;
+  };
+}
+
+function registerPortalSuite(backend: Backend): void {
+  const cleanups: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  /** A portal over a fresh store, with a clock the test moves. */
+  async function setup(extra: Partial<PortalDeps> = {}) {
+    const { store, dataDir, databaseUrl } = await backend.open();
+    let t = Date.now();
+    const clock = { now: () => new Date(t), advance: (ms: number) => (t += ms) };
+    const keys = createKeyService({ store, now: clock.now, cacheTtlMs: 0 });
+    const limits: Limits = await limitsFor(CATALOG, { dataDir, databaseUrl }, () => t);
+    cleanups.push(async () => {
+      await limits.close();
+      await store.close();
+    });
+    const portal = createPortalService({ store, keys, enforcer: limits.enforcer, catalog: CATALOG, now: clock.now, ...extra });
+    return { portal, store, keys, limits, clock };
+  }
+
+  let seq = 0;
+  const email = (): string => `user${++seq}-${process.pid}@example.com`;
+
+  it("signs up on the free plan with a session, and normalises the email", async () => {
+    const { portal, store } = await setup();
+    const address = email();
+    const s = await portal.signUp({ email: `  ${address.toUpperCase()} `, password: PASSWORD, name: " Ada " }, ADDRESS);
+    assert.match(s.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.match(s.csrfToken, /^[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(s.token, s.csrfToken);
+    assert.equal(s.account.email, address);
+    assert.equal(s.account.name, "Ada");
+    assert.equal(s.account.plan, "free");
+    assert.equal(s.account.isAdmin, false);
+    const active = await portal.session(s.token);
+    assert.deepEqual(active, { csrfToken: s.csrfToken, expiresAt: s.expiresAt, account: s.account });
+    assert.equal((await store.getAccount(s.account.id))?.plan, "free");
+    await assert.rejects(portal.signUp({ email: address.toUpperCase(), password: PASSWORD, name: "Again" }, ADDRESS), failure("email_taken", "email"));
+  });
+
+  it("refuses bad sign-up input naming the field", async () => {
+    const { portal } = await setup();
+    const ok = { email: email(), password: PASSWORD, name: "Ada" };
+    const cases: [Partial<typeof ok>, string, RegExp][] = [
+      [{ email: "not-an-email" }, "email", /name@example\.com/],
+      [{ email: `${"a".repeat(250)}@example.com` }, "email", /at most 254/],
+      [{ password: "short" }, "password", /10 to 200/],
+      [{ password: "x".repeat(201) }, "password", /10 to 200/],
+      [{ password: " ".repeat(12) }, "password", /spaces/],
+      [{ password: "Password123" }, "password", /common/],
+      [{ email: "same.as.password@example.com", password: "Same.As.Password@example.com" }, "password", /email/],
+      [{ name: "  " }, "name", /required/],
+      [{ name: "n".repeat(101) }, "name", /at most 100/],
+    ];
+    for (const [change, field, message] of cases) {
+      await assert.rejects(portal.signUp({ ...ok, ...change }, ADDRESS), (e) => failure("invalid", field)(e) && message.test((e as Error).message));
+    }
+  });
+
+  it("signs in with the right password; a wrong password and an unknown email fail alike", async () => {
+    const { portal } = await setup();
+    const address = email();
+    const up = await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    const s = await portal.signIn({ email: address.toUpperCase(), password: PASSWORD }, ADDRESS);
+    assert.equal(s.account.id, up.account.id);
+    assert.notEqual(s.token, up.token, "every sign-in gets its own session");
+    const wrong = await portal.signIn({ email: address, password: "not the password" }, ADDRESS).catch((e: unknown) => e);
+    const unknown = await portal.signIn({ email: email(), password: PASSWORD }, ADDRESS).catch((e: unknown) => e);
+    assert.ok(wrong instanceof PortalError && unknown instanceof PortalError);
+    assert.deepEqual(wrong.failure, unknown.failure);
+    assert.equal(wrong.failure.kind, "bad_credentials");
+    const tooLong = await portal.signIn({ email: address, password: "y".repeat(10_000) }, ADDRESS).catch((e: unknown) => e);
+    assert.ok(tooLong instanceof PortalError);
+    assert.deepEqual(tooLong.failure, wrong.failure);
+    await assert.rejects(portal.signIn({ email: `${"e".repeat(300)}@example.com`, password: PASSWORD }, ADDRESS), failure("invalid", "email"));
+    await assert.rejects(portal.signIn({ email: address, password: "" }, ADDRESS), failure("invalid", "password"));
+  });
+
+  it("limits failed sign-ins per email+address and per address; a success clears the email+address count", async () => {
+    const limits = { perEmailAndAddress: { points: 3, durationSeconds: 900 }, perAddress: { points: 6, durationSeconds: 900 } };
+    const { portal } = await setup({ signInLimits: limits });
+    const address = email();
+    await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    // Two failures, a success (resets), then three failures: only the last three count.
+    for (let i = 0; i < 2; i++) await assert.rejects(portal.signIn({ email: address, password: "wrong password" }, "198.51.100.1"), failure("bad_credentials"));
+    await portal.signIn({ email: address, password: PASSWORD }, "198.51.100.1");
+    for (let i = 0; i < 3; i++) await assert.rejects(portal.signIn({ email: address, password: "wrong password" }, "198.51.100.1"), failure("bad_credentials"));
+    const limited = await portal.signIn({ email: address, password: PASSWORD }, "198.51.100.1").catch((e: unknown) => e);
+    assert.ok(limited instanceof PortalError && limited.failure.kind === "rate_limited");
+    assert.ok(limited.failure.retryAfterSeconds > 0 && limited.failure.retryAfterSeconds <= 900);
+    // The same email from another address is unaffected.
+    await portal.signIn({ email: address, password: PASSWORD }, "198.51.100.2");
+    // One address trying many emails: 6 failures in all, then even a new email is refused.
+    for (let i = 0; i < 6; i++) await assert.rejects(portal.signIn({ email: email(), password: PASSWORD }, "198.51.100.3"), failure("bad_credentials"));
+    await assert.rejects(portal.signIn({ email: address, password: PASSWORD }, "198.51.100.3"), failure("rate_limited"));
+  });
+
+  it("sessions last a fixed lifetime, end at sign-out, and malformed tokens never reach the store", async () => {
+    const { portal, store, clock } = await setup({ sessionTtlSeconds: 3600 });
+    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    assert.equal(s.expiresAt.getTime(), clock.now().getTime() + 3_600_000);
+    clock.advance(3_599_000);
+    assert.equal((await portal.session(s.token))?.account.id, s.account.id);
+    assert.equal((await portal.session(s.token))?.expiresAt.getTime(), s.expiresAt.getTime(), "use does not extend a session");
+    clock.advance(1_000);
+    assert.equal(await portal.session(s.token), undefined);
+
+    const s2 = await portal.signIn({ email: s.account.email, password: PASSWORD }, ADDRESS);
+    assert.ok(await portal.session(s2.token));
+    await portal.signOut(s2.token);
+    assert.equal(await portal.session(s2.token), undefined);
+    await portal.signOut(s2.token);
+
+    let lookups = 0;
+    const counting = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === "getSession") lookups++;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const { portal: watched } = await setupWith(counting);
+    for (const bad of ["", "x", s2.token.slice(1), `${s2.token}=`, "a".repeat(10_000), s2.token.replace(/.$/, "!")]) {
+      assert.equal(await watched.session(bad), undefined);
+    }
+    assert.equal(lookups, 0);
+  });
+
+  /** A portal over an existing store (for wrapping it). */
+  async function setupWith(store: AccountsStore): Promise<{ portal: PortalService }> {
+    const { dataDir, databaseUrl, store: own } = await backend.open();
+    const limits = await limitsFor(CATALOG, { dataDir, databaseUrl });
+    cleanups.push(async () => {
+      await limits.close();
+      await own.close();
+    });
+    return { portal: createPortalService({ store, keys: createKeyService({ store }), enforcer: limits.enforcer, catalog: CATALOG }) };
+  }
+
+  it("a plan change moves the account and every unrevoked key, and new keys follow it", async () => {
+    const { portal, keys } = await setup();
+    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const a = await portal.createKey(s.account.id, "laptop");
+    const b = await portal.createKey(s.account.id, "server");
+    assert.equal(a.info.plan, "free");
+    await portal.revokeKey(s.account.id, b.info.id);
+    const account = await portal.changePlan(s.account.id, "pro");
+    assert.equal(account.plan, "pro");
+    const byId = Object.fromEntries((await portal.listKeys(s.account.id)).map((k) => [k.id, k.plan]));
+    assert.deepEqual(byId, { [a.info.id]: "pro", [b.info.id]: "free" });
+    const auth = await keys.authenticate(a.key);
+    assert.ok(auth.ok && auth.caller.plan === "pro");
+    assert.equal((await portal.createKey(s.account.id, "ci")).info.plan, "pro");
+    assert.equal((await portal.session(s.token))?.account.plan, "pro");
+    await assert.rejects(portal.changePlan(s.account.id, "platinum"), failure("invalid", "plan"));
+    await assert.rejects(portal.changePlan("acct_nobody", "pro"), failure("not_found"));
+  });
+
+  it("asks the billing provider first and changes nothing when it refuses", async () => {
+    const seen: string[] = [];
+    const billing = {
+      async changePlan(_account: unknown, from: string, to: string) {
+        seen.push(`${from}->${to}`);
+        if (to === "enterprise") throw new PortalError({ kind: "conflict", message: "payment declined" });
+      },
+    };
+    const { portal } = await setup({ billing });
+    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const k = await portal.createKey(s.account.id, "laptop");
+    await portal.changePlan(s.account.id, "lite");
+    await assert.rejects(portal.changePlan(s.account.id, "enterprise"), failure("conflict"));
+    assert.deepEqual(seen, ["free->lite", "lite->enterprise"]);
+    assert.equal((await portal.session(s.token))?.account.plan, "lite");
+    assert.equal((await portal.listKeys(s.account.id)).find((x) => x.id === k.info.id)?.plan, "lite");
+  });
+
+  it("keys: newest first, and another account's key is not found, exactly like a missing one", async () => {
+    const { portal, clock } = await setup();
+    const alice = await portal.signUp({ email: email(), password: PASSWORD, name: "Alice" }, ADDRESS);
+    const bob = await portal.signUp({ email: email(), password: PASSWORD, name: "Bob" }, ADDRESS);
+    const first = await portal.createKey(alice.account.id, "first");
+    clock.advance(1_000);
+    const second = await portal.createKey(alice.account.id, "second");
+    assert.deepEqual((await portal.listKeys(alice.account.id)).map((k) => k.id), [second.info.id, first.info.id]);
+    assert.deepEqual(await portal.listKeys(bob.account.id), []);
+    for (const act of [portal.rotateKey.bind(portal), portal.revokeKey.bind(portal)]) {
+      const foreign = await act(bob.account.id, first.info.id).catch((e: unknown) => e);
+      const missing = await act(bob.account.id, "AAAAAAAAAAAA").catch((e: unknown) => e);
+      assert.ok(foreign instanceof PortalError && missing instanceof PortalError);
+      assert.equal(foreign.failure.kind, "not_found");
+      assert.equal(foreign.message.replace(first.info.id, "ID"), missing.message.replace("AAAAAAAAAAAA", "ID"));
+    }
+    assert.equal((await portal.listKeys(alice.account.id)).every((k) => k.revokedAt === null && k.rotatedTo === null), true);
+    const rotated = await portal.rotateKey(alice.account.id, first.info.id);
+    assert.equal(rotated.oldKey.rotatedTo, rotated.info.id);
+    assert.equal(rotated.info.accountId, alice.account.id);
+    await assert.rejects(portal.rotateKey(alice.account.id, first.info.id), failure("conflict"));
+    const revoked = await portal.revokeKey(alice.account.id, second.info.id);
+    assert.ok(revoked.revokedAt !== null);
+    await assert.rejects(portal.createKey(alice.account.id, " "), failure("invalid", "name"));
+  });
+
+  it("usage counts every key of the account, with per-operation counts and a zero-filled daily series", async () => {
+    const { portal, keys, limits, store, clock } = await setup();
+    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const empty = await portal.usage(s.account.id, 7);
+    assert.equal(empty.plan, "free");
+    assert.deepEqual([empty.used, empty.limit, empty.remaining], [0, 3, 3], "no key yet: the plan's whole quota");
+    assert.deepEqual(empty.daily.map((d) => d.count), [0, 0, 0, 0, 0, 0, 0]);
+    assert.equal(empty.daily.at(-1)?.day, utcDay(clock.now()));
+
+    const a = await portal.createKey(s.account.id, "a");
+    const b = await portal.createKey(s.account.id, "b");
+    const today = utcDay(clock.now());
+    for (const [k, op] of [[a, "leads"], [b, "trends"]] as const) {
+      const auth = await keys.authenticate(k.key);
+      assert.ok(auth.ok);
+      await limits.enforcer.admit(auth.caller);
+      await store.recordUsage(k.info.id, today, op, 1);
+    }
+    const u = await portal.usage(s.account.id, 3);
+    assert.deepEqual([u.used, u.limit, u.remaining], [2, 3, 1]);
+    assert.deepEqual(Object.fromEntries(u.perOperation.map((o) => [o.operation, o.count])), { semantic_search: 0, vector_search: 0, trends: 1, leads: 1 });
+    assert.equal(u.daily.length, 3);
+    assert.deepEqual(u.daily.at(-1), { day: today, count: 2 });
+    assert.deepEqual(u.daily.slice(0, 2).map((d) => d.count), [0, 0]);
+    assert.ok(u.periodEnd.getTime() > u.periodStart.getTime());
+
+    // Another account's calls are not counted here.
+    const other = await portal.signUp({ email: email(), password: PASSWORD, name: "Other" }, ADDRESS);
+    assert.equal((await portal.usage(other.account.id, 1)).used, 0);
+    await assert.rejects(portal.usage(s.account.id, 0), failure("invalid", "days"));
+    await assert.rejects(portal.usage(s.account.id, 91), failure("invalid", "days"));
+    await assert.rejects(portal.usage(s.account.id, 1.5), failure("invalid", "days"));
+  });
+
+  it("lists accounts only for admins, with active keys and calls this month", async () => {
+    const { portal, store, clock } = await setup();
+    const admin = await portal.signUp({ email: email(), password: PASSWORD, name: "Op" }, ADDRESS);
+    const user = await portal.signUp({ email: email(), password: PASSWORD, name: "User" }, ADDRESS);
+    await assert.rejects(portal.listAccounts(admin.account.id), failure("forbidden"));
+    await assert.rejects(portal.listAccounts("acct_nobody"), failure("forbidden"));
+    await store.setAdmin(admin.account.id, true);
+    const k1 = await portal.createKey(user.account.id, "one");
+    const k2 = await portal.createKey(user.account.id, "two");
+    await portal.revokeKey(user.account.id, k2.info.id);
+    await store.recordUsage(k1.info.id, utcDay(clock.now()), "leads", 4);
+    await store.recordUsage(k2.info.id, utcDay(clock.now()), "trends", 1);
+    const rows = await portal.listAccounts(admin.account.id);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    assert.deepEqual(
+      { ...byId.get(user.account.id), createdAt: undefined },
+      { id: user.account.id, name: "User", email: user.account.email, isAdmin: false, plan: "free", createdAt: undefined, activeKeys: 1, callsThisMonth: 5 },
+    );
+    assert.equal(byId.get(admin.account.id)?.isAdmin, true);
+    assert.equal(user.account.isAdmin, false);
+    await assert.rejects(portal.listAccounts(user.account.id), failure("forbidden"));
+  });
+
+  it("never returns a password hash or the password from any method", async () => {
+    const { portal, store } = await setup();
+    const address = email();
+    const up = await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    await store.setAdmin(up.account.id, true);
+    const key = await portal.createKey(up.account.id, "k");
+    const results: unknown[] = [
+      up,
+      await portal.signIn({ email: address, password: PASSWORD }, ADDRESS),
+      await portal.session(up.token),
+      portal.plans(),
+      await portal.changePlan(up.account.id, "lite"),
+      await portal.listKeys(up.account.id),
+      key,
+      await portal.rotateKey(up.account.id, key.info.id),
+      await portal.usage(up.account.id, 2),
+      await portal.listAccounts(up.account.id),
+    ];
+    const stored = await store.getPasswordHash(up.account.id);
+    assert.match(stored ?? "", /^scrypt\$32768\$8\$1\$/);
+    for (const r of results) {
+      const json = JSON.stringify(r);
+      assert.equal(json.includes("scrypt"), false);
+      assert.equal(json.includes(PASSWORD), false);
+      assert.equal(/password/i.test(json), false);
+    }
+  });
+}
+
+describe("portal accounts on SQLite", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-portal-"));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  let n = 0;
+  registerPortalSuite({
+    async open() {
+      const dataDir = path.join(root, `case-${++n}`);
+      return { store: await openAccountsStore({ dataDir }), dataDir, databaseUrl: undefined };
+    },
+  });
+});
+
+const server = await startPostgres();
+after(() => server.stop());
+
+describe("portal accounts on PostgreSQL", { skip: server.skip }, () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-portal-pg-"));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  let n = 0;
+  registerPortalSuite({
+    async open() {
+      const databaseUrl = await server.createDatabase!();
+      const dataDir = path.join(root, `case-${++n}`);
+      return { store: await openAccountsStore({ dataDir, databaseUrl }), dataDir, databaseUrl };
+    },
+  });
+});
