@@ -9,6 +9,7 @@ missing=()
 [ -x /usr/lib/postgresql/15/bin/initdb ] || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v zstd >/dev/null || missing+=(zstd)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "setup-test-env: please install: ${missing[*]} (apt-get install ${missing[*]})" >&2
@@ -30,3 +31,5 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 bash scripts/install-weaviate.sh >/dev/null
+bash scripts/install-load-tools.sh >/dev/null
+bash scripts/install-schemathesis.sh >/dev/null

@@ -61,6 +61,12 @@ export interface Config {
   quotaFailMode: "open" | "closed";
   /** Allowed CORS origins; empty = CORS off. */
   corsOrigins: readonly string[];
+  /** Serve the developer portal under /portal. */
+  portalEnabled: boolean;
+  /** Lifetime of a portal session (fixed, never extended), seconds. */
+  portalSessionTtlSeconds: number;
+  /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
+  portalCookieSecure: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -93,6 +99,14 @@ function num(env: Env, name: string, fallback: number, min: number, max: number)
   if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number, got "${raw}"`);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = opt(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
@@ -159,6 +173,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     keyRotationGraceSeconds: int(env, "KEY_ROTATION_GRACE_SECONDS", 86_400, 0, 30 * 86_400),
     quotaFailMode: oneOf(env, "QUOTA_FAIL_MODE", "closed", ["open", "closed"]),
     corsOrigins: (opt(env, "CORS_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    portalEnabled: bool(env, "PORTAL_ENABLED", true),
+    portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
+    portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
   };
   return Object.freeze(config);
 }

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { createKeyService } from "./accounts/key-service.js";
 import type { KeyService } from "./accounts/key-service.js";
 import { openAccountsStore } from "./accounts/open-store.js";
+import { retryingUsage } from "./accounts/usage-retry.js";
 import type { AccountsStore } from "./accounts/store.js";
 import { leadService } from "./api/leads.js";
 import { searchService } from "./api/search.js";
@@ -31,6 +32,7 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
+import { createPortalService } from "./portal/portal-accounts.js";
 import { TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
 
@@ -67,6 +69,13 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     const accounts = await openAccountsStore(config);
     closers.push(() => accounts.close());
     const keys = createKeyService({ store: accounts, rotationGraceSeconds: config.keyRotationGraceSeconds });
+    // Usage rows missed during an accounts-store outage are written when it returns.
+    const usage = retryingUsage(accounts, (e) => {
+      if (e.kind === "flushed") logger.info({ rows: e.rows }, "usage recorded during the accounts-store outage written");
+      else if (e.kind === "dropped") logger.error({ err: e.err, keyId: e.keyId, operation: e.operation, n: e.n }, "usage increment dropped");
+      else logger.warn({ err: String(e.err), keyId: e.keyId, operation: e.operation }, "accounts store unreachable; usage increment queued");
+    });
+    closers.push(() => usage.close());
     const limits = await openLimits(config, { onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile") });
     closers.push(() => limits.close());
 
@@ -102,7 +111,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       afterAuth: [
         createLimitsInterceptor({
           enforcer: limits.enforcer,
-          usage: accounts,
+          usage,
           onUsageError: (err, keyId, operation) => logger.error({ err, keyId, operation }, "recording usage failed"),
         }),
       ],
@@ -114,6 +123,9 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () => Object.fromEntries([...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"])),
+      ...(config.portalEnabled
+        ? { portal: createPortalService({ store: accounts, keys, enforcer: limits.enforcer, catalog: limits.catalog, sessionTtlSeconds: config.portalSessionTtlSeconds }) }
+        : {}),
     });
     let closing: Promise<void> | undefined;
     return {

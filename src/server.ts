@@ -22,14 +22,19 @@ import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
 import { installCors } from "./http/cors.js";
 import { restGateway } from "./gateway/gateway-plugin.js";
+import { openApiText } from "./openapi/openapi-file.js";
+import { registerOpenApiRoute } from "./openapi/openapi-route.js";
 import { authInterceptor } from "./interceptors/auth.js";
 import type { AuthFailureGuard, Authenticator } from "./interceptors/auth.js";
 import { deadlineInterceptor } from "./interceptors/deadline.js";
 import { DEFERRED_ERROR_HEADER, deferredErrorInterceptor } from "./interceptors/deferred-error.js";
 import { observeInterceptor } from "./interceptors/observe.js";
+import type { PortalService } from "./portal/portal-service.js";
+import { portalPlugin } from "./portal/web/portal-plugin.js";
 import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
+import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
 import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
 
@@ -44,9 +49,16 @@ export interface Implementations {
   usage?: Partial<ServiceImpl<typeof UsageService>>;
 }
 
+/** After SHUTDOWN_TIMEOUT_MS, how long calls aborted by the shutdown get to send their answer, ms. */
+export const ABORTED_ANSWER_GRACE_MS = 1_000;
+
 /** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
 export interface ServerDeps {
-  config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & { corsOrigins?: readonly string[] };
+  config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & {
+    corsOrigins?: readonly string[];
+    /** Secure (__Host-) portal cookies; default true. */
+    portalCookieSecure?: boolean;
+  };
   logger: Logger;
   metrics: RpcMetrics;
   authenticator: Authenticator;
@@ -58,6 +70,8 @@ export interface ServerDeps {
   ecosystem?: (router: ConnectRouter) => void;
   /** Readiness checks by name, for /readyz. */
   readiness?: () => Promise<Record<string, boolean>>;
+  /** The developer portal's domain; when present the portal pages are served under /portal. */
+  portal?: PortalService;
 }
 
 function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
@@ -120,7 +134,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.addHook("onResponse", async (req, reply) => {
     inflight--;
-    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    // The path only: a client that puts its key in the query string (?key=...) must not have
+    // it written to the log.
+    req.log.info({ method: req.method, url: req.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
   installCors(app, config.corsOrigins ?? []);
 
@@ -137,7 +153,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook("preClose", async () => {
     const deadline = Date.now() + config.shutdownTimeoutMs;
     while (inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    if (inflight > 0) shutdown.abort(new AppError("UNAVAILABLE", "the server is shutting down; retry on another instance"));
+    if (inflight > 0) {
+      shutdown.abort(new AppError("UNAVAILABLE", "the server is shutting down; retry on another instance"));
+      // Let the aborted calls write their 503 before their sockets are destroyed (bounded).
+      const answered = Date.now() + ABORTED_ANSWER_GRACE_MS;
+      while (inflight > 0 && Date.now() < answered) await new Promise((r) => setTimeout(r, 20));
+    }
     onePort?.destroyHttp1Connections();
   });
 
@@ -145,6 +166,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routes: (router) => {
       routes(router);
       deps.ecosystem?.(router);
+      reclassifyDecodeErrors(router, config.maxBodyBytes);
     },
     interceptors,
     readMaxBytes: config.maxBodyBytes,
@@ -154,6 +176,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const transport = createRouterTransport(routes, { router: { interceptors, readMaxBytes: config.maxBodyBytes, shutdownSignal: shutdown.signal } });
   await app.register(restGateway, { services: API_SERVICES, transport, maxBodyBytes: config.maxBodyBytes });
 
+  registerOpenApiRoute(app, openApiText());
+  if (deps.portal !== undefined) {
+    await app.register(portalPlugin, { prefix: "/portal", service: deps.portal, tls, cookieSecure: config.portalCookieSecure ?? true, maxBodyBytes: config.maxBodyBytes });
+  }
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     const checks = (await deps.readiness?.()) ?? {};
@@ -165,6 +191,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return reply.type(deps.metrics.registry.contentType).send(body);
   });
   app.setNotFoundHandler(async (req, reply) => {
+    // gRPC and gRPC-Web clients read the status from grpc-status, not the HTTP status: an
+    // unknown method is UNIMPLEMENTED, sent trailers-only.
+    if (/^application\/grpc/.test(String(req.headers["content-type"] ?? ""))) {
+      const message = `unknown method ${req.url.split("?")[0]}`;
+      return reply.code(200).header("content-type", String(req.headers["content-type"])).header("grpc-status", "12").header("grpc-message", encodeURIComponent(message)).send();
+    }
     const { status, body } = errorResponse(new AppError("NOT_FOUND", `no route for ${req.method} ${req.url.split("?")[0]}`), String(req.id));
     return reply.code(status).send(body);
   });
