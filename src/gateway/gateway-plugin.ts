@@ -15,6 +15,7 @@ import { AppError } from "../errors/app-error.js";
 import { DEFERRED_ERROR_HEADER, encodeDeferredError } from "../interceptors/deferred-error.js";
 import { PROTOCOL_HEADER } from "../interceptors/protocol.js";
 import { REQUEST_ID_HEADER } from "../observability/request-id.js";
+import { findDuplicateKey } from "./duplicate-keys.js";
 import { errorResponse, forwardHeaders } from "./envelope.js";
 import { aliasPath, restRoutes } from "./http-rules.js";
 import type { RestRoute } from "./http-rules.js";
@@ -101,7 +102,12 @@ export async function restGateway(app: FastifyInstance, opts: GatewayOptions): P
     const text = body as string;
     if (text.trim() === "") return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      const parsed: unknown = JSON.parse(text);
+      const duplicate = findDuplicateKey(text);
+      if (duplicate !== undefined) {
+        return done(new AppError("MALFORMED_JSON", `the request body has the key "${duplicate}" more than once in one object; send each key once`), undefined);
+      }
+      done(null, parsed);
     } catch (cause) {
       done(new AppError("MALFORMED_JSON", `the request body is not valid JSON: ${(cause as Error).message}`, {}, { cause }), undefined);
     }
