@@ -5,13 +5,24 @@
  */
 import type { Config } from "../config.js";
 import { LanceDbIndex } from "./lancedb-index.js";
+import { LanceDbTrendStore } from "./lancedb-trends.js";
+import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
 import { WeaviateIndex } from "./weaviate-index.js";
+import { WeaviateTrendStore } from "./weaviate-trends.js";
 
-/** The configured SearchIndex, not yet opened. */
+/** The configured SearchIndex, not yet opened; its upserts keep the trend rollups current. */
 export async function openSearchIndex(config: Config): Promise<SearchIndex> {
   if (config.weaviateUrl) {
-    return new WeaviateIndex({
+    const trends = new WeaviateTrendStore({
+      httpUrl: config.weaviateUrl,
+      ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
+      ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
+      collection: config.weaviateCollection,
+      consistency: config.weaviateConsistency,
+      replicationFactor: config.weaviateReplicationFactor,
+    });
+    const index = new WeaviateIndex({
       httpUrl: config.weaviateUrl,
       ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
       ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
@@ -21,6 +32,8 @@ export async function openSearchIndex(config: Config): Promise<SearchIndex> {
       consistency: config.weaviateConsistency,
       fusion: config.hybridFusion,
     });
+    return new RollupMaintainingIndex(index, trends);
   }
-  return new LanceDbIndex({ dir: LanceDbIndex.dirFor(config.dataDir), fusion: config.hybridFusion });
+  const dir = LanceDbIndex.dirFor(config.dataDir);
+  return new RollupMaintainingIndex(new LanceDbIndex({ dir, fusion: config.hybridFusion }), new LanceDbTrendStore({ dir }));
 }

@@ -17,6 +17,7 @@ export async function openTrendStore(config: Config): Promise<TrendStore> {
         ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
         collection: config.weaviateCollection,
         consistency: config.weaviateConsistency,
+        replicationFactor: config.weaviateReplicationFactor,
       })
     : new LanceDbTrendStore({ dir: LanceDbIndex.dirFor(config.dataDir) });
   await store.open();

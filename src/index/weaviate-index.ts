@@ -97,13 +97,14 @@ export class WeaviateIndex implements SearchIndex {
     const posts = this.opened();
     checkPage(query);
     checkAlpha(query.alpha);
-    checkVector(query.vector, this.dimensions);
     const filters = this.where(query.filter);
+    const vector = await query.vector;
+    checkVector(vector, this.dimensions);
     // Fetched in whole windows and cut here, so every page is cut from the same fused list.
     const depth = candidateDepth(query.offset, query.limit);
     const ranked = this.opts.fusion === "rankedFusion";
     const res = await this.call(() => posts.query.hybrid(query.text, {
-      vector: Array.from(query.vector),
+      vector: Array.from(vector),
       alpha: query.alpha,
       fusionType: ranked ? "Ranked" : "RelativeScore",
       queryProperties: BM25_PROPERTIES,
@@ -168,7 +169,9 @@ export class WeaviateIndex implements SearchIndex {
    */
   private call<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     const client = this.client;
-    const isLive = async (): Promise<boolean> => client !== undefined && (await client.isLive());
+    // Ready, not merely live: a restarting node answers /live before it can serve queries, and
+    // a query sent to it meanwhile would wait out the client's retries and the caller's deadline.
+    const isLive = async (): Promise<boolean> => client !== undefined && (await client.isReady());
     return engineCall(ENGINE, () => watchLiveness(ENGINE, work(), isLive), signal);
   }
 

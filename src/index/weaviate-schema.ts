@@ -78,7 +78,9 @@ export function collectionDefinition(name: string, meta: WeaviateMeta, sizing: C
       vectorIndexConfig: configure.vectorIndex.hnsw({ distanceMetric: "cosine" }),
     }),
     invertedIndex: configure.invertedIndex({ stopwordsPreset: "en", indexTimestamps: false }),
-    replication: configure.replication({ factor: sizing.replicationFactor }),
+    // With replicas, async replication compares them in the background, so a node that was
+    // down catches up on the writes it missed without waiting for a read to repair them.
+    replication: configure.replication({ factor: sizing.replicationFactor, asyncEnabled: sizing.replicationFactor > 1 }),
     sharding: configure.sharding({ desiredCount: sizing.shards }),
   };
 }

@@ -7,6 +7,11 @@
  * unsorted fetch when a topic has few posts in the window, else from two sorted fetches (by
  * upvotes and by comments) whose union provably holds the top n by engagement (widened when it
  * does not); titles and bodies are then read for the winners only.
+ *
+ * A filtered groupBy reads every object in the window, which at 1M posts takes seconds; so
+ * day-aligned windows (every ListTrends window) are answered from the per-(topic, day) rollup
+ * collection (src/index/weaviate-rollups.ts) whenever its TOTAL cell counts exactly the posts the
+ * collection holds, and the groupBy stays as the fallback (rollups missing or bypassed).
  */
 import { Filters } from "weaviate-client";
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
@@ -15,7 +20,11 @@ import { guardEngine } from "./engine-call.js";
 import { IndexUnavailableError } from "./search-index.js";
 import { connectWeaviate } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
+import { rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
 import { postUuid } from "./weaviate-schema.js";
+import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
+import type { RollupCell, RollupPost } from "../topics/rollup.js";
+import { RollupFreshness } from "../topics/rollup-freshness.js";
 import { bucketCount, byEngagement, bySubforumCount, engagement, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
 import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
 
@@ -23,6 +32,8 @@ import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowSt
 export interface WeaviateTrendStoreOptions extends WeaviateEndpoint {
   collection: string;
   consistency: "ONE" | "QUORUM" | "ALL";
+  /** Replication factor of the rollup collection when it is created (WEAVIATE_REPLICATION_FACTOR). Default 1. */
+  replicationFactor?: number;
   /** Posts per topic and window below which one unsorted fetch ranks them. Default 1,000. */
   unsortedFetch?: number;
 }
@@ -77,14 +88,58 @@ export class WeaviateTrendStore implements TrendStore {
   private client: WeaviateClient | undefined;
   /** Set once the collection is seen to exist; it is then not checked again. */
   private collection: Posts | undefined;
+  private readonly rollups: WeaviateRollups;
+  private readonly freshness = new RollupFreshness(
+    (signal) => this.rollups.total(signal),
+    async (signal) => {
+      const posts = await this.posts(signal);
+      return posts ? (await guard(() => raceAbort(posts.aggregate.overAll(), signal), signal)).totalCount : 0;
+    },
+  );
 
-  constructor(private readonly opts: WeaviateTrendStoreOptions) {}
+  constructor(private readonly opts: WeaviateTrendStoreOptions) {
+    this.rollups = new WeaviateRollups(
+      () => {
+        if (!this.client) throw new Error("WeaviateTrendStore: call open() first");
+        return this.client;
+      },
+      rollupCollectionName(opts.collection),
+      opts.consistency,
+      opts.replicationFactor ?? 1,
+    );
+  }
+
+  async rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined> {
+    return this.freshness.check(signal);
+  }
+
+  async recordUpsert(previous: readonly RollupPost[], written: readonly RollupPost[], signal?: AbortSignal): Promise<void> {
+    this.freshness.invalidate();
+    await this.rollups.apply(rollupDelta(previous, written), signal);
+  }
+
+  async rebuildRollups(signal?: AbortSignal): Promise<void> {
+    const found: RollupPost[] = [];
+    const posts = await this.posts(signal);
+    if (posts) {
+      const iterator = posts.iterator({ returnProperties: ["postId", "topicId", "created", "upvotes", "comments", "sentimentScore", "subforum"] });
+      for await (const o of iterator) {
+        checkAborted(signal);
+        const p = o.properties as Props;
+        found.push({ id: String(p.postId ?? ""), topicId: String(p.topicId ?? ""), created: toMs(p.created), upvotes: Number(p.upvotes ?? 0), comments: Number(p.comments ?? 0), sentimentScore: Number(p.sentimentScore ?? 0), subforum: String(p.subforum ?? "") });
+      }
+    }
+    this.freshness.invalidate();
+    await this.rollups.replace(rollupAll(found), signal);
+  }
 
   async open(): Promise<void> {
     this.client = await guard(() => connectWeaviate(this.opts));
   }
 
   async latestCreated(signal?: AbortSignal): Promise<number | undefined> {
+    const total = await this.rollupsFresh(signal);
+    if (total) return total.count > 0 ? total.maxCreated : undefined;
     const posts = await this.posts(signal);
     if (!posts) return undefined;
     const res = await guard(() => raceAbort(posts.aggregate.overAll({ returnMetrics: posts.metrics.aggregate("created").date(["maximum"]) }), signal), signal);
@@ -93,6 +148,7 @@ export class WeaviateTrendStore implements TrendStore {
   }
 
   async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
+    if (dayAligned(window) && (await this.rollupsFresh(signal))) return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
     const posts = await this.posts(signal);
     if (!posts) return [];
     const m = posts.metrics;
@@ -134,6 +190,7 @@ export class WeaviateTrendStore implements TrendStore {
     const out = new Map<string, number[]>();
     const posts = await this.posts(signal);
     if (!posts || buckets === 0) return out;
+    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal))) return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
     // One race for the whole fan-out, so a call adds one abort listener, not one per bucket.
     const perBucket = await guard(
       () =>
@@ -261,6 +318,7 @@ export class WeaviateTrendStore implements TrendStore {
     const client = this.client;
     this.client = undefined;
     this.collection = undefined;
+    await this.rollups.close();
     await client?.close();
   }
 

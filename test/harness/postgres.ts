@@ -4,7 +4,8 @@
  * temp dir) and hands out freshly named databases on it, so suites never see each other's rows.
  * With DATABASE_URL_TEST set it uses that server instead and only creates and drops databases.
  * When no server can be had, the result carries a skip reason from backend-policy (a failure
- * under REQUIRE_POSTGRES=1 or CI).
+ * under REQUIRE_POSTGRES=1 or CI). On a server it started, stopServer()/startServer() take it
+ * down and bring it back on the same port and data (outage tests).
  *
  * Usage in a suite:
  *   const pg = await startPostgres();
@@ -28,6 +29,13 @@ export interface PostgresDatabase {
   createDatabase(): Promise<string>;
   /** Drops the databases made here, stops the server if we started it, removes its files. */
   stop(): Promise<void>;
+  /**
+   * Fault tests: stops the server we started (fast shutdown, data kept) so clients see it
+   * unreachable. Undefined on a server we did not start (DATABASE_URL_TEST).
+   */
+  stopServer?: () => Promise<void>;
+  /** Starts the server stopped by stopServer again, on the same port and data. */
+  startServer?: () => Promise<void>;
   skip?: undefined;
 }
 
@@ -227,15 +235,30 @@ async function startLocalServer(binDir: string): Promise<PostgresDatabase> {
       "-c", "max_connections=100",
       "-c", "shared_buffers=32MB",
     ]);
-    let output = "";
-    child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
-    child.stdout?.on("data", (b: Buffer) => (output += b.toString()));
-    child.stderr?.on("data", (b: Buffer) => (output += b.toString()));
     const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    await waitReady(adminUrl, child, () => output);
+    const launch = async (): Promise<void> => {
+      let output = "";
+      const proc = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } });
+      child = proc;
+      proc.stdout?.on("data", (b: Buffer) => (output += b.toString()));
+      proc.stderr?.on("data", (b: Buffer) => (output += b.toString()));
+      await waitReady(adminUrl, proc, () => output);
+    };
+    await launch();
     const first = databaseName();
     await adminQuery(adminUrl, `CREATE DATABASE ${first}`);
-    return databasesOn(adminUrl, stopServer, false)(first);
+    const db = databasesOn(adminUrl, stopServer, false)(first);
+    db.stopServer = async () => {
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      // SIGINT is PostgreSQL's "fast" shutdown: open sessions are ended, the data stays.
+      signal(postmasterPid(dataDir) ?? child.pid, "SIGINT");
+      if (!(await exited(child, 15_000))) throw new Error("postgres did not stop within 15 s");
+    };
+    db.startServer = async () => {
+      if (child !== undefined && child.exitCode === null && child.signalCode === null) throw new Error("postgres is still running");
+      await launch();
+    };
+    return db;
   } catch (err) {
     await stopServer();
     throw err;

@@ -1,0 +1,148 @@
+/**
+ * Fault: one node of a 3-node Weaviate cluster dies under load (docs/RELIABILITY.md, "Faults").
+ *
+ * Expected behaviour, written before the test:
+ * - The cluster is three processes of the same Weaviate binary on loopback (one Raft cluster),
+ *   the posts collection has replication factor 3 (WEAVIATE_REPLICATION_FACTOR=3) and the
+ *   service reads and writes at WEAVIATE_CONSISTENCY=QUORUM, talking to node1 only.
+ * - node3 is SIGKILLed while clients search over REST and gRPC: every search keeps succeeding
+ *   (2 of 3 replicas are a quorum), and `threadsight ingest` of new posts still succeeds.
+ * - node3 comes back on the same data and ports and catches up: the posts written while it
+ *   was down become readable from node3's own replica (REST node_name=node3: that replica alone),
+ *   through async replication (enabled on the collection whenever the factor is > 1) without
+ *   any read having to repair them.
+ * - The node the service talks to is not killed here: weaviate-client takes one host, so
+ *   surviving the loss of that node needs a load balancer in front of the nodes (README,
+ *   "Running on several machines").
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import weaviate from "weaviate-client";
+import type { WeaviateClient } from "weaviate-client";
+import { postUuid } from "../../src/index/weaviate-schema.js";
+import { CORPORA, corporaSkip, runIngest, seedSample } from "../harness/seed.js";
+import { startService } from "../harness/service.js";
+import type { RunningService } from "../harness/service.js";
+import { localWeaviateSkipReason, startWeaviateCluster, waitClusterSize } from "../harness/weaviate.js";
+import type { WeaviateCluster } from "../harness/weaviate.js";
+import { startSearchLoad, tally } from "./search-load.js";
+
+/** Ingest checkpoints live in the data dir: a fresh one per run, so no other suite's progress is resumed. */
+const ingestDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-fault-ingest-"));
+process.once("exit", () => rmSync(ingestDir, { recursive: true, force: true }));
+
+const skip = localWeaviateSkipReason() ?? corporaSkip();
+
+/** How long node3 may take to catch up after it returns, ms. */
+const CATCH_UP_BOUND_MS = 90_000;
+
+/** GET one object from one node's own replica; true when that replica holds it. */
+async function onNode(httpUrl: string, collection: string, uuid: string, node: string): Promise<boolean> {
+  const res = await fetch(`${httpUrl}/v1/objects/${collection}/${uuid}?node_name=${node}`, { signal: AbortSignal.timeout(5_000) });
+  if (res.status === 404) return false;
+  if (!res.ok) throw new Error(`GET object on ${node}: ${res.status} ${await res.text()}`);
+  return true;
+}
+
+describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 300_000 }, () => {
+  let cluster: WeaviateCluster;
+  let svc: RunningService;
+  let key: string;
+  let client: WeaviateClient;
+  const collection = `Cluster${Date.now()}`;
+  let env: Record<string, string>;
+  before(async () => {
+    cluster = await startWeaviateCluster(3);
+    const node1 = cluster.nodes[0]!;
+    env = {
+      WEAVIATE_URL: node1.httpUrl,
+      WEAVIATE_GRPC_URL: node1.grpcUrl,
+      WEAVIATE_COLLECTION: collection,
+      WEAVIATE_REPLICATION_FACTOR: "3",
+      WEAVIATE_CONSISTENCY: "QUORUM",
+    };
+    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 80 }]);
+    svc = await startService({ env });
+    key = await svc.createKey("enterprise");
+    client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: node1.httpPort, grpcHost: "127.0.0.1", grpcPort: node1.grpcPort });
+  });
+  after(async () => {
+    await client?.close();
+    await svc?.stop();
+    await cluster?.stop();
+  });
+
+  test("the collection is replicated on all three nodes", async () => {
+    const config = await client.collections.use(collection).config.get();
+    assert.equal(config.replication.factor, 3);
+    assert.equal(config.replication.asyncEnabled, true);
+    const some = await client.collections.use(collection).query.fetchObjects({ limit: 5 });
+    assert.equal(some.objects.length, 5);
+    for (const node of cluster.nodes) {
+      for (const o of some.objects) assert.ok(await onNode(node.httpUrl, collection, o.uuid, node.name), `${o.uuid} on ${node.name}`);
+    }
+  });
+
+  test("node3 SIGKILLed: searches keep succeeding at QUORUM, ingest still writes; it returns and catches up", async (t) => {
+    const [node1, , node3] = cluster.nodes as [typeof cluster.nodes[0], unknown, typeof cluster.nodes[0]];
+    const load = startSearchLoad({ url: svc.url, address: svc.address, key, clients: 4 });
+    let outcomes;
+    let written: string[];
+    try {
+      await load.waitForSuccesses(10);
+      await node3.kill();
+      const killedAt = Date.now();
+      // Posts that only nodes 1 and 2 receive, written by the real CLI while searches run.
+      const ingest = await runIngest([path.join(CORPORA, "hackernews_2015_2016/hacker_news.csv"), "--limit", "60"], { ...env, THREADSIGHT_DATA_DIR: ingestDir });
+      assert.ok(ingest.code === 0 || ingest.code === 3, `ingest with a node down exited ${ingest.code}: ${ingest.stderr.slice(-1500)}`);
+      await load.waitForSuccesses(20);
+      const hn = await client.collections.use(collection).withConsistency("QUORUM").query.fetchObjects({
+        filters: client.collections.use(collection).filter.byProperty("source").equal("hackernews"),
+        limit: 100,
+        returnProperties: ["postId"],
+      });
+      written = hn.objects.map((o) => String(o.properties.postId));
+      assert.ok(written.length >= 40, `posts written while node3 was down: ${written.length}`);
+      outcomes = await load.stop();
+      const during = outcomes.filter((o) => o.startedAt >= killedAt);
+      assert.ok(during.length >= 20, `calls made while node3 was down: ${during.length}`);
+    } finally {
+      outcomes ??= await load.stop();
+    }
+    const failed = outcomes.filter((o) => o.status !== 200);
+    assert.deepEqual(failed, [], `every search succeeds with one replica down: ${JSON.stringify(tally(outcomes))}`);
+
+    // The new posts are searchable through the service while node3 is still down.
+    const found = await fetch(`${svc.url}/api/v1/search/semantic`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "show hn", limit: 10 }),
+    });
+    assert.equal(found.status, 200);
+
+    await node3.restart();
+    await waitClusterSize(node1, 3);
+    const uuids = written.map(postUuid);
+    const missingAtReturn = (await Promise.all(uuids.map((u) => onNode(node3.httpUrl, collection, u, node3.name)))).filter((has) => !has).length;
+    const returnedAt = Date.now();
+    const deadline = returnedAt + CATCH_UP_BOUND_MS;
+    let missing = uuids;
+    while (missing.length > 0 && Date.now() < deadline) {
+      const has = await Promise.all(missing.map((u) => onNode(node3.httpUrl, collection, u, node3.name)));
+      missing = missing.filter((_, i) => !has[i]);
+      if (missing.length > 0) await new Promise((r) => setTimeout(r, 1_000));
+    }
+    t.diagnostic(`calls: ${JSON.stringify(tally(outcomes))}; node3 missing ${missingAtReturn}/${uuids.length} on return, caught up in ${Date.now() - returnedAt} ms`);
+    assert.deepEqual(missing, [], `node3 caught up on all ${uuids.length} posts written while it was down (${missingAtReturn} missing when it returned)`);
+    // And a search after the return still succeeds.
+    const after = await fetch(`${svc.url}/api/v1/search/vector`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "startup hiring", limit: 5, start_date: "2010-01-01", end_date: "2019-12-31" }),
+    });
+    assert.equal(after.status, 200);
+  });
+});
