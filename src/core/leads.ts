@@ -45,9 +45,13 @@ export class LeadsCore {
     const query = requireText("query", params.query);
     const limit = resolveLimit(params.limit);
     const minScore = resolveMinScore(params.minScore);
-    const [vector] = await this.deps.embedder.embed([query], signal);
+    // The embedding is handed over as a promise: the index starts its keyword side (already
+    // restricted to leads above the bar by the engine-side filter) while the query is embedded,
+    // so the two overlap instead of adding up (the embedding is the larger cost).
+    const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
+    vector.catch(() => {}); // awaited by the index; a failure surfaces there, not as unhandled
     const hits = await this.deps.index.hybrid(
-      { text: query, vector: vector!, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore } },
+      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore } },
       signal,
     );
     return hits

@@ -61,9 +61,13 @@ export class SearchCore {
     const subforums = resolveSubforums(params.subforums);
     const fingerprint = requestFingerprint(["semantic", query, subforums]);
     const offset = decodePageToken(params.pageToken, fingerprint, limit);
-    const [vector] = await this.deps.embedder.embed([query], signal);
+    // Not awaited here: the index can run its keyword side while the query is embedded. The
+    // index awaits it; the no-op catch only keeps a failure the index never reached from being
+    // reported as unhandled (the index's own error is the one the caller gets).
+    const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
+    vector.catch(() => {});
     const hits = await this.deps.index.hybrid(
-      { text: query, vector: vector!, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, filter: subforums.length > 0 ? { subforums } : {} },
+      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, filter: subforums.length > 0 ? { subforums } : {} },
       signal,
     );
     const page = paginate(hits, limit, offset, fingerprint);

@@ -5,15 +5,18 @@
  *   with the title's score weighted {@link TITLE_BOOST}x (as Weaviate's `title^2`), English
  *   stemming and stop words; pages are cut from a candidate window, ties broken by id (paging.ts).
  * - Vector: cosine distance; `score = 1 - distance`. Brute force (exact) below the vector-index
- *   threshold, IVF_PQ with an exact re-rank of the candidates above it (lancedb-maintenance.ts).
+ *   threshold, IVF_PQ with an exact re-rank of the candidates above it (lancedb-maintenance.ts,
+ *   lancedb-queries.ts).
  * - Hybrid: both sides fetched with the same filter (top 200 each per page window) and fused
- *   here (fusion.ts), relative-score by default, so `score` is 0..1.
+ *   here (fusion.ts), relative-score by default, so `score` is 0..1. The keyword side starts at
+ *   once, while the query vector may still be computed (HybridQuery.vector may be a promise).
+ *   Ranking reads ids and scores only; whole rows are read for the page alone.
  * - Freshness: a process sees rows another process (e.g. `threadsight ingest`) committed within
  *   {@link DEFAULT_FRESHNESS_SECONDS} s: the connection re-checks the table version that often.
  * One process writes a directory at a time (lancedb-writer-lock.ts, taken at the first upsert);
  * any number of readers may share it.
  */
-import { connect, MultiMatchQuery } from "@lancedb/lancedb";
+import { connect } from "@lancedb/lancedb";
 import type { Connection, Table } from "@lancedb/lancedb";
 import path from "node:path";
 import type { EnrichedPost, IndexedPost } from "../model/post.js";
@@ -21,8 +24,9 @@ import { checkAborted } from "./abort.js";
 import { engineCall, guardEngine, probe } from "./engine-call.js";
 import { candidateDepth, fuse } from "./fusion.js";
 import type { FusionType, Scored } from "./fusion.js";
-import { idsWhere, lanceWhere } from "./lancedb-filter.js";
+import { lanceWhere } from "./lancedb-filter.js";
 import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "./lancedb-maintenance.js";
+import { HYBRID_REFINE_FACTOR, keywordQuery, PAGE_REFINE_FACTOR, rowsByIdQuery, vectorQuery } from "./lancedb-queries.js";
 import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./lancedb-schema.js";
 import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
@@ -33,13 +37,9 @@ import { splitValid } from "./upsert-checks.js";
 
 const ENGINE = "LanceDB";
 
-/** Weight of a title match relative to a content match in keyword scoring. */
-export const TITLE_BOOST = 2;
+export { TITLE_BOOST } from "./lancedb-queries.js";
 /** Seconds after which a reader sees another process's writes. */
 export const DEFAULT_FRESHNESS_SECONDS = 1;
-/** IVF_PQ search: partitions probed and re-rank factor (exact distances for the candidates). */
-const NPROBES = 20;
-const REFINE_FACTOR = 10;
 /** What ranking needs: candidates are ranked on ids and scores, whole rows read per page. */
 const ID_COLUMNS = ["id"] as const;
 
@@ -65,7 +65,7 @@ interface Opened {
 export class LanceDbIndex implements SearchIndex {
   readonly backend = "lancedb";
   private state: Opened | undefined;
-  /** Writes from this process run one at a time (mergeInsert and index upkeep must not interleave). */
+  /** Writes from this process run one at a time (concurrent mergeInserts of one id could both insert it). */
   private writes: Promise<unknown> = Promise.resolve();
   /** Set once the full-text indexes exist (possibly built by another process); they stay. */
   private ftsReady = false;
@@ -139,20 +139,28 @@ export class LanceDbIndex implements SearchIndex {
     checkPage(query);
     checkVector(query.vector, this.opened().dimensions);
     const where = lanceWhere(query.filter);
-    const rows = await engineCall(ENGINE, () => this.vectorRows(query.vector, where, query.limit, query.offset, POST_COLUMNS), signal);
+    const { table } = this.opened();
+    const rows = await engineCall(ENGINE, () => vectorQuery(table, query.vector, where, query, POST_COLUMNS, PAGE_REFINE_FACTOR).toArray(), signal);
     return rows.map((r) => ({ post: fromRow(r), score: 1 - Number(r._distance) }));
   }
 
   async hybrid(query: HybridQuery, signal?: AbortSignal): Promise<Hit[]> {
     checkPage(query);
     checkAlpha(query.alpha);
-    checkVector(query.vector, this.opened().dimensions);
+    const { table, dimensions } = this.opened();
     const where = lanceWhere(query.filter);
     const depth = candidateDepth(query.offset, query.limit);
+    const vectorSide = async (): Promise<Record<string, unknown>[]> => {
+      const vector = await query.vector;
+      checkVector(vector, dimensions);
+      if (query.alpha === 0) return [];
+      return vectorQuery(table, vector, where, { limit: depth, offset: 0 }, ID_COLUMNS, HYBRID_REFINE_FACTOR).toArray();
+    };
     const run = async () => {
+      // The keyword side does not need the vector: it runs while the query is being embedded.
       const [kwRows, vecRows] = await Promise.all([
         query.alpha < 1 ? this.keywordRows(query.text, where, depth, ID_COLUMNS) : Promise.resolve([]),
-        query.alpha > 0 ? this.vectorRows(query.vector, where, depth, 0, ID_COLUMNS) : Promise.resolve([]),
+        vectorSide(),
       ]);
       const kw: Scored[] = kwRows.map((r) => ({ id: String(r.id), score: Number(r._score) }));
       const vec: Scored[] = vecRows.map((r) => ({ id: String(r.id), score: 1 - Number(r._distance) }));
@@ -186,6 +194,7 @@ export class LanceDbIndex implements SearchIndex {
     if (!s) return;
     try {
       await this.writes;
+      await s.maintenance.stop();
       if (s.maintenance.pendingRows > 0) await s.maintenance.optimize();
     } finally {
       s.lock.release();
@@ -194,9 +203,18 @@ export class LanceDbIndex implements SearchIndex {
     }
   }
 
-  /** Folds unindexed rows into the indexes now (close() does it too). */
+  /** Folds unindexed rows into the indexes now (close() does it too), after any background run. */
   async optimize(): Promise<void> {
-    await guardEngine(ENGINE, () => this.opened().maintenance.optimize());
+    const { maintenance } = this.opened();
+    await guardEngine(ENGINE, async () => {
+      await maintenance.idle();
+      await maintenance.optimize();
+    });
+  }
+
+  /** Waits until background index upkeep (training, optimize) has finished, e.g. after an ingest. */
+  async indexesSettled(): Promise<void> {
+    await this.opened().maintenance.idle();
   }
 
   private opened(): Opened {
@@ -216,7 +234,7 @@ export class LanceDbIndex implements SearchIndex {
   private async readPosts(ids: readonly string[]): Promise<Map<string, EnrichedPost>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const rows = await this.opened().table.query().where(idsWhere(unique)).select([...POST_COLUMNS]).limit(unique.length).toArray();
+    const rows = await rowsByIdQuery(this.opened().table, unique, POST_COLUMNS).toArray();
     return new Map(rows.map((r: Record<string, unknown>) => [String(r.id), fromRow(r)]));
   }
 
@@ -229,20 +247,7 @@ export class LanceDbIndex implements SearchIndex {
       this.ftsReady = names.has("title_idx") && names.has("content_idx");
       if (!this.ftsReady) return [];
     }
-    const fts = new MultiMatchQuery(text, ["title", "content"], { boosts: [TITLE_BOOST, 1] });
-    let q = table.query().fullTextSearch(fts).select([...columns, "_score"]).limit(limit);
-    if (where) q = q.where(where);
-    return q.toArray();
-  }
-
-  private async vectorRows(vector: Float32Array, where: string | undefined, limit: number, offset: number, columns: readonly string[]): Promise<Record<string, unknown>[]> {
-    const { table } = this.opened();
-    let q = table.query().nearestTo(vector).distanceType("cosine").select([...columns, "_distance"]).limit(limit).offset(offset);
-    // Ignored while there is no vector index; once there is one (perhaps trained by another
-    // process), the re-rank makes the returned distances exact.
-    q = q.nprobes(NPROBES).refineFactor(REFINE_FACTOR);
-    if (where) q = q.where(where);
-    return q.toArray();
+    return keywordQuery(table, text, where, limit, columns).toArray();
   }
 }
 

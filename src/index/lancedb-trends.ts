@@ -4,7 +4,10 @@
  * GROUP BY, so aggregates are a filtered scan of only the needed columns (topic_id, created and
  * the summed fields), streamed batch by batch and folded here: memory stays O(topics), and the
  * scan is columnar, so a one-year window reads a few int and string columns, never titles or
- * vectors. Timed by test/topics/measure-trends.ts.
+ * vectors. Day-aligned windows (every ListTrends window) are answered from the per-(topic, day)
+ * rollup table instead (src/index/lancedb-rollups.ts) whenever its TOTAL cell counts exactly the
+ * posts the table holds; the scan stays as the fallback for rollups that are missing or were
+ * bypassed, and as the oracle path of the contract suite. Timed by test/topics/measure-trends.ts.
  */
 import { connect } from "@lancedb/lancedb";
 import type { Connection, Table } from "@lancedb/lancedb";
@@ -14,10 +17,14 @@ import { guardEngine } from "./engine-call.js";
 import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
 import { POSTS_TABLE } from "./lancedb-schema.js";
+import { LanceDbRollups } from "./lancedb-rollups.js";
 import { WriterLock } from "./lancedb-writer-lock.js";
 import { IndexUnavailableError } from "./search-index.js";
 import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
 import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
+import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
+import type { RollupCell, RollupPost } from "../topics/rollup.js";
+import { RollupFreshness } from "../topics/rollup-freshness.js";
 
 /** Options of {@link LanceDbTrendStore}. */
 export interface LanceDbTrendStoreOptions {
@@ -53,9 +60,43 @@ export class LanceDbTrendStore implements TrendStore {
   private wrote = false;
   /** Re-tagging is a write: it takes the directory's writer lock, as ingest does. */
   private readonly lock: WriterLock;
+  private readonly rollups = new LanceDbRollups(() => {
+    if (!this.db) throw new Error("LanceDbTrendStore: call open() first");
+    return this.db;
+  });
+  private readonly freshness = new RollupFreshness(
+    (signal) => this.rollups.total(signal),
+    async (signal) => {
+      const table = await this.tableOrUndefined();
+      return table ? guard(() => table.countRows(), signal) : 0;
+    },
+  );
 
   constructor(private readonly opts: LanceDbTrendStoreOptions) {
     this.lock = new WriterLock(opts.dir);
+  }
+
+  /** The TOTAL rollup cell when rollups cover every post, else undefined (then posts are scanned). */
+  async rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined> {
+    return this.freshness.check(signal);
+  }
+
+  async recordUpsert(previous: readonly RollupPost[], written: readonly RollupPost[], signal?: AbortSignal): Promise<void> {
+    this.freshness.invalidate();
+    await this.rollups.apply(rollupDelta(previous, written), signal);
+  }
+
+  async rebuildRollups(signal?: AbortSignal): Promise<void> {
+    const posts: RollupPost[] = [];
+    const cols = ["id", "topic_id", "created", "upvotes", "comments", "sentiment_score", "subforum"];
+    await this.scan(undefined, cols, signal, (batch) => {
+      const [id, topic, created, up, com, sent, sub] = cols.map((c) => column(batch, c));
+      for (let i = 0; i < batch.numRows; i++) {
+        posts.push({ id: String(id!(i)), topicId: String(topic!(i)), created: Number(created!(i)), upvotes: Number(up!(i)), comments: Number(com!(i)), sentimentScore: Number(sent!(i)), subforum: String(sub!(i)) });
+      }
+    });
+    this.freshness.invalidate();
+    await this.rollups.replace(rollupAll(posts), signal);
   }
 
   async open(): Promise<void> {
@@ -63,6 +104,8 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   async latestCreated(signal?: AbortSignal): Promise<number | undefined> {
+    const total = await this.rollupsFresh(signal);
+    if (total) return total.count > 0 ? total.maxCreated : undefined;
     let latest: number | undefined;
     await this.scan(undefined, ["created"], signal, (batch) => {
       const created = column(batch, "created");
@@ -75,6 +118,7 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
+    if (dayAligned(window) && (await this.rollupsFresh(signal))) return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
     const acc = new Map<string, Acc>();
     const cols = ["topic_id", "upvotes", "comments", "sentiment_score", "subforum"];
     await this.scan(`${windowWhere(window)} AND topic_id <> ''`, cols, signal, (batch) => {
@@ -105,6 +149,7 @@ export class LanceDbTrendStore implements TrendStore {
     const buckets = bucketCount(range, bucketMs);
     const out = new Map<string, number[]>();
     if (buckets === 0) return out;
+    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal))) return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
     await this.scan(`${windowWhere(range)} AND topic_id <> ''`, ["topic_id", "created"], signal, (batch) => {
       const topic = column(batch, "topic_id");
       const created = column(batch, "created");
@@ -193,12 +238,13 @@ export class LanceDbTrendStore implements TrendStore {
     const table = this.table;
     const db = this.db;
     this.table = undefined;
-    this.db = undefined;
     try {
+      await this.rollups.close();
       if (table && this.wrote) await table.optimize().catch(() => undefined);
     } finally {
       this.lock.release();
       table?.close();
+      this.db = undefined;
       db?.close();
     }
   }

@@ -32,7 +32,11 @@ export interface Hit {
 /** Hybrid (keyword + vector) query. */
 export interface HybridQuery extends Page {
   text: string;
-  vector: Float32Array;
+  /**
+   * The query's embedding, or a promise of it: an index may start its keyword side while the
+   * query is still being embedded (the embedded index does), so the two overlap.
+   */
+  vector: Float32Array | Promise<Float32Array>;
   filter?: QueryFilter;
   /** Weight of the vector side, 0 (keyword only) .. 1 (vector only). */
   alpha: number;

@@ -1,7 +1,7 @@
 /**
  * `threadsight topics rebuild` as a function: read every post's vector from the index, build a
  * new model (ids carried over from the current one where clusters persist), replace model.json
- * atomically, then re-tag only the posts whose topic changed. The server keeps answering all the
+ * atomically, then re-tag only the posts whose topic changed and recompute the trend rollups. The server keeps answering all the
  * while: it reads the old model until the rename, and trends over partly re-tagged posts are
  * briefly a mix of both models, never an error.
  */
@@ -75,6 +75,9 @@ export async function rebuildTopics(store: TrendStore, opts: RebuildOptions): Pr
     retagged += await store.setTopics(changed.slice(i, i + retagBatch), opts.signal);
     progress(`re-tagged ${retagged} of ${changed.length} posts`);
   }
+  // Topic ids moved, so every rollup cell may be wrong: recompute them from the re-tagged posts.
+  await store.rebuildRollups(opts.signal);
+  progress("rebuilt the per-(topic, day) trend rollups");
   const oldIds = new Set(previous?.topics.map((t) => t.id) ?? []);
   return { model, posts: posts.length, keptIds: model.topics.filter((t) => oldIds.has(t.id)).length, retagged };
 }

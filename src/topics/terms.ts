@@ -24,13 +24,24 @@ const STOPWORDS = new Set(
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
 
+/** Whether a token's first character is a digit (a token never starts with . , + or -). */
+function startsNumeric(word: string): boolean {
+  const c = word.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
+
 /** The terms of a text, in order, repeats kept. */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(TOKEN)) {
-    const word = match[0].replace(/'s$/, "").replaceAll("'", "");
+  // This runs over every keyword post of a ListTrends call (its largest CPU cost), so the
+  // apostrophe and all-digits rules only run on tokens that can match them; same output.
+  const lower = text.toLowerCase();
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(lower); match !== null; match = TOKEN.exec(lower)) {
+    let word = match[0];
+    if (word.includes("'")) word = word.replace(/'s$/, "").replaceAll("'", "");
     if (word.length < 3 || word.length > 24) continue;
-    if (/^[\d.,+-]+$/.test(word)) continue;
+    if (startsNumeric(word) && /^[\d.,+-]+$/.test(word)) continue;
     if (STOPWORDS.has(word)) continue;
     out.push(word);
   }

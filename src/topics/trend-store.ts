@@ -6,6 +6,8 @@
  * adapters use; test/topics/trend-store-contract.ts holds both to the same answers.
  */
 
+import type { RollupCell, RollupWriter } from "./rollup.js";
+
 /** An inclusive time window, epoch ms. */
 export interface TimeWindow {
   from: number;
@@ -81,8 +83,12 @@ export function bySubforumCount(a: SubforumCount, b: SubforumCount): number {
   return b.count - a.count || (a.subforum < b.subforum ? -1 : a.subforum > b.subforum ? 1 : 0);
 }
 
-/** The trends side of an index. Every method takes the caller's abort signal. */
-export interface TrendStore {
+/**
+ * The trends side of an index. Every method takes the caller's abort signal. As a RollupWriter
+ * it also keeps the per-(topic, day) rollups (src/topics/rollup.ts) that answer day-aligned
+ * windows without reading every post.
+ */
+export interface TrendStore extends RollupWriter {
   /** "lancedb" or "weaviate". */
   readonly backend: string;
   /** Opens the connection; the posts table/collection may not exist yet (then every answer is empty). */
@@ -107,6 +113,10 @@ export interface TrendStore {
   scanVectors(batchSize: number, signal?: AbortSignal): AsyncIterable<ScannedPost[]>;
   /** Sets posts' topic ids; returns how many were written. Unknown ids are skipped. */
   setTopics(assignments: readonly TopicAssignment[], signal?: AbortSignal): Promise<number>;
+  /** Recomputes every rollup cell from the posts (after a re-tag, or to adopt an index written without them). */
+  rebuildRollups(signal?: AbortSignal): Promise<void>;
+  /** The TOTAL rollup cell when rollups cover every post (and so answer), else undefined. */
+  rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined>;
   close(): Promise<void>;
 }
 

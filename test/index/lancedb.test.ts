@@ -29,6 +29,8 @@ describe("LanceDbIndex with a trained vector index", () => {
       const posts = randomPosts(1200, 11);
       const res = await index.upsert(posts);
       assert.equal(res.inserted, 1200);
+      // Training runs in the background, off the write path.
+      await index.indexesSettled();
       const db = await connect(dir);
       const table = await db.openTable("posts");
       const vectorIdx = (await table.listIndices()).find((i) => i.name === "vector_idx");

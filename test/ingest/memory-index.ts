@@ -67,11 +67,12 @@ export class MemoryIndex implements SearchIndex {
   }
 
   async hybrid(query: HybridQuery): Promise<Hit[]> {
+    const queryVector = await query.vector;
     const terms = tokens(query.text);
     const hits = this.filtered(query.filter).map((p) => {
       const words = tokens(`${p.title} ${p.content}`);
       const keyword = terms.length === 0 ? 0 : terms.filter((t) => words.includes(t)).length / terms.length;
-      const vector = (cosine(p.vector, query.vector) + 1) / 2;
+      const vector = (cosine(p.vector, queryVector) + 1) / 2;
       return { post: strip(p), score: query.alpha * vector + (1 - query.alpha) * keyword };
     });
     return page(hits, query);

@@ -18,6 +18,15 @@ export class MemoryTrendStore implements TrendStore {
 
   async open(): Promise<void> {}
 
+  /** The oracle aggregates the posts themselves; it has no rollups to keep. */
+  async recordUpsert(): Promise<void> {}
+
+  async rebuildRollups(): Promise<void> {}
+
+  async rollupsFresh(): Promise<undefined> {
+    return undefined;
+  }
+
   async latestCreated(): Promise<number | undefined> {
     return this.posts.length === 0 ? undefined : Math.max(...this.posts.map((p) => p.created));
   }

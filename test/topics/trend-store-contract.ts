@@ -2,7 +2,10 @@
  * The TrendStore contract, run against LanceDB and Weaviate: the same synthetic corpus is written
  * through each backend's SearchIndex adapter, and every store answer — and the whole ListTrends
  * outcome built on it — must equal what the plain in-memory oracle gives for the same posts.
- * That is the "both backends give the same trends on the same data" check.
+ * That is the "both backends give the same trends on the same data" check. Posts are written
+ * through RollupMaintainingIndex (as ingest writes them), so day-aligned windows are answered from
+ * the per-(topic, day) rollups; the rollup tests also cover re-ingest, a bypassing writer and a
+ * rollup rebuild, each checked against the oracle.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,6 +14,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { TrendsCore } from "../../src/core/trends.js";
 import type { TrendsOutcome } from "../../src/core/trends.js";
+import { RollupMaintainingIndex } from "../../src/index/rollup-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { loadTopicModel } from "../../src/topics/model-file.js";
@@ -58,24 +62,27 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
   describe(`TrendStore contract: ${name}`, { skip }, () => {
     let backend: TrendBackend;
     let posts: IndexedPost[];
+    let writer: RollupMaintainingIndex;
     const oracle = () => new MemoryTrendStore(posts.map((p) => ({ ...p })));
     const modelDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-trend-contract-"));
 
     before(async () => {
       backend = await setup();
       posts = trendCorpus(true).posts;
-      await backend.index.open(MODEL, DIMS);
-      const res = await backend.index.upsert(posts);
+      writer = new RollupMaintainingIndex(backend.index, backend.store);
+      await writer.open(MODEL, DIMS);
+      const res = await writer.upsert(posts);
       assert.deepEqual(res.failed, []);
-      await backend.store.open();
+      // The store reads the posts table through its own connection, which may lag the writer's
+      // by the freshness interval; the first assertions expect rollups, so wait until they count.
+      await eventually(async () => (await backend.store.rollupsFresh(signal)) !== undefined);
       await backend.emptyStore.open();
       await backend.alternate?.open();
     });
     after(async () => {
-      await backend?.store.close();
+      await writer?.close();
       await backend?.emptyStore.close();
       await backend?.alternate?.close();
-      await backend?.index.close();
       await backend?.cleanup();
       rmSync(modelDir, { recursive: true, force: true });
     });
@@ -159,6 +166,7 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       const stats = await backend.store.aggregateByTopic(WINDOWS["whole corpus"]!, signal);
       assert.deepEqual(stats.map((s) => s.topicId).sort(), ids);
       assert.equal(stats.reduce((s, x) => s + x.count, 0), posts.length);
+      assert.equal((await backend.store.rollupsFresh(signal))?.count, posts.length, "the rebuild reset the rollups to the new topic ids");
 
       const second = await rebuildTopics(backend.store, { file, k: 3, seed: 9, batchSize: 40 });
       assert.deepEqual(second.model.topics.map((t) => t.id).sort(), ids);
@@ -166,5 +174,61 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       assert.ok(second.retagged <= posts.length * 0.02, `re-tagged ${second.retagged}`);
       assert.equal((await loadTopicModel(file))?.version, 2);
     });
+
+    it("keeps rollups exact when posts are re-ingested (old contributions are taken back)", async () => {
+      // Runs after the topic rebuild (which must see the untouched corpus): take the rebuilt ids.
+      const topicOf = new Map<string, string>();
+      for await (const batch of backend.store.scanVectors(500, signal)) for (const p of batch) topicOf.set(p.id, p.topicId);
+      posts = posts.map((p) => ({ ...p, topicId: topicOf.get(p.id)! }));
+      const topicIds = [...new Set(topicOf.values())].sort();
+      // The re-tag went through the store's connection; the writer reads old versions through
+      // its own, which sees other connections' commits after its freshness interval.
+      await eventually(async () => (await writer.get(posts.slice(0, 12).map((p) => p.id), signal)).every((p, i) => p.topicId === posts[i]!.topicId));
+      assert.equal((await backend.store.rollupsFresh(signal))?.count, posts.length);
+      const changed = posts.slice(0, 12).map((p, i) => ({
+        ...p,
+        upvotes: p.upvotes + 1000 + i,
+        comments: i % 2 === 0 ? 0 : p.comments + 5,
+        sentimentScore: -p.sentimentScore,
+        subforum: i % 3 === 0 ? "moved-sub" : p.subforum,
+        topicId: i % 4 === 0 ? topicIds.find((t) => t !== p.topicId)! : p.topicId,
+        created: i % 5 === 0 ? p.created + 9 * DAY : p.created,
+      }));
+      // Twice, and with unchanged posts in the batch: none of it may be counted again.
+      const unchanged = posts.slice(12, 20);
+      for (let round = 0; round < 2; round++) assert.deepEqual((await writer.upsert([...changed, ...unchanged], signal)).failed, []);
+      posts = [...changed, ...posts.slice(12)];
+      await eventually(async () => (await backend.store.rollupsFresh(signal))?.count === posts.length);
+      await assertMatchesOracle(backend.store, oracle());
+    });
+
+    it("falls back to the posts when a writer bypassed the rollups, until they are rebuilt", async () => {
+      const extra = { ...posts[3]!, id: "test:bypass", nativeId: "bypass", upvotes: 5000 };
+      assert.deepEqual((await backend.index.upsert([extra], signal)).failed, []);
+      posts = [...posts, extra];
+      await eventually(async () => (await backend.store.rollupsFresh(signal)) === undefined);
+      await assertMatchesOracle(backend.store, oracle());
+      await backend.store.rebuildRollups(signal);
+      assert.equal((await backend.store.rollupsFresh(signal))?.count, posts.length);
+      await assertMatchesOracle(backend.store, oracle());
+    });
   });
+}
+
+/** Polls `check` until it holds (at most ~5 s): for answers that trail a write by the read-freshness interval. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail("condition not reached within 5 s");
+}
+
+/** Every day-aligned aggregate and baseline the store gives equals the oracle's. */
+async function assertMatchesOracle(store: TrendStore, oracle: MemoryTrendStore): Promise<void> {
+  for (const window of Object.values(WINDOWS)) {
+    assert.deepEqual(normalise(sortStats(await store.aggregateByTopic(window, signal))), normalise(sortStats(await oracle.aggregateByTopic(window))));
+  }
+  const range = { from: Date.UTC(2023, 11, 1), to: Date.UTC(2024, 3, 1) - 1 };
+  assert.deepEqual(Object.fromEntries(await store.countsByTopicAndBucket(range, 7 * DAY, signal)), Object.fromEntries(await oracle.countsByTopicAndBucket(range, 7 * DAY)));
 }
