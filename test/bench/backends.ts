@@ -26,9 +26,14 @@ export interface BackendTarget {
 
 /** The benchmark's target for `backend`; `tag` separates smoke runs (--posts N) from the full corpus. */
 export function targetFor(backend: Backend, tag: string, weaviate?: BenchWeaviate): BackendTarget {
-  const dataDir = path.join(BENCH_DIR, `${backend}-${tag}`);
-  if (backend === "lancedb") return { backend, dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  if (backend === "lancedb") {
+    const dataDir = path.join(BENCH_DIR, `lancedb-${tag}`);
+    return { backend, dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  }
   if (weaviate === undefined) throw new Error("weaviate target needs a running Weaviate");
+  // Named after the server ("weaviate-full" for the default one): the ingest checkpoints kept
+  // here describe what that server holds, so another server must not share them.
+  const dataDir = path.join(BENCH_DIR, `${weaviate.name}-${tag}`);
   const collection = `BenchPosts${tag.replace(/[^A-Za-z0-9]/g, "")}`;
   return {
     backend,

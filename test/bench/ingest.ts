@@ -28,6 +28,9 @@ import { vaderEnricher } from "../../src/ingest/vader-enricher.js";
 import { indexFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
 import { CORPORA_FILES, corpusPath, lanceCount, weaviateCount } from "./corpora.js";
+import { BENCH_DIR } from "./results-store.js";
+import { storedVectorEmbedder } from "./stored-vectors.js";
+import type { StoredVectorStats } from "./stored-vectors.js";
 import { median, msSince } from "./stats.js";
 
 /** Result of the raw-vs-pipeline comparison. */
@@ -63,6 +66,8 @@ export interface FullIngest {
   limitPerCorpus: number | undefined;
   corpora: CorpusIngest[];
   indexTotal: number;
+  /** Set when the run's vectors came from the kept embedded index (INGEST_VECTORS_FROM). */
+  vectors?: StoredVectorStats;
 }
 
 const quietLog = (): void => {};
@@ -177,7 +182,17 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
   mkdirSync(target.dataDir, { recursive: true });
   const markerDir = path.join(target.dataDir, "bench-done");
   mkdirSync(markerDir, { recursive: true });
-  const embedder = await startUseEmbedder(2);
+  // INGEST_VECTORS_FROM=<bench data dir, e.g. lancedb-full>: answer embed calls from that index's
+  // stored vectors where the text matches (stored-vectors.ts), for a second backend on a busy machine.
+  const vectorsFrom = process.env.INGEST_VECTORS_FROM;
+  if (vectorsFrom !== undefined && !/^[A-Za-z0-9_-]+$/.test(vectorsFrom)) throw new Error(`INGEST_VECTORS_FROM must name a directory in ${BENCH_DIR}, got "${vectorsFrom}"`);
+  const use = await startUseEmbedder(2);
+  const stored = vectorsFrom === undefined ? undefined : await storedVectorEmbedder(path.join(BENCH_DIR, vectorsFrom), use, log).catch(async (err: unknown) => {
+    await use.close();
+    throw err;
+  });
+  if (stored) log(`ingest ${target.backend}: vectors from ${vectorsFrom} (${stored.stats().sourceRows} texts) where the text matches, USE-lite otherwise`);
+  const embedder = stored ?? use;
   const index = await indexFor(target);
   const out: CorpusIngest[] = [];
   try {
@@ -243,5 +258,5 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
     rec.sourceRows = await c.rowCount();
     rec.indexCount = await countIn(target, c);
   }
-  return { backend: target.backend, limitPerCorpus: limit, corpora: out, indexTotal: out.reduce((s, r) => s + r.indexCount, 0) };
+  return { backend: target.backend, limitPerCorpus: limit, corpora: out, indexTotal: out.reduce((s, r) => s + r.indexCount, 0), ...(stored ? { vectors: stored.stats() } : {}) };
 }

@@ -16,7 +16,17 @@ import { loadText } from "./machine.js";
 import type { MachineInfo } from "./machine.js";
 import { loadResults } from "./results-store.js";
 import type { StoredSection } from "./results-store.js";
+import { renderScaling } from "./scaling.js";
+import type { ScalingRow } from "./scaling.js";
+import { storedVectorsNote } from "./stored-vectors.js";
 import type { SearchResult } from "./search.js";
+import { CAPACITY_TEXT, capacitySection, FLOOR_TEXT, floorSection, PROFILE_TEXT, profileSection, PROTOCOL_TEXT, protocolSection } from "./report-performance.js";
+import type { CapacityResult } from "./capacity.js";
+import type { FloorResult } from "./floor.js";
+import type { ProfileResult } from "./search-profile.js";
+import type { ProtocolResult } from "./protocol.js";
+import { INSIGHTS_TEXT, insightsSection } from "./insights.js";
+import type { InsightsResult } from "./insights.js";
 import { count, fixed } from "./stats.js";
 
 const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redisMs: 1 };
@@ -61,6 +71,7 @@ function fullSection(s: StoredSection<FullIngest>): string {
     `This run: ${count(posts)} posts in ${fixed(secs, 0)} s = ${fixed(posts / Math.max(secs, 1e-9))} posts/s; index total ${count(d.indexTotal)}.` +
       (reused.length > 0 ? ` Reused from an earlier run (not re-timed): ${reused.join(", ")}.` : "") +
       (fresh.some((c) => c.resumedFrom > 0) ? " Some corpora resumed from a checkpoint; their rate covers this run's part only." : ""),
+    ...(d.vectors ? ["", storedVectorsNote(d.vectors)] : []),
     ...(d.corpora.some((c) => c.stats.read < c.sourceRows)
       ? [
           "",
@@ -137,7 +148,7 @@ export function renderReport(tag = "full"): string {
     "# Benchmarks",
     "",
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
-    "Re-run parts with `npm run bench -- --only ratio,ingest,copy,search,limits --backend lancedb|weaviate|all [--posts N] [--rounds R]`.",
+    "Re-run parts with `npm run bench -- --only ratio,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling --backend lancedb|weaviate|all [--posts N] [--rounds R]`.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
     "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
@@ -177,9 +188,39 @@ export function renderReport(tag = "full"): string {
     "index). Warm: the same queries again (embedding cached). Concurrency 16: 16 callers over the cached queries.",
     "",
     ...of<SearchResult>("search:").flatMap(([, s]) => [searchSection(s), ""]),
+    "### Where a search's time goes, stage by stage",
+    "",
+    ...PROFILE_TEXT,
+    "",
+    ...of<ProfileResult>("profile:").flatMap(([, s]) => [profileSection(s), ""]),
+    "## Performance against the engine floor",
+    "",
+    "### Protocol overhead",
+    "",
+    ...PROTOCOL_TEXT,
+    "",
+    ...of<ProtocolResult>("protocol:").flatMap(([, s]) => [protocolSection(s), ""]),
+    "### Our overhead over the engine floor",
+    "",
+    ...FLOOR_TEXT,
+    "",
+    ...of<FloorResult>("floor:").flatMap(([, s]) => [floorSection(s), ""]),
+    "### Capacity",
+    "",
+    ...CAPACITY_TEXT,
+    "",
+    ...of<CapacityResult>("capacity:").flatMap(([, s]) => [capacitySection(s), ""]),
     "## Limiter overhead",
     "",
     ...of<LimitsResult>("limits").flatMap(([, s]) => [limitsSection(s), ""]),
+    "## Insights: ListTrends and FindLeads",
+    "",
+    ...INSIGHTS_TEXT,
+    "",
+    ...of<InsightsResult>("insights:").flatMap(([, s]) => [insightsSection(s), ""]),
+    "## Scaling",
+    "",
+    ...renderScaling(of<ScalingRow>("scaling:")),
   ];
   return out.join("\n");
 }

@@ -8,7 +8,11 @@
  * ratio: embedder raw vs pipeline throughput on a slice; ingest: the whole corpora into the kept
  * index (skipped per corpus when an earlier run finished it); copy: fill the Weaviate collection
  * from the embedded index's rows and vectors (no second embedding pass; see copy-index.ts);
- * search: latency over REST and gRPC; limits: limiter overhead, memory and Redis stores.
+ * search: latency over REST and gRPC; profile: a search's stages timed one by one (embedded index);
+ * protocol: one cached query over REST, Connect-JSON, Connect-binary and gRPC; floor: end-to-end
+ * latency over (query embedding + the raw engine queries); capacity: max sustainable req/s per
+ * operation; limits: limiter overhead, memory and Redis stores;
+ * scaling: 10k/100k/1M posts replicated from the real corpora, per backend (see scaling.ts).
  *
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
@@ -25,7 +29,7 @@ import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
 
 /** Parts in the order they run. */
-const PARTS = ["ratio", "ingest", "copy", "search", "limits"] as const;
+const PARTS = ["ratio", "ingest", "copy", "search", "profile", "protocol", "floor", "capacity", "limits", "scaling", "insights"] as const;
 type Part = (typeof PARTS)[number];
 
 /** "HH:MM" (UTC, today or tomorrow) or an ISO date -> epoch ms. */
@@ -91,7 +95,7 @@ async function main(): Promise<void> {
   }, 110 * 60_000);
   hardStop.unref();
   try {
-    const needsIndex = opts.parts.some((p) => p !== "limits");
+    const needsIndex = opts.parts.some((p) => p !== "limits" && p !== "scaling" && p !== "insights");
     if (needsIndex && opts.backends.includes("weaviate")) weaviate = await startBenchWeaviate();
     for (const backend of needsIndex ? opts.backends : []) {
       const target = targetFor(backend, tag, weaviate);
@@ -132,6 +136,34 @@ async function main(): Promise<void> {
         const res = await benchSearch(target, { queries: opts.queries, rounds: opts.rounds }, log);
         saveResult(`search:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
       }
+      if (opts.parts.includes("profile") && backend === "lancedb") {
+        const { profileSearch } = await import("./search-profile.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await profileSearch(target, 30, log);
+        saveResult(`profile:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("protocol")) {
+        const { benchProtocol } = await import("./protocol.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchProtocol(target, { rounds: Math.max(opts.rounds, 5), callsPerRound: 20 }, log);
+        saveResult(`protocol:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("floor")) {
+        const { benchFloor } = await import("./floor.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchFloor(target, { rounds: Math.max(opts.rounds, 5), queriesPerRound: 20 }, log);
+        saveResult(`floor:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("capacity")) {
+        const { benchCapacity } = await import("./capacity.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchCapacity(target, { rounds: Math.min(opts.rounds, 3), stepSeconds: 4 }, log);
+        saveResult(`capacity:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
     }
     if (opts.parts.includes("limits")) {
       const { benchLimits } = await import("./limits.js");
@@ -139,6 +171,16 @@ async function main(): Promise<void> {
       const t0 = Date.now();
       const res = await benchLimits({ rounds: opts.rounds }, log);
       saveResult("limits", { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+    }
+    if (opts.parts.includes("scaling")) {
+      // Its own stores and Weaviate servers per size (scaling.ts); each size is saved when done.
+      const { benchScaling } = await import("./scaling.js");
+      await benchScaling(opts.backends, log, (key, section) => saveResult(`${key}:${tag}`, section));
+    }
+    if (opts.parts.includes("insights")) {
+      // Its own copy of the index and its own Weaviate server (insights-prepare.ts).
+      const { benchInsightsAll } = await import("./insights.js");
+      await benchInsightsAll(opts.backends, tag, { rounds: opts.rounds }, log, (key, section) => saveResult(`${key}:${tag}`, section));
     }
   } finally {
     await weaviate?.stop();

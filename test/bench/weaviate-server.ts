@@ -3,7 +3,9 @@
  * harness (weaviateBinaryPath), but with its data under BENCH_DIR/weaviate and ports chosen once
  * and kept in ports.json, so a later `npm run bench -- --only search` finds the ingested corpus
  * instead of importing it again (Raft remembers its own address, so the ports must not move).
- * WEAVIATE_URL set: that server is used and nothing is started.
+ * WEAVIATE_URL set: that server is used and nothing is started. THREADSIGHT_BENCH_WEAVIATE names
+ * another server directory under BENCH_DIR (default "weaviate"), so a long run (the whole-corpora
+ * ingest) can keep its own server, data and ports while other parts use the default one.
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -15,9 +17,13 @@ import { BENCH_DIR } from "./results-store.js";
 
 /** A running Weaviate for the benchmark. */
 export interface BenchWeaviate {
+  /** Server directory name under BENCH_DIR; also prefixes the targets' data directories. */
+  name: string;
   httpUrl: string;
   grpcUrl: string;
   dataDir: string | undefined;
+  /** The server's process id (undefined for an adopted WEAVIATE_URL server), to read its memory. */
+  pid: number | undefined;
   /** Stops the server (SIGTERM, then SIGKILL after 10 s); the data stays. */
   stop(): Promise<void>;
 }
@@ -61,15 +67,22 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, lo
   throw new Error(`weaviate not ready after ${timeoutMs} ms:\n${log()}`);
 }
 
-/** Starts (or adopts) the benchmark's Weaviate. */
-export async function startBenchWeaviate(): Promise<BenchWeaviate> {
+/** Server directory name from THREADSIGHT_BENCH_WEAVIATE (a plain name, no path). */
+export function benchWeaviateName(): string {
+  const name = process.env.THREADSIGHT_BENCH_WEAVIATE ?? "weaviate";
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`THREADSIGHT_BENCH_WEAVIATE must be letters, digits, "-" or "_", got "${name}"`);
+  return name;
+}
+
+/** Starts (or adopts) the benchmark's Weaviate; `name` is its directory under BENCH_DIR. */
+export async function startBenchWeaviate(name = benchWeaviateName()): Promise<BenchWeaviate> {
   if (process.env.WEAVIATE_URL) {
     const u = new URL(process.env.WEAVIATE_URL);
-    return { httpUrl: process.env.WEAVIATE_URL, grpcUrl: process.env.WEAVIATE_GRPC_URL ?? `${u.hostname}:50051`, dataDir: undefined, stop: async () => {} };
+    return { name, httpUrl: process.env.WEAVIATE_URL, grpcUrl: process.env.WEAVIATE_GRPC_URL ?? `${u.hostname}:50051`, dataDir: undefined, pid: undefined, stop: async () => {} };
   }
   const bin = weaviateBinaryPath();
   if (!existsSync(bin)) throw new Error(`no Weaviate binary at ${bin}; run scripts/install-weaviate.sh or set WEAVIATE_URL`);
-  const dir = path.join(BENCH_DIR, "weaviate");
+  const dir = path.join(BENCH_DIR, name);
   const dataDir = path.join(dir, "data");
   mkdirSync(dataDir, { recursive: true });
   const ports = await portsFor(dir);
@@ -117,5 +130,5 @@ export async function startBenchWeaviate(): Promise<BenchWeaviate> {
     await stop();
     throw err;
   }
-  return { httpUrl, grpcUrl: `127.0.0.1:${ports.grpc}`, dataDir, stop };
+  return { name, httpUrl, grpcUrl: `127.0.0.1:${ports.grpc}`, dataDir, pid: child.pid, stop };
 }

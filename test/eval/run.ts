@@ -1,17 +1,23 @@
 /**
- * `npm run eval`: runs every evaluation section and writes docs/EVALUATION.md with the date, the
- * machine, the data sizes and each section's markdown. `node dist/test/eval/run.js sentiment cost`
- * runs only the named sections and prints them without touching the file.
+ * `npm run eval`: runs every evaluation section and writes docs/EVALUATION.md with the machine, the
+ * data sizes and each section's markdown. Every run section is kept in a results store
+ * (results-store.ts), so parts can be re-run alone and the report still shows the rest:
  *
- * Shared data comes from ../shared/data (THREADSIGHT_SHARED_DATA to override). A section whose data
- * is absent is reported as skipped, or fails the run when CI or REQUIRE_DATA=1 is set.
+ *   npm run eval -- --only sentiment,solution-requests   run these, store them, rewrite the report
+ *   npm run eval -- --only sentiment --no-write          run and print only
+ *
+ * Each section states when it was run. Shared data comes from ../shared/data
+ * (THREADSIGHT_SHARED_DATA to override). A section whose data is absent is reported as skipped, or
+ * fails the run when CI or REQUIRE_DATA=1 is set.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { table } from "./format.js";
+import { loadEvalResults, readPreviousReport, saveEvalResult, type StoredEval } from "./results-store.js";
 import { retrievalSection } from "./retrieval.js";
 import type { EvalSection } from "./section.js";
 import { buyingIntentSection } from "./sections/buying-intent.js";
@@ -31,40 +37,72 @@ export const SECTIONS: readonly EvalSection[] = [
   retrievalSection,
 ];
 
-async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+function options(): { only: string[]; write: boolean } {
+  const { values, positionals } = parseArgs({
+    options: { only: { type: "string" }, "no-write": { type: "boolean", default: false } },
+    allowPositionals: true,
+  });
+  // Bare section ids (the older form) still select sections, and then only print.
+  const only = [...(values.only ?? "").split(","), ...positionals].map((x) => x.trim()).filter(Boolean);
   const unknown = only.filter((id) => !SECTIONS.some((s) => s.id === id));
   if (unknown.length > 0) {
     throw new Error(`unknown section(s) ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.id).join(", ")}`);
   }
-  const chosen = only.length === 0 ? SECTIONS : SECTIONS.filter((s) => only.includes(s.id));
-  const data: string[][] = [];
+  return { only, write: values["no-write"] !== true && positionals.length === 0 };
+}
+
+async function runSection(section: EvalSection): Promise<StoredEval> {
+  const started = Date.now();
+  const ranAt = new Date(started).toISOString();
+  process.stderr.write(`eval: ${section.id}...\n`);
   const goals: string[][] = [];
-  const parts: string[] = [];
-  for (const section of chosen) {
-    const started = Date.now();
-    process.stderr.write(`eval: ${section.id}...\n`);
-    const missing = section.requires.filter((r) => !hasData(r));
-    let body: string;
-    if (missing.length > 0) {
-      body = `Skipped: ${missingBackend("data", `${missing.join(", ")} not found under ${SHARED_DATA}`)}`;
-    } else {
-      body = await section.run({
-        recordData: (name, rows, note) => data.push([name, String(rows), note]),
-        recordGoal: (name, ours, met) => goals.push([name, ours, met === undefined ? "no target" : met ? "met" : "**not met**"]),
-      });
-    }
-    parts.push(`## ${section.title}\n\n${body}\n`);
-    process.stderr.write(`eval: ${section.id} done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  const data: string[][] = [];
+  const missing = section.requires.filter((r) => !hasData(r));
+  let body: string;
+  if (missing.length > 0) {
+    body = `Skipped: ${missingBackend("data", `${missing.join(", ")} not found under ${SHARED_DATA}`)}`;
+  } else {
+    body = await section.run({
+      recordData: (name, rows, note) => data.push([name, String(rows), note]),
+      recordGoal: (name, ours, met) => goals.push([name, ours, met === undefined ? "no target" : met ? "met" : "**not met**"]),
+    });
   }
+  const durationS = Math.round((Date.now() - started) / 1000);
+  process.stderr.write(`eval: ${section.id} done in ${durationS} s\n`);
+  return { ranAt, durationS, body: `Run: ${ranAt} (${durationS} s).\n\n${body}`, goals, data };
+}
+
+async function main(): Promise<void> {
+  const { only, write } = options();
+  const chosen = only.length === 0 ? SECTIONS : SECTIONS.filter((s) => only.includes(s.id));
+  const fresh = new Map<string, StoredEval>();
+  for (const section of chosen) {
+    const result = await runSection(section);
+    fresh.set(section.id, result);
+    if (write) saveEvalResult(section.id, result);
+  }
+
+  const out = path.join(PACKAGE_ROOT, "docs", "EVALUATION.md");
+  const stored = write ? loadEvalResults() : Object.fromEntries(fresh);
+  const previous = write ? readPreviousReport(out) : { bodies: new Map<string, string>(), goals: [], data: [] };
+  const shown = SECTIONS.filter((s) => stored[s.id] !== undefined || previous.bodies.has(s.title));
+  const claimed = (rows: readonly string[][]) => new Set(rows.map((r) => r[0]));
+  const storedGoals = shown.flatMap((s) => stored[s.id]?.goals ?? []);
+  const storedData = shown.flatMap((s) => stored[s.id]?.data ?? []);
+  // Rows of sections carried over from the earlier report (no stored run yet) are kept as they were.
+  const goals = [...storedGoals, ...previous.goals.filter((r) => !claimed(storedGoals).has(r[0]))];
+  const data = [...storedData, ...previous.data.filter((r) => !claimed(storedData).has(r[0]))];
+  const parts = shown.map((s) => `## ${s.title}\n\n${stored[s.id]?.body ?? previous.bodies.get(s.title)}\n`);
+
   const cpus = os.cpus();
   const report = [
     "# Evaluation",
     "",
-    "Written by `npm run eval` (test/eval/run.ts); every figure below comes from that run. Data is read",
-    "from the shared, openly licensed sets in `../shared/data` and never copied into the repository.",
+    "Written by `npm run eval` (test/eval/run.ts); every figure below comes from its runs, each section",
+    "stating when it ran (`--only` re-runs some sections and keeps the others). Data is read from the",
+    "shared, openly licensed sets in `../shared/data` and never copied into the repository.",
     "",
-    `- Date: ${new Date().toISOString()}`,
+    `- Written: ${new Date().toISOString()}`,
     `- Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`,
     `- Node ${process.version}`,
     "",
@@ -78,11 +116,10 @@ async function main(): Promise<void> {
     "",
     ...parts,
   ].join("\n");
-  if (only.length > 0) {
+  if (!write) {
     process.stdout.write(report);
     return;
   }
-  const out = path.join(PACKAGE_ROOT, "docs", "EVALUATION.md");
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, report);
   process.stderr.write(`eval: wrote ${out}\n`);

@@ -63,7 +63,10 @@ export const painPointSection: EvalSection = {
       table(["frustration threshold", "dev precision", "dev recall", "dev F1", ""], sweep),
       "",
       `Goal F1 >= ${GOAL_F1} on the held-out half: ${fmt(headline)} -> ${goal(headline >= GOAL_F1)}.`,
-      "Reference: the dataset paper's models are trained on these tweets (cross-validated); ours is not.",
+      "Reference: the dataset paper's models are trained on these tweets (cross-validated); ours is not:",
+      "like every labelled set in ../shared/data except GoEmotions train, the complaints tweets are for",
+      "evaluation only, which is why no model is trained on them. Pain points come from the rules plus the",
+      "sentiment model (GoEmotions train only); the even half was used only as described above.",
     ].join("\n");
   },
 };

@@ -1,0 +1,91 @@
+/**
+ * The engine floor: the queries a search needs, issued straight to LanceDB or Weaviate from the
+ * benchmark process with the parameters the service uses, and nothing else (no validation,
+ * fusion, mapping, summary, transport, auth or metering). What a search costs above this is
+ * our overhead.
+ *
+ * - LanceDB: the very query builders the adapter uses (src/index/lancedb-queries.ts): for
+ *   SemanticSearch the keyword and vector candidate windows in parallel, then the page's rows;
+ *   for VectorSearch one nearest-neighbour query returning the page's rows.
+ * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties, window) returning ids, then
+ *   the page's objects by id; for VectorSearch one `nearVector` query returning the properties.
+ */
+import { connect } from "@lancedb/lancedb";
+import type { Connection, Table } from "@lancedb/lancedb";
+import type { WeaviateClient } from "weaviate-client";
+import type { Config } from "../../src/config.js";
+import { candidateDepth } from "../../src/index/fusion.js";
+import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { HYBRID_REFINE_FACTOR, keywordQuery, PAGE_REFINE_FACTOR, rowsByIdQuery, vectorQuery } from "../../src/index/lancedb-queries.js";
+import { POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { connectWeaviate } from "../../src/index/weaviate-connect.js";
+import { BM25_PROPERTIES, postUuid, RETURN_PROPERTIES } from "../../src/index/weaviate-schema.js";
+
+/** The page the service asks the index for: limit 10 plus one to know whether more exist. */
+export const PAGE = 11;
+
+/** Raw engine calls for one backend. */
+export interface EngineFloor {
+  semantic(text: string, vector: Float32Array): Promise<number>;
+  vector(vector: Float32Array): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Opens the raw engine for the service configuration `config`. */
+export async function openEngineFloor(config: Config): Promise<EngineFloor> {
+  if (config.weaviateUrl !== undefined) return weaviateFloor(await connectWeaviate({ httpUrl: config.weaviateUrl, ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}) }), config);
+  const db = await connect(LanceDbIndex.dirFor(config.dataDir), { readConsistencyInterval: 1 });
+  return lanceFloor(db, await db.openTable(POSTS_TABLE));
+}
+
+function lanceFloor(db: Connection, table: Table): EngineFloor {
+  const depth = candidateDepth(0, PAGE);
+  return {
+    async semantic(text, vector) {
+      const [kw, vec] = await Promise.all([
+        keywordQuery(table, text, undefined, depth, ["id"]).toArray(),
+        vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], HYBRID_REFINE_FACTOR).toArray(),
+      ]);
+      // The page's rows: the first PAGE distinct candidates stand in for the fused page (fusion
+      // itself is our work, not the engine's); same number of rows read the same way.
+      const ids = [...new Set([...vec, ...kw].map((r: Record<string, unknown>) => String(r.id)))].slice(0, PAGE);
+      return ids.length > 0 ? (await rowsByIdQuery(table, ids, POST_COLUMNS).toArray()).length : 0;
+    },
+    async vector(vector) {
+      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, POST_COLUMNS, PAGE_REFINE_FACTOR).toArray()).length;
+    },
+    async close() {
+      table.close();
+      db.close();
+    },
+  };
+}
+
+function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
+  const posts = client.collections.get(config.weaviateCollection);
+  const depth = candidateDepth(0, PAGE);
+  return {
+    async semantic(text, vector) {
+      const res = await posts.query.hybrid(text, {
+        vector: Array.from(vector),
+        alpha: config.hybridAlpha,
+        fusionType: config.hybridFusion === "rankedFusion" ? "Ranked" : "RelativeScore",
+        queryProperties: BM25_PROPERTIES,
+        limit: depth,
+        returnMetadata: ["score"],
+        returnProperties: ["postId"],
+      });
+      const ids = res.objects.slice(0, PAGE).map((o) => String(o.properties.postId));
+      if (ids.length === 0) return 0;
+      const page = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(ids.map(postUuid)), limit: ids.length, returnProperties: RETURN_PROPERTIES });
+      return page.objects.length;
+    },
+    async vector(vector) {
+      const res = await posts.query.nearVector(Array.from(vector), { limit: PAGE, returnMetadata: ["distance"], returnProperties: RETURN_PROPERTIES });
+      return res.objects.length;
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}

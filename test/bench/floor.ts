@@ -1,0 +1,106 @@
+/**
+ * Our overhead over the engine floor, per backend: for fresh queries (cold query cache), the
+ * end-to-end gRPC SemanticSearch / VectorSearch latency divided by (query embedding time + the
+ * raw engine queries with the same parameters, engine-floor.ts), both measured here, query by
+ * query: the service call first, then the same query embedded by an identical embedder in this
+ * process and sent straight to the engine.
+ *
+ * Each query gives one ratio, end-to-end / (embedding + engine), from three timings taken back to
+ * back, so background load that comes and goes hits numerator and denominator alike; each round
+ * (its own fresh queries) gives the median of its queries' ratios, and the figure reported is the
+ * median of the round ratios. A ratio below 1 is possible:
+ * the service overlaps the query embedding with the keyword side of a hybrid query, which the
+ * floor (embedding, then engine) does not.
+ */
+import { loadConfig } from "../../src/config.js";
+import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import type { BackendTarget } from "./backends.js";
+import { openEngineFloor } from "./engine-floor.js";
+import { grpcCall } from "./search-clients.js";
+import type { Method } from "./search-clients.js";
+import { loadBenchQueries, QueryPool } from "./search-queries.js";
+import { spawnService } from "./service-process.js";
+import { median, msSince } from "./stats.js";
+
+/** One method's figures. */
+export interface FloorRow {
+  method: Method;
+  rounds: number;
+  queriesPerRound: number;
+  /** Medians over every query of every round, ms. */
+  endToEnd: number;
+  embed: number;
+  engine: number;
+  /** Per round, the median of its queries' ratios; and the median of those (the reported figure). */
+  ratios: number[];
+  ratio: number;
+}
+
+/** The floor section for one backend. */
+export interface FloorResult {
+  backend: string;
+  posts: number;
+  rows: FloorRow[];
+}
+
+/** Goal: end-to-end at most this many times the floor. */
+export const FLOOR_GOAL = 1.3;
+
+const METHODS: readonly Method[] = ["semantic", "vector"];
+const WARMUP = 5;
+
+/** Measures the floor ratio against `target` (which must already hold the posts). */
+export async function benchFloor(target: BackendTarget, opts: { rounds: number; queriesPerRound: number }, log: (s: string) => void): Promise<FloorResult> {
+  const pool = new QueryPool(loadBenchQueries());
+  const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env });
+  const svc = await spawnService(target.dataDir, target.env);
+  const embedder = await startUseEmbedder(config.embedWorkers);
+  const engine = await openEngineFloor(config);
+  const clients = new Map(METHODS.map((m) => [m, grpcCall(svc.address, svc.key, m)]));
+  const samples = new Map(METHODS.map((m) => [m, { e2e: [] as number[], embed: [] as number[], engine: [] as number[], ratios: [] as number[] }]));
+  const signal = AbortSignal.timeout(3_600_000);
+  try {
+    for (const q of pool.take(WARMUP)) {
+      for (const m of METHODS) await clients.get(m)!.call(q);
+      const [v] = await embedder.embed([q], signal);
+      await engine.semantic(q, v!);
+      await engine.vector(v!);
+    }
+    for (let round = 0; round < opts.rounds; round++) {
+      for (const m of METHODS) {
+        const call = clients.get(m)!.call;
+        const r = { e2e: [] as number[], embed: [] as number[], engine: [] as number[], ratio: [] as number[] };
+        for (const q of pool.take(opts.queriesPerRound)) {
+          let t = process.hrtime.bigint();
+          await call(q);
+          r.e2e.push(msSince(t));
+          t = process.hrtime.bigint();
+          const [v] = await embedder.embed([q], signal);
+          r.embed.push(msSince(t));
+          t = process.hrtime.bigint();
+          if (m === "semantic") await engine.semantic(q, v!);
+          else await engine.vector(v!);
+          r.engine.push(msSince(t));
+          r.ratio.push(r.e2e.at(-1)! / (r.embed.at(-1)! + r.engine.at(-1)!));
+        }
+        const s = samples.get(m)!;
+        s.e2e.push(...r.e2e);
+        s.embed.push(...r.embed);
+        s.engine.push(...r.engine);
+        const ratio = median(r.ratio);
+        s.ratios.push(ratio);
+        log(`floor ${target.backend} r${round + 1} ${m}: e2e ${median(r.e2e).toFixed(1)} ms, embed ${median(r.embed).toFixed(1)}, engine ${median(r.engine).toFixed(1)}; ratio ${ratio.toFixed(2)}x`);
+      }
+    }
+  } finally {
+    for (const c of clients.values()) c.close();
+    await engine.close();
+    await embedder.close();
+    await svc.stop();
+  }
+  const rows = METHODS.map((m): FloorRow => {
+    const s = samples.get(m)!;
+    return { method: m, rounds: opts.rounds, queriesPerRound: opts.queriesPerRound, endToEnd: median(s.e2e), embed: median(s.embed), engine: median(s.engine), ratios: s.ratios, ratio: median(s.ratios) };
+  });
+  return { backend: target.backend, posts: svc.posts, rows };
+}

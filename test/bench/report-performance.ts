@@ -1,0 +1,121 @@
+/**
+ * The performance sections of docs/BENCHMARKS.md: the stage profile, protocol overhead, our
+ * overhead over the engine floor and capacity. Rendered only from stored results (report.ts
+ * assembles the document).
+ */
+import { table } from "../eval/format.js";
+import { P99_BOUND_MS } from "./capacity.js";
+import type { CapacityResult } from "./capacity.js";
+import { FLOOR_GOAL } from "./floor.js";
+import type { FloorResult } from "./floor.js";
+import { loadText } from "./machine.js";
+import { REST_GOAL } from "./protocol.js";
+import type { ProtocolResult } from "./protocol.js";
+import type { StoredSection } from "./results-store.js";
+import type { ProfileResult } from "./search-profile.js";
+import { count, fixed } from "./stats.js";
+
+const met = (ok: boolean): string => (ok ? "met" : "**not met**");
+const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16).replace("T", " ")} UTC, ${fixed(s.durationS / 60, 1)} min, load at start ${loadText(s.machine)}`;
+
+export const PROFILE_TEXT = [
+  "test/bench/search-profile.ts, embedded index only, in the benchmark process (no transport): each stage of a search timed",
+  "alone on fresh queries (medians), then the whole use case (SearchCore, stages overlapped as served: the keyword window",
+  "runs while the query is embedded) and the handler (plus the response message). \"before\" rows time the vector window",
+  "as it was before this profile (exact re-rank of 10x the window instead of 2x). The quality check compares the fused",
+  "top 10 with the top 10 fused from exact (brute-force) vector scores.",
+];
+
+export function profileSection(s: StoredSection<ProfileResult>): string {
+  const d = s.data;
+  const parts = d.rows.map((r) => [`**${r.method}** (${r.queries} fresh queries)`, "", table(["stage", "median ms"], r.stages.map((x) => [x.name, fixed(x.ms, 2)])), ""].join("\n"));
+  return [
+    `**${d.backend}**, ${count(d.posts)} posts (${when(s)})`,
+    "",
+    ...parts,
+    `Fused top 10 agreeing with the exact-vector top 10: ${fixed(100 * d.hybridTop10Exact.now)}% now, ${fixed(100 * d.hybridTop10Exact.before)}% with the previous re-rank factor.`,
+  ].join("\n");
+}
+
+export const PROTOCOL_TEXT = [
+  "test/bench/protocol.ts: one query, cached by the service after its first call, sent over REST (JSON through the",
+  "gateway, fetch/undici keep-alive), Connect-JSON and Connect-binary (@connectrpc/connect-node, HTTP/1.1) and gRPC",
+  "(@grpc/grpc-js, HTTP/2). Rounds interleave the protocols (order rotating); each round gives each protocol its median",
+  "latency and a ratio to gRPC's median in the same round; the table shows medians over rounds.",
+];
+
+export function protocolSection(s: StoredSection<ProtocolResult>): string {
+  const d = s.data;
+  const rows = d.rows.map((r) => [
+    r.method,
+    r.protocol,
+    fixed(r.p50, 2),
+    `${fixed(r.ratio, 3)}x`,
+    r.ratios.map((x) => fixed(x, 2)).join(", "),
+    r.protocol === "rest" ? `REST <= ${REST_GOAL}x gRPC: ${met(r.ratio <= REST_GOAL)}` : "",
+  ]);
+  return [
+    `**${d.backend}**, ${count(d.posts)} posts, ${d.rounds} rounds of ${d.callsPerRound} calls per protocol, query "${d.query}" (${when(s)})`,
+    "",
+    table(["method", "protocol", "median latency ms", "ratio to gRPC (median)", "per-round ratios", "goal"], rows),
+  ].join("\n");
+}
+
+export const FLOOR_TEXT = [
+  "test/bench/floor.ts: for fresh queries (cold query cache), end-to-end gRPC latency divided by the floor = query",
+  "embedding time + the raw engine queries with the service's parameters (test/bench/engine-floor.ts: LanceDB through the",
+  "same query builders as the adapter, keyword and vector windows in parallel then the page's rows; Weaviate one `hybrid`",
+  "query then the page's objects; VectorSearch one nearest-neighbour query returning the page), issued from the benchmark",
+  "process with an identical embedder, back to back with the service call. Each query's ratio is end-to-end / (embedding +",
+  "engine); a round's ratio is the median over its queries; reported: the median of the round ratios (the millisecond",
+  "columns are medians over all queries). Below 1 is possible: the service embeds the query while its keyword window runs.",
+];
+
+export function floorSection(s: StoredSection<FloorResult>): string {
+  const d = s.data;
+  const rows = d.rows.map((r) => [
+    r.method,
+    `${r.rounds} x ${r.queriesPerRound}`,
+    fixed(r.endToEnd),
+    fixed(r.embed),
+    fixed(r.engine),
+    `${fixed(r.ratio, 2)}x`,
+    r.ratios.map((x) => fixed(x, 2)).join(", "),
+    `<= ${FLOOR_GOAL}x: ${met(r.ratio <= FLOOR_GOAL)}`,
+  ]);
+  return [
+    `**${d.backend}**, ${count(d.posts)} posts (${when(s)})`,
+    "",
+    table(["method", "rounds x queries", "end-to-end ms (median)", "query embedding ms", "raw engine ms", "ratio (median of rounds)", "per-round ratios", "goal"], rows),
+  ].join("\n");
+}
+
+export const CAPACITY_TEXT = [
+  `test/bench/capacity.ts: closed-loop gRPC clients (each sends its next call when the answer arrives) at concurrency 1, 2,`,
+  `4, ... for a fixed time per step, until throughput grows by less than 5% or p99 exceeds ${P99_BOUND_MS} ms; a sweep's`,
+  "capacity is its best throughput with p99 within the bound and no errors. Queries cycle through 40 real questions,",
+  "cached after a warm-up pass (serving is measured, not the query embedder). Clients and service share the 2 cores, so",
+  "these are lower bounds for a service with the machine to itself. Sweeps repeat, operations interleaved; the median is shown.",
+];
+
+export function capacitySection(s: StoredSection<CapacityResult>): string {
+  const d = s.data;
+  const rows = d.rows.map((r) => [
+    r.operation,
+    fixed(r.capacity),
+    r.capacities.map((x) => fixed(x)).join(", "),
+    r.atConcurrency.join(", "),
+    r.sweeps.map((sw) => sw.map((x) => `c${x.concurrency}: ${fixed(x.rps)}/s p99 ${fixed(x.p99, 0)}`).join("; ")).join(" \\| "),
+  ]);
+  return [
+    `**${d.backend}**, ${count(d.posts)} posts, ${d.rounds} sweeps, ${d.stepSeconds} s per step (${when(s)})`,
+    "",
+    table(["operation", "capacity req/s (median)", "per sweep", "at concurrency", "steps (per sweep)"], rows),
+    "",
+    d.leadsFound === undefined
+      ? ""
+      : d.leadsFound === 0
+        ? "FindLeads found no lead for the first query (the index holds no post the ingest-time classifier marked as a lead at the default min_score), so its row measures the filtered search that finds nothing, not the ranking of leads."
+        : `FindLeads returned ${d.leadsFound} leads for the first query.`,
+  ].join("\n");
+}

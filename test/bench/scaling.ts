@@ -1,0 +1,412 @@
+/**
+ * Scaling benchmark: 10k, 100k and 1M posts per backend, replicated from the real corpora
+ * (scaling-replica.ts: the kept embedded index's posts and stored vectors, new ids, jittered
+ * vectors, varied texts; nothing re-embedded). For each size and backend:
+ *
+ * 1. load a fresh store: LanceDB in BENCH_DIR/scaling-lancedb, Weaviate in a fresh server
+ *    (BENCH_DIR/scaling-weaviate) per size, so disk and memory belong to that size alone;
+ *    - "adapter": SearchIndex.upsert in chunks, the way `threadsight ingest` writes (LanceDB:
+ *      mergeInsert plus the adapter's own index upkeep, the final optimise at close; Weaviate:
+ *      insertMany, HNSW built during the import);
+ *    - "bulk" (LanceDB's default at every size): the table is created by the adapter, rows
+ *      appended with table.add, then the same index set the adapter builds (LanceMaintenance)
+ *      is created once over all rows. The adapter path (SCALING_LANCE_PATH=adapter, up to 100k)
+ *      re-optimises the growing table every 5% of its rows; on this shared 2-core machine it
+ *      could not finish 100k within the session, so the curve uses one path for every size;
+ * 2. prune old table versions (LanceDB) and measure the data directory on disk;
+ * 3. run the query child (scaling-child.ts): SearchCore SemanticSearch and VectorSearch
+ *    in-process, query embeddings cached, p50/p95, and its RSS; for Weaviate, also the server's RSS.
+ *
+ * Sizes come from SCALING_SIZES (default 10000,100000,1000000 for LanceDB and 10000,100000 for
+ * Weaviate, whose 1M HNSW import on 2 cores is projected rather than run unless asked for),
+ * queries per pass from SCALING_QUERIES (100), timed passes from SCALING_ROUNDS (3), the load
+ * time cap per size from SCALING_MAX_LOAD_MIN (45). Each size is saved as soon as it is measured.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as lancedb from "@lancedb/lancedb";
+import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
+import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "../../src/index/lancedb-maintenance.js";
+import { POSTS_TABLE, toRow } from "../../src/index/lancedb-schema.js";
+import type { SearchIndex } from "../../src/index/search-index.js";
+import { table } from "../eval/format.js";
+import { indexFor } from "./backends.js";
+import type { Backend, BackendTarget } from "./backends.js";
+import { loadText, machineInfo } from "./machine.js";
+import type { MachineInfo } from "./machine.js";
+import { BENCH_DIR } from "./results-store.js";
+import type { StoredSection } from "./results-store.js";
+import type { ChildReport } from "./scaling-child.js";
+import { readSourcePosts, replicaChunk } from "./scaling-replica.js";
+import { loadBenchQueries } from "./search-queries.js";
+import { count, fixed, msSince } from "./stats.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
+import type { BenchWeaviate } from "./weaviate-server.js";
+
+/** One backend at one size. */
+export interface ScalingRow {
+  backend: Backend;
+  size: number;
+  /** Distinct real posts replicated, and the embedded index version they were read from. */
+  sourcePosts: number;
+  loadPath: "adapter" | "bulk";
+  /** Posts written; below `size` only when the load hit its time cap (then nothing was queried). */
+  loaded: number;
+  /** Seconds writing the posts (adapter: including its index upkeep along the way). */
+  loadS: number;
+  /**
+   * Seconds after the writes: building or finishing indexes (bulk: all of them; adapter LanceDB:
+   * the optimise at close) plus LanceDB's final optimise that compacts and prunes old versions.
+   */
+  indexS: number;
+  /** Posts the store reports after loading. */
+  count: number;
+  /** Vector index as the engine reports it. */
+  vectorIndex: string;
+  diskBytes: number;
+  child?: ChildReport;
+  /** Weaviate server RSS after the queries (MiB). */
+  serverRssMiB?: number;
+  stopped?: string;
+}
+
+const LANCE_CHUNK = 5000;
+const WEAVIATE_CHUNK = 1000;
+const BULK_CHUNK = 20_000;
+const MIB = 2 ** 20;
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function sizesFor(backend: Backend): number[] {
+  const raw = process.env.SCALING_SIZES;
+  if (raw === undefined || raw === "") return backend === "lancedb" ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+  return raw.split(",").map((s) => {
+    const t = s.trim();
+    if (!/^\d+$/.test(t) || Number(t) < 1) throw new Error(`SCALING_SIZES takes positive whole numbers separated by commas, got "${raw}"`);
+    return Number(t);
+  });
+}
+
+/** Apparent size of every file under `dir`. */
+function dirBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += dirBytes(p);
+    else if (e.isFile()) total += statSync(p).size;
+  }
+  return total;
+}
+
+function rssOfPid(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : undefined;
+}
+
+/** Runs the query child against `env`; rejects with its stderr tail when it fails. */
+function queryChild(env: Record<string, string>, queries: string[], rounds: number, serverPid?: number): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, "scaling-child.ts"), JSON.stringify({ env, queries, rounds, serverPid })], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (err = (err + c).slice(-4000)));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = out.trim().split("\n").pop() ?? "";
+      if (code === 0 && line.startsWith("{")) resolve(JSON.parse(line) as ChildReport);
+      else reject(new Error(`scaling child exited with ${code}: ${err.slice(-1500)}`));
+    });
+  });
+}
+
+/** Writes positions [0, size) through the adapter, stopping at `deadline`; returns posts written. */
+async function loadViaAdapter(index: SearchIndex, sources: Parameters<typeof replicaChunk>[0], size: number, chunk: number, deadline: number, log: (s: string) => void, label: string): Promise<number> {
+  let lastLog = Date.now();
+  for (let from = 0; from < size; from += chunk) {
+    if (Date.now() > deadline) return from;
+    const res = await index.upsert(replicaChunk(sources, from, Math.min(size, from + chunk)));
+    if (res.failed.length > 0) throw new Error(`${label}: ${res.failed.length} posts refused, e.g. ${res.failed[0]!.id}: ${res.failed[0]!.reason}`);
+    if (Date.now() - lastLog > 30_000) {
+      lastLog = Date.now();
+      log(`${label}: ${from + chunk} of ${size} written`);
+    }
+  }
+  return size;
+}
+
+async function lanceVectorIndex(dir: string): Promise<string> {
+  const db = await lancedb.connect(dir);
+  const t = await db.openTable(POSTS_TABLE);
+  try {
+    const s = await t.indexStats("vector_idx");
+    return s === undefined ? "none (exact scan)" : `${s.indexType} ${s.distanceType ?? ""}, ${count(s.numIndexedRows)} rows indexed, ${count(s.numUnindexedRows)} not`;
+  } finally {
+    t.close();
+    db.close();
+  }
+}
+
+/** Drops every table version but the current one, so the disk figure is the live data. */
+async function lancePrune(dir: string): Promise<void> {
+  const db = await lancedb.connect(dir);
+  const t = await db.openTable(POSTS_TABLE);
+  try {
+    await t.optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
+  } finally {
+    t.close();
+    db.close();
+  }
+}
+
+async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: number, loadPath: "adapter" | "bulk", deadline: number, log: (s: string) => void): Promise<Omit<ScalingRow, "child" | "sourcePosts">> {
+  const dataDir = path.join(BENCH_DIR, "scaling-lancedb");
+  rmSync(dataDir, { recursive: true, force: true });
+  const target: BackendTarget = { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  const dims = sources[0]!.vector.length;
+  const index = await indexFor(target);
+  await index.open(USE_MODEL_ID, dims);
+  let loaded = 0;
+  let loadS = 0;
+  let indexS = 0;
+  const t0 = process.hrtime.bigint();
+  if (loadPath === "adapter") {
+    try {
+      loaded = await loadViaAdapter(index, sources, size, LANCE_CHUNK, deadline, log, `scaling lancedb ${count(size)}`);
+      loadS = msSince(t0) / 1000;
+    } finally {
+      const t1 = process.hrtime.bigint();
+      await index.close();
+      indexS = msSince(t1) / 1000;
+    }
+  } else {
+    await index.close();
+    const db = await lancedb.connect(LanceDbIndex.dirFor(dataDir));
+    const t = await db.openTable(POSTS_TABLE);
+    try {
+      let lastLog = Date.now();
+      for (let from = 0; from < size && Date.now() <= deadline; from += BULK_CHUNK) {
+        await t.add(replicaChunk(sources, from, Math.min(size, from + BULK_CHUNK)).map(toRow));
+        loaded = Math.min(size, from + BULK_CHUNK);
+        if (Date.now() - lastLog > 30_000) {
+          lastLog = Date.now();
+          log(`scaling lancedb ${count(size)} (bulk): ${count(loaded)} rows added`);
+        }
+      }
+      loadS = msSince(t0) / 1000;
+      const t1 = process.hrtime.bigint();
+      if (loaded === size) {
+        // The adapter's own index set and settings, built once over all rows. Vector-index
+        // training runs in the maintenance's background task, so wait for it before closing.
+        const maintenance = new LanceMaintenance(t, dims, { vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
+        await maintenance.afterWrite(0);
+        await maintenance.idle();
+        if (maintenance.lastError) throw maintenance.lastError;
+      }
+      indexS = msSince(t1) / 1000;
+    } finally {
+      t.close();
+      db.close();
+    }
+  }
+  const dir = LanceDbIndex.dirFor(dataDir);
+  const t2 = process.hrtime.bigint();
+  await lancePrune(dir);
+  indexS += msSince(t2) / 1000;
+  const db = await lancedb.connect(dir);
+  const t = await db.openTable(POSTS_TABLE);
+  const n = await t.countRows();
+  t.close();
+  db.close();
+  return { backend: "lancedb", size, loadPath, loaded, loadS, indexS, count: n, vectorIndex: await lanceVectorIndex(dir), diskBytes: dirBytes(dir) };
+}
+
+/** One backend at one size, measured; the store is deleted afterwards (disk is shared). */
+async function measureSize(backend: Backend, sources: Parameters<typeof replicaChunk>[0], size: number, queries: string[], rounds: number, log: (s: string) => void): Promise<ScalingRow> {
+  const deadline = Date.now() + envInt("SCALING_MAX_LOAD_MIN", 45) * 60_000;
+  if (backend === "lancedb") {
+    const loadPath = process.env.SCALING_LANCE_PATH === "adapter" && size <= 100_000 ? "adapter" : "bulk";
+    const row: ScalingRow = { ...(await lanceSize(sources, size, loadPath, deadline, log)), sourcePosts: sources.length };
+    try {
+      if (row.loaded < size) return { ...row, stopped: `load stopped at the time cap after ${count(row.loaded)} posts in ${fixed(row.loadS, 0)} s` };
+      log(`scaling lancedb ${count(size)}: loaded in ${fixed(row.loadS, 0)} + ${fixed(row.indexS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`);
+      return { ...row, child: await queryChild({ THREADSIGHT_DATA_DIR: path.join(BENCH_DIR, "scaling-lancedb") }, queries, rounds) };
+    } finally {
+      rmSync(path.join(BENCH_DIR, "scaling-lancedb"), { recursive: true, force: true });
+    }
+  }
+  const name = "scaling-weaviate";
+  rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
+  const server: BenchWeaviate = await startBenchWeaviate(name);
+  const dataDir = path.join(BENCH_DIR, `${name}-client`);
+  try {
+    const env = { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: "ScalePosts" };
+    const index = await indexFor({ backend: "weaviate", dataDir, env, collection: "ScalePosts" });
+    await index.open(USE_MODEL_ID, sources[0]!.vector.length);
+    const t0 = process.hrtime.bigint();
+    let loaded = 0;
+    let n = 0;
+    try {
+      loaded = await loadViaAdapter(index, sources, size, WEAVIATE_CHUNK, deadline, log, `scaling weaviate ${count(size)}`);
+      n = await index.count();
+    } finally {
+      await index.close();
+    }
+    const loadS = msSince(t0) / 1000;
+    const row: ScalingRow = { backend: "weaviate", size, sourcePosts: sources.length, loadPath: "adapter", loaded, loadS, indexS: 0, count: n, vectorIndex: "HNSW cosine (built during the import)", diskBytes: dirBytes(server.dataDir!) };
+    if (loaded < size) return { ...row, stopped: `load stopped at the time cap after ${count(loaded)} posts in ${fixed(loadS, 0)} s` };
+    log(`scaling weaviate ${count(size)}: loaded in ${fixed(loadS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`);
+    const child = await queryChild(env, queries, rounds, server.pid);
+    return { ...row, child, serverRssMiB: rssOfPid(server.pid), diskBytes: dirBytes(server.dataDir!) };
+  } finally {
+    await server.stop();
+    rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Free bytes on the file system holding BENCH_DIR. */
+function freeBytes(): number {
+  const s = statfsSync(BENCH_DIR);
+  return s.bavail * s.bsize;
+}
+
+/**
+ * Measures every size for each backend, smallest first, saving each as it is done through
+ * `save(key, section)` (key "scaling:<backend>:<size>").
+ */
+export async function benchScaling(backends: readonly Backend[], log: (s: string) => void, save: (key: string, section: StoredSection<ScalingRow>) => void): Promise<void> {
+  const queries = loadBenchQueries().slice(0, envInt("SCALING_QUERIES", 100));
+  const rounds = envInt("SCALING_ROUNDS", 3);
+  const source = path.join(BENCH_DIR, "lancedb-full");
+  const { posts: sources, version } = await readSourcePosts(source);
+  if (sources.length === 0) throw new Error(`no posts in ${source}: run the ingest part first`);
+  log(`scaling: ${count(sources.length)} real posts read from ${source} (table version ${version})`);
+  for (const backend of backends) {
+    for (const size of sizesFor(backend)) {
+      // Vectors alone are 2 KiB a post; rows, indexes and transient versions take about as much again, twice over.
+      const need = size * 8 * 1024;
+      if (freeBytes() < need + 10 * 2 ** 30) {
+        log(`scaling ${backend} ${count(size)}: skipped, ${fixed(freeBytes() / 2 ** 30, 1)} GiB free`);
+        continue;
+      }
+      const machine: MachineInfo = machineInfo();
+      const t0 = Date.now();
+      log(`scaling ${backend} ${count(size)}: start; load ${loadText(machine)}`);
+      const row = await measureSize(backend, sources, size, queries, rounds, log);
+      save(`scaling:${backend}:${size}`, { machine, durationS: (Date.now() - t0) / 1000, data: row });
+      const c = row.child;
+      log(`scaling ${backend} ${count(size)}: ${row.stopped ?? `semantic p50 ${fixed(c?.semanticP50 ?? NaN)} ms, vector p50 ${fixed(c?.vectorP50 ?? NaN)} ms`}`);
+    }
+  }
+}
+
+/** CPU per call of a row, when it covers the engine (Weaviate: only with its server's CPU). */
+function cpu(r: ScalingRow, method: "semanticCpuMs" | "vectorCpuMs"): number | undefined {
+  const c = r.child;
+  if (c === undefined || (r.backend === "weaviate" && c.cpuIncludesServer !== true)) return undefined;
+  return c[method];
+}
+
+const mib = (b: number | undefined): string => (b === undefined ? "-" : fixed(b / MIB, 0));
+const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined || !(b > 0) ? "-" : `${fixed(a / b, 2)}x`);
+
+/** Memory the index costs: the Weaviate server's RSS, or what the query process grew by when LanceDB opened and searched. */
+function indexMemMiB(r: ScalingRow): number | undefined {
+  if (r.backend === "weaviate") return r.serverRssMiB;
+  return r.child === undefined ? undefined : r.child.rssMiB - r.child.rssBaseMiB;
+}
+
+/** The docs/BENCHMARKS.md section for every stored scaling row. */
+export function renderScaling(sections: readonly [string, StoredSection<ScalingRow>][]): string[] {
+  if (sections.length === 0) return ["Not measured yet (`npm run bench -- --only scaling --backend lancedb|weaviate|all`).", ""];
+  const rows = [...sections].sort(([, a], [, b]) => a.data.backend.localeCompare(b.data.backend) || a.data.size - b.data.size);
+  const body = rows.map(([, s]) => {
+    const r = s.data;
+    const c = r.child;
+    return [
+      r.backend,
+      count(r.size),
+      r.loadPath,
+      r.stopped ? `${fixed(r.loadS, 0)} (stopped)` : fixed(r.loadS, 0),
+      fixed(r.indexS, 0),
+      fixed(r.loaded / Math.max(r.loadS + r.indexS, 1e-9), 0),
+      count(r.count),
+      mib(r.diskBytes),
+      c ? fixed(c.rssMiB, 0) : "-",
+      r.backend === "weaviate" ? fixed(r.serverRssMiB ?? NaN, 0) : "-",
+      fixed(indexMemMiB(r) ?? NaN, 0),
+      c ? fixed(c.semanticP50) : "-",
+      c ? fixed(c.semanticP95) : "-",
+      c ? fixed(c.vectorP50) : "-",
+      c ? fixed(c.vectorP95) : "-",
+      fixed(cpu(r, "semanticCpuMs") ?? NaN),
+      fixed(cpu(r, "vectorCpuMs") ?? NaN),
+      r.vectorIndex,
+      `${s.machine.at.slice(11, 16)} UTC, load ${s.machine.load[0].toFixed(1)}${c ? `, ${c.queries} queries x ${c.rounds} passes` : ""}`,
+    ];
+  });
+  const ratios: string[][] = [];
+  for (const backend of ["lancedb", "weaviate"] as const) {
+    const by = new Map(rows.filter(([, s]) => s.data.backend === backend && s.data.child).map(([, s]) => [s.data.size, s.data]));
+    for (const [small, big] of [[10_000, 100_000], [100_000, 1_000_000]] as const) {
+      const a = by.get(small);
+      const b = by.get(big);
+      if (!a || !b) continue;
+      ratios.push([
+        backend,
+        `${count(big)} / ${count(small)}`,
+        "10x",
+        ratio(b.child!.semanticP50, a.child!.semanticP50),
+        ratio(b.child!.vectorP50, a.child!.vectorP50),
+        ratio(cpu(b, "semanticCpuMs"), cpu(a, "semanticCpuMs")),
+        ratio(cpu(b, "vectorCpuMs"), cpu(a, "vectorCpuMs")),
+        ratio(b.diskBytes, a.diskBytes),
+        ratio(indexMemMiB(b), indexMemMiB(a)),
+        ratio(b.loadS + b.indexS, a.loadS + a.indexS),
+      ]);
+    }
+  }
+  // The source grows while its own ingest is still running, so sizes measured at different times may start from different counts.
+  const srcs = rows.map(([, s]) => s.data.sourcePosts);
+  const src = Math.min(...srcs) === Math.max(...srcs) ? count(srcs[0]!) : `${count(Math.min(...srcs))}-${count(Math.max(...srcs))} (it grew between sizes)`;
+  const out = [
+    `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB \"bulk\" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows IVF_PQ over sqrt(rows) partitions; below that vector search is an exact scan, as in the adapter), because the adapter's upsert path (\"adapter\": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5%) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size.`,
+    "",
+    `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size.`,
+    "",
+    table(
+      ["backend", "posts", "load path", "load s", "index s", "posts/s", "count", "disk MiB", "query process RSS MiB", "server RSS MiB", "index memory MiB", "semantic p50 ms", "semantic p95 ms", "vector p50 ms", "vector p95 ms", "semantic CPU ms/call", "vector CPU ms/call", "vector index", "measured"],
+      body,
+    ),
+    "",
+  ];
+  if (ratios.length > 0) {
+    out.push("Growth per 10x posts (sub-linear when well under 10x):", "", table(["backend", "sizes", "posts", "semantic p50", "vector p50", "semantic CPU/call", "vector CPU/call", "disk", "index memory", "load + index time"], ratios), "");
+  }
+  const w100 = rows.find(([, s]) => s.data.backend === "weaviate" && s.data.size === 100_000 && s.data.child)?.[1].data;
+  if (w100 && !rows.some(([, s]) => s.data.backend === "weaviate" && s.data.size === 1_000_000)) {
+    out.push(
+      `Weaviate at 1M was not run on this shared 2-core machine. Projection from the 100k row (not a measurement): the HNSW import cost per post grows with log(n), so loading 1M would take at least 10x the 100k load, about ${fixed((10 * w100.loadS) / 60, 0)} min or more; the server would hold at least 1M x 512 float32 = 1.9 GiB of vectors in memory plus the graph (100k took ${fixed(w100.serverRssMiB ?? NaN, 0)} MiB RSS in all).`,
+      "",
+    );
+  }
+  const missing = (["lancedb", "weaviate"] as const).flatMap((b) => [10_000, 100_000, 1_000_000].filter((n) => !rows.some(([, s]) => s.data.backend === b && s.data.size === n && s.data.child)).map((n) => `${b} ${count(n)}`));
+  if (missing.length > 0) out.push(`Not measured yet (no completed run stored): ${missing.join(", ")}. Run them with \`SCALING_SIZES=... npm run bench -- --only scaling --backend ...\`; each needs the machine for its load (100k LanceDB took ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.loadS ?? NaN) / 60, 0)} min to add and ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.indexS ?? NaN) / 60, 0)} min to index at the load shown).`, "");
+  const stopped = rows.filter(([, s]) => s.data.stopped);
+  for (const [, s] of stopped) out.push(`${s.data.backend} ${count(s.data.size)}: ${s.data.stopped} (${loadText(s.machine)}); not queried.`, "");
+  return out;
+}

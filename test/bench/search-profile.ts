@@ -1,0 +1,119 @@
+/**
+ * Where one search's time goes, stage by stage, on the embedded index (LanceDB), in this
+ * process: query embedding, the keyword and vector candidate queries, fusion, reading the page's
+ * rows, the summary and encoding the response (protobuf binary and JSON). Each stage is timed
+ * alone on fresh queries; "SearchCore" is the whole use case (embedding included, stages
+ * overlapped as the service runs them) and "handler" adds the response message.
+ *
+ * It also times the vector window as it was before this profile's fixes (re-ranked with refine
+ * factor 10 instead of 2; the embedding also ran before both legs instead of beside the keyword
+ * leg) and checks that the cheaper window keeps the answers: the share of the fused top 10 that
+ * matches the top 10 fused from exact (brute-force) vector scores, for both factors.
+ */
+import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
+import { connect } from "@lancedb/lancedb";
+import type { HandlerContext } from "@connectrpc/connect";
+import { SemanticSearchResponseSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
+import { searchService } from "../../src/api/search.js";
+import { loadConfig } from "../../src/config.js";
+import { SearchCore } from "../../src/core/search.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import { candidateDepth, fuse } from "../../src/index/fusion.js";
+import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { HYBRID_REFINE_FACTOR, keywordQuery, PAGE_REFINE_FACTOR, rowsByIdQuery, vectorQuery } from "../../src/index/lancedb-queries.js";
+import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import type { BackendTarget } from "./backends.js";
+import { indexFor } from "./backends.js";
+import { PAGE } from "./engine-floor.js";
+import { loadBenchQueries, QueryPool } from "./search-queries.js";
+import { median, msSince } from "./stats.js";
+
+/** Median ms per stage for one method. */
+export interface ProfileRow {
+  method: "semantic" | "vector";
+  queries: number;
+  stages: { name: string; ms: number }[];
+}
+
+/** The profile section. */
+export interface ProfileResult {
+  backend: string;
+  posts: number;
+  rows: ProfileRow[];
+  /** Mean over queries of |fused top 10 ∩ fused top 10 with exact vectors| / 10, now and before. */
+  hybridTop10Exact: { now: number; before: number };
+}
+
+/** Profiles `queries` fresh queries against the embedded index of `target`. */
+export async function profileSearch(target: BackendTarget, queries: number, log: (s: string) => void): Promise<ProfileResult> {
+  if (target.backend !== "lancedb") throw new Error("the stage profile runs on the embedded index only");
+  const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env });
+  const pool = new QueryPool(loadBenchQueries());
+  const embedder = await startUseEmbedder(config.embedWorkers);
+  const index = await indexFor(target);
+  const info = await index.open(embedder.model, embedder.dimensions);
+  const db = await connect(LanceDbIndex.dirFor(target.dataDir), { readConsistencyInterval: 1 });
+  const table = await db.openTable(POSTS_TABLE);
+  const summarizer = createExtractiveSummarizer();
+  const core = new SearchCore({ index, embedder, summarizer, hybridAlpha: config.hybridAlpha });
+  const handlers = searchService(core);
+  const signal = AbortSignal.timeout(3_600_000);
+  const ctx = { signal } as HandlerContext;
+  const sem = new Map<string, number[]>();
+  const vec = new Map<string, number[]>();
+  const agreeNow: number[] = [];
+  const agreeBefore: number[] = [];
+  const depth = candidateDepth(0, PAGE);
+  const time = async <T>(into: Map<string, number[]>, name: string, f: () => Promise<T> | T): Promise<T> => {
+    const t = process.hrtime.bigint();
+    const out = await f();
+    into.set(name, [...(into.get(name) ?? []), msSince(t)]);
+    return out;
+  };
+  try {
+    for (const q of pool.take(5)) await core.semantic({ query: q, limit: 10, subforums: [], pageToken: "" }, signal);
+    for (const q of pool.take(queries)) {
+      const [v] = await time(sem, "query embedding", () => embedder.embed([q], signal));
+      const kw = await time(sem, "keyword window (BM25, 200 ids)", () => keywordQuery(table, q, undefined, depth, ["id"]).withRowId().toArray());
+      const vr = await time(sem, `vector window (200 ids, refine ${HYBRID_REFINE_FACTOR})`, () => vectorQuery(table, v!, undefined, { limit: depth, offset: 0 }, ["id"], HYBRID_REFINE_FACTOR).withRowId().toArray());
+      const vrBefore = await time(sem, "before: vector window (refine 10)", () => vectorQuery(table, v!, undefined, { limit: depth, offset: 0 }, ["id"], PAGE_REFINE_FACTOR).toArray());
+      const scored = (rows: Record<string, unknown>[], key: "_score" | "_distance") => rows.map((r) => ({ id: String(r.id), score: key === "_score" ? Number(r._score) : 1 - Number(r._distance) }));
+      const fused = await time(sem, "fusion", () => fuse(scored(kw, "_score"), scored(vr, "_distance"), config.hybridAlpha, config.hybridFusion).slice(0, PAGE));
+      const exactRows = await table.query().nearestTo(v!).distanceType("cosine").select(["id", "_distance"]).limit(depth).bypassVectorIndex().toArray();
+      const top10 = (vecRows: Record<string, unknown>[]) => fuse(scored(kw, "_score"), scored(vecRows, "_distance"), config.hybridAlpha, config.hybridFusion).slice(0, 10).map((h) => h.id);
+      const exact = new Set(top10(exactRows));
+      agreeNow.push(top10(vr).filter((id) => exact.has(id)).length / 10);
+      agreeBefore.push(top10(vrBefore).filter((id) => exact.has(id)).length / 10);
+      const rows = await time(sem, "page rows (id IN query)", () => rowsByIdQuery(table, fused.map((h) => h.id), POST_COLUMNS).toArray());
+      const posts = rows.map((r: Record<string, unknown>) => fromRow(r));
+      await time(sem, "summary (extractive)", () => summarizer.summarize(q, posts.slice(0, 10).map((p) => ({ title: p.title, content: p.content, subforum: p.subforum })), signal));
+      // The whole use case and the handler, on a variant of the query so its embedding is fresh too.
+      await time(sem, "SearchCore.semantic (all stages, as served)", () => core.semantic({ query: `${q}?`, limit: 10, subforums: [], pageToken: "" }, signal));
+      const res = await time(sem, "handler (SearchCore + response message)", () => handlers.semanticSearch({ query: `${q}??`, limit: 10, subforums: [], pageToken: "" } as never, ctx));
+      const msg = create(SemanticSearchResponseSchema, res as never);
+      await time(sem, "encode protobuf binary", () => toBinary(SemanticSearchResponseSchema, msg));
+      await time(sem, "encode JSON", () => toJsonString(SemanticSearchResponseSchema, msg));
+
+      const [v2] = await time(vec, "query embedding", () => embedder.embed([`${q}!`], signal));
+      await time(vec, "vector page (11 rows, refine 10)", () => vectorQuery(table, v2!, undefined, { limit: PAGE, offset: 0 }, POST_COLUMNS, PAGE_REFINE_FACTOR).toArray());
+      const vres = await time(vec, "handler (SearchCore + response message)", () =>
+        handlers.vectorSearch({ query: `${q}!!`, limit: 10, subforums: [], pageToken: "", startDate: "", endDate: "" } as never, ctx),
+      );
+      const vmsg = create(VectorSearchResponseSchema, vres as never);
+      await time(vec, "encode protobuf binary", () => toBinary(VectorSearchResponseSchema, vmsg));
+      await time(vec, "encode JSON", () => toJsonString(VectorSearchResponseSchema, vmsg));
+    }
+  } finally {
+    table.close();
+    db.close();
+    await index.close();
+    await embedder.close();
+  }
+  const row = (method: "semantic" | "vector", m: Map<string, number[]>): ProfileRow => ({ method, queries, stages: [...m].map(([name, xs]) => ({ name, ms: median(xs) })) });
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const out = { backend: target.backend, posts: info.count, rows: [row("semantic", sem), row("vector", vec)], hybridTop10Exact: { now: mean(agreeNow), before: mean(agreeBefore) } };
+  for (const r of out.rows) log(`profile ${r.method}: ${r.stages.map((s) => `${s.name} ${s.ms.toFixed(2)}`).join("; ")}`);
+  log(`profile: fused top 10 vs exact vectors: ${(100 * out.hybridTop10Exact.now).toFixed(1)}% now, ${(100 * out.hybridTop10Exact.before).toFixed(1)}% before`);
+  return out;
+}
