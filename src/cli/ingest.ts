@@ -14,7 +14,7 @@ import { createEmbedder } from "../enrich/create-embedder.js";
 import type { Embedder } from "../enrich/embedder.js";
 import type { SearchIndex } from "../index/search-index.js";
 import { openSearchIndex } from "../index/open-index.js";
-import { CheckpointStore } from "../ingest/checkpoint.js";
+import { CheckpointStore, checkpointScope } from "../ingest/checkpoint.js";
 import { FORMAT_HELP, FORMATS, isFormat } from "../ingest/formats.js";
 import type { Format } from "../ingest/formats.js";
 import { addStats, emptyStats, formatStats, skippedTotal } from "../ingest/ingest-stats.js";
@@ -183,7 +183,7 @@ export async function run(argv: string[]): Promise<number> {
     const info = await index.open(embedder.model, embedder.dimensions);
     err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model})`);
     enricher = await createIngestEnricher(config.dataDir, embedder);
-    const checkpoints = new CheckpointStore(config.dataDir);
+    const checkpoints = new CheckpointStore(config.dataDir, checkpointScope(config));
     const log = (line: string): void => {
       progress.done();
       err(line);

@@ -1,8 +1,10 @@
 /**
  * Resumability. After each batch is written to the index, the number of input records consumed
  * so far (posts and skips, in input order) and the running counts are saved in
- * `<dataDir>/ingest-checkpoints/<key>.json`, keyed by the input's absolute path, size and mtime,
- * so an edited or replaced file starts afresh. A restarted ingest skips that many records. A kill
+ * `<dataDir>/ingest-checkpoints/<key>.json`, keyed by the index written to (the scope) and the
+ * input's absolute path, size and mtime, so an edited or replaced file starts afresh and progress
+ * made into one index (say a Weaviate collection) is never taken for progress into another that
+ * shares the data directory. A restarted ingest skips that many records. A kill
  * between a write and its checkpoint replays at most one batch, which is harmless because upserts
  * are idempotent by id (the replayed posts count as "updated"). A finished file's checkpoint is
  * deleted, so ingesting the same file again re-reads it (updating every post).
@@ -32,14 +34,17 @@ export interface Checkpoint extends InputIdentity {
 /** Checkpoints of one data directory. */
 export class CheckpointStore {
   readonly dir: string;
+  readonly #scope: string;
 
-  constructor(dataDir: string) {
+  /** `scope` names the index the ingest writes to (see checkpointScope); "" for one index per data dir. */
+  constructor(dataDir: string, scope = "") {
     this.dir = path.join(dataDir, "ingest-checkpoints");
+    this.#scope = scope;
   }
 
   /** The checkpoint file for an input. */
   fileFor(input: InputIdentity): string {
-    const key = createHash("sha256").update(`${path.resolve(input.path)}\0${input.size}\0${Math.trunc(input.mtimeMs)}`).digest("hex").slice(0, 32);
+    const key = createHash("sha256").update(`${this.#scope}\0${path.resolve(input.path)}\0${input.size}\0${Math.trunc(input.mtimeMs)}`).digest("hex").slice(0, 32);
     return path.join(this.dir, `${key}.json`);
   }
 
@@ -79,4 +84,9 @@ export class CheckpointStore {
 
 function identity(input: InputIdentity): InputIdentity {
   return { path: path.resolve(input.path), size: input.size, mtimeMs: input.mtimeMs };
+}
+
+/** The checkpoint scope of an index: the embedded one, or a Weaviate collection at a URL. */
+export function checkpointScope(target: { weaviateUrl: string | undefined; weaviateCollection: string }): string {
+  return target.weaviateUrl === undefined ? "" : `weaviate ${target.weaviateUrl} ${target.weaviateCollection}`;
 }
