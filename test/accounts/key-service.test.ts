@@ -13,6 +13,7 @@ import type { KeyService, KeyServiceOptions } from "../../src/accounts/key-servi
 import { AccountsError } from "../../src/accounts/accounts-error.js";
 import { createKeyService } from "../../src/accounts/key-service.js";
 import { hashKey } from "../../src/accounts/key-hash.js";
+import { StoreUnavailableError } from "../../src/accounts/store-unavailable.js";
 import { generateKey } from "../../src/accounts/key-format.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
 
@@ -239,7 +240,12 @@ describe("key service", () => {
       return raw.getKey(id);
     });
     const server = createKeyService({ store: flaky, now: () => new Date(nowMs) });
-    await assert.rejects(server.authenticate(created.key), /database unavailable/);
+    // A store failure surfaces as "unavailable" (503), with the store's error kept as the cause.
+    await assert.rejects(server.authenticate(created.key), (err: unknown) => {
+      assert.ok(err instanceof StoreUnavailableError, String(err));
+      assert.match(String((err as Error).cause), /database unavailable/);
+      return true;
+    });
     assert.equal((await server.authenticate(created.key)).ok, true);
   });
 
