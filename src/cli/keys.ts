@@ -4,19 +4,17 @@
  * --json shapes are a contract other tools drive: with --json, stdout carries exactly one JSON
  * value and nothing else. Exit codes: 0 done, 1 failed, 2 usage error.
  */
-import { parseArgs } from "node:util";
-import type { ParseArgsConfig } from "node:util";
 import type { ApiKeyInfo } from "../accounts/store.js";
 import { PLAN_IDS } from "../accounts/caller.js";
 import { AccountsError } from "../accounts/accounts-error.js";
 import { createKeyService } from "../accounts/key-service.js";
 import type { KeyService } from "../accounts/key-service.js";
 import { keyStatus } from "../accounts/key-status.js";
-import { openAccountsStore } from "../accounts/open-store.js";
 import { isPlanId } from "../accounts/plan-id.js";
-import { loadConfig } from "../config.js";
 import type { Config } from "../config.js";
 import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
+import { out, parseSubcommand, runStoreCommand, UsageError } from "./store-command.js";
+import type { ParseOptions, Parsed, StoreExecute } from "./store-command.js";
 import { table } from "./text-table.js";
 
 /** Account used by `keys create` when --account is not given. */
@@ -38,40 +36,11 @@ The key is printed once, at create and rotate; only its hash is stored. A rotate
 working for KEY_ROTATION_GRACE_SECONDS (default 86400). Store: SQLite in THREADSIGHT_DATA_DIR,
 or PostgreSQL when DATABASE_URL is set.`;
 
-type ParseOptions = NonNullable<ParseArgsConfig["options"]>;
-
-/** A mistake in the command line: exit 2 with the message. */
-class UsageError extends Error {}
-
 /** A parsed subcommand, ready to run against the key service. */
 type Execute = (service: KeyService, config: Config) => Promise<number>;
 
-type Out = (text: string) => void;
-const out: Out = (text) => process.stdout.write(text + "\n");
-
-/** Flag values after parsing; every flag here is a string or a boolean. */
-interface Parsed {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
 function parse(sub: string, args: string[], options: ParseOptions, positionals: number): Parsed {
-  let parsed: Parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: { ...options, help: { type: "boolean", short: "h" } },
-      allowPositionals: positionals > 0,
-      strict: true,
-    }) as Parsed;
-  } catch (err) {
-    // parseArgs names the offending flag ("Unknown option '--plna'"), which is what we want.
-    throw new UsageError(`keys ${sub}: ${(err as Error).message}`);
-  }
-  if (parsed.positionals.length > positionals) {
-    throw new UsageError(`keys ${sub}: unexpected argument "${parsed.positionals[positionals]}"`);
-  }
-  return parsed;
+  return parseSubcommand(`keys ${sub}`, args, options, positionals);
 }
 
 function requiredString(sub: string, values: Parsed["values"], flag: string): string {
@@ -210,42 +179,24 @@ function rotate(args: string[]): Execute {
   };
 }
 
-const SUBCOMMANDS: Record<string, (args: string[]) => Execute> = { create, list, revoke, rotate };
+/** Every subcommand runs against a key service over the store (uncached: a CLI sees the truth). */
+function overKeyService(sub: (args: string[]) => Execute): (args: string[]) => StoreExecute {
+  return (args) => {
+    const execute = sub(args);
+    return (store, config) => execute(createKeyService({ store, rotationGraceSeconds: config.keyRotationGraceSeconds, cacheTtlMs: 0 }), config);
+  };
+}
 
 /** Runs `threadsight keys ...`; returns the exit code. */
-export async function run(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  const wantsHelp = [sub, ...rest].some((a) => a === "--help" || a === "-h") || sub === "help";
-  if (sub === undefined || wantsHelp) {
-    out(HELP);
-    return sub === undefined ? 2 : 0;
-  }
-  const handler = SUBCOMMANDS[sub];
-  if (handler === undefined) {
-    process.stderr.write(`threadsight keys: unknown subcommand "${sub}" (create, list, revoke, rotate)\n\n${HELP}\n`);
-    return 2;
-  }
-  try {
-    // Parse before touching config or the store, so a usage error never creates a database.
-    const execute = handler(rest);
-    const config = loadConfig();
-    const store = await openAccountsStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    try {
-      const service = createKeyService({ store, rotationGraceSeconds: config.keyRotationGraceSeconds, cacheTtlMs: 0 });
-      return await execute(service, config);
-    } finally {
-      await store.close();
-    }
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`threadsight ${err.message}\nRun \`threadsight keys --help\` for usage.\n`);
-      return 2;
-    }
-    if (err instanceof AccountsError) {
-      process.stderr.write(`threadsight keys ${sub}: ${err.message}\n`);
-      return err.code === "invalid_argument" ? 2 : 1;
-    }
-    process.stderr.write(`threadsight keys ${sub}: ${(err as Error).message}\n`);
-    return 1;
-  }
+export function run(argv: string[]): Promise<number> {
+  return runStoreCommand(
+    {
+      name: "keys",
+      help: HELP,
+      subcommands: { create: overKeyService(create), list: overKeyService(list), revoke: overKeyService(revoke), rotate: overKeyService(rotate) },
+      // A refused argument the service found (e.g. a key id of the wrong shape) is a usage error.
+      exitCodeFor: (err) => (err instanceof AccountsError ? (err.code === "invalid_argument" ? 2 : 1) : undefined),
+    },
+    argv,
+  );
 }
