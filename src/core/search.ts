@@ -1,6 +1,7 @@
 /**
  * Semantic and vector search over the index: validate, embed the query, query the index, page,
- * summarise. Shared by every protocol; knows nothing of HTTP or Connect.
+ * summarise. Shared by every protocol; knows nothing of HTTP or Connect. Hits carry only the
+ * result fields (index `fields: "result"`): responses and the summary read nothing else.
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, SearchIndex } from "../index/search-index.js";
@@ -67,7 +68,7 @@ export class SearchCore {
     const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
     vector.catch(() => {});
     const hits = await this.deps.index.hybrid(
-      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, filter: subforums.length > 0 ? { subforums } : {} },
+      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
       signal,
     );
     const page = paginate(hits, limit, offset, fingerprint);
@@ -93,6 +94,7 @@ export class SearchCore {
         vector: vector!,
         limit: limit + 1,
         offset,
+        fields: "result",
         filter: {
           ...(subforums.length > 0 ? { subforums } : {}),
           ...(range.from !== undefined ? { createdFrom: range.from } : {}),

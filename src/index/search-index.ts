@@ -21,7 +21,16 @@ export interface QueryFilter {
 export interface Page {
   limit: number;
   offset: number;
+  /**
+   * "result": the caller reads only {@link RESULT_FIELDS} of each hit's post, and an index may
+   * leave the other fields empty ("" or 0) to read less (the embedded index reads about half
+   * the bytes per page). Default "all".
+   */
+  fields?: "all" | "result";
 }
+
+/** The post fields search results show (spec 2.1/2.2), and the summary reads. */
+export const RESULT_FIELDS = ["id", "title", "content", "subforum", "upvotes", "comments", "created", "url", "sentiment"] as const;
 
 /** One hit. `score` is on the scale the method documents. */
 export interface Hit {

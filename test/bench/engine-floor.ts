@@ -5,7 +5,8 @@
  * our overhead.
  *
  * - LanceDB: the very query builders the adapter uses (src/index/lancedb-queries.ts): for
- *   SemanticSearch the keyword and vector candidate windows in parallel, then the page's rows;
+ *   SemanticSearch the keyword and vector candidate windows in parallel, then the page's rows
+ *   by row address (the result columns only, as the service reads them);
  *   for VectorSearch one nearest-neighbour query returning the page's rows.
  * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties, window) returning ids, then
  *   the page's objects by id; for VectorSearch one `nearVector` query returning the properties.
@@ -16,8 +17,8 @@ import type { WeaviateClient } from "weaviate-client";
 import type { Config } from "../../src/config.js";
 import { candidateDepth } from "../../src/index/fusion.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { HYBRID_REFINE_FACTOR, keywordQuery, PAGE_REFINE_FACTOR, rowsByIdQuery, vectorQuery } from "../../src/index/lancedb-queries.js";
-import { POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { keywordQuery, RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb-queries.js";
+import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { BM25_PROPERTIES, postUuid, RETURN_PROPERTIES } from "../../src/index/weaviate-schema.js";
 
@@ -43,16 +44,19 @@ function lanceFloor(db: Connection, table: Table): EngineFloor {
   return {
     async semantic(text, vector) {
       const [kw, vec] = await Promise.all([
-        keywordQuery(table, text, undefined, depth, ["id"]).toArray(),
-        vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], HYBRID_REFINE_FACTOR).toArray(),
+        keywordQuery(table, text, undefined, depth, ["id"]).withRowId().toArray(),
+        vectorIndexStats(table).then((stats) => vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], vectorPlan(stats, "window", depth)).withRowId().toArray()),
       ]);
       // The page's rows: the first PAGE distinct candidates stand in for the fused page (fusion
-      // itself is our work, not the engine's); same number of rows read the same way.
-      const ids = [...new Set([...vec, ...kw].map((r: Record<string, unknown>) => String(r.id)))].slice(0, PAGE);
-      return ids.length > 0 ? (await rowsByIdQuery(table, ids, POST_COLUMNS).toArray()).length : 0;
+      // itself is our work, not the engine's); same number of rows read the same way (by the
+      // row addresses the ranking returned).
+      const address = new Map([...vec, ...kw].map((r: Record<string, unknown>) => [String(r.id), r._rowid as bigint]));
+      const page = [...address.values()].slice(0, PAGE);
+      return page.length > 0 ? (await table.takeRowIds(page).select([...RESULT_COLUMNS]).toArray()).length : 0;
     },
     async vector(vector) {
-      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, POST_COLUMNS, PAGE_REFINE_FACTOR).toArray()).length;
+      const plan = vectorPlan(await vectorIndexStats(table), "page", PAGE);
+      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, RESULT_COLUMNS, plan).toArray()).length;
     },
     async close() {
       table.close();

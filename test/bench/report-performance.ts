@@ -21,9 +21,9 @@ const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16)
 export const PROFILE_TEXT = [
   "test/bench/search-profile.ts, embedded index only, in the benchmark process (no transport): each stage of a search timed",
   "alone on fresh queries (medians), then the whole use case (SearchCore, stages overlapped as served: the keyword window",
-  "runs while the query is embedded) and the handler (plus the response message). \"before\" rows time the vector window",
-  "as it was before this profile (exact re-rank of 10x the window instead of 2x). The quality check compares the fused",
-  "top 10 with the top 10 fused from exact (brute-force) vector scores.",
+  "runs while the query is embedded) and the handler (plus the response message). The \"re-ranked\" row times the vector",
+  "window with an exact re-rank of its rows (what it costs while rows are outside the vector index). The quality check",
+  "compares the fused top 10 with the top 10 fused from exact (brute-force) vector scores.",
 ];
 
 export function profileSection(s: StoredSection<ProfileResult>): string {
@@ -33,7 +33,7 @@ export function profileSection(s: StoredSection<ProfileResult>): string {
     `**${d.backend}**, ${count(d.posts)} posts (${when(s)})`,
     "",
     ...parts,
-    `Fused top 10 agreeing with the exact-vector top 10: ${fixed(100 * d.hybridTop10Exact.now)}% now, ${fixed(100 * d.hybridTop10Exact.before)}% with the previous re-rank factor.`,
+    `Fused top 10 agreeing with the exact-vector top 10: ${fixed(100 * d.hybridTop10Exact.now)}% as served, ${fixed(100 * d.hybridTop10Exact.before)}% with the window re-ranked exactly.`,
   ].join("\n");
 }
 

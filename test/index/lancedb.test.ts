@@ -9,6 +9,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { connect } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { RESULT_FIELDS } from "../../src/index/search-index.js";
 import { registerIndexContract } from "./contract.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
@@ -21,7 +22,7 @@ registerIndexContract("lancedb", async () => {
 });
 
 describe("LanceDbIndex with a trained vector index", () => {
-  it("builds IVF_PQ past the threshold and still returns exact cosine scores", async () => {
+  it("builds IVF_HNSW_SQ past the threshold, returns exact cosine scores and ranks hybrid windows like exact cosine", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-ivf-"));
     const index = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
     try {
@@ -36,7 +37,7 @@ describe("LanceDbIndex with a trained vector index", () => {
       const vectorIdx = (await table.listIndices()).find((i) => i.name === "vector_idx");
       table.close();
       db.close();
-      assert.equal(vectorIdx?.indexType, "IvfPq");
+      assert.equal(vectorIdx?.indexType, "IvfHnswSq");
       const target = posts[17]!;
       const exact = posts
         .map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) }))
@@ -50,11 +51,24 @@ describe("LanceDbIndex with a trained vector index", () => {
         const p = posts.find((x) => x.id === h.post.id)!;
         assert.ok(Math.abs(h.score - cosine(target.vector, p.vector)) < 1e-4);
       }
+      // The hybrid vector window (alpha 1: vector side only) ranks like exact cosine, both while
+      // the index covers every row and while late rows are scanned flat beside it (the index's
+      // own distances are on another scale than the flat scan's: see lancedb-queries.ts).
+      const hybridRecall = async (all: typeof posts): Promise<number> => {
+        const truth = all.map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) })).sort((a, b) => b.s - a.s).slice(0, 10);
+        const got = await index.hybrid({ text: "qqqzzz", vector: target.vector, alpha: 1, limit: 10, offset: 0 });
+        assert.equal(got[0]!.post.id, target.id);
+        return got.filter((h) => truth.some((t) => t.id === h.post.id)).length / 10;
+      };
+      const before = await hybridRecall(posts);
+      assert.ok(before >= 0.8, `hybrid recall@10 with every row indexed ${before}`);
       // Rows written after training are found before the next optimize().
       const late = randomPosts(5, 99, "late");
       await index.upsert(late);
       const lateHit = await index.nearVector({ vector: late[2]!.vector, limit: 1, offset: 0 });
       assert.equal(lateHit[0]!.post.id, late[2]!.id);
+      const after = await hybridRecall([...posts, ...late]);
+      assert.ok(after >= 0.8, `hybrid recall@10 with unindexed rows ${after}`);
     } finally {
       await index.close();
       rmSync(dir, { recursive: true, force: true });
@@ -95,6 +109,39 @@ describe("LanceDbIndex upkeep", () => {
       const results = await Promise.all([index.upsert(posts), index.upsert(posts), index.upsert(posts.slice(0, 10))]);
       assert.equal(results.reduce((n, r) => n + r.inserted, 0), 40);
       assert.equal(await index.count(), 40);
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads only the result fields for fields: "result", leaving the rest empty', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-fields-"));
+    const index = new LanceDbIndex({ dir });
+    try {
+      await index.open(MODEL, DIMS);
+      const posts = randomPosts(40, 5, "f").map((p, i) => ({ ...p, author: `author${i}`, painPoint: `pain ${i}`, leadScore: 50 + i }));
+      await index.upsert(posts);
+      const target = posts[7]!;
+      const calls = [
+        (fields: "all" | "result") => index.hybrid({ text: target.title, vector: target.vector, alpha: 0.5, limit: 5, offset: 0, fields }),
+        (fields: "all" | "result") => index.nearVector({ vector: target.vector, limit: 5, offset: 0, fields }),
+        (fields: "all" | "result") => index.keyword({ text: target.title, limit: 5, offset: 0, fields }),
+      ];
+      for (const call of calls) {
+        const full = await call("all");
+        const partial = await call("result");
+        assert.deepEqual(partial.map((h) => [h.post.id, h.score]), full.map((h) => [h.post.id, h.score]));
+        for (const [i, h] of partial.entries()) {
+          const whole = full[i]!.post;
+          for (const f of RESULT_FIELDS) assert.deepEqual(h.post[f], whole[f], f);
+          assert.equal(h.post.author, "");
+          assert.equal(h.post.painPoint, "");
+          assert.equal(h.post.leadScore, 0);
+          assert.ok(whole.author.startsWith("author") && whole.leadScore >= 50);
+          for (const [k, v] of Object.entries(h.post)) assert.ok(v !== "undefined" && !Number.isNaN(v), `${k} = ${String(v)}`);
+        }
+      }
     } finally {
       await index.close();
       rmSync(dir, { recursive: true, force: true });
