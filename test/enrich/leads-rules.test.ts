@@ -103,3 +103,36 @@ describe("sentence splitting", () => {
     );
   });
 });
+
+describe("solution-request cues on short sentences", () => {
+  const classifier = createLeadClassifier();
+  const type = (text: string) => classifier.classify(post("", text)).leadType;
+
+  it("reads feature requests and product asks phrased in the usual ways", () => {
+    for (const text of [
+      "Would it be possible to pin the toolbar to the left?",
+      "How about adding a weekly digest of new threads?",
+      "Could the mobile app support two accounts at once?",
+      "Hopefully the next release brings tabs back.",
+      "Suggestion: sort the archive by last reply.",
+      "Being able to snooze a thread would be a huge improvement.",
+      "Anyone know a service that prints and mails letters for you?",
+      "Any good plugins for adding a store locator?",
+      "I'd really like to see a cheaper tier for hobbyists.",
+      "Enable dark mode on the login page too.",
+    ]) {
+      assert.equal(type(text), "solution_request", text);
+    }
+  });
+
+  it("does not take forum politeness or reported plans for a request", () => {
+    for (const text of [
+      "Please note that the meeting starts an hour later.",
+      "I hope you all had a good weekend.",
+      "It should be noted that the numbers are from last year.",
+      "He should be back from lunch at two.",
+    ]) {
+      assert.notEqual(type(text), "solution_request", text);
+    }
+  });
+});

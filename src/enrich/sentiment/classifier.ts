@@ -36,6 +36,16 @@ export interface SentimentClassifierOptions {
   embedder?: Embedder;
 }
 
+/** p_c * exp(offset_c), renormalised: the same as adding the offsets to the logits. */
+function applyOffsets(p: Float64Array, offsets: readonly number[]): void {
+  let sum = 0;
+  for (let c = 0; c < p.length; c++) {
+    p[c] = p[c]! * Math.exp(offsets[c]!);
+    sum += p[c]!;
+  }
+  for (let c = 0; c < p.length; c++) p[c] = p[c]! / sum;
+}
+
 /** Builds the classifier from the committed model.json (validated on creation). */
 export function createSentimentClassifier(options: SentimentClassifierOptions = {}): SentimentClassifier {
   const model = loadSentimentModel();
@@ -55,6 +65,7 @@ export function createSentimentClassifier(options: SentimentClassifierOptions = 
     }
     const features = sentimentFeatures(text, vector);
     softmaxProba(model.softmax, features, proba);
+    applyOffsets(proba, model.classOffsets);
     const frustration = softmaxProba(model.frustration.softmax, features, frustrationProba)[1]!;
     const probabilities = { positive: proba[at.positive]!, neutral: proba[at.neutral]!, negative: proba[at.negative]! };
     let label: SentimentLabel = "neutral";

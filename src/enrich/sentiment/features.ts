@@ -1,20 +1,67 @@
 /**
- * The sentiment model's input: the post's sentence embedding followed by VADER's four scores.
- * Training and inference both build features here, so they cannot drift apart.
+ * The sentiment model's input: the post's sentence embedding followed by lexicon features (VADER's
+ * four scores over the text, its most negative and most positive sentence, and three surface
+ * cues). Training and inference both build features here, so they cannot drift apart.
  */
-import { vaderScores } from "./vader.js";
+import { VADER_MAX_CHARS, vaderScores } from "./vader.js";
 
 /** Names of the trailing lexicon features, in order. */
-export const LEXICON_FEATURES = ["vader.compound", "vader.pos", "vader.neg", "vader.neu"] as const;
+export const LEXICON_FEATURES = [
+  "vader.compound",
+  "vader.pos",
+  "vader.neg",
+  "vader.neu",
+  "vader.minSentence",
+  "vader.maxSentence",
+  "exclamation",
+  "question",
+  "negation",
+] as const;
 
-/** Feature vector for `text` with its embedding `vector`: [...vector, compound, pos, neg, neu]. */
+/** Sentences scored on their own; longer texts keep their opening ones (VADER's cost is per sentence). */
+const MAX_SENTENCES = 6;
+const NEGATION = /\b(?:not|no|never|nothing|nobody|none|nowhere|neither|nor|cannot)\b|n't\b/i;
+
+/**
+ * One strongly worded sentence in an otherwise flat comment is what a whole-text compound averages
+ * away; its min and max (clamped to 0 so a text without any keeps 0) let the model see it.
+ */
+function sentenceExtremes(text: string): [number, number] {
+  const sentences = text
+    .slice(0, VADER_MAX_CHARS)
+    .split(/(?<=[.!?])\s+/)
+    .filter((s) => s.trim() !== "")
+    .slice(0, MAX_SENTENCES);
+  if (sentences.length <= 1) {
+    const c = vaderScores(text).compound;
+    return [Math.min(0, c), Math.max(0, c)];
+  }
+  let min = 0;
+  let max = 0;
+  for (const s of sentences) {
+    const c = vaderScores(s).compound;
+    if (c < min) min = c;
+    if (c > max) max = c;
+  }
+  return [min, max];
+}
+
+/** Feature vector for `text` with its embedding `vector`: [...vector, ...LEXICON_FEATURES]. */
 export function sentimentFeatures(text: string, vector: Float32Array): Float64Array {
   const v = vaderScores(text);
+  const [min, max] = sentenceExtremes(text);
+  const head = text.slice(0, VADER_MAX_CHARS);
   const out = new Float64Array(vector.length + LEXICON_FEATURES.length);
   out.set(vector);
-  out[vector.length] = v.compound;
-  out[vector.length + 1] = v.pos;
-  out[vector.length + 2] = v.neg;
-  out[vector.length + 3] = v.neu;
+  const at = vector.length;
+  out[at] = v.compound;
+  out[at + 1] = v.pos;
+  out[at + 2] = v.neg;
+  out[at + 3] = v.neu;
+  out[at + 4] = min;
+  out[at + 5] = max;
+  out[at + 6] = head.includes("!") ? 1 : 0;
+  out[at + 7] = head.includes("?") ? 1 : 0;
+  out[at + 8] = NEGATION.test(head) ? 1 : 0;
   return out;
 }

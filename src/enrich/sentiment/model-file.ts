@@ -19,14 +19,27 @@ export interface SentimentModelFile {
   /** Where the training data came from, its licence and which rows were used. */
   provenance: Record<string, string | number>;
   hyperparameters: Record<string, number | string | number[]>;
-  /** Macro-F1 on the GoEmotions group dev split at training time. */
+  /** Macro-F1 on the GoEmotions group dev split at training time (with {@link classOffsets}). */
   devMacroF1: number;
   softmax: SoftmaxModel;
+  /**
+   * Added to the softmax logits, per class in `softmax.classes` order: a class-prior correction
+   * chosen on GoEmotions dev (training re-weights classes, so the raw argmax is not the
+   * macro-F1-best decision). Probabilities, label and score all come from the corrected logits.
+   */
+  classOffsets: number[];
   /**
    * Second head on the same features: P(frustration), i.e. that the text shows one of
    * `emotions` (GoEmotions labels). Lead detection reads it as the tone of a complaint.
    */
-  frustration: { emotions: string[]; devF1: number; softmax: SoftmaxModel };
+  frustration: {
+    emotions: string[];
+    /** F1 on GoEmotions dev at 0.5 (the head is class-balanced). */
+    devF1: number;
+    /** The threshold with the best F1 on GoEmotions dev (steps of 0.05). */
+    devBestThreshold: number;
+    softmax: SoftmaxModel;
+  };
 }
 
 let loaded: SentimentModelFile | undefined;
@@ -42,6 +55,9 @@ export function loadSentimentModel(): SentimentModelFile {
   }
   if (m.lexiconFeatures.join() !== LEXICON_FEATURES.join()) throw new Error("sentiment model lexicon features differ from features.ts");
   checkSoftmaxModel(m.softmax, m.dimensions + LEXICON_FEATURES.length);
+  if (m.classOffsets.length !== m.softmax.classes.length || !m.classOffsets.every(Number.isFinite)) {
+    throw new Error("sentiment model classOffsets must hold one finite number per class");
+  }
   checkSoftmaxModel(m.frustration.softmax, m.dimensions + LEXICON_FEATURES.length);
   if (m.frustration.softmax.classes.join() !== "other,frustration") throw new Error("frustration head classes must be other,frustration");
   loaded = m;

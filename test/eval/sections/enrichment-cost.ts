@@ -10,7 +10,7 @@ import { createLeadClassifier } from "../../../src/enrich/leads/classifier.js";
 import { createPostEnricher, sentimentText } from "../../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
 import { startUseEmbedder } from "../../../src/enrich/use-embedder.js";
-import { postEmbeddingText } from "../../../src/ingest/embed-text.js";
+import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
 import { redditPosts } from "../corpus-posts.js";
 import { embedCached } from "../embedding-cache.js";
 import { fmt, goal, table } from "../format.js";
@@ -89,7 +89,7 @@ export const enrichmentCostSection: EvalSection = {
       "",
       table(["step", "ms per post"], [
         ["sentiment (features + softmax)", fmt(perPost(sentimentMs), 3)],
-        ["leads (rules)", fmt(perPost(leadsMs), 3)],
+        ["leads (rules + embedding heads)", fmt(perPost(leadsMs), 3)],
         ["enrich() total (sentiment + leads)", fmt(enrichMs, 3)],
         [`embedding (USE-lite, ${workers} workers)`, fmt(embedMs, 2)],
       ]),
