@@ -113,6 +113,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
           enforcer: limits.enforcer,
           usage,
           onUsageError: (err, keyId, operation) => logger.error({ err, keyId, operation }, "recording usage failed"),
+          onReleaseError: (err, keyId, operation) => logger.warn({ err, keyId, operation }, "giving back the quota point of a failed call failed"),
         }),
       ],
       implementations: {

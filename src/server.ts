@@ -35,6 +35,7 @@ import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
 import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
+import { endUnreadBody } from "./transport/early-answer.js";
 import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
 
@@ -123,6 +124,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   let inflight = 0;
   app.addHook("onRequest", async (req, reply) => {
     inflight++;
+    // An answer sent before the body was read (too large, refused) must not stall the client.
+    endUnreadBody(req.raw, reply.raw);
     const headers = req.raw.headers as Record<string, string | string[] | undefined>;
     delete headers[PEER_HEADER];
     delete headers[PROTOCOL_HEADER];

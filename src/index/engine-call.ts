@@ -16,9 +16,15 @@ export async function guardEngine<T>(engine: string, fn: () => Promise<T>, signa
   }
 }
 
-/** {@link guardEngine} around `work()` raced with the caller's signal. */
+/**
+ * {@link guardEngine} around `work()` raced with the caller's signal. An already aborted signal
+ * rejects before `work` starts, so no stage after a deadline reaches the engine.
+ */
 export function engineCall<T>(engine: string, work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  return guardEngine(engine, () => raceAbort(work(), signal), signal);
+  return guardEngine(engine, async () => {
+    checkAborted(signal);
+    return raceAbort(work(), signal);
+  }, signal);
 }
 
 /**

@@ -8,7 +8,8 @@
  * - hybrid/nearVector/keyword map to Weaviate's hybrid (title^2 + content BM25, our vector,
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Hybrid and
  *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts).
- * - The client takes no AbortSignal, so every call is raced with the caller's signal.
+ * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
+ *   signal is also handed to the gRPC call itself (withCallSignal), which it cancels.
  * - Connection and server failures become IndexUnavailableError.
  */
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
@@ -23,7 +24,7 @@ import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-ind
 import type { Hit, HybridQuery, IndexInfo, KeywordQuery, QueryFilter, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
 import { keywordDepth, stablePage } from "./paging.js";
 import { splitValid } from "./upsert-checks.js";
-import { connectWeaviate } from "./weaviate-connect.js";
+import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { weaviateWhere } from "./weaviate-filter.js";
 import { BM25_PROPERTIES, collectionDefinition, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, RETURN_PROPERTIES, toProperties, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
@@ -172,7 +173,7 @@ export class WeaviateIndex implements SearchIndex {
     // Ready, not merely live: a restarting node answers /live before it can serve queries, and
     // a query sent to it meanwhile would wait out the client's retries and the caller's deadline.
     const isLive = async (): Promise<boolean> => client !== undefined && (await client.isReady());
-    return engineCall(ENGINE, () => watchLiveness(ENGINE, work(), isLive), signal);
+    return engineCall(ENGINE, () => withCallSignal(signal, () => watchLiveness(ENGINE, work(), isLive)), signal);
   }
 
   async ping(signal?: AbortSignal): Promise<boolean> {

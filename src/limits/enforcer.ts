@@ -9,6 +9,10 @@
  * admitted calls only (X-…-Remaining means "calls you can still make"), and the quota counter
  * agrees with the persisted usage rows.
  *
+ * A call admitted here that then fails through the service's own fault (INTERNAL, UNAVAILABLE)
+ * gets its quota point back through release(); its per-minute point stays spent, because the
+ * per-minute window protects the service, retries of failing calls included.
+ *
  * Both counters belong to the ACCOUNT (caller.accountId, the subscription), not to the key:
  * every key of an account draws on one per-minute window and one quota, so creating more keys
  * never buys more calls. A key's limit overrides still decide the limit its own calls are
@@ -151,6 +155,24 @@ export class LimitEnforcer {
       throw new LimitExceededError("QUOTA_EXCEEDED", snapshot, this.deps.catalog);
     }
     return { now, plan, rate: rateState(limits, rateRes, now), quota: quotaState(limits.quota, w, quotaRes, now) };
+  }
+
+  /**
+   * Gives back the quota point admit() took for `caller` at `admittedAt` (the snapshot's `now`,
+   * so the point goes back to the period it was taken from). The per-minute point is kept.
+   * Skipped when that period has ended or ends within REFUND_GUARD_MS (a late give-back would
+   * open the next period one call short); a store failure is thrown for the caller to log.
+   */
+  async release(caller: Caller, admittedAt: number): Promise<boolean> {
+    const limits = effectiveLimits(this.planOf(caller), caller.overrides);
+    if (limits.quota === null) return false;
+    const w = quotaWindow(caller.accountId, limits, admittedAt);
+    const quota = this.deps.quotaStore.counter(limits.quota, w.counterSeconds);
+    const open = await quota.peek(w.key);
+    const endsIn = w.fixed ? w.fixed.end - this.clock() : open?.msBeforeNext ?? 0;
+    if (open === null || open.consumedPoints <= 0 || endsIn <= REFUND_GUARD_MS) return false;
+    await quota.refund(w.key, w.fixed ? { windowSeconds: (w.fixed.end - this.clock()) / 1000 } : {});
+    return true;
   }
 
   /** Where the caller stands, without counting anything (usage RPC, CLI, refused calls). */

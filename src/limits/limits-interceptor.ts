@@ -3,11 +3,16 @@
  * router transport, Connect, gRPC, gRPC-Web), so all of them are admitted, counted and given
  * headers identically. It runs after the auth interceptor and reads CALLER from the context.
  *
- * For a metered RPC: admit (rate, then quota), record usage for the key/day/operation, call the
- * handler, and put the limit headers on the response, or on the error's metadata if anything
- * fails (including the handler: a call that fails validation was admitted and counts).
+ * For a metered RPC: admit (rate, then quota), call the handler, record usage for the
+ * key/day/operation, and put the limit headers on the response, or on the error's metadata if
+ * anything fails. What an admitted call that fails costs depends on whose fault it is:
+ * - the client's (validation, not found, its own deadline, cancelled): it counts, like a success;
+ * - the service's (INTERNAL, UNAVAILABLE): the quota point is given back and no usage row is
+ *   written, so a customer does not pay for our outage; the per-minute point stays spent (that
+ *   window protects the service, and a retry storm during an outage is what it is for).
  */
 import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import type { ConnectError } from "@connectrpc/connect";
 import type { Interceptor } from "@connectrpc/connect";
 import { QuotaFailure_ViolationSchema, QuotaFailureSchema, RetryInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
@@ -21,6 +26,7 @@ import { applyHeaders, limitHeaders, retryAfterHeader } from "./limit-headers.js
 import { LimitExceededError } from "./limit-exceeded.js";
 import { operationOf } from "./operations.js";
 import type { Operation } from "./operations.js";
+import type { LimitSnapshot } from "./snapshot.js";
 
 /** Retry-After sent with a 503 when the limits store cannot answer, seconds. */
 export const STORE_UNAVAILABLE_RETRY_SECONDS = 5;
@@ -32,6 +38,8 @@ export interface LimitsInterceptorDeps {
   usage: Pick<AccountsStore, "recordUsage">;
   /** Told when recording usage fails; the call itself still succeeds (the quota counted it). */
   onUsageError?: (err: unknown, keyId: string, operation: Operation) => void;
+  /** Told when giving back the quota point of a failed call fails (the point stays spent). */
+  onReleaseError?: (err: unknown, keyId: string, operation: Operation) => void;
   /** Epoch ms, for the usage day; injectable for tests. */
   clock?: () => number;
 }
@@ -72,6 +80,21 @@ function admissionError(err: unknown): ConnectError {
   return ce;
 }
 
+/** Codes that mean the service failed, not the client: such a call is not charged to the quota. */
+const SERVICE_FAULTS: ReadonlySet<Code> = new Set([Code.Internal, Code.Unavailable]);
+
+/** True when a call that ended with `code` is not charged to the caller's quota. */
+export function isServiceFault(code: Code): boolean {
+  return SERVICE_FAULTS.has(code);
+}
+
+/** The snapshot as it stands once the call's quota point has been given back. */
+function withQuotaPointBack(snapshot: LimitSnapshot): LimitSnapshot {
+  const { quota } = snapshot;
+  if (quota.unlimited) return snapshot;
+  return { ...snapshot, quota: { ...quota, used: Math.max(0, quota.used - 1), remaining: Math.min(quota.limit, quota.remaining + 1) } };
+}
+
 /** Creates the limits interceptor; place it after the auth interceptor. */
 export function createLimitsInterceptor(deps: LimitsInterceptorDeps): Interceptor {
   const clock = deps.clock ?? Date.now;
@@ -84,25 +107,37 @@ export function createLimitsInterceptor(deps: LimitsInterceptorDeps): Intercepto
       // one means the interceptors are wired wrongly, and must not run for free.
       throw toConnectError(new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>"));
     }
-    let headers: Record<string, string>;
+    let snapshot: LimitSnapshot;
     try {
-      headers = limitHeaders(await deps.enforcer.admit(caller));
+      snapshot = await deps.enforcer.admit(caller);
     } catch (err) {
       throw admissionError(err);
     }
-    const recording = deps.usage
-      .recordUsage(caller.keyId, utcDay(new Date(clock())), operation, 1)
+    const headers = limitHeaders(snapshot);
+    // The day the call was admitted on, like its quota point, even if it ends after midnight.
+    const day = utcDay(new Date(clock()));
+    const record = () => deps.usage
+      .recordUsage(caller.keyId, day, operation, 1)
       .catch((err: unknown) => deps.onUsageError?.(err, caller.keyId, operation));
+    let res: Awaited<ReturnType<typeof next>>;
     try {
-      const res = await next(req);
-      applyHeaders(res.header, headers);
-      return res;
+      res = await next(req);
     } catch (err) {
       const ce = toConnectError(err);
-      applyHeaders(ce.metadata, headers);
+      if (isServiceFault(ce.code)) {
+        const released = await deps.enforcer.release(caller, snapshot.now).catch((e: unknown) => {
+          deps.onReleaseError?.(e, caller.keyId, operation);
+          return false;
+        });
+        applyHeaders(ce.metadata, released ? limitHeaders(withQuotaPointBack(snapshot)) : headers);
+      } else {
+        applyHeaders(ce.metadata, headers);
+        await record();
+      }
       throw ce;
-    } finally {
-      await recording;
     }
+    await record();
+    applyHeaders(res.header, headers);
+    return res;
   };
 }

@@ -12,6 +12,7 @@ import { RateLimiterPostgres, RateLimiterSQLite } from "rate-limiter-flexible";
 import { CounterCache, LimiterCounter } from "./counter.js";
 import type { CounterStore } from "./counter.js";
 import { MemoryLimiter } from "./memory-limiter.js";
+import { SharedWindowCounter, UNBOUNDED_POINTS } from "./shared-window-counter.js";
 
 /** Name of the counters table in SQLite and PostgreSQL. */
 export const COUNTERS_TABLE = "limit_counters";
@@ -19,11 +20,21 @@ export const COUNTERS_TABLE = "limit_counters";
 /** File holding the SQLite counters, inside the data directory. */
 export const SQLITE_COUNTERS_FILE = "limits.sqlite";
 
-/** Counters in this process's memory; gone on restart. */
+/**
+ * Counters in this process's memory; gone on restart. Counters of one window length share one
+ * window per key whatever their limits (see SharedWindowCounter), as in the other stores.
+ */
 export function memoryCounterStore(keyPrefix: string): CounterStore {
-  const cache = new CounterCache(
-    (points, duration) => new LimiterCounter(new MemoryLimiter({ keyPrefix, points, duration }), points),
-  );
+  const windows = new Map<number, MemoryLimiter>();
+  const windowOf = (duration: number): MemoryLimiter => {
+    let limiter = windows.get(duration);
+    if (limiter === undefined) {
+      limiter = new MemoryLimiter({ keyPrefix, points: UNBOUNDED_POINTS, duration });
+      windows.set(duration, limiter);
+    }
+    return limiter;
+  };
+  const cache = new CounterCache((points, duration) => new SharedWindowCounter(windowOf(duration), points));
   return {
     kind: "memory",
     counter: (points, duration) => cache.get(points, duration),

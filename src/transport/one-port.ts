@@ -14,6 +14,9 @@ type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
+/** How long a closing HTTP/2 session may keep open streams before it is destroyed, ms. */
+export const SESSION_DESTROY_GRACE_MS = 1_000;
+
 /** A cleartext HTTP/2 server that also answers HTTP/1.1 on the same listening socket. */
 export interface OnePortServer extends http2.Http2Server {
   /** The HTTP/1.1 server that receives non-HTTP/2 connections (for timeouts). */
@@ -23,7 +26,11 @@ export interface OnePortServer extends http2.Http2Server {
    * itself, so http1.closeAllConnections() would see none of ours; we keep our own set.
    */
   destroyHttp1Connections(): void;
-  /** Fastify calls this on close; without it open HTTP/2 sessions keep close() waiting. */
+  /**
+   * Fastify calls this on close (after preClose has drained the calls in flight); without it
+   * open HTTP/2 sessions keep close() waiting. Sessions get GOAWAY at once; one still open
+   * SESSION_DESTROY_GRACE_MS later (a stream its client never finished) is destroyed.
+   */
   closeHttp2Sessions(): void;
 }
 
@@ -38,9 +45,20 @@ export function createOnePortServer(handler: Handler): OnePortServer {
   http1.keepAliveTimeout = 5_000;
 
   const http1Sockets = new Set<Socket>();
+  // Connections accepted but not yet routed (no byte seen): the listening server counts them,
+  // so one that idles would keep close() waiting as surely as an open session.
+  const unrouted = new Set<Socket>();
+  let http1Closed = false;
+  let closing = false;
   const h2ConnectionListeners = h2.listeners("connection") as ((socket: Socket) => void)[];
   h2.removeAllListeners("connection");
   h2.on("connection", (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    unrouted.add(socket);
+    socket.once("close", () => unrouted.delete(socket));
     const route = (chunk: Buffer): void => {
       // A prefix of the preface is not enough to decide unless it already disagrees.
       const n = Math.min(chunk.length, PREFACE.length);
@@ -49,10 +67,14 @@ export function createOnePortServer(handler: Handler): OnePortServer {
         socket.once("data", (more: Buffer) => route(Buffer.concat([chunk, more])));
         return;
       }
+      unrouted.delete(socket);
       socket.pause();
       socket.unshift(chunk);
       if (isH2) {
+        // A session that starts after shutdown began is closed on its "session" event below.
         for (const listener of h2ConnectionListeners) listener.call(h2, socket);
+      } else if (http1Closed) {
+        socket.destroy();
       } else {
         http1Sockets.add(socket);
         socket.once("close", () => http1Sockets.delete(socket));
@@ -64,17 +86,30 @@ export function createOnePortServer(handler: Handler): OnePortServer {
     socket.once("error", () => socket.destroy());
   });
   const sessions = new Set<http2.ServerHttp2Session>();
+  const closeSession = (session: http2.ServerHttp2Session): void => {
+    session.close();
+    const timer = setTimeout(() => session.destroy(), SESSION_DESTROY_GRACE_MS);
+    timer.unref();
+    session.once("close", () => clearTimeout(timer));
+  };
   h2.on("session", (session: http2.ServerHttp2Session) => {
+    if (closing) {
+      closeSession(session);
+      return;
+    }
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
   return Object.assign(h2, {
     http1,
     destroyHttp1Connections() {
+      http1Closed = true;
       for (const socket of http1Sockets) socket.destroy();
     },
     closeHttp2Sessions() {
-      for (const session of sessions) session.close();
+      closing = true;
+      for (const socket of unrouted) socket.destroy();
+      for (const session of sessions) closeSession(session);
     },
   }) as OnePortServer;
 }

@@ -10,9 +10,15 @@
  *   a query started with an aborted signal is not run, and a query hung in the engine (Weaviate
  *   SIGSTOPped) is abandoned. The client gets DEADLINE_EXCEEDED / 504, never UNAVAILABLE and
  *   never a hang.
- * - Limit of the engines' clients: neither the LanceDB nor the Weaviate client takes a per-call
- *   AbortSignal, so a query the engine has already started finishes inside the engine (bounded
- *   by the client's own timeout); only our wait for it is cancelled.
+ * - Weaviate: the abort also cancels the gRPC call itself (weaviate-client takes no per-call
+ *   signal; src/index/weaviate-connect.ts hands it one). Observable in this process's grpc-js
+ *   channelz counters for the Weaviate channel: the query's call is open while Weaviate is
+ *   stopped, and once the signal fires it ends as failed (cancelled) while Weaviate is still
+ *   stopped, so no answer from the server can have closed it. Without the cancellation it would
+ *   stay open until weaviate-client's own 30 s timer.
+ * - LanceDB: the native client takes no signal, so a query already inside the engine finishes
+ *   there; only our wait and every later stage (e.g. reading the posts of a ranked page) are
+ *   cancelled.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -74,6 +80,40 @@ function instrument(index: SearchIndex, holdMs: number): SeenCall[] {
     };
   }
   return seen;
+}
+
+/** Calls this process's grpc-js channels to `port` have started, and how many ended each way. */
+interface ChannelCalls {
+  started: number;
+  succeeded: number;
+  failed: number;
+}
+
+/** Sums grpc-js channelz counters over this process's channels whose target ends in `:port`. */
+async function channelCalls(port: number): Promise<ChannelCalls> {
+  const handlers = grpc.getChannelzHandlers() as unknown as {
+    GetTopChannels(call: { request: { start_channel_id: number } }, cb: (err: unknown, res: { channel: { data: { target: string; calls_started: number; calls_succeeded: number; calls_failed: number } }[] }) => void): void;
+  };
+  const res = await new Promise<Parameters<Parameters<typeof handlers.GetTopChannels>[1]>[1]>((resolve, reject) => {
+    handlers.GetTopChannels({ request: { start_channel_id: 0 } }, (err, out) => (err ? reject(err) : resolve(out)));
+  });
+  const sum: ChannelCalls = { started: 0, succeeded: 0, failed: 0 };
+  for (const { data } of res.channel) {
+    if (!data.target.endsWith(`:${port}`)) continue;
+    sum.started += Number(data.calls_started);
+    sum.succeeded += Number(data.calls_succeeded);
+    sum.failed += Number(data.calls_failed);
+  }
+  return sum;
+}
+
+/** Polls `check` every 20 ms until it holds; fails after `limitMs` (a bound, not a speed claim). */
+async function until(what: string, check: () => Promise<boolean>, limitMs = 10_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`still waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 async function grpcSearch(client: grpc.Client, key: string, deadlineMs: number, query: string): Promise<string> {
@@ -194,5 +234,35 @@ describe("deadlines abandon a hung Weaviate query", { skip: weaviateSkip || unde
       node.resume();
     }
     assert.equal(await grpcSearch(client, key, 8_000, "after the engine resumes"), "OK");
+  });
+
+  test("Weaviate SIGSTOPped: the abort cancels the gRPC call itself, which ends while the engine is still stopped", async () => {
+    const index = svc.service.index;
+    const query = { text: "startup", limit: 5, offset: 0 };
+    await index.keyword(query);
+    const port = node.grpcPort;
+    const before = await channelCalls(port);
+    assert.ok(before.started > 0, "the service's Weaviate channel is visible in channelz");
+    node.pause();
+    try {
+      const caller = new AbortController();
+      const outcome = index.keyword(query, caller.signal).then(() => "resolved", (err: unknown) => err);
+      await until("the keyword query is sent to the stopped Weaviate", async () => (await channelCalls(port)).started > before.started);
+      const sent = await channelCalls(port);
+      assert.equal(sent.started - sent.succeeded - sent.failed, 1, "one call open on the Weaviate channel");
+      caller.abort(new Error("the caller's deadline passed"));
+      assert.equal(await outcome, caller.signal.reason, "the adapter ends with the abort");
+      // Weaviate is stopped, so only the client cancelling the stream can close this call.
+      await until("the gRPC call to be closed by the cancellation", async () => {
+        const now = await channelCalls(port);
+        return now.started === now.succeeded + now.failed;
+      });
+      const closed = await channelCalls(port);
+      assert.equal(closed.succeeded, sent.succeeded, "no answer arrived from the stopped server");
+      assert.equal(closed.failed, sent.failed + 1, "the call ended as cancelled (failed)");
+    } finally {
+      node.resume();
+    }
+    assert.ok((await index.keyword(query)).length > 0, "after SIGCONT the index answers again");
   });
 });

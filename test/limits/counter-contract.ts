@@ -91,6 +91,20 @@ export function counterStoreContract(factory: CounterStoreFactory): void {
     assert.equal(res.consumedPoints, 3, "the cache hands out one counter per (points, duration)");
   }));
 
+  it("counters with different limits on one key count in one window, each refusing at its own limit", withStore(async (store) => {
+    const k = key();
+    await store.counter(10, 60).consume(k);
+    await store.counter(10, 60).consume(k);
+    const low = await store.counter(3, 60).consume(k);
+    assert.equal(low.consumedPoints, 3);
+    assert.equal(low.remainingPoints, 0);
+    const refused = await store.counter(3, 60).consume(k).then(() => undefined, (r: unknown) => r);
+    assert.ok(refused instanceof RateLimiterRes, "over the lower limit");
+    const high = await store.counter(10, 60).consume(k);
+    assert.equal(high.consumedPoints, 5, "the refusal kept its point, as rate-limiter-flexible does");
+    assert.equal(high.remainingPoints, 5);
+  }));
+
   if (factory.shared) {
     it("two store instances share one budget: 200 calls split across them admit exactly 50", async () => {
       const a = await factory.open();

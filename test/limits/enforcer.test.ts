@@ -14,9 +14,47 @@ import type { Limits } from "../../src/limits/open-limits.js";
 import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import { redisSkipReason, startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
-import { callerOn, keyOf, limitsFor, litePlan, tempDir } from "./fixtures.js";
+import { startPostgres } from "../harness/postgres.js";
+import { callerOn, catalogOf, keyOf, limitsFor, litePlan, tempDir } from "./fixtures.js";
 
 type Outcome = "ok" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
+
+/** A plan whose quota is a rolling 7-day window (the window opens at the first call). */
+const ROLLING = catalogOf([{ id: "lite", name: "Lite", api_access: true, quota: 5, quota_period: "7d", rate_per_minute: 1000 }]);
+
+/**
+ * release() on one store: a quota point given back after a service fault, for a calendar month
+ * and a rolling window; the per-minute point stays spent; the full quota is usable again.
+ */
+function releaseContract(open: (catalog: ReturnType<typeof litePlan>) => Promise<Limits>): void {
+  for (const [period, catalog] of [["calendar month", litePlan(5, 1000)], ["rolling 7 days", ROLLING]] as const) {
+    it(`release gives the quota point back, not the per-minute point (${period})`, async () => {
+      const l = await open(catalog);
+      const caller = callerOn("lite");
+      const admitted = await l.enforcer.admit(caller);
+      await l.enforcer.admit(caller);
+      assert.equal(await l.enforcer.release(caller, admitted.now), true);
+      const s = await l.enforcer.snapshot(caller);
+      assert.ok(!s.quota.unlimited);
+      assert.equal(s.quota.used, 1);
+      assert.equal(s.rate.remaining, 998, "per-minute points are not given back");
+      assert.deepEqual(await admitMany([l.enforcer], caller, 6), { ok: 4, RATE_LIMITED: 0, QUOTA_EXCEEDED: 2 }, "exactly the quota again");
+    });
+  }
+
+  it("release for an unlimited plan, or with nothing counted, gives nothing", async () => {
+    const l = await open(litePlan(null, 1000));
+    const unlimited = callerOn("lite");
+    const admitted = await l.enforcer.admit(unlimited);
+    assert.equal(await l.enforcer.release(unlimited, admitted.now), false);
+    const l2 = await open(litePlan(5, 1000));
+    const fresh = callerOn("lite");
+    assert.equal(await l2.enforcer.release(fresh, Date.now()), false, "no window open: no credit for a call never counted");
+    const s = await l2.enforcer.snapshot(fresh);
+    assert.ok(!s.quota.unlimited);
+    assert.equal(s.quota.remaining, 5);
+  });
+}
 
 /** Fires n admissions at once (round-robin over enforcers) and tallies the outcomes. */
 async function admitMany(enforcers: LimitEnforcer[], caller: Caller, n: number): Promise<Record<Outcome, number>> {
@@ -38,6 +76,7 @@ describe("enforcer on memory + SQLite", () => {
     opened.push(l);
     return l;
   };
+  releaseContract((catalog) => open(catalog));
   after(async () => {
     for (const l of opened) await l.close();
     rmSync(dir, { recursive: true, force: true });
@@ -193,6 +232,29 @@ describe("enforcer on memory + SQLite", () => {
   });
 });
 
+describe("enforcer: one per-minute window per account whatever each key's limit (embedded memory window)", () => {
+  const dir = tempDir();
+  const opened: Limits[] = [];
+  after(async () => {
+    for (const l of opened) await l.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a key with a lower per-minute override sees the calls its account made through a key with a higher one", async () => {
+    const l = await limitsFor(litePlan(1000, 100), { dataDir: dir });
+    opened.push(l);
+    const high = callerOn("lite");
+    const low = keyOf(high, { ratePerMinute: 3 });
+    for (let i = 0; i < 3; i++) await l.enforcer.admit(high);
+    await assert.rejects(l.enforcer.admit(low), (e) => e instanceof LimitExceededError && e.limit === "RATE_LIMITED", "the account already made 3 calls this minute");
+    const s = await l.enforcer.snapshot(low);
+    assert.equal(s.rate.limit, 3);
+    assert.equal(s.rate.remaining, 0);
+    const h = await l.enforcer.admit(high);
+    assert.equal(h.rate.remaining, 100 - 4, "the refused call gave its point back; the higher key counts on the same window");
+  });
+});
+
 describe("enforcer on a shared Redis", { skip: redisSkipReason() }, () => {
   let redis: RedisServer;
   const dir = tempDir();
@@ -210,6 +272,7 @@ describe("enforcer on a shared Redis", { skip: redisSkipReason() }, () => {
     opened.push(l);
     return l;
   };
+  releaseContract((catalog) => open(catalog));
 
   it("200 concurrent calls through two limiter instances against a quota of 50 admit exactly 50", async () => {
     const [a, b] = [await open(), await open()];
@@ -238,5 +301,21 @@ describe("enforcer on a shared Redis", { skip: redisSkipReason() }, () => {
     opened.splice(opened.indexOf(first), 1);
     const second = await open();
     assert.deepEqual(await admitMany([second.enforcer], caller, 40), { ok: 25, RATE_LIMITED: 0, QUOTA_EXCEEDED: 15 });
+  });
+});
+
+const pg = await startPostgres();
+describe("enforcer with quotas in PostgreSQL", { skip: pg.skip }, () => {
+  const dir = tempDir();
+  const opened: Limits[] = [];
+  after(async () => {
+    for (const l of opened) await l.close();
+    await pg.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  releaseContract(async (catalog) => {
+    const l = await limitsFor(catalog, { dataDir: dir, databaseUrl: pg.url });
+    opened.push(l);
+    return l;
   });
 });

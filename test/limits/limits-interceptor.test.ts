@@ -13,6 +13,7 @@ import type { Client, Interceptor } from "@connectrpc/connect";
 import { QuotaFailureSchema, RetryInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { SearchService, SemanticSearchResponseSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
 import { UsageService } from "../../gen/threadsight/v1/usage_pb.js";
+import type { Caller } from "../../src/accounts/caller.js";
 import { createKeyService } from "../../src/accounts/key-service.js";
 import type { KeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
@@ -27,6 +28,15 @@ import type { Limits } from "../../src/limits/open-limits.js";
 import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { PlanCatalog } from "../../src/limits/plan-catalog.js";
 import { catalogOf, limitsFor, tempDir } from "./fixtures.js";
+
+/** Handler failures after admission, by query text: the service's faults and the client's. */
+const FAILURES: Record<string, () => Error> = {
+  "fail:internal": () => new Error("the index exploded"),
+  "fail:unavailable": () => new AppError("UNAVAILABLE", "the index is unavailable"),
+  "fail:deadline": () => new AppError("DEADLINE_EXCEEDED", "the deadline passed"),
+  "fail:canceled": () => new AppError("CANCELED", "the client cancelled"),
+  "fail:not_found": () => new AppError("NOT_FOUND", "no such thing"),
+};
 
 let accounts = 0;
 /** A new account name per key: limits count per account, so tests must not share one. */
@@ -63,6 +73,9 @@ async function harness(dir: string, catalog: PlanCatalog): Promise<Harness> {
         async semanticSearch(req) {
           // A validation failure after admission: the call must still count.
           if (req.query === "") throw new AppError("MISSING_FIELD", "query is required", { field: "query" });
+          // Outcomes by query text, to charge (or not) each kind of failure after admission.
+          const failure = FAILURES[req.query];
+          if (failure !== undefined) throw failure();
           return create(SemanticSearchResponseSchema, { query: req.query });
         },
         async vectorSearch(req) {
@@ -89,6 +102,13 @@ function harnessPerSuite(catalogFile: string): () => Harness {
     rmSync(dir, { recursive: true, force: true });
   });
   return () => h!;
+}
+
+/** The Caller the key authenticates as. */
+async function callerOf(h: Harness, key: string): Promise<Caller> {
+  const result = await h.keys.authenticate(key);
+  assert.ok(result.ok);
+  return result.caller;
 }
 
 function auth(key: string): { headers: Record<string, string> } {
@@ -184,6 +204,38 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.equal(err.metadata.get("retry-after"), null);
     const rows = await h.store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
     assert.deepEqual(rows.map((r) => [r.operation, r.count]), [["semantic_search", 1]]);
+  });
+
+  it("a call that fails through the service's fault (INTERNAL, UNAVAILABLE) is not charged to the quota; the minute window still counts it", async () => {
+    const { key, info } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
+    for (const [query, code] of [["fail:internal", Code.Internal], ["fail:unavailable", Code.Unavailable]] as const) {
+      const err = await semantic(h, key, query);
+      assert.ok(err instanceof ConnectError, query);
+      assert.equal(err.code, code, query);
+      assert.equal(err.metadata.get("x-ratelimit-limit"), "50", "the error still carries the limit headers");
+      assert.equal(err.metadata.get("x-quota-remaining"), "500", "and they show the quota point given back");
+    }
+    const s = await h.limits.enforcer.snapshot(await callerOf(h, key));
+    assert.ok(!s.quota.unlimited);
+    assert.equal(s.quota.used, 0, "both quota points were given back");
+    assert.equal(s.rate.remaining, 48, "both calls spent their per-minute point");
+    assert.deepEqual(await h.store.usageBetween(info.id, "2000-01-01", "2100-01-01"), [], "no usage row for them");
+    const ok = await semantic(h, key);
+    assert.ok(!(ok instanceof ConnectError));
+    assert.equal(ok.header.get("x-quota-remaining"), "499", "the next successful call is the first one charged");
+  });
+
+  it("a call that fails through the client (deadline, cancel, not found) is charged like a success", async () => {
+    const { key, info } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
+    for (const [query, code] of [["fail:deadline", Code.DeadlineExceeded], ["fail:canceled", Code.Canceled], ["fail:not_found", Code.NotFound]] as const) {
+      const err = await semantic(h, key, query);
+      assert.ok(err instanceof ConnectError && err.code === code, query);
+    }
+    const s = await h.limits.enforcer.snapshot(await callerOf(h, key));
+    assert.ok(!s.quota.unlimited);
+    assert.equal(s.quota.used, 3);
+    const rows = await h.store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
+    assert.deepEqual(rows.map((r) => [r.operation, r.count]), [["semantic_search", 3]]);
   });
 
   it("usage is free, and reports the period, per-operation counts and the limits", async () => {
