@@ -132,6 +132,9 @@ export class LanceDbIndex implements SearchIndex {
       // Rank a window of ids and scores, then read whole rows for the page only.
       const ranked = await this.keywordRanked(query.text, where, depth);
       const page = stablePage(ranked, (h) => h.id, query.offset, query.limit);
+      // A native query cannot be cancelled once started (no signal in @lancedb/lancedb 0.37);
+      // an abort between stages at least starts nothing more.
+      checkAborted(signal);
       return this.withPosts(page, addressesOf(ranked), pageColumns(query.fields));
     };
     return engineCall(ENGINE, () => run(), signal);
@@ -160,6 +163,7 @@ export class LanceDbIndex implements SearchIndex {
     const vectorSide = async (): Promise<Ranked[]> => {
       // The index statistics are read while the query may still be being embedded.
       const [vector, stats] = await Promise.all([query.vector, query.alpha === 0 ? undefined : vectorIndexStats(table)]);
+      checkAborted(signal);
       checkVector(vector, dimensions);
       if (query.alpha === 0) return [];
       return ranked(vectorQuery(table, vector, where, { limit: depth, offset: 0 }, ID_COLUMNS, vectorPlan(stats, "window", depth)), "_distance");
@@ -168,6 +172,7 @@ export class LanceDbIndex implements SearchIndex {
       // The keyword side does not need the vector: it runs while the query is being embedded.
       const [kw, vec] = await Promise.all([query.alpha < 1 ? this.keywordRanked(query.text, where, depth) : Promise.resolve([]), vectorSide()]);
       const page = fuse(kw, vec, query.alpha, this.opts.fusion ?? "relativeScore").slice(query.offset, query.offset + query.limit);
+      checkAborted(signal);
       return this.withPosts(page, addressesOf([...kw, ...vec]), pageColumns(query.fields));
     };
     return engineCall(ENGINE, () => run(), signal);

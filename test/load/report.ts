@@ -203,8 +203,9 @@ export function renderLoadSection(r: LoadResult): string {
     "For the Pro, Starter, Lite and Free keys `used` is the quota counter (limits.sqlite) and the per-operation split the",
     "usage rows (accounts.sqlite); for Enterprise (unlimited) both are the usage rows. A call refused with 429 is counted",
     "in neither, so `used` equals the OK calls exactly while the 429 column is non-zero. A call that was admitted and then",
-    "failed (e.g. 504 past the server's deadline) is counted, as the README's \"What counts\" says; such calls are",
-    "unexpected errors and fail the first check, and \"counted - OK\" shows whether they explain the whole difference.",
+    "failed is counted when the failure is the client's (e.g. 504 past its deadline) and given back when it is ours (500,",
+    "503), as the README's \"What counts\" says. Failed calls are unexpected errors and fail the first check, and",
+    "\"counted - OK\" shows whether they explain the whole difference.",
     END_MARKER,
   );
   return lines.join("\n");
