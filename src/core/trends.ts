@@ -7,11 +7,12 @@
 import type { TopicModel } from "../topics/topic-model.js";
 import type { SubforumCount, TimeWindow, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
 import { engagement } from "../topics/trend-store.js";
-import { countTerms, postText } from "../topics/terms.js";
+import { postText } from "../topics/terms.js";
 import { dayStart, resolveLimit, resolveTrendsRange } from "./request-rules.js";
 import type { DayRange } from "./request-rules.js";
 import { BASELINE_WINDOWS, growthRate, median, robustZ, trendScore } from "./trends/formulas.js";
 import { trendingKeywords } from "./trends/log-odds.js";
+import { TermCache } from "./trends/term-cache.js";
 
 /** Sample posts per trend. */
 export const SAMPLE_POSTS = 5;
@@ -68,6 +69,9 @@ interface Scored {
 
 /** The trends use case. */
 export class TrendsCore {
+  /** Keyword posts' term counts, kept across calls (the same windows are asked again and again). */
+  private readonly terms = new TermCache();
+
   constructor(private readonly deps: TrendsDeps) {}
 
   /** Topics active in the window, highest trend_score first. */
@@ -78,27 +82,30 @@ export class TrendsCore {
     const range = resolveTrendsRange(params.startDate, params.endDate, latestDay);
     const window: TimeWindow = { from: range.from, to: range.to };
     const len = range.to - range.from + 1;
-    const history: TimeWindow = { from: range.from - BASELINE_WINDOWS * len, to: range.from - 1 };
-    const [stats, baselines, model] = await Promise.all([
-      this.deps.store.aggregateByTopic(window, signal),
-      this.deps.store.countsByTopicAndBucket(history, len, signal),
-      this.deps.topics(),
-    ]);
+    const [{ stats, baselines }, model] = await Promise.all([this.deps.store.trendInputs(window, BASELINE_WINDOWS, signal), this.deps.topics()]);
     const ranked = rank(stats, baselines).slice(0, limit);
     const previousWindow: TimeWindow = { from: range.from - len, to: range.from - 1 };
     const topics = new Map(model?.topics.map((t) => [t.id, t]) ?? []);
     const withPrevious = ranked.filter((r) => r.previous > 0).map((r) => r.stats.topicId);
-    const [nowTop, prevTop] = await Promise.all([
-      ranked.length > 0 ? this.deps.store.topPosts(ranked.map((r) => r.stats.topicId), window, KEYWORD_POSTS, signal) : new Map<string, TopicPost[]>(),
-      withPrevious.length > 0 ? this.deps.store.topPosts(withPrevious, previousWindow, KEYWORD_POSTS, signal) : new Map<string, TopicPost[]>(),
-    ]);
+    // Keyword posts of the window and of the previous one, in one store call.
+    const [nowTop = new Map<string, TopicPost[]>(), prevTop = new Map<string, TopicPost[]>()] =
+      ranked.length > 0
+        ? await this.deps.store.topPostsFor(
+            [
+              { topicIds: ranked.map((r) => r.stats.topicId), window },
+              { topicIds: withPrevious, window: previousWindow },
+            ],
+            KEYWORD_POSTS,
+            signal,
+          )
+        : [];
     const trends = ranked.map((r): TrendItem => {
       const id = r.stats.topicId;
       const nowPosts = nowTop.get(id) ?? [];
       const prevPosts = prevTop.get(id) ?? [];
       const topic = topics.get(id);
       const background = new Map(topic?.terms ?? []);
-      const keywords = trendingKeywords(termCounts(nowPosts), termCounts(prevPosts), background, { top: TRENDING_KEYWORDS });
+      const keywords = trendingKeywords(this.termCounts(nowPosts), this.termCounts(prevPosts), background, { top: TRENDING_KEYWORDS });
       return {
         topicId: id,
         label: topic?.label ?? id,
@@ -114,6 +121,12 @@ export class TrendsCore {
       };
     });
     return { trends, range };
+  }
+
+  private termCounts(posts: readonly TopicPost[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const p of posts) this.terms.addTo(p.id, postText(p.title, p.content, KEYWORD_BODY_CHARS), counts);
+    return counts;
   }
 }
 
@@ -137,12 +150,6 @@ export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<
   });
   scored.sort((a, b) => b.score - a.score || b.stats.count - a.stats.count || (a.stats.topicId < b.stats.topicId ? -1 : 1));
   return scored;
-}
-
-function termCounts(posts: readonly TopicPost[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const p of posts) countTerms(postText(p.title, p.content, KEYWORD_BODY_CHARS), counts);
-  return counts;
 }
 
 function clampSentiment(x: number): number {

@@ -6,11 +6,14 @@
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Float64, Schema, Utf8 } from "apache-arrow";
-import { checkAborted } from "./abort.js";
+import { checkAborted, raceAbort } from "./abort.js";
 import { guardEngine } from "./engine-call.js";
 import { sqlNumber, sqlString } from "./lancedb-filter.js";
-import { cellKey, mergeCell, TOTAL_DAY, TOTAL_TOPIC } from "../topics/rollup.js";
+import { numberColumn, repeatedStrings } from "./arrow-columns.js";
+import { cellKey, mergeCell, StatsAccumulator, TOTAL_DAY, TOTAL_TOPIC } from "../topics/rollup.js";
 import type { RollupCell, RollupTable } from "../topics/rollup.js";
+import { baselineRange, bucketCount } from "../topics/trend-store.js";
+import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
 
 export const ROLLUP_TABLE = "topic_days";
 /** Deltas applied between compactions of the rollup table. */
@@ -57,16 +60,23 @@ function fromRow(r: Record<string, unknown>): RollupCell {
   };
 }
 
-/** A Float64 column as a typed array (the rollup schema's numbers are all Float64). */
-function numbers(v: { toArray(): unknown } | null | undefined): Float64Array {
-  const a = v?.toArray();
-  return a instanceof Float64Array ? a : Float64Array.from(a as ArrayLike<number>);
+/** The topic cells of the table as parallel columns (subforums still as JSON text). */
+interface CellColumns {
+  topic: string[];
+  day: number[];
+  count: number[];
+  upvotes: number[];
+  comments: number[];
+  sentimentSum: number[];
+  subforums: string[];
 }
 
 /** The LanceDB RollupTable; `db` is owned by the caller. */
 export class LanceDbRollups implements RollupTable {
   private table: Table | undefined;
   private applied = 0;
+  /** The cells as of one table version (see trendInputs). */
+  private snapshot: { version: number; table: Table; cells: Promise<CellColumns> } | undefined;
 
   constructor(private readonly db: () => Connection) {}
 
@@ -85,22 +95,94 @@ export class LanceDbRollups implements RollupTable {
           const v = batch.getChild(name);
           return (i: number): unknown => v?.get(i);
         };
-        const topic = get("topic_id");
-        // Numeric columns as typed arrays: per-row get() on them costs more than the scan.
-        const day = numbers(batch.getChild("day"));
-        const count = numbers(batch.getChild("count"));
-        const [up, com, sent, subs] = withSubforums ? [get("upvotes"), get("comments"), get("sentiment_sum"), get("subforums")] : [];
+        const topic = repeatedStrings(batch, "topic_id");
+        const day = numberColumn(batch, "day");
+        const count = numberColumn(batch, "count");
+        const [up, com, sent] = withSubforums ? ["upvotes", "comments", "sentiment_sum"].map((c) => numberColumn(batch, c)) : [];
+        const subs = withSubforums ? get("subforums") : undefined;
         for (let i = 0; i < batch.numRows; i++) {
           out.push({
-            topicId: String(topic(i)),
+            topicId: topic(i),
             day: day[i]!,
             count: count[i]!,
-            upvotes: up ? Number(up(i)) : 0,
-            comments: com ? Number(com(i)) : 0,
-            sentimentSum: sent ? Number(sent(i)) : 0,
+            upvotes: up ? up[i]! : 0,
+            comments: com ? com[i]! : 0,
+            sentimentSum: sent ? sent[i]! : 0,
             maxCreated: 0,
             subforums: subs ? (JSON.parse(String(subs(i))) as Record<string, number>) : {},
           });
+        }
+      }
+    }, signal);
+    return out;
+  }
+
+  /**
+   * TrendStore.trendInputs (day-aligned window), folded in memory from a snapshot of the whole
+   * cell table. A one-year window with eight baseline years spans topics x 9 x 365 cells, most
+   * of the table, and moving that many rows out of LanceDB costs more than folding them; the
+   * snapshot is read again only when the table's version moved (any write makes a new version,
+   * and the connection sees other processes' writes within its read-consistency interval, as
+   * every read here does), so repeated calls between writes read nothing but the version.
+   */
+  async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
+    const stats = new StatsAccumulator();
+    const baselines = new Map<string, number[]>();
+    const table = await this.open();
+    if (!table) return { stats: [], baselines };
+    const cells = await this.snapshotOf(table, signal);
+    const { range, bucketMs } = baselineRange(window, buckets);
+    const nBuckets = bucketCount(range, bucketMs);
+    const from = nBuckets > 0 ? range.from : window.from;
+    const { topic, day, count, upvotes, comments, sentimentSum, subforums } = cells;
+    for (let i = 0; i < day.length; i++) {
+      const d = day[i]!;
+      if (d < from || d > window.to) continue;
+      const id = topic[i]!;
+      if (d >= window.from) {
+        stats.add(id, count[i]!, upvotes[i]!, comments[i]!, sentimentSum[i]!, JSON.parse(subforums[i]!) as Record<string, number>);
+        continue;
+      }
+      let counts = baselines.get(id);
+      if (!counts) baselines.set(id, (counts = new Array<number>(nBuckets).fill(0)));
+      counts[Math.floor((d - range.from) / bucketMs)]! += count[i]!;
+    }
+    return { stats: stats.stats(), baselines };
+  }
+
+  /** Every topic cell with posts, as columns; re-read when the table's version differs from the held one. */
+  private async snapshotOf(table: Table, signal?: AbortSignal): Promise<CellColumns> {
+    const version = await guard(() => table.version(), signal);
+    const held = this.snapshot;
+    if (held && held.version === version && held.table === table) return raceAbort(held.cells, signal);
+    // Shared by concurrent callers, so it runs without one caller's signal; each caller still
+    // stops waiting on its own abort.
+    const cells = this.readColumns(table);
+    this.snapshot = { version, table, cells };
+    // A failed read must not be reused.
+    cells.catch(() => {
+      if (this.snapshot?.cells === cells) this.snapshot = undefined;
+    });
+    return raceAbort(cells, signal);
+  }
+
+  private async readColumns(table: Table, signal?: AbortSignal): Promise<CellColumns> {
+    const out: CellColumns = { topic: [], day: [], count: [], upvotes: [], comments: [], sentimentSum: [], subforums: [] };
+    await guard(async () => {
+      const q = table.query().where("day >= 0 AND count > 0").select(["topic_id", "day", "count", "upvotes", "comments", "sentiment_sum", "subforums"]);
+      for await (const batch of q) {
+        checkAborted(signal);
+        const topic = repeatedStrings(batch, "topic_id");
+        const [day, count, up, com, sent] = ["day", "count", "upvotes", "comments", "sentiment_sum"].map((c) => numberColumn(batch, c)) as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+        const subs = batch.getChild("subforums")!;
+        for (let i = 0; i < batch.numRows; i++) {
+          out.topic.push(topic(i));
+          out.day.push(day[i]!);
+          out.count.push(count[i]!);
+          out.upvotes.push(up[i]!);
+          out.comments.push(com[i]!);
+          out.sentimentSum.push(sent[i]!);
+          out.subforums.push(String(subs.get(i)));
         }
       }
     }, signal);

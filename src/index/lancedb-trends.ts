@@ -7,12 +7,17 @@
  * vectors. Day-aligned windows (every ListTrends window) are answered from the per-(topic, day)
  * rollup table instead (src/index/lancedb-rollups.ts) whenever its TOTAL cell counts exactly the
  * posts the table holds; the scan stays as the fallback for rollups that are missing or were
- * bypassed, and as the oracle path of the contract suite. Timed by test/topics/measure-trends.ts.
+ * bypassed, and as the oracle path of the contract suite. ListTrends' window and baselines
+ * (trendInputs) are folded from a snapshot of the rollup table held until its version moves
+ * (LanceDbRollups.trendInputs); its keyword posts for the window and the previous one
+ * (topPostsFor) are ranked in one scan of the small columns, then one read by id fetches the
+ * winners' text. Timed by test/topics/measure-trends.ts and test/bench/insights.ts.
  */
 import { connect } from "@lancedb/lancedb";
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { RecordBatch } from "apache-arrow";
 import { checkAborted, raceAbort } from "./abort.js";
+import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { guardEngine } from "./engine-call.js";
 import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
@@ -21,7 +26,8 @@ import { LanceDbRollups } from "./lancedb-rollups.js";
 import { WriterLock } from "./lancedb-writer-lock.js";
 import { IndexUnavailableError } from "./search-index.js";
 import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
-import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
+import { trendInputsByParts } from "../topics/trend-store.js";
+import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TopPostsAsk, TrendInputs, TrendStore } from "../topics/trend-store.js";
 import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
 import type { RollupCell, RollupPost } from "../topics/rollup.js";
 import { RollupFreshness } from "../topics/rollup-freshness.js";
@@ -163,24 +169,46 @@ export class LanceDbTrendStore implements TrendStore {
     return out;
   }
 
+  async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
+    if (dayAligned(window) && (await this.rollupsFresh(signal))) return this.rollups.trendInputs(window, buckets, signal);
+    return trendInputsByParts(this, window, buckets, signal);
+  }
+
   async topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>> {
-    const out = new Map<string, TopicPost[]>(topicIds.map((id) => [id, []]));
-    if (n < 1 || topicIds.length === 0) return out;
-    // One pass over the window ranks every asked topic on the small columns; titles and bodies
-    // are then read for the winners only.
-    const cols = ["topic_id", "id", "upvotes", "comments", "created"];
-    await this.scan(`${windowWhere(window)} AND topic_id IN (${topicIds.map(sqlString).join(", ")})`, cols, signal, (batch) => {
-      const [topic, id, up, com, created] = cols.map((c) => column(batch, c));
+    return (await this.topPostsFor([{ topicIds, window }], n, signal))[0]!;
+  }
+
+  async topPostsFor(asks: readonly TopPostsAsk[], n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>[]> {
+    const out = asks.map((a) => new Map<string, TopicPost[]>(a.topicIds.map((id) => [id, []])));
+    const live = asks.map((a, k) => ({ ...a, k, topics: new Set(a.topicIds) })).filter((a) => a.topicIds.length > 0);
+    if (n < 1 || live.length === 0) return out;
+    // One pass over the asked windows ranks every asked topic on the small columns; titles and
+    // bodies are then read for the winners of all asks at once.
+    // One range over the asks' windows (ListTrends' are adjacent), so the btree on `created`
+    // narrows the scan; rows are sorted into asks below.
+    const hull = { from: Math.min(...live.map((a) => a.window.from)), to: Math.max(...live.map((a) => a.window.to)) };
+    const topics = [...new Set(live.flatMap((a) => a.topicIds))];
+    const where = `${windowWhere(hull)} AND topic_id IN (${topics.map(sqlString).join(", ")})`;
+    await this.scan(where, ["topic_id", "id", "upvotes", "comments", "created"], signal, (batch) => {
+      const topic = repeatedStrings(batch, "topic_id");
+      const id = column(batch, "id");
+      const [up, com, created] = ["upvotes", "comments", "created"].map((c) => numberColumn(batch, c)) as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
       for (let i = 0; i < batch.numRows; i++) {
-        out.get(String(topic!(i)))?.push({ id: String(id!(i)), title: "", content: "", subforum: "", upvotes: Number(up!(i)), comments: Number(com!(i)), created: Number(created!(i)) });
+        const t = topic(i);
+        const c = created[i]!;
+        for (const a of live) {
+          if (c < a.window.from || c > a.window.to || !a.topics.has(t)) continue;
+          out[a.k]!.get(t)!.push({ id: String(id(i)), title: "", content: "", subforum: "", upvotes: up[i]!, comments: com[i]!, created: c });
+        }
       }
     });
-    for (const [topicId, ranked] of out) out.set(topicId, ranked.sort(byEngagement).slice(0, n));
-    const winners = [...out.values()].flat();
+    for (const m of out) for (const [topicId, ranked] of m) m.set(topicId, ranked.sort(byEngagement).slice(0, n));
+    const winners = out.flatMap((m) => [...m.values()].flat());
     if (winners.length === 0) return out;
     const table = this.table!;
+    const ids = [...new Set(winners.map((p) => p.id))];
     const rows = await guard(
-      () => raceAbort(table.query().where(idsWhere(winners.map((p) => p.id))).select(["id", "title", "content", "subforum"]).limit(winners.length).toArray(), signal),
+      () => raceAbort(table.query().where(idsWhere(ids)).select(["id", "title", "content", "subforum"]).limit(ids.length).toArray(), signal),
       signal,
     );
     const byId = new Map(rows.map((r: Record<string, unknown>) => [String(r.id), r]));

@@ -8,8 +8,10 @@ import { configure, Filters, generateUuid5 } from "weaviate-client";
 import type { Collection, WeaviateClient } from "weaviate-client";
 import { checkAborted, raceAbort } from "./abort.js";
 import { guardEngine } from "./engine-call.js";
-import { cellKey, DAY_MS, mergeCell, TOTAL_DAY, TOTAL_TOPIC } from "../topics/rollup.js";
+import { cellKey, DAY_MS, mergeCell, TOTAL_DAY, TOTAL_TOPIC, trendInputsFromCells } from "../topics/rollup.js";
 import type { RollupCell, RollupTable } from "../topics/rollup.js";
+import { baselineRange } from "../topics/trend-store.js";
+import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
 
 /** Weaviate's default QUERY_MAXIMUM_RESULTS: the most one fetch returns. */
 const MAX_FETCH = 10_000;
@@ -22,6 +24,20 @@ const NAMESPACE = "5b8e2f0c-3c1d-4f6a-9a57-0d6f1e2b7c41";
 
 type Cells = Collection<undefined, string, undefined>;
 type Props = Record<string, unknown>;
+
+/**
+ * Runs a groupBy; the client reports a filter that matches no objects as a deserialization
+ * error ("No grouped results"), which here means "no groups".
+ */
+export async function groups<T>(run: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await run();
+  } catch (err) {
+    // The client does not export its WeaviateDeserializationError class; its message is stable.
+    if (err instanceof Error && /no grouped results in aggregate response/i.test(err.message)) return [];
+    throw err;
+  }
+}
 
 /** Collection name of the rollups of posts collection `posts`. */
 export function rollupCollectionName(posts: string): string {
@@ -52,6 +68,8 @@ function toProps(c: RollupCell): Record<string, string | number> {
 /** The Weaviate RollupTable; the client is owned by the caller. */
 export class WeaviateRollups implements RollupTable {
   private collection: Cells | undefined;
+  /** Cells of days [from, to] as of one TOTAL marker (see trendInputs). */
+  private snapshot: { marker: string; from: number; to: number; cells: Promise<RollupCell[]> } | undefined;
 
   constructor(
     private readonly client: () => WeaviateClient,
@@ -81,6 +99,43 @@ export class WeaviateRollups implements RollupTable {
     return parts.flat();
   }
 
+  /**
+   * TrendStore.trendInputs (day-aligned window) folded in memory from a snapshot of the cells
+   * of its range: a one-year window with eight baseline years spans topics x 9 x 365 cells,
+   * seconds of fetches, so the snapshot is kept and read again only when the TOTAL cell was
+   * rewritten (every delta and every rebuild rewrites it, last, after the cells it covers) or a
+   * wider range is asked. Between writes a call costs one read of the TOTAL cell.
+   */
+  async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
+    const cells = await this.open(false, signal);
+    if (!cells) return { stats: [], baselines: new Map() };
+    const { range } = baselineRange(window, buckets);
+    const lo = Math.max(buckets > 0 ? range.from : window.from, 0);
+    const hi = window.to;
+    const marker = await this.marker(cells, signal);
+    let held = this.snapshot;
+    if (!held || held.marker !== marker || held.from > lo || held.to < hi) {
+      const from = held && held.marker === marker ? Math.min(held.from, lo) : lo;
+      const to = held && held.marker === marker ? Math.max(held.to, hi) : hi;
+      // Shared by concurrent callers, so it runs without one caller's signal.
+      const read = this.read(from, to, true);
+      held = { marker, from, to, cells: read };
+      this.snapshot = held;
+      read.catch(() => {
+        if (this.snapshot?.cells === read) this.snapshot = undefined;
+      });
+    }
+    return trendInputsFromCells(await raceAbort(held.cells, signal), window, buckets);
+  }
+
+  /** What changes whenever the cells do: the TOTAL cell's last update time and content. */
+  private async marker(cells: Cells, signal?: AbortSignal): Promise<string> {
+    const o = await guard(() => raceAbort(cells.query.fetchObjectById(cellUuid(TOTAL_TOPIC, TOTAL_DAY)), signal), signal);
+    if (!o) return "none";
+    const t = fromProps(o.properties as Props);
+    return [o.metadata?.updateTime?.getTime() ?? "", t.count, t.upvotes, t.comments, t.sentimentSum, t.maxCreated].join("|");
+  }
+
   async total(signal?: AbortSignal): Promise<RollupCell | undefined> {
     const cells = await this.open(false, signal);
     if (!cells) return undefined;
@@ -91,7 +146,7 @@ export class WeaviateRollups implements RollupTable {
   async apply(delta: ReadonlyMap<string, RollupCell>, signal?: AbortSignal): Promise<void> {
     if (delta.size === 0) return;
     const cells = (await this.open(true, signal))!;
-    const deltas = [...delta.values()];
+    const deltas = totalLast(delta.values());
     for (let i = 0; i < deltas.length; i += CHUNK) {
       checkAborted(signal);
       const slice = deltas.slice(i, i + CHUNK);
@@ -111,7 +166,7 @@ export class WeaviateRollups implements RollupTable {
     this.collection = undefined;
     await guard(() => client.collections.delete(this.name), signal);
     const cells = (await this.open(true, signal))!;
-    const list = [...all.values()];
+    const list = totalLast(all.values());
     for (let i = 0; i < list.length; i += CHUNK) {
       checkAborted(signal);
       await this.write(cells, list.slice(i, i + CHUNK), signal);
@@ -122,9 +177,14 @@ export class WeaviateRollups implements RollupTable {
     this.collection = undefined;
   }
 
+  /** Writes cells; a TOTAL cell among them goes in its own request after the others (see totalLast). */
   private async write(cells: Cells, list: RollupCell[], signal?: AbortSignal): Promise<void> {
-    const res = await guard(() => cells.data.insertMany(list.map((c) => ({ id: cellUuid(c.topicId, c.day), properties: toProps(c) }))), signal);
-    if (res.hasErrors) throw new Error(`Weaviate rejected rollup cells: ${Object.values(res.errors).map((e) => e.message).slice(0, 3).join("; ")}`);
+    const parts = [list.filter((c) => c.topicId !== TOTAL_TOPIC), list.filter((c) => c.topicId === TOTAL_TOPIC)];
+    for (const part of parts) {
+      if (part.length === 0) continue;
+      const res = await guard(() => cells.data.insertMany(part.map((c) => ({ id: cellUuid(c.topicId, c.day), properties: toProps(c) }))), signal);
+      if (res.hasErrors) throw new Error(`Weaviate rejected rollup cells: ${Object.values(res.errors).map((e) => e.message).slice(0, 3).join("; ")}`);
+    }
   }
 
   /** The collection (created when `create`); undefined while absent. */
@@ -160,6 +220,15 @@ export class WeaviateRollups implements RollupTable {
     this.collection = client.collections.use(this.name).withConsistency(this.consistency) as Cells;
     return this.collection;
   }
+}
+
+/**
+ * Cells with the TOTAL cell last: readers take a rewritten TOTAL as "the cells changed" and
+ * re-read them, so it must not be written before the cells it covers.
+ */
+function totalLast(cells: Iterable<RollupCell>): RollupCell[] {
+  const list = [...cells];
+  return [...list.filter((c) => c.topicId !== TOTAL_TOPIC), ...list.filter((c) => c.topicId === TOTAL_TOPIC)];
 }
 
 function guard<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {

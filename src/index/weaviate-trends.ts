@@ -12,6 +12,9 @@
  * day-aligned windows (every ListTrends window) are answered from the per-(topic, day) rollup
  * collection (src/index/weaviate-rollups.ts) whenever its TOTAL cell counts exactly the posts the
  * collection holds, and the groupBy stays as the fallback (rollups missing or bypassed).
+ * ListTrends' window and baselines (trendInputs) come from a snapshot of the cells held between
+ * writes (WeaviateRollups.trendInputs); its keyword posts for the window and the previous one
+ * (topPostsFor) are ranked per topic in parallel and their text read in one fetch by id.
  */
 import { Filters } from "weaviate-client";
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
@@ -20,13 +23,14 @@ import { guardEngine } from "./engine-call.js";
 import { IndexUnavailableError } from "./search-index.js";
 import { connectWeaviate } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
-import { rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
+import { groups, rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
 import { postUuid } from "./weaviate-schema.js";
 import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
 import type { RollupCell, RollupPost } from "../topics/rollup.js";
 import { RollupFreshness } from "../topics/rollup-freshness.js";
 import { bucketCount, byEngagement, bySubforumCount, engagement, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
-import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
+import { trendInputsByParts } from "../topics/trend-store.js";
+import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TopPostsAsk, TrendInputs, TrendStore } from "../topics/trend-store.js";
 
 /** Connection settings: the endpoint and collection the search adapter uses. */
 export interface WeaviateTrendStoreOptions extends WeaviateEndpoint {
@@ -51,20 +55,6 @@ const UPDATE_CONCURRENCY = 16;
 
 type Posts = Collection<undefined, string, undefined>;
 type Props = Record<string, unknown>;
-
-/**
- * Runs a groupBy; the client reports a window with no objects as a deserialization error
- * ("No grouped results"), which here means "no groups".
- */
-async function groups<T>(run: () => Promise<T[]>): Promise<T[]> {
-  try {
-    return await run();
-  } catch (err) {
-    // The client does not export its WeaviateDeserializationError class; its message is stable.
-    if (err instanceof Error && /no grouped results in aggregate response/i.test(err.message)) return [];
-    throw err;
-  }
-}
 
 function toMs(v: unknown): number {
   return v instanceof Date ? v.getTime() : Date.parse(String(v));
@@ -217,13 +207,23 @@ export class WeaviateTrendStore implements TrendStore {
     return out;
   }
 
+  async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
+    if (dayAligned(window) && (await this.rollupsFresh(signal))) return this.rollups.trendInputs(window, buckets, signal);
+    return trendInputsByParts(this, window, buckets, signal);
+  }
+
   async topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>> {
+    return (await this.topPostsFor([{ topicIds, window }], n, signal))[0]!;
+  }
+
+  async topPostsFor(asks: readonly TopPostsAsk[], n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>[]> {
     const posts = await this.posts(signal);
-    if (!posts || n < 1) return new Map(topicIds.map((id) => [id, []]));
+    if (!posts || n < 1) return asks.map((a) => new Map(a.topicIds.map((id) => [id, []])));
     const run = async () => {
-      const ranked = await Promise.all(topicIds.map((id) => this.rankTopic(posts, id, window, n)));
-      await this.fillText(posts, ranked.flat());
-      return new Map(topicIds.map((id, i) => [id, ranked[i]!]));
+      // Every (ask, topic) is ranked in parallel; then one fetch by id reads the winners' text.
+      const ranked = await Promise.all(asks.map((a) => Promise.all(a.topicIds.map((id) => this.rankTopic(posts, id, a.window, n)))));
+      await this.fillText(posts, ranked.flat(2));
+      return asks.map((a, k) => new Map(a.topicIds.map((id, i) => [id, ranked[k]![i]!])));
     };
     // One race for the whole fan-out, so a call adds one abort listener, not one per topic.
     return guard(() => raceAbort(run(), signal), signal);
@@ -260,21 +260,26 @@ export class WeaviateTrendStore implements TrendStore {
 
   /** Reads title, body and subforum of ranked posts in one fetch by id. */
   private async fillText(posts: Posts, ranked: TopicPost[]): Promise<void> {
-    for (let i = 0; i < ranked.length; i += MAX_FETCH) {
-      const slice = ranked.slice(i, i + MAX_FETCH);
-      const res = await posts.query.fetchObjects({
-        filters: posts.filter.byId().containsAny(slice.map((p) => postUuid(p.id))),
-        limit: slice.length,
-        returnProperties: ["postId", "title", "content", "subforum"],
-      });
-      const byId = new Map(res.objects.map((o) => [String((o.properties as Props).postId), o.properties as Props]));
-      for (const p of slice) {
-        const text = byId.get(p.id);
-        if (!text) continue;
-        p.title = String(text.title ?? "");
-        p.content = String(text.content ?? "").slice(0, TOPIC_POST_CONTENT_CHARS);
-        p.subforum = String(text.subforum ?? "");
-      }
+    const ids = [...new Set(ranked.map((p) => p.id))];
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += MAX_FETCH) chunks.push(ids.slice(i, i + MAX_FETCH));
+    const byId = new Map<string, Props>();
+    await Promise.all(
+      chunks.map(async (slice) => {
+        const res = await posts.query.fetchObjects({
+          filters: posts.filter.byId().containsAny(slice.map(postUuid)),
+          limit: slice.length,
+          returnProperties: ["postId", "title", "content", "subforum"],
+        });
+        for (const o of res.objects) byId.set(String((o.properties as Props).postId), o.properties as Props);
+      }),
+    );
+    for (const p of ranked) {
+      const text = byId.get(p.id);
+      if (!text) continue;
+      p.title = String(text.title ?? "");
+      p.content = String(text.content ?? "").slice(0, TOPIC_POST_CONTENT_CHARS);
+      p.subforum = String(text.subforum ?? "");
     }
   }
 

@@ -9,8 +9,8 @@
  * fall back to post-level aggregation then. Pure: storage lives in src/index/*-rollups.ts.
  */
 import type { EnrichedPost } from "../model/post.js";
-import { bucketCount, bySubforumCount, TOP_SUBFORUMS } from "./trend-store.js";
-import type { TimeWindow, TopicWindowStats } from "./trend-store.js";
+import { baselineRange, bucketCount, bySubforumCount, TOP_SUBFORUMS } from "./trend-store.js";
+import type { TimeWindow, TopicWindowStats, TrendInputs } from "./trend-store.js";
 
 export const DAY_MS = 86_400_000;
 /** topicId of the bookkeeping cell; it lives on day -1, which no post's UTC day can be. */
@@ -106,21 +106,42 @@ export function rollupAll(posts: Iterable<RollupPost>): Map<string, RollupCell> 
   return cells;
 }
 
+/** Sums cells per topic into window stats; the one fold behind every rollup answer. */
+export class StatsAccumulator {
+  private readonly acc = new Map<string, { count: number; upvotes: number; comments: number; sentimentSum: number; subforums: Map<string, number> }>();
+
+  add(topicId: string, count: number, upvotes: number, comments: number, sentimentSum: number, subforums: Readonly<Record<string, number>>): void {
+    let a = this.acc.get(topicId);
+    if (!a) this.acc.set(topicId, (a = { count: 0, upvotes: 0, comments: 0, sentimentSum: 0, subforums: new Map() }));
+    a.count += count;
+    a.upvotes += upvotes;
+    a.comments += comments;
+    a.sentimentSum += sentimentSum;
+    for (const s in subforums) a.subforums.set(s, (a.subforums.get(s) ?? 0) + subforums[s]!);
+  }
+
+  stats(): TopicWindowStats[] {
+    return [...this.acc]
+      .filter(([, a]) => a.count > 0)
+      .map(([topicId, a]) => ({
+        topicId,
+        count: a.count,
+        upvotes: a.upvotes,
+        comments: a.comments,
+        meanSentiment: a.sentimentSum / a.count,
+        topSubforums: [...a.subforums].filter(([, n]) => n !== 0).map(([subforum, count]) => ({ subforum, count })).sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
+      }));
+  }
+}
+
 /** Folds a window's cells into per-topic stats (TOTAL and empty cells ignored). */
 export function statsFromCells(cells: Iterable<RollupCell>): TopicWindowStats[] {
-  const acc = new Map<string, RollupCell>();
+  const acc = new StatsAccumulator();
   for (const c of cells) {
     if (c.topicId === TOTAL_TOPIC || c.count <= 0) continue;
-    acc.set(c.topicId, mergeCell(acc.get(c.topicId), c));
+    acc.add(c.topicId, c.count, c.upvotes, c.comments, c.sentimentSum, c.subforums);
   }
-  return [...acc.values()].map((a) => ({
-    topicId: a.topicId,
-    count: a.count,
-    upvotes: a.upvotes,
-    comments: a.comments,
-    meanSentiment: a.sentimentSum / a.count,
-    topSubforums: Object.entries(a.subforums).map(([subforum, count]) => ({ subforum, count })).sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
-  }));
+  return acc.stats();
 }
 
 /** Folds cells into per-topic counts per bucket (see TrendStore.countsByTopicAndBucket). */
@@ -134,6 +155,18 @@ export function bucketsFromCells(cells: Iterable<RollupCell>, range: TimeWindow,
     counts[Math.floor((c.day - range.from) / bucketMs)]! += c.count;
   }
   return out;
+}
+
+/**
+ * TrendStore.trendInputs from the cells of [window.from - buckets * length, window.to]: the
+ * window's cells make the stats, the earlier ones the baseline buckets.
+ */
+export function trendInputsFromCells(cells: readonly RollupCell[], window: TimeWindow, buckets: number): TrendInputs {
+  const { range, bucketMs } = baselineRange(window, buckets);
+  return {
+    stats: statsFromCells(cells.filter((c) => c.day >= window.from && c.day <= window.to)),
+    baselines: buckets > 0 ? bucketsFromCells(cells, range, bucketMs) : new Map(),
+  };
 }
 
 /**

@@ -109,6 +109,18 @@ export interface TrendStore extends RollupWriter {
    * Every requested topic is a key of the result (with [] when it has no posts).
    */
   topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>>;
+  /**
+   * What ListTrends ranks on, in one call so a backend can answer it from one read of its
+   * rollups: the window's aggregates, and per topic its post counts in the `buckets` windows of
+   * the same length right before it (oldest first; see {@link baselineRange}), as
+   * {@link countsByTopicAndBucket} gives them.
+   */
+  trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs>;
+  /**
+   * {@link topPosts} for several (topics, window) asks at once (ListTrends asks for its window
+   * and the previous one): one pass over the posts where the engine allows. One map per ask, in order.
+   */
+  topPostsFor(asks: readonly TopPostsAsk[], n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>[]>;
   /** Every post with its vector, in batches of at most `batchSize` (for a rebuild). */
   scanVectors(batchSize: number, signal?: AbortSignal): AsyncIterable<ScannedPost[]>;
   /** Sets posts' topic ids; returns how many were written. Unknown ids are skipped. */
@@ -118,6 +130,31 @@ export interface TrendStore extends RollupWriter {
   /** The TOTAL rollup cell when rollups cover every post (and so answer), else undefined. */
   rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined>;
   close(): Promise<void>;
+}
+
+/** A window's aggregates and its topics' baseline counts (see TrendStore.trendInputs). */
+export interface TrendInputs {
+  stats: TopicWindowStats[];
+  baselines: Map<string, number[]>;
+}
+
+/** One ask of TrendStore.topPostsFor. */
+export interface TopPostsAsk {
+  topicIds: readonly string[];
+  window: TimeWindow;
+}
+
+/** The range of `buckets` windows as long as `window` right before it, and that length. */
+export function baselineRange(window: TimeWindow, buckets: number): { range: TimeWindow; bucketMs: number } {
+  const bucketMs = window.to - window.from + 1;
+  return { range: { from: window.from - buckets * bucketMs, to: window.from - 1 }, bucketMs };
+}
+
+/** trendInputs from a store's two separate answers (the post-level paths and the test oracle). */
+export async function trendInputsByParts(store: TrendStore, window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
+  const { range, bucketMs } = baselineRange(window, buckets);
+  const [stats, baselines] = await Promise.all([store.aggregateByTopic(window, signal), buckets > 0 ? store.countsByTopicAndBucket(range, bucketMs, signal) : new Map<string, number[]>()]);
+  return { stats, baselines };
 }
 
 /** Number of buckets in a window of `window` that `bucketMs` makes (the last may be short). */

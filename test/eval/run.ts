@@ -25,6 +25,7 @@ import { enrichmentCostSection } from "./sections/enrichment-cost.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
+import { trendsRedditSection } from "./sections/trends-reddit.js";
 import { hasData, SHARED_DATA } from "./shared-data.js";
 
 /** Every section, in report order. Add retrieval and trends here. */
@@ -35,6 +36,7 @@ export const SECTIONS: readonly EvalSection[] = [
   buyingIntentSection,
   enrichmentCostSection,
   retrievalSection,
+  trendsRedditSection,
 ];
 
 function options(): { only: string[]; write: boolean } {

@@ -12,8 +12,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import * as lancedb from "@lancedb/lancedb";
 import { TrendsCore } from "../../src/core/trends.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
 import { loadTopicModel } from "../../src/topics/model-file.js";
@@ -131,17 +133,65 @@ export const trendsSection: EvalSection = {
 };
 
 /**
- * Builds the evaluation index and renders the tables. `reddit: false` evaluates Hacker News
- * alone (a quicker run: 20k short titles to embed instead of 80k posts).
+ * Environment variable naming a LanceDB directory that already holds these posts embedded by the
+ * same bundled encoder (e.g. the benchmark's kept index, ~/.cache/threadsight-bench/lancedb-full/lancedb):
+ * their vectors are taken from it by post id, and only posts it lacks are embedded. On this shared
+ * 2-core machine the encoder managed a few posts per second under load, hours for the corpora.
  */
-export async function runTrendsEvaluation(ctx: EvalContext, opts: { reddit: boolean }): Promise<string> {
+export const VECTOR_INDEX_ENV = "THREADSIGHT_EVAL_VECTOR_INDEX";
+
+/** Vectors of `posts`: from the index named by {@link VECTOR_INDEX_ENV} where it has them, else embedded (cached). */
+async function trendVectors(posts: readonly Post[]): Promise<Float32Array[]> {
+  const dir = process.env[VECTOR_INDEX_ENV];
+  const kept = new Map<string, Float32Array>();
+  if (dir) {
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(POSTS_TABLE);
+    try {
+      const wanted = new Set(posts.map((p) => p.id));
+      for await (const batch of table.query().select(["id", "vector"])) {
+        const ids = batch.getChild("id")!;
+        const vecs = batch.getChild("vector")!;
+        for (let i = 0; i < batch.numRows; i++) {
+          const id = String(ids.get(i));
+          if (wanted.has(id)) kept.set(id, Float32Array.from((vecs.get(i) as { toArray(): Float32Array }).toArray()));
+        }
+      }
+    } finally {
+      table.close();
+      db.close();
+    }
+    process.stderr.write(`trends: ${kept.size} of ${posts.length} vectors from ${dir}\n`);
+  }
+  const missing = posts.filter((p) => !kept.has(p.id));
+  const embedded = missing.length > 0 ? await embedCached("trends", missing.map((p) => `${p.title}\n${p.content.slice(0, 1000)}`)) : [];
+  missing.forEach((p, i) => kept.set(p.id, embedded[i]!));
+  return posts.map((p) => kept.get(p.id)!);
+}
+
+/** Which corpora a trends evaluation covers, and the clustering's size. */
+export interface TrendsEvaluationOptions {
+  hackernews?: boolean;
+  reddit: boolean;
+  /** Topics (default: k = sqrt(n/2) capped 20..200). */
+  k?: number;
+  /** Posts the k-means is fitted on (default 20,000). */
+  fitSample?: number;
+}
+
+/**
+ * Builds the evaluation index and renders the tables. `reddit: false` evaluates Hacker News
+ * alone (a quicker run: 20k short titles to embed instead of 80k posts); `hackernews: false`
+ * evaluates reddit alone.
+ */
+export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluationOptions): Promise<string> {
   const corpora = await readTrendCorpora();
-  const hackernews = corpora.hackernews;
+  const hackernews = opts.hackernews === false ? [] : corpora.hackernews;
   const reddit = opts.reddit ? corpora.reddit : [];
-  ctx.recordData("Hacker News 2015-2016", hackernews.length, "trends: monthly top 5");
+  if (hackernews.length > 0) ctx.recordData("Hacker News 2015-2016", hackernews.length, "trends: monthly top 5");
   if (opts.reddit) ctx.recordData("reddit top 2013", reddit.length, "trends: quarterly top 5");
   const all = [...hackernews, ...reddit];
-  const vectors = await embedCached("trends", all.map((p) => `${p.title}\n${p.content.slice(0, 1000)}`));
+  const vectors = await trendVectors(all);
   const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-eval-trends-"));
   const dir = LanceDbIndex.dirFor(root);
   const index = new LanceDbIndex({ dir });
@@ -151,12 +201,16 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: { reddit: bool
     for (let i = 0; i < all.length; i += 2000) await index.upsert(all.slice(i, i + 2000).map((p, j) => asIndexed(p, vectors[i + j]!)));
     await store.open();
     const file = path.join(root, "topics", "model.json");
-    const report = await rebuildTopics(store, { file, seed: 42 });
+    const report = await rebuildTopics(store, { file, seed: 42, ...(opts.k ? { k: opts.k } : {}), ...(opts.fitSample ? { fitSample: opts.fitSample } : {}) });
     const model = await loadTopicModel(file);
-    const body = await renderTrends(store, async () => model, evaluationPeriods(reddit).filter((c) => c.periods.length > 0));
+    const periods = evaluationPeriods(reddit).filter((c) => c.periods.length > 0 && (hackernews.length > 0 || !c.corpus.startsWith("Hacker News")));
+    const body = await renderTrends(store, async () => model, periods);
+    const clusters = opts.k ? `k = ${opts.k}` : "k = sqrt(n/2) capped 20..200";
+    const source = process.env[VECTOR_INDEX_ENV] ? ` (vectors as the ingest computed them, read from a kept index: ${VECTOR_INDEX_ENV})` : "";
+    const fitted = opts.fitSample ? `, fitted on ${opts.fitSample.toLocaleString("en-US")} sampled posts` : "";
     return [
-      `Topics: ${report.model.topics.length} clusters (spherical k-means, k = sqrt(n/2) capped 20..200, seed 42) over ${report.posts} posts`,
-      "embedded with the bundled sentence encoder; labels are each cluster's top c-TF-IDF keywords. Each period lists",
+      `Topics: ${report.model.topics.length} clusters (spherical k-means, ${clusters}, seed 42${fitted}) over ${report.posts} posts`,
+      `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords. Each period lists`,
       "its top 5 topics by trend_score with the keywords most over-represented against the previous period and the",
       "topic's background (log-odds, informative Dirichlet prior).",
       "",

@@ -15,6 +15,7 @@ registerTrendStoreContract("lancedb", async () => {
   return {
     index: new LanceDbIndex({ dir }),
     store: new LanceDbTrendStore({ dir }),
+    reader: new LanceDbTrendStore({ dir }),
     emptyStore: new LanceDbTrendStore({ dir: LanceDbIndex.dirFor(path.join(root, "nothing")) }),
     cleanup: async () => rmSync(root, { recursive: true, force: true }),
   };

@@ -4,8 +4,8 @@
  * is how "both backends give the same trends" is tested; core tests use it for the edge cases.
  */
 import type { EnrichedPost } from "../../src/model/post.js";
-import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../../src/topics/trend-store.js";
-import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TrendStore } from "../../src/topics/trend-store.js";
+import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS, trendInputsByParts } from "../../src/topics/trend-store.js";
+import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TopPostsAsk, TrendInputs, TrendStore } from "../../src/topics/trend-store.js";
 
 type StoredPost = EnrichedPost & { vector?: Float32Array };
 
@@ -61,6 +61,14 @@ export class MemoryTrendStore implements TrendStore {
       out.set(p.topicId, counts);
     }
     return out;
+  }
+
+  async trendInputs(window: TimeWindow, buckets: number): Promise<TrendInputs> {
+    return trendInputsByParts(this, window, buckets);
+  }
+
+  async topPostsFor(asks: readonly TopPostsAsk[], n: number): Promise<Map<string, TopicPost[]>[]> {
+    return Promise.all(asks.map((a) => this.topPosts(a.topicIds, a.window, n)));
   }
 
   async topPosts(topicIds: readonly string[], window: TimeWindow, n: number): Promise<Map<string, TopicPost[]>> {

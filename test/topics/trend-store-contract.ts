@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { after, before, describe, it } from "node:test";
 import { TrendsCore } from "../../src/core/trends.js";
 import type { TrendsOutcome } from "../../src/core/trends.js";
@@ -34,6 +35,8 @@ export interface TrendBackend {
   emptyStore: TrendStore;
   /** Optionally, the same store tuned to take its other code paths (e.g. tiny fetch sizes). */
   alternate?: TrendStore;
+  /** A second store over the same storage (another process's view), not yet opened. */
+  reader: TrendStore;
   cleanup(): Promise<void>;
 }
 
@@ -78,11 +81,17 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       await eventually(async () => (await backend.store.rollupsFresh(signal)) !== undefined);
       await backend.emptyStore.open();
       await backend.alternate?.open();
+      await backend.reader.open();
     });
     after(async () => {
+      // The index first: it folds the last writes into its indexes (a compaction), and the
+      // store's own compaction after a re-tag must come after it, not race it (the store's
+      // close tolerates a lost race; the index's does not).
+      await backend?.index.close();
       await writer?.close();
       await backend?.emptyStore.close();
       await backend?.alternate?.close();
+      await backend?.reader.close();
       await backend?.cleanup();
       rmSync(modelDir, { recursive: true, force: true });
     });
@@ -113,6 +122,39 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
         const want = Object.fromEntries(await oracle().countsByTopicAndBucket(range, bucket));
         assert.deepEqual(got, want);
       }
+    });
+
+    it("gives a window's aggregates and baselines in one call like the oracle", async () => {
+      for (const [window, buckets] of [
+        [WINDOWS.march!, 8],
+        [WINDOWS["one day"]!, 8],
+        [WINDOWS.february!, 0],
+        [WINDOWS["whole corpus"]!, 3],
+        [WINDOWS["before any data"]!, 8],
+        [{ from: WINDOWS.march!.from + 1, to: WINDOWS.march!.to }, 8],
+      ] as const) {
+        const got = await backend.store.trendInputs(window, buckets, signal);
+        const want = await oracle().trendInputs(window, buckets);
+        assert.deepEqual(normalise(sortStats(got.stats)), normalise(sortStats(want.stats)));
+        assert.deepEqual(Object.fromEntries(got.baselines), Object.fromEntries(want.baselines), `buckets=${buckets}`);
+      }
+    });
+
+    it("answers several top-post asks at once like separate asks", async () => {
+      const asks = [
+        { topicIds: ["seo", "crypto", "python"], window: WINDOWS.march! },
+        { topicIds: ["seo", "no-such-topic"], window: WINDOWS.february! },
+        { topicIds: [], window: WINDOWS.february! },
+        { topicIds: ["python"], window: WINDOWS["whole corpus"]! },
+      ];
+      for (const store of [backend.store, ...(backend.alternate ? [backend.alternate] : [])]) {
+        for (const n of [1, 7]) {
+          const got = await store.topPostsFor(asks, n, signal);
+          const want = await Promise.all(asks.map((a) => oracle().topPosts(a.topicIds, a.window, n)));
+          assert.deepEqual(got, want, `n=${n}`);
+        }
+      }
+      assert.deepEqual(await backend.emptyStore.topPostsFor(asks.slice(0, 2), 5, signal), [new Map([["seo", []], ["crypto", []], ["python", []]]), new Map([["seo", []], ["no-such-topic", []]])]);
     });
 
     it("returns the most engaged posts of a topic in the oracle's order", async () => {
@@ -212,6 +254,20 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       assert.equal((await backend.store.rollupsFresh(signal))?.count, posts.length);
       await assertMatchesOracle(backend.store, oracle());
     });
+
+    it("a store holding a rollup snapshot sees writes made through another store", async () => {
+      const same = async () => {
+        const got = await backend.reader.trendInputs(WINDOWS.march!, 8, signal);
+        const want = await oracle().trendInputs(WINDOWS.march!, 8);
+        // Key order of the baselines is unspecified: compare as deep-equal values, not as text.
+        return isDeepStrictEqual(normalise({ stats: sortStats(got.stats), baselines: Object.fromEntries(got.baselines) }), normalise({ stats: sortStats(want.stats), baselines: Object.fromEntries(want.baselines) }));
+      };
+      await eventually(same);
+      const added = [0, 1, 2].map((i) => ({ ...posts[5 + i]!, id: `test:later-${i}`, nativeId: `later-${i}`, created: Date.UTC(2024, 2, 10 + i, 12), upvotes: 777 }));
+      assert.deepEqual((await writer.upsert(added, signal)).failed, []);
+      posts = [...posts, ...added];
+      await eventually(same);
+    });
   });
 }
 
@@ -231,4 +287,8 @@ async function assertMatchesOracle(store: TrendStore, oracle: MemoryTrendStore):
   }
   const range = { from: Date.UTC(2023, 11, 1), to: Date.UTC(2024, 3, 1) - 1 };
   assert.deepEqual(Object.fromEntries(await store.countsByTopicAndBucket(range, 7 * DAY, signal)), Object.fromEntries(await oracle.countsByTopicAndBucket(range, 7 * DAY)));
+  const inputs = await store.trendInputs(WINDOWS.march!, 8, signal);
+  const expected = await oracle.trendInputs(WINDOWS.march!, 8);
+  assert.deepEqual(normalise(sortStats(inputs.stats)), normalise(sortStats(expected.stats)));
+  assert.deepEqual(Object.fromEntries(inputs.baselines), Object.fromEntries(expected.baselines));
 }

@@ -25,6 +25,7 @@ registerTrendStoreContract(
     return {
       index: new WeaviateIndex({ ...conn, collection, replicationFactor: 1, shards: 1, fusion: "relativeScore" }),
       store: new WeaviateTrendStore({ ...conn, collection }),
+      reader: new WeaviateTrendStore({ ...conn, collection }),
       emptyStore: new WeaviateTrendStore({ ...conn, collection: `${collection}_absent` }),
       // Ranks every topic through the sorted fetches and their widening.
       alternate: new WeaviateTrendStore({ ...conn, collection, unsortedFetch: 2 }),

@@ -1,0 +1,71 @@
+/**
+ * The hand-written tokenizer must give exactly what the token regex gives: the regex is the
+ * readable definition, the scanner the fast one ListTrends runs. Checked on crafted edge cases
+ * and on real post text from the sample corpus, plus random strings over a tricky alphabet.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { isStopword, terms, TOKEN } from "../../src/topics/terms.js";
+import { CORPORA, corporaSkip } from "../harness/seed.js";
+
+/** The regex definition of terms(): match TOKEN on the lower-cased text, then the same word rules. */
+function regexTerms(text: string): string[] {
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  const re = new RegExp(TOKEN.source, TOKEN.flags);
+  for (let m = re.exec(lower); m !== null; m = re.exec(lower)) {
+    let word = m[0];
+    if (word.includes("'")) word = word.replace(/'s$/, "").replaceAll("'", "");
+    if (word.length < 3 || word.length > 24) continue;
+    if (/^[\d.,+-]+$/.test(word)) continue;
+    if (isStopword(word)) continue;
+    out.push(word);
+  }
+  return out;
+}
+
+const CASES = [
+  "",
+  "Hello, World! C++ and C# are languages; so is F#.",
+  "node.js vs. Node.JS... e-mail -- re-use - x- -y 'quoted' don't it's John's Apple's",
+  "version 2.0.1, 1,000 users, +44 20 7946 0958, 3.5% growth, 2nd place, 10x faster, 1e6",
+  "Ünïcödé wörds: Straße, ÆØÅ, İstanbul, naïve café — em–dash “smart quotes” ’apostrophe’",
+  "中文字符 日本語のテキスト 한국어 텍스트 العربية עברית",
+  "emoji 🎉🚀 party🎉time 𝒳𝒴𝒵 math letters 𝐀𝐁𝐂 and lone \ud800 surrogate \udc00 here a\ud800b",
+  "a'-b a'- a+- a#. '''' ---- .... ++++ #### x+y#z.w'v-u",
+  "abcdefghijklmnopqrstuvwxyz0123456789 averyveryveryverylongwordthatexceedslimits",
+  "https://www.example.com/path?q=1&x=2 user@example.org <a href=\"x\">link</a> &amp; &gt;",
+];
+
+describe("terms", () => {
+  it("equals the token regex on edge cases", () => {
+    for (const text of CASES) assert.deepEqual(terms(text), regexTerms(text), JSON.stringify(text));
+  });
+
+  it("equals the token regex on random strings over a tricky alphabet", () => {
+    const alphabet = ["a", "B", "z", "0", "9", "'", "+", "#", ".", "-", " ", ",", "é", "ß", "İ", "中", "🎉", "𝐀", "\ud800", "\udc00", "s", "'s", "\n"];
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let k = 0; k < 3000; k++) {
+      let text = "";
+      const len = Math.floor(next() * 40);
+      for (let i = 0; i < len; i++) text += alphabet[Math.floor(next() * alphabet.length)]!;
+      assert.deepEqual(terms(text), regexTerms(text), JSON.stringify(text));
+    }
+  });
+
+  it("equals the token regex on real post text", { skip: corporaSkip() }, () => {
+    // Raw CSV lines: titles, bodies, urls and markup as the corpora hold them (~2 MB of each).
+    for (const file of ["hackernews_2015_2016/hacker_news.csv", "reddit_top2013/raw_csv/startups.csv"]) {
+      const text = readFileSync(path.join(CORPORA, file), "utf8").slice(0, 2_000_000);
+      const lines = text.split("\n");
+      assert.ok(lines.length > 1000, `${file} has text`);
+      for (let i = 0; i < lines.length; i += 200) {
+        const chunk = lines.slice(i, i + 200).join("\n");
+        assert.deepEqual(terms(chunk), regexTerms(chunk));
+      }
+    }
+  });
+});
