@@ -25,10 +25,11 @@ import { enrichmentCostSection } from "./sections/enrichment-cost.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
+import { trendsHnSection } from "./sections/trends-hn.js";
 import { trendsRedditSection } from "./sections/trends-reddit.js";
 import { hasData, SHARED_DATA } from "./shared-data.js";
 
-/** Every section, in report order. Add retrieval and trends here. */
+/** Every section, in report order. */
 export const SECTIONS: readonly EvalSection[] = [
   sentimentSection,
   solutionRequestSection,
@@ -36,6 +37,7 @@ export const SECTIONS: readonly EvalSection[] = [
   buyingIntentSection,
   enrichmentCostSection,
   retrievalSection,
+  trendsHnSection,
   trendsRedditSection,
 ];
 
