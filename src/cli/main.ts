@@ -10,6 +10,7 @@ export type Command = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   serve: { summary: "run the API server", load: async () => (await import("./serve.js")).run },
   ingest: { summary: "load posts from dump files into the index", load: async () => (await import("./ingest.js")).run },
+  reenrich: { summary: "re-run sentiment, lead and topic enrichment over stored posts", load: async () => (await import("./reenrich.js")).run },
   keys: { summary: "create, list, revoke and rotate API keys", load: async () => (await import("./keys.js")).run },
   accounts: { summary: "list accounts; grant or revoke operator (admin) rights", load: async () => (await import("./accounts.js")).run },
   plans: { summary: "list the plans of the catalog in force", load: async () => (await import("./plans.js")).run },

@@ -8,6 +8,7 @@
  * optional second argument); it does not import it, so enrich/ keeps no arrow back up to ingest/.
  */
 import type { Embedder } from "./embedder.js";
+import { postEmbeddingText } from "./embed-text.js";
 import type { EnrichedPost, Post } from "../model/post.js";
 import { createLeadClassifier, type LeadClassifier } from "./leads/classifier.js";
 import { createSentimentClassifier, type SentimentClassifier } from "./sentiment/classifier.js";
@@ -21,7 +22,10 @@ export interface PostEnricher {
 export interface PostEnricherOptions {
   /** Embeds posts when `enrich` is called without vectors; must be the model sentiment was trained on. */
   embedder?: Embedder;
-  /** Text the embedder is given for a post, when it embeds; the pipeline's own function belongs here. */
+  /**
+   * Text the embedder is given for a post, when it embeds. Default: the text ingest embeds
+   * (postEmbeddingText), so a post gets the label it gets at ingest with the default embedder.
+   */
   embeddingText?: (post: Post) => string;
   sentiment?: SentimentClassifier;
   leads?: LeadClassifier;
@@ -36,7 +40,7 @@ export function sentimentText(post: Pick<Post, "title" | "content">): string {
 export function createPostEnricher(options: PostEnricherOptions = {}): PostEnricher {
   const sentiment = options.sentiment ?? createSentimentClassifier(options.embedder ? { embedder: options.embedder } : {});
   const leads = options.leads ?? createLeadClassifier();
-  const embeddingText = options.embeddingText ?? sentimentText;
+  const embeddingText = options.embeddingText ?? postEmbeddingText;
   return {
     async enrich(posts, vectors, signal) {
       let vecs = vectors;

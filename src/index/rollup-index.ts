@@ -4,12 +4,27 @@
  * back instead of counting twice), writes the posts, then records the delta for the posts that
  * were written. Everything else passes through. Rollups trail the posts by one write; readers
  * check that the rollups count every post before using them (src/topics/rollup-freshness.ts).
+ *
+ * The pre-read is skipped for ids that cannot exist yet: when the index was empty at open(), only
+ * ids this instance has written since can have a stored version, so a first load into a fresh
+ * index (the common bulk case) reads nothing back, where it otherwise read every batch. That
+ * holds with one writer, which the embedded index enforces (its writer lock); two processes
+ * loading the same new Weaviate collection at once could both count a post they share, which
+ * the freshness check above sees (rollups then count more posts than the index holds, so the
+ * trends read the posts instead) and `threadsight topics rebuild` repairs. Past
+ * {@link MAX_TRACKED_IDS} written ids the set stops growing and every id is read again.
  */
 import type { IndexedPost } from "../model/post.js";
 import type { RollupPost, RollupWriter } from "../topics/rollup.js";
 import type { HybridQuery, IndexInfo, KeywordQuery, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
 
+/** Written ids remembered for skipping the pre-read (about 100 MB of strings at this size). */
+export const MAX_TRACKED_IDS = 1_000_000;
+
 export class RollupMaintainingIndex implements SearchIndex {
+  /** Ids written since an open() that found the index empty; undefined when every id may exist. */
+  #written: Set<string> | undefined;
+
   constructor(
     private readonly inner: SearchIndex,
     private readonly rollups: RollupWriter,
@@ -22,16 +37,30 @@ export class RollupMaintainingIndex implements SearchIndex {
   async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
     const info = await this.inner.open(embeddingModel, dimensions);
     await this.rollups.open();
+    this.#written = info.count === 0 ? new Set() : undefined;
     return info;
   }
 
   async upsert(posts: readonly IndexedPost[], signal?: AbortSignal): Promise<UpsertResult> {
     // Last write of an id wins inside one batch, as in the index.
     const unique = [...new Map(posts.map((p) => [p.id, p])).values()];
-    const previous: RollupPost[] = await this.inner.get(unique.map((p) => p.id), signal);
-    const result = await this.inner.upsert(posts, signal);
+    const known = this.#written;
+    const mayExist = known === undefined ? unique.map((p) => p.id) : unique.filter((p) => known.has(p.id)).map((p) => p.id);
+    const previous: RollupPost[] = mayExist.length === 0 ? [] : await this.inner.get(mayExist, signal);
+    let result: UpsertResult;
+    try {
+      result = await this.inner.upsert(posts, signal);
+    } catch (err) {
+      // A failed or aborted write may still have landed some rows: from now on read every id.
+      this.#written = undefined;
+      throw err;
+    }
     const failed = new Set(result.failed.map((f) => f.id));
     const written = unique.filter((p) => !failed.has(p.id));
+    if (known !== undefined) {
+      for (const p of written) known.add(p.id);
+      if (known.size > MAX_TRACKED_IDS) this.#written = undefined;
+    }
     await this.rollups.recordUpsert(previous.filter((p) => !failed.has(p.id)), written, signal);
     return result;
   }

@@ -20,8 +20,12 @@ export interface IngestEnricher extends Enricher {
   close(): Promise<void>;
 }
 
-/** Builds the enricher for an ingest that embeds with `embedder` into `dataDir`. */
-export async function createIngestEnricher(dataDir: string, embedder: Embedder): Promise<IngestEnricher> {
+/**
+ * Builds the enricher for posts whose vectors come from `embedder` (only its model and
+ * dimensions are read: `threadsight reenrich` passes those of the stored vectors without
+ * starting an embedder), with topics from `dataDir`.
+ */
+export async function createIngestEnricher(dataDir: string, embedder: Pick<Embedder, "model" | "dimensions">): Promise<IngestEnricher> {
   const model = loadSentimentModel();
   const topics = createTopicAssigner(dataDir);
   const reuse = embedder.model === model.embeddingModel && embedder.dimensions === model.dimensions;

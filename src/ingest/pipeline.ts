@@ -12,9 +12,10 @@ import type { IndexedPost } from "../model/post.js";
 import type { SearchIndex } from "../index/search-index.js";
 import { batches } from "./batches.js";
 import type { Batch } from "./batches.js";
-import type { CheckpointStore } from "./checkpoint.js";
+import type { CheckpointStore, InputIdentity } from "./checkpoint.js";
+import { inputIdentity } from "./checkpoint.js";
 import { DETECT_BYTES, detectFormat } from "./detect-format.js";
-import { postEmbeddingText } from "./embed-text.js";
+import { postEmbeddingText } from "../enrich/embed-text.js";
 import type { Enricher } from "./enricher.js";
 import type { Format, ReaderOptions } from "./formats.js";
 import { readerFor } from "./formats.js";
@@ -94,10 +95,13 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
   let format: Format;
   let reader: ReturnType<typeof readerFor>;
   let checkpoint: Awaited<ReturnType<CheckpointStore["load"]>>;
+  let identity: InputIdentity;
   try {
     format = options.format ?? detectFormat(path.basename(absolute).replace(/\.(zst|gz)$/i, ""), head, options.map !== undefined);
     reader = readerFor(format, options);
-    checkpoint = await deps.checkpoints.load(input);
+    // The checkpoint key: a hash of a few MiB sampled from the file (see checkpoint.ts).
+    identity = await inputIdentity(absolute);
+    checkpoint = await deps.checkpoints.load(identity);
   } catch (err) {
     await close();
     throw err;
@@ -139,7 +143,7 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
     }
     addStats(stats, delta);
     postsThisRun += batch.posts.length;
-    await deps.checkpoints.save(input, batch.endRecord, stats);
+    await deps.checkpoints.save(identity, batch.endRecord, stats);
     report();
   };
 
@@ -168,6 +172,6 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
     throw new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
   }
   const complete = postsThisRun < limit;
-  if (complete) await deps.checkpoints.clear(input);
+  if (complete) await deps.checkpoints.clear(identity);
   return { path: absolute, format, stats, postsThisRun, complete, resumedFrom };
 }

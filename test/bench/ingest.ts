@@ -2,8 +2,9 @@
  * Ingest benchmark. Two measurements:
  *
  * 1. Ratio: the embedder's raw throughput against the pipeline's end-to-end throughput on the
- *    same posts. A slice of each corpus goes through `ingestFile` (read, parse, VADER, embed,
- *    upsert, checkpoint) into a fresh target; the exact embed calls the pipeline made are then
+ *    same posts. A slice of each corpus goes through `ingestFile` (read, parse, embed, enrich
+ *    with the enricher `threadsight ingest` uses — sentiment, lead fields, topic — upsert through
+ *    the rollup-maintaining index, checkpoint) into a fresh target; the exact embed calls the pipeline made are then
  *    replayed straight into the embedder (both workers, all calls queued at once). Rounds
  *    alternate raw and pipeline so that load from other processes hits both alike.
  * 2. The whole corpora, each file once, into the kept index (resumable: the pipeline's own
@@ -13,18 +14,18 @@
  *    progress is then reported as partial, with the counts its checkpoint holds.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
-import { CheckpointStore } from "../../src/ingest/checkpoint.js";
+import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import type { IngestStats } from "../../src/ingest/ingest-stats.js";
 import { emptyStats, skippedTotal } from "../../src/ingest/ingest-stats.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
-import { vaderEnricher } from "../../src/ingest/vader-enricher.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { indexFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
 import { CORPORA_FILES, corpusPath, lanceCount, weaviateCount } from "./corpora.js";
@@ -91,13 +92,19 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
   try {
     await index.open(embedder.model, embedder.dimensions);
     const checkpoints = new CheckpointStore(target.dataDir);
-    let posts = 0;
-    const t0 = process.hrtime.bigint();
-    for (const c of CORPORA_FILES) {
-      const r = await ingestFile(corpusPath(c), { batchSize: DEFAULT_BATCH_SIZE, limit: perCorpus }, { index, embedder, enricher: vaderEnricher, checkpoints, log: quietLog });
-      posts += r.postsThisRun;
+    // Built before the clock starts, as `threadsight ingest` builds it once before its files.
+    const enricher = await createIngestEnricher(target.dataDir, embedder);
+    try {
+      let posts = 0;
+      const t0 = process.hrtime.bigint();
+      for (const c of CORPORA_FILES) {
+        const r = await ingestFile(corpusPath(c), { batchSize: DEFAULT_BATCH_SIZE, limit: perCorpus }, { index, embedder, enricher, checkpoints, log: quietLog });
+        posts += r.postsThisRun;
+      }
+      return { posts, ms: msSince(t0) };
+    } finally {
+      await enricher.close();
     }
-    return { posts, ms: msSince(t0) };
   } finally {
     await index.close();
     await cleanup();
@@ -158,9 +165,7 @@ export async function measureRatio(base: BackendTarget, posts: number, rounds: n
 
 /** A corpus the stop cut short (or never started): its counts so far come from its checkpoint. */
 async function partial(c: (typeof CORPORA_FILES)[number], checkpoints: CheckpointStore, postsThisRun: number, seconds: number): Promise<CorpusIngest> {
-  const file = corpusPath(c);
-  const info = await stat(file);
-  const cp = await checkpoints.load({ path: file, size: info.size, mtimeMs: info.mtimeMs });
+  const cp = await checkpoints.load(await inputIdentity(corpusPath(c)));
   return { name: c.name, file: c.file, sourceRows: -1, stats: cp?.stats ?? emptyStats(), postsThisRun, seconds, reused: false, resumedFrom: 0, indexCount: -1 };
 }
 
@@ -195,8 +200,10 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
   const embedder = stored ?? use;
   const index = await indexFor(target);
   const out: CorpusIngest[] = [];
+  let enricher: IngestEnricher | undefined;
   try {
     const info = await index.open(embedder.model, embedder.dimensions);
+    enricher = await createIngestEnricher(target.dataDir, embedder);
     log(`ingest ${target.backend}: index holds ${info.count} posts before this run`);
     const checkpoints = new CheckpointStore(target.dataDir);
     for (const c of CORPORA_FILES) {
@@ -220,7 +227,7 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
         {
           index,
           embedder,
-          enricher: vaderEnricher,
+          enricher,
           checkpoints,
           log: quietLog,
           progress: {
@@ -250,6 +257,7 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
       out.push(rec);
     }
   } finally {
+    await enricher?.close();
     await index.close();
     await embedder.close();
   }

@@ -167,7 +167,7 @@ export function renderReport(tag = "full"): string {
     "### Embedder raw throughput vs the ingest pipeline",
     "",
     "A slice of the four corpora (the same number of posts from each) goes through the real pipeline (`ingestFile`: read,",
-    "parse, VADER enrichment, embed, upsert, checkpoint) into a fresh index; the exact embed calls it made are replayed",
+    "parse, embed, enrichment as `threadsight ingest` does it (sentiment, leads, topic), upsert, checkpoint) into a fresh index; the exact embed calls it made are replayed",
     "straight into the same 2-worker USE-lite embedder, all queued at once. Rounds alternate raw and pipeline.",
     "",
     ...of<RatioResult>("ingest-ratio:").flatMap(([k, s]) => [ratioSection(k, s), ""]),

@@ -11,7 +11,7 @@ import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { createPostEnricher, sentimentText } from "../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
-import { postEmbeddingText } from "../../src/ingest/embed-text.js";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";

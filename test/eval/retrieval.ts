@@ -6,8 +6,9 @@
  *
  * How the posts get in: the 1,170 related threads become posts (title = subject, content = body,
  * subforum = the Qatar Living category) and go through the ingest pipeline's own pieces — the
- * VADER enricher, `postEmbeddingText`, the USE-lite model (via the evaluation's embedding cache,
- * the same model the ingest workers run) and `SearchIndex.upsert` — into a fresh LanceDB
+ * post enricher (sentiment, leads), `postEmbeddingText`, the USE-lite model (via the
+ * evaluation's embedding cache, the same model the ingest workers run) and
+ * `SearchIndex.upsert` — into a fresh LanceDB
  * directory and a fresh Weaviate collection. Queries are embedded with the same text rule
  * (subject, then the opening of the body), and that same string is the keyword query.
  *
@@ -24,8 +25,8 @@ import { loadConfig } from "../../src/config.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { WeaviateIndex } from "../../src/index/weaviate-index.js";
-import { postEmbeddingText } from "../../src/ingest/embed-text.js";
-import { vaderEnricher } from "../../src/ingest/vader-enricher.js";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
+import { createPostEnricher } from "../../src/enrich/post-enricher.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import { CACHE_MODEL, embedCached } from "./embedding-cache.js";
@@ -207,7 +208,7 @@ function modes(alphas: readonly number[]): Mode[] {
 
 async function fill(index: SearchIndex, posts: readonly Post[], vectors: readonly Float32Array[]): Promise<void> {
   await index.open(CACHE_MODEL, vectors[0]!.length);
-  const enriched = await vaderEnricher.enrich(posts, vectors);
+  const enriched = await createPostEnricher().enrich(posts, vectors);
   const rows: IndexedPost[] = enriched.map((p, i) => ({ ...p, vector: vectors[i]! }));
   for (let i = 0; i < rows.length; i += 256) {
     const res = await index.upsert(rows.slice(i, i + 256));
@@ -310,7 +311,7 @@ async function run(ctx: EvalContext): Promise<string> {
     "candidates are then ordered by the score each retrieval gave them (candidates a keyword search",
     "did not retrieve go last, in a fixed hash order). Posts are embedded exactly as the ingest",
     "pipeline embeds them (`postEmbeddingText`: subject plus the opening 300 characters of the body,",
-    "USE-lite 512-d), enriched with the pipeline's VADER enricher and written with `SearchIndex.upsert`;",
+    "USE-lite 512-d), enriched with the ingest enricher's sentiment and lead classifiers and written with `SearchIndex.upsert`;",
     "the query is the original question's subject and body, cut the same way, for both the keyword",
     "and the vector side. MAP uses binary relevance (PerfectMatch or Relevant), nDCG@10 the grades",
     "(gain 2^grade - 1). MAP and nDCG@10 average over every query of the split, a query with no",

@@ -6,27 +6,33 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
-import { CheckpointStore } from "../../src/ingest/checkpoint.js";
+import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
+import type { InputIdentity } from "../../src/ingest/checkpoint.js";
 import { FormatDetectionError } from "../../src/ingest/detect-format.js";
-import { postEmbeddingText } from "../../src/ingest/embed-text.js";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
-import { vaderEnricher } from "../../src/ingest/vader-enricher.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { MemoryIndex } from "./memory-index.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "threadsight-pipeline-"));
 let embedder: UseEmbedder;
+/** The enricher `threadsight ingest` uses (no topic model in these data dirs, so topics stay ""). */
+let enricher: IngestEnricher;
 before(async () => {
   embedder = await startUseEmbedder(2);
+  enricher = await createIngestEnricher(path.join(dir, "no-topics"), embedder);
 });
 after(async () => {
+  await enricher.close();
   await embedder.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -53,7 +59,7 @@ function writeDump(name: string): string {
 }
 
 function deps(index: MemoryIndex, dataDir: string, log: string[], emb: Embedder = embedder): IngestDeps {
-  return { index, embedder: emb, enricher: vaderEnricher, checkpoints: new CheckpointStore(dataDir), log: (l) => log.push(l) };
+  return { index, embedder: emb, enricher, checkpoints: new CheckpointStore(dataDir), log: (l) => log.push(l) };
 }
 
 async function openIndex(): Promise<MemoryIndex> {
@@ -104,7 +110,7 @@ test("--limit stops early and keeps the place; the next run resumes; re-ingestin
   assert.equal(first.complete, false);
   assert.equal(first.postsThisRun, 10);
   assert.equal(index.rows.size, 10);
-  const checkpoint = await new CheckpointStore(dataDir).load({ path: file, ...fileIdentity(file) });
+  const checkpoint = await new CheckpointStore(dataDir).load(await fileIdentity(file));
   assert.equal(checkpoint?.records, 12, "10 posts and the bad lines 4 and 11");
   const second = await ingestFile(file, { batchSize: 4 }, deps(index, dataDir, log));
   assert.equal(second.resumedFrom, 12);
@@ -119,6 +125,24 @@ test("--limit stops early and keeps the place; the next run resumes; re-ingestin
   assert.equal(again.stats.inserted, 0);
   assert.equal(again.stats.updated, 25);
   assert.equal(index.rows.size, 25);
+});
+
+test("a redeployed identical file (new mtime, new path) resumes; a changed one starts afresh", async () => {
+  const file = writeDump("g.ndjson");
+  const index = await openIndex();
+  const dataDir = path.join(dir, "data-g");
+  const log: string[] = [];
+  await ingestFile(file, { batchSize: 4, limit: 10 }, deps(index, dataDir, log));
+  const copy = path.join(dir, "g-redeployed.ndjson");
+  copyFileSync(file, copy);
+  utimesSync(copy, new Date(), new Date(Date.now() + 60_000));
+  const resumed = await ingestFile(copy, { batchSize: 4, limit: 4 }, deps(index, dataDir, log));
+  assert.equal(resumed.resumedFrom, 12, "the copy carries on after the original's 12 records");
+  const changed = path.join(dir, "g-changed.ndjson");
+  writeFileSync(changed, readFileSync(copy, "utf8").replace("Question 5", "Question V"));
+  const restarted = await ingestFile(changed, { batchSize: 4 }, deps(index, dataDir, log));
+  assert.equal(restarted.resumedFrom, 0, "a file with other bytes has no checkpoint");
+  assert.equal(restarted.stats.read, 28);
 });
 
 test("refused ids are counted and logged; a failing write stops the file at the last good checkpoint", async () => {
@@ -148,7 +172,7 @@ test("refused ids are counted and logged; a failing write stops the file at the 
     },
   });
   await assert.rejects(ingestFile(file2, { batchSize: 5 }, deps(failing, dataDir, log)), /disk full/);
-  const checkpoint = await new CheckpointStore(dataDir).load({ path: file2, ...fileIdentity(file2) });
+  const checkpoint = await new CheckpointStore(dataDir).load(await fileIdentity(file2));
   assert.equal(index2.rows.size, 10);
   assert.ok(checkpoint !== undefined && checkpoint.stats.inserted === 10, `checkpoint after the two good batches: ${JSON.stringify(checkpoint?.stats)}`);
   const resumed = await ingestFile(file2, { batchSize: 5 }, deps(index2, dataDir, log));
@@ -196,8 +220,7 @@ test("an input whose format cannot be told fails clearly and leaves no zstd chil
   assert.ok(!process.getActiveResourcesInfo().includes("ProcessWrap"), `still running: ${process.getActiveResourcesInfo().join(", ")}`);
 });
 
-function fileIdentity(file: string): { size: number; mtimeMs: number } {
+function fileIdentity(file: string): Promise<InputIdentity> {
   assert.ok(existsSync(file));
-  const { size, mtimeMs } = statSync(file);
-  return { size, mtimeMs };
+  return inputIdentity(file);
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeEntities, htmlToText, markdownToText } from "../../src/ingest/plain-text.js";
-import { cutAtWord, postEmbeddingText, queryEmbeddingText } from "../../src/ingest/embed-text.js";
+import { cutAtWord, postEmbeddingText, queryEmbeddingText } from "../../src/enrich/embed-text.js";
 
 test("entities: named, numeric, repeated escaping, unknown left alone", () => {
   assert.equal(decodeEntities("AT&amp;T &lt;3 &#39;x&#x27; &hellip; &bogus;"), "AT&T <3 'x' … &bogus;");

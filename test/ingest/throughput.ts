@@ -13,9 +13,9 @@ import path from "node:path";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
-import { postEmbeddingText } from "../../src/ingest/embed-text.js";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
-import { vaderEnricher } from "../../src/ingest/vader-enricher.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { CORPORA, allItems } from "./corpora.js";
 
 const n = Number(process.argv[2] ?? 768);
@@ -55,7 +55,8 @@ try {
   await index.open(embedder.model, embedder.dimensions);
   const ingestStart = performance.now();
   const ingestCpuStart = process.cpuUsage();
-  const result = await ingestFile(input, { batchSize: 256 }, { index, embedder, enricher: vaderEnricher, checkpoints: new CheckpointStore(path.join(dir, "data")), log: () => undefined });
+  const enricher = await createIngestEnricher(path.join(dir, "data"), embedder);
+  const result = await ingestFile(input, { batchSize: 256 }, { index, embedder, enricher, checkpoints: new CheckpointStore(path.join(dir, "data")), log: () => undefined }).finally(() => enricher.close());
   const ingestRate = result.postsThisRun / ((performance.now() - ingestStart) / 1000);
   const ingestCpu = cpuSeconds(ingestCpuStart) / result.postsThisRun;
   const rawAfter = await raw();
