@@ -10,18 +10,13 @@ import * as lancedb from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
+import { toVector } from "./stored-vectors.js";
 
 /** Per-component noise half-width; 512 dims -> cosine to the original about 0.98. */
 const JITTER = 0.012;
 /** Copy r drops the words at positions p with (p + r) % DROP_EVERY === 0 (texts of >= DROP_EVERY words). */
 const DROP_EVERY = 7;
 const READ_CHUNK = 5000;
-
-function toVector(v: unknown): Float32Array {
-  if (v instanceof Float32Array) return Float32Array.from(v);
-  const arr = (v as { toArray?: () => ArrayLike<number> }).toArray?.() ?? (v as ArrayLike<number>);
-  return Float32Array.from(arr);
-}
 
 /**
  * Every post of the embedded index in `dataDir`, with its vector, in a fixed shuffled order.

@@ -21,9 +21,14 @@
  * Weaviate, whose 1M HNSW import on 2 cores is projected rather than run unless asked for),
  * queries per pass from SCALING_QUERIES (100), timed passes from SCALING_ROUNDS (3), the load
  * time cap per size from SCALING_MAX_LOAD_MIN (45). Each size is saved as soon as it is measured.
+ * SCALING_KEEP=1 (LanceDB only) keeps each size's store as BENCH_DIR/scaling-lancedb-<size>, with
+ * a topic model (keptStoreTopics) written beside it, for scaling-insights.ts to measure
+ * ListTrends and FindLeads over; the replicas then carry their source post's topic.
+ * SCALING_RESUME=1 (LanceDB bulk) picks up BENCH_DIR/scaling-lancedb when it already holds every
+ * row of the size (a run stopped while indexing) and goes on with the indexes (completedLoadSeconds).
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as lancedb from "@lancedb/lancedb";
@@ -32,6 +37,9 @@ import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "../../src/index/lancedb-maintenance.js";
 import { POSTS_TABLE, toRow } from "../../src/index/lancedb-schema.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
+import { buildTopicModel } from "../../src/topics/build.js";
+import { saveTopicModel, topicModelPath } from "../../src/topics/model-file.js";
+import type { TopicModel } from "../../src/topics/topic-model.js";
 import { table } from "../eval/format.js";
 import { indexFor } from "./backends.js";
 import type { Backend, BackendTarget } from "./backends.js";
@@ -39,6 +47,9 @@ import { loadText, machineInfo } from "./machine.js";
 import type { MachineInfo } from "./machine.js";
 import { BENCH_DIR } from "./results-store.js";
 import type { StoredSection } from "./results-store.js";
+import type { IndexedPost } from "../../src/model/post.js";
+import { insightsSection } from "./insights.js";
+import type { InsightsResult } from "./insights.js";
 import type { ChildReport } from "./scaling-child.js";
 import { readSourcePosts, replicaChunk } from "./scaling-replica.js";
 import { loadBenchQueries } from "./search-queries.js";
@@ -67,6 +78,8 @@ export interface ScalingRow {
   /** Vector index as the engine reports it. */
   vectorIndex: string;
   diskBytes: number;
+  /** True when the load was done by an earlier run that stopped while indexing (SCALING_RESUME=1). */
+  resumed?: boolean;
   child?: ChildReport;
   /** Weaviate server RSS after the queries (MiB). */
   serverRssMiB?: number;
@@ -172,15 +185,43 @@ async function lancePrune(dir: string): Promise<void> {
   }
 }
 
+/**
+ * For SCALING_RESUME=1: when `dir` holds a bulk load that added all `size` rows (a run stopped
+ * after its load, e.g. by the bench's time limit while indexing), the seconds that load took,
+ * read from the table's version times (last empty version to the first with every row);
+ * undefined when there is no such load, and the size is then loaded afresh.
+ */
+async function completedLoadSeconds(dir: string, size: number): Promise<number | undefined> {
+  if (!existsSync(dir)) return undefined;
+  const db = await lancedb.connect(dir);
+  const t = await db.openTable(POSTS_TABLE);
+  try {
+    if ((await t.countRows()) !== size) return undefined;
+    let start: number | undefined;
+    for (const v of (await t.listVersions()).sort((a, b) => a.version - b.version)) {
+      await t.checkout(v.version);
+      const rows = await t.countRows();
+      if (rows === 0) start = v.timestamp.getTime();
+      else if (rows === size) return start === undefined ? undefined : (v.timestamp.getTime() - start) / 1000;
+    }
+    return undefined;
+  } finally {
+    t.close();
+    db.close();
+  }
+}
+
 async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: number, loadPath: "adapter" | "bulk", deadline: number, log: (s: string) => void): Promise<Omit<ScalingRow, "child" | "sourcePosts">> {
   const dataDir = path.join(BENCH_DIR, "scaling-lancedb");
-  rmSync(dataDir, { recursive: true, force: true });
-  const target: BackendTarget = { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
   const dims = sources[0]!.vector.length;
+  const resumedLoadS = loadPath === "bulk" && process.env.SCALING_RESUME === "1" ? await completedLoadSeconds(LanceDbIndex.dirFor(dataDir), size) : undefined;
+  if (resumedLoadS !== undefined) log(`scaling lancedb ${count(size)}: resuming a completed load of ${fixed(resumedLoadS, 0)} s (from the table's version times)`);
+  else rmSync(dataDir, { recursive: true, force: true });
+  const target: BackendTarget = { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
   const index = await indexFor(target);
-  await index.open(USE_MODEL_ID, dims);
-  let loaded = 0;
-  let loadS = 0;
+  if (resumedLoadS === undefined) await index.open(USE_MODEL_ID, dims);
+  let loaded = resumedLoadS === undefined ? 0 : size;
+  let loadS = resumedLoadS ?? 0;
   let indexS = 0;
   const t0 = process.hrtime.bigint();
   if (loadPath === "adapter") {
@@ -193,12 +234,12 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
       indexS = msSince(t1) / 1000;
     }
   } else {
-    await index.close();
+    if (resumedLoadS === undefined) await index.close();
     const db = await lancedb.connect(LanceDbIndex.dirFor(dataDir));
     const t = await db.openTable(POSTS_TABLE);
     try {
       let lastLog = Date.now();
-      for (let from = 0; from < size && Date.now() <= deadline; from += BULK_CHUNK) {
+      for (let from = loaded; from < size && Date.now() <= deadline; from += BULK_CHUNK) {
         await t.add(replicaChunk(sources, from, Math.min(size, from + BULK_CHUNK)).map(toRow));
         loaded = Math.min(size, from + BULK_CHUNK);
         if (Date.now() - lastLog > 30_000) {
@@ -206,7 +247,7 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
           log(`scaling lancedb ${count(size)} (bulk): ${count(loaded)} rows added`);
         }
       }
-      loadS = msSince(t0) / 1000;
+      if (resumedLoadS === undefined) loadS = msSince(t0) / 1000;
       const t1 = process.hrtime.bigint();
       if (loaded === size) {
         // The adapter's own index set and settings, built once over all rows. Vector-index
@@ -231,11 +272,35 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
   const n = await t.countRows();
   t.close();
   db.close();
-  return { backend: "lancedb", size, loadPath, loaded, loadS, indexS, count: n, vectorIndex: await lanceVectorIndex(dir), diskBytes: dirBytes(dir) };
+  return { backend: "lancedb", size, loadPath, loaded, loadS, indexS, count: n, vectorIndex: await lanceVectorIndex(dir), diskBytes: dirBytes(dir), ...(resumedLoadS === undefined ? {} : { resumed: true }) };
 }
 
-/** One backend at one size, measured; the store is deleted afterwards (disk is shared). */
-async function measureSize(backend: Backend, sources: Parameters<typeof replicaChunk>[0], size: number, queries: string[], rounds: number, log: (s: string) => void): Promise<ScalingRow> {
+/** Where SCALING_KEEP=1 leaves the LanceDB store of `size` posts. */
+export function keptLanceDir(size: number): string {
+  return path.join(BENCH_DIR, `scaling-lancedb-${size}`);
+}
+
+/** Topics and k-means fitting sample of a kept store's topic model (as insights-prepare.ts uses). */
+const KEPT_TOPICS_K = 50;
+const KEPT_FIT_SAMPLE = 8_000;
+
+/**
+ * The source posts tagged with a topic model built over them, for a kept store: ListTrends
+ * needs topic ids, the kept embedded index has none, and re-tagging 1M stored rows afterwards
+ * would rewrite the whole table. Every copy of a post then carries the post's topic.
+ */
+function keptStoreTopics(sources: readonly IndexedPost[], log: (s: string) => void): { posts: IndexedPost[]; model: TopicModel } {
+  const t0 = process.hrtime.bigint();
+  const { model, topicIds } = buildTopicModel(
+    sources.map((p) => ({ id: p.id, vector: p.vector, title: p.title, content: p.content.slice(0, 2000) })),
+    { k: KEPT_TOPICS_K, fitSample: KEPT_FIT_SAMPLE },
+  );
+  log(`scaling: ${model.topics.length} topics built over ${count(sources.length)} source posts in ${fixed(msSince(t0) / 1000, 0)} s`);
+  return { posts: sources.map((p, i) => ({ ...p, topicId: topicIds[i]! })), model };
+}
+
+/** One backend at one size, measured; the store is deleted afterwards (disk is shared) unless `keep` holds the topic model to keep it with. */
+async function measureSize(backend: Backend, sources: Parameters<typeof replicaChunk>[0], size: number, queries: string[], rounds: number, log: (s: string) => void, keep?: TopicModel): Promise<ScalingRow> {
   const deadline = Date.now() + envInt("SCALING_MAX_LOAD_MIN", 45) * 60_000;
   if (backend === "lancedb") {
     const loadPath = process.env.SCALING_LANCE_PATH === "adapter" && size <= 100_000 ? "adapter" : "bulk";
@@ -245,7 +310,15 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
       log(`scaling lancedb ${count(size)}: loaded in ${fixed(row.loadS, 0)} + ${fixed(row.indexS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`);
       return { ...row, child: await queryChild({ THREADSIGHT_DATA_DIR: path.join(BENCH_DIR, "scaling-lancedb") }, queries, rounds) };
     } finally {
-      rmSync(path.join(BENCH_DIR, "scaling-lancedb"), { recursive: true, force: true });
+      const dir = path.join(BENCH_DIR, "scaling-lancedb");
+      if (keep && row.loaded === size) {
+        await saveTopicModel(topicModelPath(dir), keep);
+        rmSync(keptLanceDir(size), { recursive: true, force: true });
+        renameSync(dir, keptLanceDir(size));
+        log(`scaling lancedb ${count(size)}: store kept in ${keptLanceDir(size)}`);
+      } else {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   }
   const name = "scaling-weaviate";
@@ -292,9 +365,11 @@ export async function benchScaling(backends: readonly Backend[], log: (s: string
   const queries = loadBenchQueries().slice(0, envInt("SCALING_QUERIES", 100));
   const rounds = envInt("SCALING_ROUNDS", 3);
   const source = path.join(BENCH_DIR, "lancedb-full");
-  const { posts: sources, version } = await readSourcePosts(source);
-  if (sources.length === 0) throw new Error(`no posts in ${source}: run the ingest part first`);
-  log(`scaling: ${count(sources.length)} real posts read from ${source} (table version ${version})`);
+  const { posts: read, version } = await readSourcePosts(source);
+  if (read.length === 0) throw new Error(`no posts in ${source}: run the ingest part first`);
+  log(`scaling: ${count(read.length)} real posts read from ${source} (table version ${version})`);
+  const kept = process.env.SCALING_KEEP === "1" && backends.includes("lancedb") ? keptStoreTopics(read, log) : undefined;
+  const sources = kept?.posts ?? read;
   for (const backend of backends) {
     for (const size of sizesFor(backend)) {
       // Vectors alone are 2 KiB a post; rows, indexes and transient versions take about as much again, twice over.
@@ -306,7 +381,7 @@ export async function benchScaling(backends: readonly Backend[], log: (s: string
       const machine: MachineInfo = machineInfo();
       const t0 = Date.now();
       log(`scaling ${backend} ${count(size)}: start; load ${loadText(machine)}`);
-      const row = await measureSize(backend, sources, size, queries, rounds, log);
+      const row = await measureSize(backend, sources, size, queries, rounds, log, backend === "lancedb" ? kept?.model : undefined);
       save(`scaling:${backend}:${size}`, { machine, durationS: (Date.now() - t0) / 1000, data: row });
       const c = row.child;
       log(`scaling ${backend} ${count(size)}: ${row.stopped ?? `semantic p50 ${fixed(c?.semanticP50 ?? NaN)} ms, vector p50 ${fixed(c?.vectorP50 ?? NaN)} ms`}`);
@@ -331,8 +406,12 @@ function indexMemMiB(r: ScalingRow): number | undefined {
 }
 
 /** The docs/BENCHMARKS.md section for every stored scaling row. */
-export function renderScaling(sections: readonly [string, StoredSection<ScalingRow>][]): string[] {
-  if (sections.length === 0) return ["Not measured yet (`npm run bench -- --only scaling --backend lancedb|weaviate|all`).", ""];
+export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][]): string[] {
+  // "scaling:insights:" rows are scaling-insights.ts's ListTrends/FindLeads over a kept replica.
+  const insights = all.filter(([k]) => k.startsWith(INSIGHTS_PREFIX)) as unknown as [string, StoredSection<ScalingInsights>][];
+  const sections = all.filter(([k]) => !k.startsWith(INSIGHTS_PREFIX));
+  const tail = insights.length === 0 ? [] : renderScalingInsights(insights);
+  if (sections.length === 0) return ["Not measured yet (`npm run bench -- --only scaling --backend lancedb|weaviate|all`).", "", ...tail];
   const rows = [...sections].sort(([, a], [, b]) => a.data.backend.localeCompare(b.data.backend) || a.data.size - b.data.size);
   const body = rows.map(([, s]) => {
     const r = s.data;
@@ -340,7 +419,7 @@ export function renderScaling(sections: readonly [string, StoredSection<ScalingR
     return [
       r.backend,
       count(r.size),
-      r.loadPath,
+      r.resumed ? `${r.loadPath} (resumed)` : r.loadPath,
       r.stopped ? `${fixed(r.loadS, 0)} (stopped)` : fixed(r.loadS, 0),
       fixed(r.indexS, 0),
       fixed(r.loaded / Math.max(r.loadS + r.indexS, 1e-9), 0),
@@ -384,7 +463,7 @@ export function renderScaling(sections: readonly [string, StoredSection<ScalingR
   const srcs = rows.map(([, s]) => s.data.sourcePosts);
   const src = Math.min(...srcs) === Math.max(...srcs) ? count(srcs[0]!) : `${count(Math.min(...srcs))}-${count(Math.max(...srcs))} (it grew between sizes)`;
   const out = [
-    `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB \"bulk\" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows IVF_PQ over sqrt(rows) partitions; below that vector search is an exact scan, as in the adapter), because the adapter's upsert path (\"adapter\": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5%) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size.`,
+    `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB \"bulk\" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows the vector index the adapter trains, as it stood when the size was run: the "vector index" column names it, IVF_PQ over sqrt(rows) partitions in the earlier rows, IVF_HNSW_SQ over ~25k-row partitions since src/index/lancedb-maintenance.ts switched; below 20k vector search is an exact scan, as in the adapter. A size whose run stopped after adding every row was resumed from its stored rows (SCALING_RESUME=1) with its load time read from the table's version times), because the adapter's upsert path (\"adapter\": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5%) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size.`,
     "",
     `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size.`,
     "",
@@ -400,7 +479,7 @@ export function renderScaling(sections: readonly [string, StoredSection<ScalingR
   const w100 = rows.find(([, s]) => s.data.backend === "weaviate" && s.data.size === 100_000 && s.data.child)?.[1].data;
   if (w100 && !rows.some(([, s]) => s.data.backend === "weaviate" && s.data.size === 1_000_000)) {
     out.push(
-      `Weaviate at 1M was not run on this shared 2-core machine. Projection from the 100k row (not a measurement): the HNSW import cost per post grows with log(n), so loading 1M would take at least 10x the 100k load, about ${fixed((10 * w100.loadS) / 60, 0)} min or more; the server would hold at least 1M x 512 float32 = 1.9 GiB of vectors in memory plus the graph (100k took ${fixed(w100.serverRssMiB ?? NaN, 0)} MiB RSS in all).`,
+      `Weaviate at 1M was not run on this shared 2-core machine. Projection from the 100k row (not a measurement): the HNSW import cost per post grows with log(n), so loading 1M would take at least 10x the 100k load, about ${fixed((10 * w100.loadS) / 60, 0)} min or more; the server would hold at least 1M x 512 float32 = 1.9 GiB of vectors in memory plus the graph (100k took ${fixed(w100.serverRssMiB ?? NaN, 0)} MiB RSS in all). Where an import's time goes (client, HNSW, inverted index, per variant CPU): \`nice -n 10 node --import tsx test/bench/scaling-import-probe.ts 15000\`.`,
       "",
     );
   }
@@ -408,5 +487,28 @@ export function renderScaling(sections: readonly [string, StoredSection<ScalingR
   if (missing.length > 0) out.push(`Not measured yet (no completed run stored): ${missing.join(", ")}. Run them with \`SCALING_SIZES=... npm run bench -- --only scaling --backend ...\`; each needs the machine for its load (100k LanceDB took ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.loadS ?? NaN) / 60, 0)} min to add and ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.indexS ?? NaN) / 60, 0)} min to index at the load shown).`, "");
   const stopped = rows.filter(([, s]) => s.data.stopped);
   for (const [, s] of stopped) out.push(`${s.data.backend} ${count(s.data.size)}: ${s.data.stopped} (${loadText(s.machine)}); not queried.`, "");
-  return out;
+  return [...out, ...tail];
+}
+
+const INSIGHTS_PREFIX = "scaling:insights:";
+
+/** A "scaling:insights:" row (scaling-insights.ts): the insights result plus how its rollups were made. */
+export interface ScalingInsights extends InsightsResult {
+  size: number;
+  /** Seconds rebuilding the replica's per-(topic, day) rollups (0 when they were already fresh). */
+  rollupBuildS: number;
+}
+
+/** ListTrends and FindLeads over a kept replica (scaling-insights.ts), in the insights part's table form. */
+function renderScalingInsights(sections: readonly [string, StoredSection<ScalingInsights>][]): string[] {
+  return [
+    "### ListTrends and FindLeads over the replicated store",
+    "",
+    "The insights measurement (see Insights above: the service in its own process, REST and gRPC) over the LanceDB store kept from the scaling load (`SCALING_KEEP=1`, then `test/bench/scaling-insights.ts`). " +
+      "The posts are the replicas described above, not real posts: each copy keeps its source post's date and topic (a topic model of 50 topics, k-means fitted on 8,000 of the source posts, assigned to every source post before replication), " +
+      "so the one-month and one-year windows are the same days as in the ~93k insights store and hold about size / source posts times its posts. Dates were not shifted: shifting copies by whole years would leave the newest year as sparse as the source's. " +
+      "The replica's per-(topic, day) rollups were built once before the calls (time given per row).",
+    "",
+    ...sections.flatMap(([, s]) => [`Replica of ${count(s.data.size)} posts; rollups built in ${fixed(s.data.rollupBuildS, 0)} s.`, "", insightsSection(s), ""]),
+  ];
 }

@@ -16,7 +16,8 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { POSTS_TABLE, readMeta } from "../../src/index/lancedb-schema.js";
-import { postEmbeddingText } from "../../src/ingest/embed-text.js";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
+import { cosine } from "../index/synthetic.js";
 
 /** What the substitution did, for the report. */
 export interface StoredVectorStats {
@@ -46,19 +47,8 @@ const MAX_WAIT_MS = 15 * 60_000;
 /** The source counts as still growing when it grew within this window (a batch there can take minutes). */
 const STALL_MS = 4 * 60_000;
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
-
-function toVector(v: unknown): Float32Array {
+/** A LanceDB vector cell (an Arrow vector or a plain array) as a Float32Array of its own. */
+export function toVector(v: unknown): Float32Array {
   const arr = (v as { toArray?: () => ArrayLike<number> }).toArray?.() ?? (v as ArrayLike<number>);
   return Float32Array.from(arr);
 }
@@ -170,6 +160,6 @@ export function storedVectorsNote(v: StoredVectorStats): string {
     `Vectors: this run's embedder answered ${v.hits.toLocaleString("en-US")} texts from the vectors stored in \`${v.from}\` (${v.sourceRows.toLocaleString("en-US")} distinct texts; USE-lite is deterministic, ` +
     `so a stored vector is what the model returns for the same text) and embedded ${v.misses.toLocaleString("en-US")} with USE-lite; ` +
     `${v.checked} sampled hits re-embedded with the model agreed to a cosine of at least ${v.minCosine.toFixed(6)}. ` +
-    "Every other step is the real pipeline (read, parse, VADER, upsert, checkpoint), so the counts are the pipeline's; the posts/s of such a run is not an embedding throughput."
+    "Every other step is the real pipeline (read, parse, enrich, upsert, checkpoint), so the counts are the pipeline's; the posts/s of such a run is not an embedding throughput."
   );
 }

@@ -101,6 +101,8 @@ export interface WeaviateNode extends WeaviateServer {
   ports: NodePorts;
   /** True between a successful start and kill/stop. */
   readonly running: boolean;
+  /** The current process's id (to read its memory and CPU from /proc); undefined before a start. */
+  readonly pid: number | undefined;
   /** SIGKILL, no shutdown: what a crashed machine looks like. The data stays. */
   kill(): Promise<void>;
   /** Starts the process again on the same data directory and ports; resolves when ready. */
@@ -125,6 +127,11 @@ export interface StartNodeOptions {
   readyTimeoutMs?: number;
   /** Wait for /v1/.well-known/ready before resolving (a cluster node waits for its peers). */
   waitReady?: boolean;
+  /**
+   * How long stop() waits after SIGTERM before SIGKILL, ms (default 5,000). A server holding a
+   * large index (the benchmark's) needs longer to flush it, or its next start replays the WAL.
+   */
+  stopTimeoutMs?: number;
 }
 
 /** Starts one local Weaviate node from the cached binary. */
@@ -198,6 +205,9 @@ export async function startWeaviateNode(opts: StartNodeOptions = {}): Promise<We
     get running() {
       return isRunning();
     },
+    get pid() {
+      return child?.pid;
+    },
     async kill() {
       if (child !== undefined) await killChild(child, "SIGKILL");
     },
@@ -214,7 +224,7 @@ export async function startWeaviateNode(opts: StartNodeOptions = {}): Promise<We
     async stop() {
       // A paused process cannot act on SIGTERM until it runs again.
       if (isRunning()) child!.kill("SIGCONT");
-      if (child !== undefined) await killChild(child, "SIGTERM");
+      if (child !== undefined) await killChild(child, "SIGTERM", opts.stopTimeoutMs);
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -345,11 +355,11 @@ async function waitReady(httpUrl: string, child: ChildProcess, timeoutMs: number
   throw new Error(`not ready after ${timeoutMs} ms`);
 }
 
-async function killChild(child: ChildProcess, sig: "SIGTERM" | "SIGKILL"): Promise<void> {
+async function killChild(child: ChildProcess, sig: "SIGTERM" | "SIGKILL", graceMs = 5000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill(sig);
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
   await exited;
   clearTimeout(timer);
 }
@@ -359,7 +369,7 @@ async function killChild(child: ChildProcess, sig: "SIGTERM" | "SIGKILL"): Promi
  * Raft/Raft-RPC are consecutive pairs, because peers derive the second from the first.
  * `taken` are ports of other nodes of the same cluster, which are not listening yet.
  */
-async function allocatePorts(taken: readonly NodePorts[] = []): Promise<NodePorts> {
+export async function allocatePorts(taken: readonly NodePorts[] = []): Promise<NodePorts> {
   const avoid = new Set(taken.flatMap((p) => Object.values(p)));
   const servers: net.Server[] = [];
   const listen = (port: number): Promise<net.Server | undefined> =>
