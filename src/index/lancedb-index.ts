@@ -94,7 +94,7 @@ export class LanceDbIndex implements SearchIndex {
             `but the configured model is "${embeddingModel}" (${dimensions} dimensions); configure the original model or re-ingest into a fresh THREADSIGHT_DATA_DIR`,
         );
       }
-      const maintenance = new LanceMaintenance(table, dimensions, {
+      const maintenance = new LanceMaintenance(table, {
         vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS,
         optimizeEveryRows: this.opts.optimizeEveryRows ?? DEFAULT_OPTIMIZE_EVERY_ROWS,
       });

@@ -74,14 +74,10 @@ export class LanceMaintenance {
   /** The last background run's failure, if it failed (cleared by a successful run). */
   lastError: Error | undefined;
 
-  /** `dimensions`: the vector width; the SQ index needs no setting from it (IVF_PQ did). */
   constructor(
     private readonly table: Table,
-    dimensions: number,
     private readonly opts: MaintenanceOptions,
-  ) {
-    if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
-  }
+  ) {}
 
   /** Names of the indexes the table has now. */
   async indexNames(): Promise<Set<string>> {
@@ -162,6 +158,19 @@ export class LanceMaintenance {
       return;
     }
     if (this.optimizeDue(rows)) await this.optimize();
+  }
+
+  /**
+   * After a write outside the adapter (a topic re-tag): an update that rewrites every row of the
+   * table leaves the vector index covering no live row, and LanceDB then drops it at once
+   * (scalar and full-text indexes stay). Recreates whatever index is missing, waits for it, and
+   * folds the rewritten rows into the others.
+   */
+  async restoreIndexes(): Promise<void> {
+    await this.afterWrite(0);
+    await this.idle();
+    if (await this.vectorIndexDue(await this.table.countRows())) await this.upkeep();
+    await this.optimize();
   }
 
   /** Rows this process wrote that may not be in the indexes yet. */

@@ -21,6 +21,7 @@ import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { guardEngine } from "./engine-call.js";
 import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
+import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "./lancedb-maintenance.js";
 import { POSTS_TABLE } from "./lancedb-schema.js";
 import { LanceDbRollups } from "./lancedb-rollups.js";
 import { WriterLock } from "./lancedb-writer-lock.js";
@@ -37,6 +38,8 @@ export interface LanceDbTrendStoreOptions {
   /** Directory of the LanceDB database (`LanceDbIndex.dirFor(dataDir)`). */
   dir: string;
   freshnessSeconds?: number;
+  /** As LanceDbIndexOptions.vectorIndexMinRows: the size from which a vector index is kept. */
+  vectorIndexMinRows?: number;
 }
 
 interface Acc {
@@ -268,13 +271,19 @@ export class LanceDbTrendStore implements TrendStore {
     this.table = undefined;
     try {
       await this.rollups.close();
-      if (table && this.wrote) await table.optimize().catch(() => undefined);
+      // A re-tag of every post drops the vector index (see restoreIndexes): without this, vector
+      // search would scan every row until the next ingest rebuilt it.
+      if (table && this.wrote) await this.maintenanceFor(table).restoreIndexes();
     } finally {
       this.lock.release();
       table?.close();
       this.db = undefined;
       db?.close();
     }
+  }
+
+  private maintenanceFor(table: Table): LanceMaintenance {
+    return new LanceMaintenance(table, { vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
   }
 
   /** The posts table, opened on first need; undefined while nobody has created it. */

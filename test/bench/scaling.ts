@@ -252,7 +252,7 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
       if (loaded === size) {
         // The adapter's own index set and settings, built once over all rows. Vector-index
         // training runs in the maintenance's background task, so wait for it before closing.
-        const maintenance = new LanceMaintenance(t, dims, { vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
+        const maintenance = new LanceMaintenance(t, { vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
         await maintenance.afterWrite(0);
         await maintenance.idle();
         if (maintenance.lastError) throw maintenance.lastError;
