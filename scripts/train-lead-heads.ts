@@ -11,9 +11,10 @@
  *
  * Run: nice -n 10 node --import tsx scripts/train-lead-heads.ts   (embeddings are cached under /tmp)
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../src/package-root.js";
+import { readSeedFile } from "../src/enrich/leads/seed-file.js";
 import { LEAD_HEADS, type LeadHead, type LeadHeadFile } from "../src/enrich/leads/heads.js";
 import { softmaxProba, type SoftmaxModel } from "../src/enrich/sentiment/softmax.js";
 import { trainSoftmax } from "../src/enrich/sentiment/train-softmax.js";
@@ -28,14 +29,7 @@ function round(v: number): number {
 
 async function trainHead(head: LeadHead): Promise<void> {
   const seedsFile = `src/enrich/leads/seeds/${head}-seeds.tsv`;
-  const seeds = readFileSync(path.join(PACKAGE_ROOT, seedsFile), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !l.startsWith("#"))
-    .map((l) => {
-      const [label, text] = l.split("\t");
-      if ((label !== "0" && label !== "1") || !text) throw new Error(`bad seed line in ${seedsFile}: ${l}`);
-      return { text, y: Number(label) };
-    });
+  const seeds = readSeedFile(seedsFile).map((l) => ({ text: l.text, y: l.gold ? 1 : 0 }));
   const vectors = await embedCached(`${head}-seeds`, seeds.map((s) => s.text));
   const x = vectors.map((v) => Float64Array.from(v));
   const y = seeds.map((s) => s.y);

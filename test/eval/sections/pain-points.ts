@@ -5,11 +5,10 @@
  * the headline. Nothing is trained or tuned on either half: the frustration threshold is chosen on
  * posts written by hand for the project (src/enrich/leads/seeds/complaint-dev.tsv).
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { PACKAGE_ROOT } from "../../../src/package-root.js";
 import { COMPLAINT_ALONE, COMPLAINT_PULL, FRUSTRATION_MIN } from "../../../src/enrich/leads/classifier.js";
 import { loadLeadHead } from "../../../src/enrich/leads/heads.js";
+import { readSeedFile } from "../../../src/enrich/leads/seed-file.js";
+import type { SeedLine } from "../../../src/enrich/leads/seed-file.js";
 import { vaderScores } from "../../../src/enrich/sentiment/vader.js";
 import { binary } from "../metrics.js";
 import { fmt, goal, table } from "../format.js";
@@ -20,15 +19,9 @@ import { leadDecisions } from "./lead-run.js";
 const GOAL_F1 = 0.75;
 const HAND_WRITTEN = "src/enrich/leads/seeds/complaint-dev.tsv";
 
-/** The hand-written development posts: label 1 complaint, 0 not. */
-function handWritten(): { text: string; gold: boolean }[] {
-  return readFileSync(path.join(PACKAGE_ROOT, HAND_WRITTEN), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !l.startsWith("#"))
-    .map((l) => {
-      const [label, text] = l.split("\t");
-      return { text: text ?? "", gold: label === "1" };
-    });
+/** The hand-written development lines: label 1 the class, 0 not. */
+function handWritten(): SeedLine[] {
+  return readSeedFile(HAND_WRITTEN);
 }
 
 export const painPointSection: EvalSection = {

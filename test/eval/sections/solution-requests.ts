@@ -4,11 +4,10 @@
  * for evaluation only: nothing is trained or tuned on it. The hand-written development sentences
  * the suggestion head's constants were chosen on are reported beside it.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { SUGGESTION_PULL } from "../../../src/enrich/leads/classifier.js";
 import { loadLeadHead } from "../../../src/enrich/leads/heads.js";
-import { PACKAGE_ROOT } from "../../../src/package-root.js";
+import { readSeedFile } from "../../../src/enrich/leads/seed-file.js";
+import type { SeedLine } from "../../../src/enrich/leads/seed-file.js";
 import { binary } from "../metrics.js";
 import { fmt, goal, table } from "../format.js";
 import { loadSuggestions } from "../lead-datasets.js";
@@ -19,15 +18,9 @@ const GOAL_F1 = 0.7;
 const TASK_BEST_F1 = 0.78;
 const HAND_WRITTEN = "src/enrich/leads/seeds/suggestion-dev.tsv";
 
-/** The hand-written development sentences: label 1 suggestion/request, 0 not. */
-function handWritten(): { text: string; gold: boolean }[] {
-  return readFileSync(path.join(PACKAGE_ROOT, HAND_WRITTEN), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !l.startsWith("#"))
-    .map((l) => {
-      const [label, text] = l.split("\t");
-      return { text: text ?? "", gold: label === "1" };
-    });
+/** The hand-written development lines: label 1 the class, 0 not. */
+function handWritten(): SeedLine[] {
+  return readSeedFile(HAND_WRITTEN);
 }
 
 export const solutionRequestSection: EvalSection = {
