@@ -5,23 +5,15 @@
  */
 import type { Config } from "../config.js";
 import { LanceDbIndex } from "./lancedb-index.js";
-import { LanceDbTrendStore } from "./lancedb-trends.js";
+import { trendStoreFor } from "./open-trend-store.js";
 import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
 import { WeaviateIndex } from "./weaviate-index.js";
-import { WeaviateTrendStore } from "./weaviate-trends.js";
 
 /** The configured SearchIndex, not yet opened; its upserts keep the trend rollups current. */
 export async function openSearchIndex(config: Config): Promise<SearchIndex> {
+  const trends = trendStoreFor(config);
   if (config.weaviateUrl) {
-    const trends = new WeaviateTrendStore({
-      httpUrl: config.weaviateUrl,
-      ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
-      ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
-      collection: config.weaviateCollection,
-      consistency: config.weaviateConsistency,
-      replicationFactor: config.weaviateReplicationFactor,
-    });
     const index = new WeaviateIndex({
       httpUrl: config.weaviateUrl,
       ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
@@ -34,6 +26,5 @@ export async function openSearchIndex(config: Config): Promise<SearchIndex> {
     });
     return new RollupMaintainingIndex(index, trends);
   }
-  const dir = LanceDbIndex.dirFor(config.dataDir);
-  return new RollupMaintainingIndex(new LanceDbIndex({ dir, fusion: config.hybridFusion }), new LanceDbTrendStore({ dir }));
+  return new RollupMaintainingIndex(new LanceDbIndex({ dir: LanceDbIndex.dirFor(config.dataDir), fusion: config.hybridFusion }), trends);
 }

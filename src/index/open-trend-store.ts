@@ -8,9 +8,9 @@ import { LanceDbIndex } from "./lancedb-index.js";
 import { LanceDbTrendStore } from "./lancedb-trends.js";
 import { WeaviateTrendStore } from "./weaviate-trends.js";
 
-/** The configured TrendStore, opened. */
-export async function openTrendStore(config: Config): Promise<TrendStore> {
-  const store: TrendStore = config.weaviateUrl
+/** The configured TrendStore, not yet opened (openSearchIndex pairs it with the index). */
+export function trendStoreFor(config: Config): TrendStore {
+  return config.weaviateUrl
     ? new WeaviateTrendStore({
         httpUrl: config.weaviateUrl,
         ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
@@ -20,6 +20,11 @@ export async function openTrendStore(config: Config): Promise<TrendStore> {
         replicationFactor: config.weaviateReplicationFactor,
       })
     : new LanceDbTrendStore({ dir: LanceDbIndex.dirFor(config.dataDir) });
+}
+
+/** The configured TrendStore, opened. */
+export async function openTrendStore(config: Config): Promise<TrendStore> {
+  const store = trendStoreFor(config);
   await store.open();
   return store;
 }
