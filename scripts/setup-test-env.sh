@@ -20,8 +20,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# onnxruntime-node (an optional dependency of LanceDB's embedding helpers, which we do not use)
-# tries to download binaries at install time; there is nothing to download for us.
+# onnxruntime-node runs the sentence encoder on its CPU binaries, which ship in the npm package;
+# its install script would download the optional CUDA build from GitHub (unreachable here): skip.
 export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm install`, not `npm ci`: it installs the lockfile's versions too, and tolerates optional

@@ -3,8 +3,8 @@
 # quotas, in-process rate limits), all under ./data. Extra arguments go to `threadsight serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# onnxruntime-node, an optional dependency of LanceDB's embedding helpers we do not use, tries
-# to download binaries at install time; skip that.
+# onnxruntime-node runs the sentence encoder on its CPU binaries, which ship in the npm package;
+# its install script would download the optional CUDA build from GitHub (unreachable here): skip.
 export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm install`, not `npm ci`: it installs the lockfile's versions too, and tolerates optional

