@@ -24,6 +24,7 @@ import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
 import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { closeAll } from "./close-all.js";
 
 /** Posts per batch when --batch-size is not given. */
 export const DEFAULT_BATCH_SIZE = 256;
@@ -231,9 +232,8 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
-    await enricher?.close().catch(() => undefined);
-    await embedder?.close().catch(() => undefined);
-    await index?.close().catch(() => undefined);
+    const closed = await closeAll("threadsight ingest", [["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
+    if (!closed) failed = true;
   }
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(`ingest summary: ${formatStats(total)}; ${postsThisRun.toLocaleString("en-US")} posts this run in ${seconds.toFixed(1)} s (${(postsThisRun / Math.max(seconds, 1e-3)).toFixed(1)} posts/s)\n`);

@@ -24,6 +24,7 @@ import type { IngestEnricher } from "../ingest/ingest-enricher.js";
 import { reenrichAll } from "../ingest/reenrich.js";
 import type { TrendStore } from "../topics/trend-store.js";
 import { topicModelPath } from "../topics/model-file.js";
+import { closeAll } from "./close-all.js";
 
 /** Posts per read/enrich/write batch when --batch-size is not given. */
 export const DEFAULT_REENRICH_BATCH = 1000;
@@ -102,6 +103,8 @@ export async function run(argv: string[]): Promise<number> {
   let enricher: IngestEnricher | undefined;
   let embedder: Embedder | undefined;
   const started = Date.now();
+  let code: number;
+  let closed = true;
   try {
     const vectors = await vectorModel(config, controller.signal);
     embedder = vectors.embedder;
@@ -136,17 +139,15 @@ export async function run(argv: string[]): Promise<number> {
         `  lead_type: ${counts(report.leadTypes, (k) => k || "(none)")}\n` +
         `  sentiment: ${counts(report.sentiments, (k) => k)}\n`,
     );
-    return report.failed.length > 0 ? 3 : 0;
+    code = report.failed.length > 0 ? 3 : 0;
   } catch (e) {
     if (tty) process.stderr.write("\n");
     err(`threadsight reenrich: ${controller.signal.aborted ? "interrupted" : "failed"}: ${(e as Error).message}`);
-    return 1;
+    code = 1;
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
-    await enricher?.close().catch(() => undefined);
-    await embedder?.close().catch(() => undefined);
-    await store?.close().catch(() => undefined);
-    await index?.close().catch(() => undefined);
+    closed = await closeAll("threadsight reenrich", [["the enricher", enricher], ["the embedder", embedder], ["the trend store", store], ["the index", index]], err);
   }
+  return closed ? code : 1;
 }
