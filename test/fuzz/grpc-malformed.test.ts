@@ -7,11 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { after, before, describe, test } from "node:test";
-import { startService } from "../harness/service.js";
-import type { RunningService } from "../harness/service.js";
+import { describe, test } from "node:test";
 import { H2Client, Status, connectUnary, envelope, grpcWebCall, lenField, tag, varint, varintField } from "./grpc-wire.js";
 import type { WireResult } from "./grpc-wire.js";
+import { wireTarget } from "./wire-target.js";
 
 const SEMANTIC = "/threadsight.v1.SearchService/SemanticSearch";
 const VECTOR = "/threadsight.v1.SearchService/VectorSearch";
@@ -94,32 +93,21 @@ function assertClean(res: WireResult, expected: { status: number; message: RegEx
 }
 
 describe("malformed gRPC input against the running service", () => {
-  let svc: RunningService;
-  let auth: Record<string, string>;
-  let h2: H2Client;
-  before(async () => {
-    svc = await startService();
-    auth = { authorization: `Bearer ${await svc.createKey("enterprise")}` };
-    h2 = new H2Client(svc.url);
-  });
-  after(async () => {
-    h2?.close();
-    await svc?.stop();
-  });
+  const target = wireTarget();
 
   /** A valid call on the shared HTTP/2 session and over Connect: the server is still answering. */
   async function stillServing(): Promise<void> {
-    const grpc = await h2.call(SEMANTIC, envelope(Buffer.concat([query, varintField(2, 3)])), auth);
+    const grpc = await target.h2.call(SEMANTIC, envelope(Buffer.concat([query, varintField(2, 3)])), target.auth);
     assert.equal(grpc.grpcStatus, Status.OK, grpc.grpcMessage);
-    const connect = await connectUnary(svc.url, VECTOR, Buffer.concat([query, varintField(2, 3)]), auth);
+    const connect = await connectUnary(target.url, VECTOR, Buffer.concat([query, varintField(2, 3)]), target.auth);
     assert.equal(connect.httpStatus, 200, connect.grpcMessage);
   }
 
   for (const c of MESSAGE_CASES) {
     test(`${c.name}: gRPC, gRPC-Web and Connect binary`, async () => {
-      assertClean(await h2.call(c.path, envelope(c.payload), auth), c, `grpc ${c.name}`);
-      assertClean(await grpcWebCall(svc.url, c.path, envelope(c.payload), auth), c, `grpc-web ${c.name}`);
-      const connect = await connectUnary(svc.url, c.path, c.payload, auth);
+      assertClean(await target.h2.call(c.path, envelope(c.payload), target.auth), c, `grpc ${c.name}`);
+      assertClean(await grpcWebCall(target.url, c.path, envelope(c.payload), target.auth), c, `grpc-web ${c.name}`);
+      const connect = await connectUnary(target.url, c.path, c.payload, target.auth);
       assertClean(connect, c, `connect ${c.name}`);
       // Connect's HTTP mapping: invalid_argument is 400, resource_exhausted 429.
       assert.equal(connect.httpStatus, c.status === Status.INVALID_ARGUMENT ? 400 : 429);
@@ -128,10 +116,10 @@ describe("malformed gRPC input against the running service", () => {
 
   for (const c of FRAME_CASES) {
     test(`${c.name}: gRPC and gRPC-Web`, async () => {
-      assertClean(await h2.call(SEMANTIC, c.body, { ...auth, ...c.headers }), c, `grpc ${c.name}`);
+      assertClean(await target.h2.call(SEMANTIC, c.body, { ...target.auth, ...c.headers }), c, `grpc ${c.name}`);
       // Size cases too: a body refused before it is read no longer stalls an HTTP/1.1 client
       // (test/faults/oversized-messages.test.ts).
-      assertClean(await grpcWebCall(svc.url, SEMANTIC, c.body, { ...auth, ...c.headers }), c, `grpc-web ${c.name}`);
+      assertClean(await grpcWebCall(target.url, SEMANTIC, c.body, { ...target.auth, ...c.headers }), c, `grpc-web ${c.name}`);
     });
   }
 
@@ -139,21 +127,21 @@ describe("malformed gRPC input against the running service", () => {
     const payload = Buffer.concat([query, lenField(3, "s".repeat(MAX_BODY + 10))]);
     // On the shared session: the server resets the refused stream with NO_ERROR, so the session
     // carries the next call (stillServing) and does not hold shutdown open.
-    assertClean(await h2.call(SEMANTIC, envelope(payload), auth), { status: Status.RESOURCE_EXHAUSTED, message: /larger than configured readMaxBytes 65536/ }, "oversized");
+    assertClean(await target.h2.call(SEMANTIC, envelope(payload), target.auth), { status: Status.RESOURCE_EXHAUSTED, message: /larger than configured readMaxBytes 65536/ }, "oversized");
     await stillServing();
   });
 
   test("an unknown method is UNIMPLEMENTED over gRPC and gRPC-Web, 404 over Connect", async () => {
     const expected = { status: Status.UNIMPLEMENTED, message: /unknown method \/threadsight\.v1\.SearchService\/Nope/ };
-    assertClean(await h2.call("/threadsight.v1.SearchService/Nope", envelope(query), auth), expected, "grpc");
-    assertClean(await grpcWebCall(svc.url, "/threadsight.v1.SearchService/Nope", envelope(query), auth), expected, "grpc-web");
-    const connect = await connectUnary(svc.url, "/threadsight.v1.SearchService/Nope", query, auth);
+    assertClean(await target.h2.call("/threadsight.v1.SearchService/Nope", envelope(query), target.auth), expected, "grpc");
+    assertClean(await grpcWebCall(target.url, "/threadsight.v1.SearchService/Nope", envelope(query), target.auth), expected, "grpc-web");
+    const connect = await connectUnary(target.url, "/threadsight.v1.SearchService/Nope", query, target.auth);
     assert.equal(connect.httpStatus, 404);
   });
 
   test("malformed bytes without a key are still a decode error, not a crash or an INTERNAL", async () => {
     // Decoding precedes authentication in Connect's pipeline; what matters is the clean status.
-    const res = await h2.call(SEMANTIC, envelope(Buffer.from([0xff, 0xff, 0xff])));
+    const res = await target.h2.call(SEMANTIC, envelope(Buffer.from([0xff, 0xff, 0xff])));
     assertClean(res, { status: Status.INVALID_ARGUMENT, message: /field tag/ }, "no key");
   });
 
@@ -173,7 +161,7 @@ describe("malformed gRPC input against the running service", () => {
   ];
   for (const c of JSON_CASES) {
     test(`Connect JSON: ${c.name} is invalid_argument`, async () => {
-      const res = await connectUnary(svc.url, SEMANTIC, c.body, auth, false);
+      const res = await connectUnary(target.url, SEMANTIC, c.body, target.auth, false);
       assert.equal(res.httpStatus, 400, `${res.httpStatus} ${res.grpcMessage}`);
       assert.equal(res.connectCode, "invalid_argument");
       assert.match(res.grpcMessage, c.message);
@@ -181,20 +169,20 @@ describe("malformed gRPC input against the running service", () => {
   }
 
   test("the quoted int32 form is valid proto3 JSON and is served", async () => {
-    const res = await connectUnary(svc.url, SEMANTIC, '{"query":"crm","limit":"10"}', auth, false);
+    const res = await connectUnary(target.url, SEMANTIC, '{"query":"crm","limit":"10"}', target.auth, false);
     assert.equal(res.httpStatus, 200, res.grpcMessage);
   });
 
   test("after all of that the process still serves valid calls, on the old session and on new ones", async () => {
     await stillServing();
-    const fresh = new H2Client(svc.url);
+    const fresh = new H2Client(target.url);
     try {
-      const res = await fresh.call(LEADS, envelope(Buffer.concat([query, varintField(3, 0)])), auth);
+      const res = await fresh.call(LEADS, envelope(Buffer.concat([query, varintField(3, 0)])), target.auth);
       assert.equal(res.grpcStatus, Status.OK, res.grpcMessage);
     } finally {
       fresh.close();
     }
-    const health = await fetch(`${svc.url}/healthz`);
+    const health = await fetch(`${target.url}/healthz`);
     assert.equal(health.status, 200);
   });
 });

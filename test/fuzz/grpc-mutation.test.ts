@@ -6,12 +6,11 @@
  * defaults; a failure prints the seed and the bytes so it can be replayed.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { seededRandom } from "../../src/topics/random.js";
-import { startService } from "../harness/service.js";
-import type { RunningService } from "../harness/service.js";
-import { H2Client, Status, connectUnary, envelope, grpcWebCall, lenField, varintField } from "./grpc-wire.js";
+import { Status, connectUnary, envelope, grpcWebCall, lenField, varintField } from "./grpc-wire.js";
 import type { WireResult } from "./grpc-wire.js";
+import { wireTarget } from "./wire-target.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 300);
@@ -67,18 +66,7 @@ function frame(payload: Buffer, rnd: () => number): Buffer {
 }
 
 describe("seeded mutation fuzzing of gRPC request frames", () => {
-  let svc: RunningService;
-  let auth: Record<string, string>;
-  let h2: H2Client;
-  before(async () => {
-    svc = await startService();
-    auth = { authorization: `Bearer ${await svc.createKey("enterprise")}` };
-    h2 = new H2Client(svc.url);
-  });
-  after(async () => {
-    h2?.close();
-    await svc?.stop();
-  });
+  const target = wireTarget();
 
   test(`${ITERATIONS} mutations (seed ${SEED}): never INTERNAL or UNKNOWN, always a status`, async () => {
     const rnd = seededRandom(SEED);
@@ -90,9 +78,9 @@ describe("seeded mutation fuzzing of gRPC request frames", () => {
       const body = frame(payload, rnd);
       const transport = Math.floor(rnd() * 3);
       let res: WireResult;
-      if (transport === 0) res = await h2.call(base.path, body, auth);
-      else if (transport === 1) res = await grpcWebCall(svc.url, base.path, body, auth);
-      else res = await connectUnary(svc.url, base.path, payload, auth);
+      if (transport === 0) res = await target.h2.call(base.path, body, target.auth);
+      else if (transport === 1) res = await grpcWebCall(target.url, base.path, body, target.auth);
+      else res = await connectUnary(target.url, base.path, payload, target.auth);
       const replay = `seed=${SEED} iteration=${i} transport=${["grpc", "grpc-web", "connect"][transport]} path=${base.path} bytes=${(transport === 2 ? payload : body).toString("hex")}`;
       assert.notEqual(res.grpcStatus, undefined, `no status (HTTP ${res.httpStatus}); ${replay}`);
       assert.ok(res.grpcStatus !== Status.INTERNAL && res.grpcStatus !== Status.UNKNOWN, `status ${res.grpcStatus} "${res.grpcMessage}"; ${replay}`);
@@ -105,8 +93,8 @@ describe("seeded mutation fuzzing of gRPC request frames", () => {
   });
 
   test("the service is healthy afterwards", async () => {
-    const res = await h2.call(SEEDS[0]!.path, envelope(SEEDS[0]!.payload), auth);
+    const res = await target.h2.call(SEEDS[0]!.path, envelope(SEEDS[0]!.payload), target.auth);
     assert.equal(res.grpcStatus, Status.OK, res.grpcMessage);
-    assert.equal((await fetch(`${svc.url}/healthz`)).status, 200);
+    assert.equal((await fetch(`${target.url}/healthz`)).status, 200);
   });
 });
