@@ -92,6 +92,10 @@ export class UseEmbedder implements Embedder {
   /** Starts `workers` threads and waits until each has loaded the model. */
   static async start(workers: number): Promise<UseEmbedder> {
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
+    // ONNX Runtime's native addon must stay loaded in the main thread: once every worker that
+    // loaded it has exited, a new worker's load fails with "Module did not self-register" (seen
+    // when a process closes one embedder and starts another; test/enrich/use-embedder.test.ts).
+    await import("onnxruntime-node");
     const started = Array.from({ length: workers }, () => spawnWorker());
     try {
       const dims = await Promise.all(started.map((w) => ready(w)));
