@@ -42,6 +42,28 @@ export function memoryCounterStore(keyPrefix: string): CounterStore {
   };
 }
 
+/**
+ * What RateLimiterSQLite uses of a better-sqlite3 database, with statements prepared once.
+ * The limiter calls `prepare(sql)` on every consume, reward and read; compiling the same upsert
+ * again on every metered call cost more than running it. Its statements are a handful of fixed
+ * texts (values are bound parameters), so the cache stays that small; the SQL, its parameters
+ * and the transaction around each upsert are the limiter's own, unchanged.
+ */
+export function preparedOnce(db: Database.Database): Pick<Database.Database, "prepare" | "transaction"> {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        statement = db.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    transaction: (fn) => db.transaction(fn),
+  } as Pick<Database.Database, "prepare" | "transaction">;
+}
+
 /** Counters in `<dataDir>/limits.sqlite` (created when missing). */
 export function sqliteCounterStore(dataDir: string, keyPrefix: string): CounterStore {
   mkdirSync(dataDir, { recursive: true });
@@ -54,9 +76,10 @@ export function sqliteCounterStore(dataDir: string, keyPrefix: string): CounterS
   // The layout rate-limiter-flexible expects; created here, synchronously, because its own
   // creation is asynchronous and a consume issued before it finishes is refused.
   db.exec(`CREATE TABLE IF NOT EXISTS ${COUNTERS_TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`);
+  const client = preparedOnce(db);
   const cache = new CounterCache((points, duration) => {
     const limiter = new RateLimiterSQLite({
-      storeClient: db,
+      storeClient: client,
       storeType: "better-sqlite3",
       tableName: COUNTERS_TABLE,
       tableCreated: true,
