@@ -22,6 +22,7 @@ import { checkAborted, raceAbort } from "./abort.js";
 import { guardEngine } from "./engine-call.js";
 import { IndexUnavailableError } from "./search-index.js";
 import { connectWeaviate } from "./weaviate-connect.js";
+import { scanPages } from "./weaviate-cursor.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { groups, rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
 import { postUuid } from "./weaviate-schema.js";
@@ -50,6 +51,8 @@ const SUBFORUM_CANDIDATES = 20;
 const UNSORTED_FETCH = 1_000;
 /** Weaviate's default QUERY_MAXIMUM_RESULTS: the widest sorted fetch. */
 const MAX_FETCH = 10_000;
+/** Posts per page of a rollup rebuild's scan: seven small properties each, so a large page is cheap. */
+const ROLLUP_SCAN_PAGE = 5_000;
 /** Parallel single-object updates while re-tagging. */
 const UPDATE_CONCURRENCY = 16;
 
@@ -112,12 +115,15 @@ export class WeaviateTrendStore implements TrendStore {
     const found: RollupPost[] = [];
     const posts = await this.posts(signal);
     if (posts) {
-      const iterator = posts.iterator({ returnProperties: ["postId", "topicId", "created", "upvotes", "comments", "sentimentScore", "subforum"] });
-      for await (const o of iterator) {
-        checkAborted(signal);
-        const p = o.properties as Props;
-        found.push({ id: String(p.postId ?? ""), topicId: String(p.topicId ?? ""), created: toMs(p.created), upvotes: Number(p.upvotes ?? 0), comments: Number(p.comments ?? 0), sentimentScore: Number(p.sentimentScore ?? 0), subforum: String(p.subforum ?? "") });
-      }
+      const pages = scanPages(posts, { returnProperties: ["postId", "topicId", "created", "upvotes", "comments", "sentimentScore", "subforum"], pageSize: ROLLUP_SCAN_PAGE }, signal);
+      await guard(async () => {
+        for await (const page of pages) {
+          for (const o of page) {
+            const p = o.properties as Props;
+            found.push({ id: String(p.postId ?? ""), topicId: String(p.topicId ?? ""), created: toMs(p.created), upvotes: Number(p.upvotes ?? 0), comments: Number(p.comments ?? 0), sentimentScore: Number(p.sentimentScore ?? 0), subforum: String(p.subforum ?? "") });
+          }
+        }
+      }, signal);
     }
     this.freshness.invalidate();
     await this.rollups.replace(rollupAll(found), signal);
@@ -287,16 +293,19 @@ export class WeaviateTrendStore implements TrendStore {
     const posts = await this.posts(signal);
     if (!posts) return;
     let pending: ScannedPost[] = [];
-    const iterator = posts.iterator({ includeVector: true, returnProperties: ["postId", "title", "content", "topicId"] });
-    for await (const o of iterator) {
-      checkAborted(signal);
-      const p = o.properties as Props;
-      const vectors = o.vectors as Record<string, number[]> | undefined;
-      const vector = vectors?.default ?? Object.values(vectors ?? {})[0] ?? [];
-      pending.push({ id: String(p.postId ?? ""), vector: Float32Array.from(vector), title: String(p.title ?? ""), content: String(p.content ?? ""), topicId: String(p.topicId ?? "") });
-      if (pending.length >= batchSize) {
-        yield pending;
-        pending = [];
+    const pages = scanPages(posts, { includeVector: true, returnProperties: ["postId", "title", "content", "topicId"] }, signal)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await guard(() => pages.next(), signal);
+      if (next.done) break;
+      for (const o of next.value) {
+        const p = o.properties as Props;
+        const vectors = o.vectors as Record<string, number[]> | undefined;
+        const vector = vectors?.default ?? Object.values(vectors ?? {})[0] ?? [];
+        pending.push({ id: String(p.postId ?? ""), vector: Float32Array.from(vector), title: String(p.title ?? ""), content: String(p.content ?? ""), topicId: String(p.topicId ?? "") });
+        if (pending.length >= batchSize) {
+          yield pending;
+          pending = [];
+        }
       }
     }
     if (pending.length > 0) yield pending;
