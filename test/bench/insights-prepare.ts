@@ -14,6 +14,7 @@ import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { openTrendStore } from "../../src/index/open-trend-store.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
+import { scanPages } from "../../src/index/weaviate-cursor.js";
 import { topicModelPath } from "../../src/topics/model-file.js";
 import { rebuildTopics } from "../../src/topics/rebuild.js";
 import { targetFor } from "./backends.js";
@@ -93,7 +94,11 @@ export async function fillWeaviate(from: BackendTarget, tag: string, weaviate: B
   return copyIndex(from, targetFor("weaviate", tag, weaviate), log);
 }
 
-/** The Weaviate target on `weaviate` filled from the embedded copy (copied once; rollups kept by the copy's upserts). */
+/**
+ * The Weaviate target on `weaviate` filled from the embedded copy (copied once; rollups kept by
+ * the copy's upserts, RollupMaintainingIndex). A later run finds the TOTAL cell counting every
+ * post of the embedded copy and the topics marker current, and prepares nothing.
+ */
 export async function weaviateInsightsTarget(from: BackendTarget, tag: string, weaviate: BenchWeaviate, log: (s: string) => void): Promise<{ target: BackendTarget; copy?: CopyResult }> {
   const target = targetFor("weaviate", tag, weaviate);
   const lanceCount = await countLance(from.dataDir);
@@ -103,27 +108,34 @@ export async function weaviateInsightsTarget(from: BackendTarget, tag: string, w
   try {
     const fresh = await store.rollupsFresh();
     if (fresh?.count !== lanceCount) {
+      log(`insights: Weaviate rollups count ${fresh?.count ?? "nothing"}, the embedded copy ${lanceCount} posts; copying`);
       copy = await copyIndex(from, target, log);
-      if (!(await store.rollupsFresh())) await store.rebuildRollups();
+      if (!(await store.rollupsFresh())) {
+        const t0 = Date.now();
+        await store.rebuildRollups();
+        log(`insights: rollups rebuilt after the copy in ${seconds(t0)}`);
+      }
     }
   } finally {
     await store.close();
   }
-  await syncTopics(from, target, log);
+  const t0 = Date.now();
+  if (await syncTopics(from, target, log)) log(`insights: Weaviate topics synced with the embedded copy in ${seconds(t0)}`);
   return copy ? { target, copy } : { target };
 }
 
 /**
  * Gives the Weaviate copy the embedded copy's topic ids and model file when they differ from
  * what it was last given (the copy may have been filled before the topics were built): one
- * re-tag of the posts whose id differs, then a rollup rebuild. The model's version and creation
- * time, recorded next to the target's data, say what it holds.
+ * re-tag of the posts whose id differs, then a rollup rebuild if any was re-tagged or the
+ * rollups are short. True when it had to look (the marker was missing or stale). The model's
+ * version and creation time, recorded next to the target's data, say what it holds.
  */
-async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: string) => void): Promise<void> {
+async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: string) => void): Promise<boolean> {
   const model = readFileSync(topicModelPath(from.dataDir), "utf8");
   const stamp = JSON.stringify((({ version, createdAt }) => ({ version, createdAt }))(JSON.parse(model) as { version: number; createdAt: string }));
   const marker = path.join(target.dataDir, "insights-topics.json");
-  if (existsSync(marker) && readFileSync(marker, "utf8") === stamp) return;
+  if (existsSync(marker) && readFileSync(marker, "utf8") === stamp) return false;
   const db = await lancedb.connect(LanceDbIndex.dirFor(from.dataDir));
   const table = await db.openTable(POSTS_TABLE);
   const assignments = (await table.query().select(["id", "topic_id"]).toArray()).map((r: Record<string, unknown>) => ({ id: String(r.id), topicId: String(r.topic_id) }));
@@ -135,9 +147,16 @@ async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: s
   const store = await openTrendStore(config);
   try {
     log(`insights: re-tagging ${changed.length} of ${assignments.length} Weaviate posts with the embedded copy's topics`);
+    let t0 = Date.now();
     const written = await store.setTopics(changed);
-    await store.rebuildRollups();
-    log(`insights: re-tagged ${written}; rollups rebuilt`);
+    log(`insights: re-tagged ${written} in ${seconds(t0)}`);
+    // Re-tagging bypasses the rollups (a PATCH per post); with nothing re-tagged the copy's
+    // upserts kept them current, and a fresh TOTAL says so.
+    if (written > 0 || !(await store.rollupsFresh())) {
+      t0 = Date.now();
+      await store.rebuildRollups();
+      log(`insights: rollups rebuilt in ${seconds(t0)}`);
+    }
   } finally {
     await store.close();
   }
@@ -145,6 +164,7 @@ async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: s
   mkdirSync(path.dirname(topicModelPath(target.dataDir)), { recursive: true });
   writeFileSync(topicModelPath(target.dataDir), model);
   writeFileSync(marker, stamp);
+  return true;
 }
 
 /** postId -> topicId of every post in the configured Weaviate collection. */
@@ -152,14 +172,20 @@ async function weaviateTopics(config: ReturnType<typeof loadConfig>): Promise<Ma
   const client = await connectWeaviate({ httpUrl: config.weaviateUrl!, ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}) });
   const out = new Map<string, string>();
   try {
-    for await (const o of client.collections.use(config.weaviateCollection).iterator({ returnProperties: ["postId", "topicId"] })) {
-      const p = o.properties as Record<string, unknown>;
-      out.set(String(p.postId), String(p.topicId ?? ""));
+    for await (const page of scanPages(client.collections.use(config.weaviateCollection), { returnProperties: ["postId", "topicId"], pageSize: 5_000 })) {
+      for (const o of page) {
+        const p = o.properties as Record<string, unknown>;
+        out.set(String(p.postId), String(p.topicId ?? ""));
+      }
     }
   } finally {
     await client.close();
   }
   return out;
+}
+
+function seconds(t0: number): string {
+  return `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 }
 
 async function countLance(dataDir: string): Promise<number> {
