@@ -25,6 +25,10 @@ export interface UseRequest {
   id: number;
   texts: string[];
 }
+/** Asks a worker to finish the request it is running, free its session and exit. */
+export interface UseClose {
+  kind: "close";
+}
 /** Reply from a worker. */
 export type UseReply =
   | { kind: "ready"; dimensions: number }
@@ -141,12 +145,12 @@ export class UseEmbedder implements Embedder {
     }
   }
 
-  /** Stops the workers. Pending calls fail. */
+  /** Stops the workers. Pending calls fail at once; a request a worker is running finishes first. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.fail(new EmbedderError("embedder closed"));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => stopWorker(s.worker)));
   }
 
   private dispatch(): void {
@@ -191,6 +195,28 @@ export class UseEmbedder implements Embedder {
     for (const chunk of this.queue.splice(0)) chunk.reject(err);
     for (const slot of this.slots) for (const chunk of slot.inFlight.splice(0)) chunk.reject(err);
   }
+}
+
+/** How long a closing worker may take to finish its request before it is terminated anyway. */
+const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Ends a worker by asking it to exit, not by terminating it: ONNX Runtime finishes a running
+ * inference on its own thread and then calls back into the worker, and if the worker's
+ * JavaScript environment is gone by then the native addon throws where nothing can catch it,
+ * which aborts the whole process ("terminate called after throwing an instance of
+ * 'Napi::Error'"; seen when an interrupted ingest closed the embedder mid-batch).
+ */
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), CLOSE_GRACE_MS);
+    timer.unref();
+    worker.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ kind: "close" } satisfies UseClose);
+  });
 }
 
 function ready(worker: Worker): Promise<number> {

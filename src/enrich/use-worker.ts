@@ -5,7 +5,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { UseSession } from "./use-onnx/use-session.js";
-import type { UseReply, UseRequest } from "./use-embedder.js";
+import type { UseClose, UseReply, UseRequest } from "./use-embedder.js";
 
 const port = parentPort;
 if (port === null) throw new Error("use-worker.ts must run in a worker thread");
@@ -19,8 +19,21 @@ try {
   post({ kind: "ready", dimensions: session.dimensions });
   // Requests run one after another (the main thread may send the next one early).
   let previous: Promise<void> = Promise.resolve();
-  port.on("message", (request: UseRequest) => {
+  let closing = false;
+  port.on("message", (request: UseRequest | UseClose) => {
+    if ("kind" in request) {
+      closing = true;
+      // Exit only after the running request (ONNX Runtime must not outlive this thread's
+      // JavaScript environment mid-inference) and with the session freed.
+      previous = previous.then(async () => {
+        await session.close().catch(() => undefined);
+        process.exit(0);
+      });
+      return;
+    }
     previous = previous.then(async () => {
+      // Requests sent ahead before a close are not run: their callers were already answered.
+      if (closing) return;
       try {
         const flat = await session.embed(request.texts);
         post({ kind: "vectors", id: request.id, flat }, [flat.buffer as ArrayBuffer]);
