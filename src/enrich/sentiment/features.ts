@@ -26,16 +26,14 @@ const NEGATION = /\b(?:not|no|never|nothing|nobody|none|nowhere|neither|nor|cann
  * One strongly worded sentence in an otherwise flat comment is what a whole-text compound averages
  * away; its min and max (clamped to 0 so a text without any keeps 0) let the model see it.
  */
-function sentenceExtremes(text: string): [number, number] {
+function sentenceExtremes(text: string, wholeCompound: number): [number, number] {
   const sentences = text
     .slice(0, VADER_MAX_CHARS)
     .split(/(?<=[.!?])\s+/)
     .filter((s) => s.trim() !== "")
     .slice(0, MAX_SENTENCES);
-  if (sentences.length <= 1) {
-    const c = vaderScores(text).compound;
-    return [Math.min(0, c), Math.max(0, c)];
-  }
+  // One sentence: the whole text's compound, already computed by the caller.
+  if (sentences.length <= 1) return [Math.min(0, wholeCompound), Math.max(0, wholeCompound)];
   let min = 0;
   let max = 0;
   for (const s of sentences) {
@@ -49,7 +47,7 @@ function sentenceExtremes(text: string): [number, number] {
 /** Feature vector for `text` with its embedding `vector`: [...vector, ...LEXICON_FEATURES]. */
 export function sentimentFeatures(text: string, vector: Float32Array): Float64Array {
   const v = vaderScores(text);
-  const [min, max] = sentenceExtremes(text);
+  const [min, max] = sentenceExtremes(text, v.compound);
   const head = text.slice(0, VADER_MAX_CHARS);
   const out = new Float64Array(vector.length + LEXICON_FEATURES.length);
   out.set(vector);
