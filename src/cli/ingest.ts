@@ -18,7 +18,8 @@ import { CheckpointStore, checkpointScope } from "../ingest/checkpoint.js";
 import { FORMAT_HELP, FORMATS, isFormat } from "../ingest/formats.js";
 import type { Format } from "../ingest/formats.js";
 import { addStats, emptyStats, formatStats, skippedTotal } from "../ingest/ingest-stats.js";
-import { IngestFileError, ingestFile } from "../ingest/pipeline.js";
+import { ingestFiles } from "../ingest/ingest-files.js";
+import { IngestFileError } from "../ingest/pipeline.js";
 import { createProgress } from "../ingest/progress.js";
 import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
@@ -189,42 +190,38 @@ export async function run(argv: string[]): Promise<number> {
       progress.done();
       err(line);
     };
-    for (const [i, file] of files.entries()) {
-      const remaining = args.limit === undefined ? undefined : args.limit - postsThisRun;
-      if (remaining !== undefined && remaining <= 0) break;
-      try {
-        const result = await ingestFile(
-          file,
-          {
-            batchSize: args.batchSize,
-            signal: controller.signal,
-            fileIndex: i + 1,
-            fileCount: files.length,
-            postsBefore: postsThisRun,
-            skippedBefore: skippedTotal(total),
-            ...(args.format === undefined ? {} : { format: args.format }),
-            ...(args.map === undefined ? {} : { map: args.map }),
-            ...(args.source === undefined ? {} : { source: args.source }),
-            ...(remaining === undefined ? {} : { limit: remaining }),
-          },
-          { index, embedder, enricher, checkpoints, log, progress },
-        );
-        postsThisRun += result.postsThisRun;
-        addStats(total, result.stats);
+    await ingestFiles(
+      files,
+      {
+        batchSize: args.batchSize,
+        signal: controller.signal,
+        ...(args.format === undefined ? {} : { format: args.format }),
+        ...(args.map === undefined ? {} : { map: args.map }),
+        ...(args.source === undefined ? {} : { source: args.source }),
+        ...(args.limit === undefined ? {} : { limit: args.limit }),
+      },
+      { index, embedder, enricher, checkpoints, log, progress },
+      (outcome) => {
         progress.done();
-        const note = result.complete ? "" : " (stopped by --limit; rerun to continue)";
-        err(`${result.path} [${result.format}]: ${formatStats(result.stats)}${note}`);
-      } catch (e) {
-        progress.done();
+        if ("result" in outcome) {
+          const { result } = outcome;
+          postsThisRun += result.postsThisRun;
+          addStats(total, result.stats);
+          const note = result.complete ? "" : " (stopped by --limit; rerun to continue)";
+          err(`${result.path} [${result.format}]: ${formatStats(result.stats)}${note}`);
+          return;
+        }
+        const e = outcome.error;
         if (e instanceof IngestFileError) {
           postsThisRun += e.partial.postsThisRun;
           addStats(total, e.partial.stats);
         }
-        if (controller.signal.aborted) throw e;
+        // Interrupted: ingestFiles throws the error, reported once below.
+        if (controller.signal.aborted) return;
         failed = true;
-        err(`threadsight ingest: ${file}: ${(e as Error).message}`);
-      }
-    }
+        err(`threadsight ingest: ${outcome.file}: ${(e as Error).message}`);
+      },
+    );
   } catch (e) {
     progress.done();
     err(`threadsight ingest: ${controller.signal.aborted ? "interrupted" : "failed"}: ${(e as Error).message}`);

@@ -4,7 +4,9 @@
  * workers chew on batch N, this thread reads and parses batch N+1 and hands it to the
  * embedder, whose shared queue starts it the moment a worker frees up. Writes and checkpoints
  * happen strictly in input order, at most {@link MAX_BATCHES_AHEAD} batches behind the reader,
- * so memory stays bounded by a few batches whatever the file size.
+ * so memory stays bounded by a few batches whatever the file size. {@link beginIngestFile}
+ * returns once the file is read, with its writes still going, so that several files can share
+ * one pipeline (ingest-files.ts).
  */
 import path from "node:path";
 import type { Embedder } from "../enrich/embedder.js";
@@ -85,8 +87,28 @@ export class IngestFileError extends Error {
   }
 }
 
+/** A file read to its end (or its limit) whose last batches may still be in the write queue. */
+export interface ReadFile {
+  /** Posts and skipped records read in this call. */
+  posts: number;
+  skipped: number;
+  /** Settles when the file's last batch is written: its outcome, or an IngestFileError. */
+  result: Promise<FileResult>;
+}
+
 /** Ingests one file; see the module comment. Throws on unreadable input or index failure. */
 export async function ingestFile(file: string, options: IngestFileOptions, deps: IngestDeps): Promise<FileResult> {
+  return (await beginIngestFile(file, options, deps)).result;
+}
+
+/**
+ * Reads `file` into the pipeline and returns once every record has been read and handed on;
+ * `result` settles when the last write is done. The file's first write waits for `after` (the
+ * previous file's result; its failure is that file's to report), so writes stay in input order
+ * across files. Throws (an IngestFileError once something was read) when reading fails, after
+ * the writes in progress have settled.
+ */
+export async function beginIngestFile(file: string, options: IngestFileOptions, deps: IngestDeps, after: Promise<unknown> = Promise.resolve()): Promise<ReadFile> {
   const signal = options.signal;
   signal?.throwIfAborted();
   const absolute = path.resolve(file);
@@ -130,12 +152,18 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
     const delta = emptyStats();
     delta.read = batch.posts.length + batch.skips.length;
     for (const s of batch.skips) delta.skipped[s.reason] += 1;
+    // A stop leaves the batches not yet begun to the rerun...
+    signal?.throwIfAborted();
     if (batch.posts.length > 0) {
       // Enrichment reads the vectors (sentiment model, topic assignment), so it runs after
-      // embedding; it costs well under a millisecond per post against ~30 ms of embedding.
+      // embedding; it costs well under a millisecond per post against ~5 ms of embedding.
       const enriched = await deps.enricher.enrich(batch.posts, vectors);
       const rows: IndexedPost[] = enriched.map((post, i) => ({ ...post, vector: vectors[i]! }));
-      const result = await deps.index.upsert(rows, signal);
+      // ...but one begun is finished and checkpointed: the engine completes a write it has
+      // started whatever the caller does (LanceDB cannot cancel a merge), so giving up on it
+      // would leave its rows stored without their checkpoint or rollup delta, and the rerun
+      // would count them again as updates.
+      const result = await deps.index.upsert(rows);
       delta.inserted = result.inserted;
       delta.updated = result.updated;
       delta.failed = result.failed.length;
@@ -148,10 +176,17 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
   };
 
   const pending: Promise<void>[] = [];
-  let chain: Promise<void> = Promise.resolve();
+  let chain: Promise<void> = after.then(
+    () => undefined,
+    () => undefined,
+  );
+  let postsRead = 0;
+  let skipsRead = 0;
   try {
     for await (const batch of batches(reader(bytes), options.batchSize, resumedFrom, limit)) {
       signal?.throwIfAborted();
+      postsRead += batch.posts.length;
+      skipsRead += batch.skips.length;
       for (const s of batch.skips) {
         if (logged < MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}:${s.line}: skipped (${s.reason})${s.detail === undefined ? "" : `: ${s.detail}`}`);
         else if (logged === MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
@@ -165,13 +200,22 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
       report();
       if (pending.length > MAX_BATCHES_AHEAD) await pending.shift();
     }
-    await chain;
   } catch (err) {
     // Let a write in progress finish (or fail) before the caller closes the index.
     await chain.catch(() => undefined);
     throw new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
   }
-  const complete = postsThisRun < limit;
-  if (complete) await deps.checkpoints.clear(identity);
-  return { path: absolute, format, stats, postsThisRun, complete, resumedFrom };
+  const written = chain;
+  const result = (async (): Promise<FileResult> => {
+    try {
+      await written;
+    } catch (err) {
+      throw new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
+    }
+    const complete = postsThisRun < limit;
+    if (complete) await deps.checkpoints.clear(identity);
+    return { path: absolute, format, stats, postsThisRun, complete, resumedFrom };
+  })();
+  result.catch(() => undefined); // the caller awaits it; don't report it unhandled meanwhile
+  return { posts: postsRead, skipped: skipsRead, result };
 }

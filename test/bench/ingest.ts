@@ -2,7 +2,7 @@
  * Ingest benchmark. Two measurements:
  *
  * 1. Ratio: the embedder's raw throughput against the pipeline's end-to-end throughput on the
- *    same posts. A slice of each corpus goes through `ingestFile` (read, parse, embed, enrich
+ *    same posts. A slice of each corpus goes through `ingestFiles` (read, parse, embed, enrich
  *    with the enricher `threadsight ingest` uses — sentiment, lead fields, topic — upsert through
  *    the rollup-maintaining index, checkpoint) into a fresh target; the exact embed calls the pipeline made are then
  *    replayed straight into the embedder (both workers, all calls queued at once). Rounds
@@ -23,6 +23,7 @@ import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import type { IngestStats } from "../../src/ingest/ingest-stats.js";
 import { emptyStats, skippedTotal } from "../../src/ingest/ingest-stats.js";
+import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
@@ -97,10 +98,11 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
     try {
       let posts = 0;
       const t0 = process.hrtime.bigint();
-      for (const c of CORPORA_FILES) {
-        const r = await ingestFile(corpusPath(c), { batchSize: DEFAULT_BATCH_SIZE, limit: perCorpus }, { index, embedder, enricher, checkpoints, log: quietLog });
-        posts += r.postsThisRun;
-      }
+      // The corpora as `threadsight ingest a b c d` takes them: one pipeline over the files.
+      await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: perCorpus }, { index, embedder, enricher, checkpoints, log: quietLog }, (outcome) => {
+        if ("error" in outcome) throw outcome.error;
+        posts += outcome.result.postsThisRun;
+      });
       return { posts, ms: msSince(t0) };
     } finally {
       await enricher.close();
