@@ -5,10 +5,12 @@
  *   rank = LEAD_RELEVANCE_WEIGHT * relevance + (1 - LEAD_RELEVANCE_WEIGHT) * lead_score / 100
  *
  * Relevance dominates so results stay on topic; the score breaks ties towards stronger intent.
- * The index applies the lead filter, so every candidate is already a lead above the bar.
+ * The index applies the lead filter, so every candidate is already a lead above the bar. The
+ * ranking runs on the fused candidates before their posts are read (HybridQuery.choose), so the
+ * index reads the returned leads only, and only the fields a lead shows.
  */
 import type { Embedder } from "../enrich/embedder.js";
-import type { Hit, SearchIndex } from "../index/search-index.js";
+import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
 import { requireText, resolveLimit, resolveMinScore } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 
@@ -50,18 +52,33 @@ export class LeadsCore {
     // so the two overlap instead of adding up (the embedding is the larger cost).
     const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
     vector.catch(() => {}); // awaited by the index; a failure surfaces there, not as unhandled
+    const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
     const hits = await this.deps.index.hybrid(
-      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore } },
+      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
       signal,
     );
-    return hits
-      .filter((h) => h.post.leadType !== "" && h.post.leadScore >= minScore)
-      .map((h) => ({
-        post: { ...h.post, content: shorten(h.post.content) },
-        score: h.score,
-        rank: LEAD_RELEVANCE_WEIGHT * h.score + (1 - LEAD_RELEVANCE_WEIGHT) * (h.post.leadScore / 100),
-      }))
-      .sort((a, b) => b.rank - a.rank || a.post.id.localeCompare(b.post.id))
-      .slice(0, limit);
+    // Ranked again on the posts as read: a post rewritten between ranking and reading is judged
+    // by what is returned.
+    return best(hits, (h) => ({ id: h.post.id, score: h.score, leadType: h.post.leadType, leadScore: h.post.leadScore }), minScore, limit).map((h) => ({
+      post: { ...h.post, content: shorten(h.post.content) },
+      score: h.score,
+      rank: leadRank(h.score, h.post.leadScore),
+    }));
   }
+}
+
+/** A lead's rank from its relevance (0..1) and lead score (0..100); see the module comment. */
+export function leadRank(relevance: number, leadScore: number): number {
+  return LEAD_RELEVANCE_WEIGHT * relevance + (1 - LEAD_RELEVANCE_WEIGHT) * (leadScore / 100);
+}
+
+/** The best `limit` leads of `items` at or above `minScore`, by rank, ties by id. */
+function best<T>(items: readonly T[], view: (item: T) => HybridCandidate, minScore: number, limit: number): T[] {
+  return items
+    .map((item) => ({ item, c: view(item) }))
+    .filter(({ c }) => c.leadType !== "" && c.leadScore >= minScore)
+    .map((x) => ({ ...x, rank: leadRank(x.c.score, x.c.leadScore) }))
+    .sort((a, b) => b.rank - a.rank || a.c.id.localeCompare(b.c.id))
+    .slice(0, limit)
+    .map(({ item }) => item);
 }

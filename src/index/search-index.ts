@@ -24,13 +24,19 @@ export interface Page {
   /**
    * "result": the caller reads only {@link RESULT_FIELDS} of each hit's post, and an index may
    * leave the other fields empty ("" or 0) to read less (the embedded index reads about half
-   * the bytes per page). Default "all".
+   * the bytes per page). "lead": likewise with {@link LEAD_FIELDS}. Default "all".
    */
-  fields?: "all" | "result";
+  fields?: "all" | "result" | "lead";
 }
 
 /** The post fields search results show (spec 2.1/2.2), and the summary reads. */
 export const RESULT_FIELDS = ["id", "title", "content", "subforum", "upvotes", "comments", "created", "url", "sentiment"] as const;
+
+/** The post fields a lead shows (spec 2.5, FindLeads). */
+export const LEAD_FIELDS = [
+  "id", "title", "content", "subforum", "author", "upvotes", "comments", "url",
+  "leadType", "leadScore", "painPoint", "opportunity", "industry", "targetProduct",
+] as const;
 
 /** One hit. `score` is on the scale the method documents. */
 export interface Hit {
@@ -49,6 +55,22 @@ export interface HybridQuery extends Page {
   filter?: QueryFilter;
   /** Weight of the vector side, 0 (keyword only) .. 1 (vector only). */
   alpha: number;
+  /**
+   * Picks and orders the hits to return from the page's candidates (the fused list's
+   * `offset`..`offset + limit`, best first) before any post is read, so that only the picked
+   * posts are read: FindLeads ranks 30 candidates by relevance and lead score and keeps 10, and
+   * the post's text is the costly part of a read. Default: every candidate, in fused order.
+   */
+  choose?: (page: readonly HybridCandidate[]) => readonly HybridCandidate[];
+}
+
+/** A fused hybrid candidate before its post is read: what {@link HybridQuery.choose} picks by. */
+export interface HybridCandidate {
+  id: string;
+  /** The fused relevance the hit will carry as its score. */
+  score: number;
+  leadType: string;
+  leadScore: number;
 }
 
 /** Pure vector query. */

@@ -7,7 +7,9 @@
  *   so a re-import replaces; per-object errors land in UpsertResult.failed.
  * - hybrid/nearVector/keyword map to Weaviate's hybrid (title^2 + content BM25, our vector,
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Hybrid and
- *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts).
+ *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts); a
+ *   hybrid caller's `choose` picks from the page (lead fields come with the window) before the
+ *   posts are fetched, so FindLeads fetches its 10 leads, not 30 candidates.
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
  *   signal is also handed to the gRPC call itself (withCallSignal), which it cancels.
  * - Connection and server failures become IndexUnavailableError.
@@ -112,12 +114,19 @@ export class WeaviateIndex implements SearchIndex {
       limit: depth,
       ...(filters ? { filters } : {}),
       returnMetadata: ["score"],
-      returnProperties: ["postId"],
+      // A caller that picks the page by lead fields gets them with the candidates.
+      returnProperties: query.choose ? ["postId", "leadType", "leadScore"] : ["postId"],
     }), signal);
     // Ranked fusion sums 1 / (60 + rank) per side; scaling by 60 maps it onto 0..1.
     const scale = ranked ? RRF_K : 1;
-    const candidates = (res.objects as WObject[]).map((o) => ({ id: String(o.properties.postId), score: clamp01((o.metadata?.score ?? 0) * scale) }));
-    return this.withPosts(stablePage(candidates, (h) => h.id, query.offset, query.limit), signal);
+    const candidates = (res.objects as WObject[]).map((o) => ({
+      id: String(o.properties.postId),
+      score: clamp01((o.metadata?.score ?? 0) * scale),
+      leadType: String(o.properties.leadType ?? ""),
+      leadScore: Number(o.properties.leadScore ?? 0),
+    }));
+    const page = stablePage(candidates, (h) => h.id, query.offset, query.limit);
+    return this.withPosts(query.choose ? query.choose(page) : page, signal);
   }
 
   async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
