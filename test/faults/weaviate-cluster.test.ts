@@ -30,6 +30,13 @@ import { localWeaviateSkipReason, startWeaviateCluster, waitClusterSize } from "
 import type { WeaviateCluster } from "../harness/weaviate.js";
 import { startSearchLoad, tally } from "./search-load.js";
 
+/**
+ * The search load is closed-loop, so its rate follows the machine's speed (over 1,000 calls a
+ * minute with the ONNX encoder): the key's rate is raised past it, because what these tests
+ * judge is the index under a fault, not the limits (tested in test/limits/).
+ */
+const UNMETERED = { ratePerMinute: 1_000_000 };
+
 /** Ingest checkpoints live in the data dir: a fresh one per run, so no other suite's progress is resumed. */
 const ingestDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-fault-ingest-"));
 process.once("exit", () => rmSync(ingestDir, { recursive: true, force: true }));
@@ -85,7 +92,7 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
     };
     await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 80 }]);
     svc = await startService({ env });
-    key = await svc.createKey("enterprise");
+    key = await svc.createKey("enterprise", "fault load", UNMETERED);
     client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: node1.httpPort, grpcHost: "127.0.0.1", grpcPort: node1.grpcPort });
   });
   after(async () => {

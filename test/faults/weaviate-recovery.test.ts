@@ -26,6 +26,13 @@ import { localWeaviateSkipReason, startWeaviateNode } from "../harness/weaviate.
 import type { WeaviateNode } from "../harness/weaviate.js";
 import { startSearchLoad, tally } from "./search-load.js";
 
+/**
+ * The search load is closed-loop, so its rate follows the machine's speed (over 1,000 calls a
+ * minute with the ONNX encoder): the key's rate is raised past it, because what these tests
+ * judge is the index under a fault, not the limits (tested in test/limits/).
+ */
+const UNMETERED = { ratePerMinute: 1_000_000 };
+
 /** Ingest checkpoints live in the data dir: a fresh one per run, so no other suite's progress is resumed. */
 const ingestDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-fault-ingest-"));
 process.once("exit", () => rmSync(ingestDir, { recursive: true, force: true }));
@@ -55,7 +62,7 @@ describe("Weaviate killed under load, then restarted", { skip, timeout: 180_000 
     const env = { WEAVIATE_URL: node.httpUrl, WEAVIATE_GRPC_URL: node.grpcUrl, WEAVIATE_COLLECTION: `Recovery${Date.now()}` };
     await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 60 }]);
     svc = await startService({ env });
-    key = await svc.createKey("enterprise");
+    key = await svc.createKey("enterprise", "fault load", UNMETERED);
     health = createGrpcJsClient(Health, svc.address);
   });
   after(async () => {

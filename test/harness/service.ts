@@ -9,6 +9,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { loadConfig } from "../../src/config.js";
 import type { Config } from "../../src/config.js";
+import type { LimitOverrides } from "../../src/accounts/caller.js";
 import { createService } from "../../src/main.js";
 import type { Service } from "../../src/main.js";
 import { createLogger } from "../../src/observability/logger.js";
@@ -25,7 +26,7 @@ export interface RunningService {
   /** Every log line written so far (JSON), for tests that inspect logs. */
   logs: string[];
   /** Creates a key on `plan` and returns its secret. */
-  createKey(plan: string, name?: string): Promise<string>;
+  createKey(plan: string, name?: string, overrides?: LimitOverrides): Promise<string>;
   /** Stops the server; removes the data directory unless `keepData`. */
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -61,8 +62,8 @@ export async function startService(opts: { env?: Record<string, string>; dataDir
     address: `127.0.0.1:${port}`,
     dataDir,
     logs,
-    async createKey(plan, name) {
-      const created = await service.keys.createKey({ accountName: `test-account-${++counter}`, plan, name: name ?? `test key ${counter}` });
+    async createKey(plan, name, overrides) {
+      const created = await service.keys.createKey({ accountName: `test-account-${++counter}`, plan, name: name ?? `test key ${counter}`, ...(overrides ? { overrides } : {}) });
       return created.key;
     },
     async stop(stopOpts = {}) {
