@@ -66,7 +66,7 @@ export const FLOOR_TEXT = [
   "embedding time + the raw engine queries with the service's parameters (test/bench/engine-floor.ts: LanceDB through the",
   "same query builders as the adapter, keyword and vector windows in parallel then the page's rows; Weaviate one `hybrid`",
   "query then the page's objects; VectorSearch one nearest-neighbour query returning the page), issued from the benchmark",
-  "process with an identical embedder, back to back with the service call. Each query's ratio is end-to-end / (embedding +",
+  "process with an identical embedder, back to back with the service call, in alternating order (whichever runs second finds the engine's caches warm for that query). Each query's ratio is end-to-end / (embedding +",
   "engine); a round's ratio is the median over its queries; reported: the median of the round ratios (the millisecond",
   "columns are medians over all queries). Below 1 is possible: the service embeds the query while its keyword window runs.",
 ];
