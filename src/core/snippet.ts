@@ -19,7 +19,7 @@ function isSpace(c: number): boolean {
 
 /** Returns `text` shortened to at most `max` characters at a word boundary. */
 export function shorten(text: string, max: number = SNIPPET_MAX_CHARS): string {
-  if (!Number.isInteger(max) || max < 1) return shortenWhole(text, max);
+  if (!Number.isInteger(max) || max < 1) return shortenPlain(text, max);
   // Whitespace runs fold to one space, written only when a character follows it (so the end
   // is trimmed); leading whitespace is skipped. Stops at max + 1 code points: then it is cut.
   let out = "";
@@ -64,8 +64,11 @@ function cutAtWord(head: string, max: number): string {
   return `${cut.replace(/[\s,;:.!?-]+$/, "")}…`;
 }
 
-/** The plain definition, for limits the one-pass fold does not cover (fractional, below 1). */
-function shortenWhole(text: string, max: number): string {
+/**
+ * The plain definition (folds and splits the whole text): used for limits the one-pass fold does
+ * not cover (fractional, below 1), and the reference the one-pass version is tested against.
+ */
+export function shortenPlain(text: string, max: number = SNIPPET_MAX_CHARS): string {
   const clean = text.replace(/\s+/g, " ").trim();
   const chars = [...clean];
   if (chars.length <= max) return clean;

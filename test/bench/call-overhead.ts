@@ -35,7 +35,7 @@ import { retryingUsage } from "../../src/accounts/usage-retry.js";
 import { searchService } from "../../src/api/search.js";
 import { loadConfig } from "../../src/config.js";
 import { SearchCore } from "../../src/core/search.js";
-import { SNIPPET_MAX_CHARS, shorten } from "../../src/core/snippet.js";
+import { shorten, shortenPlain } from "../../src/core/snippet.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
 import { cachedEmbedder } from "../../src/enrich/query-cache.js";
@@ -104,16 +104,6 @@ function timeMethod<T extends object>(obj: T, name: keyof T & string, label: str
   };
 }
 
-/** The snippet as defined before the one-pass fold (folds and splits the whole post), for comparison. */
-function shortenWhole(text: string, max = SNIPPET_MAX_CHARS): string {
-  const clean = text.replace(/\s+/g, " ").trim();
-  const chars = [...clean];
-  if (chars.length <= max) return clean;
-  const head = chars.slice(0, max - 1).join("");
-  const lastSpace = head.lastIndexOf(" ");
-  const cut = lastSpace >= max * 0.6 ? head.slice(0, lastSpace) : head;
-  return `${cut.replace(/[\s,;:.!?-]+$/, "")}…`;
-}
 
 /** The rows reported, in the order a call passes them: [label, from mark, to mark]. */
 const STAGES: readonly [string, string, string][] = [
@@ -268,7 +258,7 @@ try {
       for (const c of contents) shorten(c);
       add(`snippets of the page's ${contents.length} posts (one-pass fold)`, now() - t);
       t = now();
-      for (const c of contents) shortenWhole(c);
+      for (const c of contents) shortenPlain(c);
       add(`snippets of the page's ${contents.length} posts (whole-post fold)`, now() - t);
     }
     const chars = contents.reduce((a, c) => a + c.length, 0);

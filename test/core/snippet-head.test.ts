@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SNIPPET_MAX_CHARS, shorten } from "../../src/core/snippet.js";
+import { seededRandom } from "../../src/topics/random.js";
 
 function reference(text: string, max: number = SNIPPET_MAX_CHARS): string {
   const clean = text.replace(/\s+/g, " ").trim();
@@ -17,18 +18,6 @@ function reference(text: string, max: number = SNIPPET_MAX_CHARS): string {
   const lastSpace = head.lastIndexOf(" ");
   const cut = lastSpace >= max * 0.6 ? head.slice(0, lastSpace) : head;
   return `${cut.replace(/[\s,;:.!?-]+$/, "")}…`;
-}
-
-/** Deterministic PRNG (mulberry32), so a failure names a reproducible case. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = [
@@ -47,7 +36,7 @@ function randomText(rand: () => number, pieces: number): string {
 }
 
 test("matches folding the whole text, for generated texts and limits", () => {
-  const rand = prng(20261122);
+  const rand = seededRandom(20261122);
   for (let i = 0; i < 3000; i++) {
     const max = i % 3 === 0 ? SNIPPET_MAX_CHARS : 1 + Math.floor(rand() * 60);
     const text = randomText(rand, Math.floor(rand() * (i % 5 === 0 ? 2000 : 120)));
