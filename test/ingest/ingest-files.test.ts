@@ -6,35 +6,24 @@
  * stops the run with the error of the file it cut short.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
 import { FormatDetectionError } from "../../src/ingest/detect-format.js";
 import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import type { FileOutcome } from "../../src/ingest/ingest-files.js";
-import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { IngestFileError } from "../../src/ingest/pipeline.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
+import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "threadsight-files-"));
 let embedder: UseEmbedder;
 let enricher: IngestEnricher;
-before(async () => {
-  embedder = await startUseEmbedder(2);
-  enricher = await createIngestEnricher(path.join(dir, "no-topics"), embedder);
-});
-after(async () => {
-  await enricher.close();
-  await embedder.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = encoderFixture("threadsight-files-", (f) => ({ embedder, enricher } = f)).dir;
 
 /** A Reddit dump of `count` posts with ids `<prefix>1..`. */
 function dump(name: string, prefix: string, count: number): string {
@@ -169,6 +158,6 @@ test("an abort stops the run: the files it cut short are reported, then their er
   assert.equal(index.rows.size, reported);
   assert.ok(reported >= 10 && reported < 60, String(reported));
   // Chunks the abort found already in the workers still run: let them finish (a call queued
-  // behind them returns after them) before after() terminates the workers.
+  // behind them returns after them) before the fixture closes the workers.
   await embedder.embed(Array.from({ length: 64 }, (_, i) => `drain ${i}`));
 });

@@ -6,12 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
 import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import type { InputIdentity } from "../../src/ingest/checkpoint.js";
@@ -19,23 +17,13 @@ import { FormatDetectionError } from "../../src/ingest/detect-format.js";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
-import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "threadsight-pipeline-"));
 let embedder: UseEmbedder;
-/** The enricher `threadsight ingest` uses (no topic model in these data dirs, so topics stay ""). */
 let enricher: IngestEnricher;
-before(async () => {
-  embedder = await startUseEmbedder(2);
-  enricher = await createIngestEnricher(path.join(dir, "no-topics"), embedder);
-});
-after(async () => {
-  await enricher.close();
-  await embedder.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = encoderFixture("threadsight-pipeline-", (f) => ({ embedder, enricher } = f)).dir;
 
 const TOPICS = ["hiring a first engineer", "pricing a SaaS plan", "filing quarterly taxes", "finding beta users", "choosing a CRM"];
 
