@@ -80,7 +80,7 @@ export const enrichmentCostSection: EvalSection = {
       await embedder.close();
     }
     const kept = embedMs / (embedMs + enrichMs);
-    ctx.recordGoal("ingest keeps >= 90% of embedder throughput with enrichment", `${fmt(100 * kept, 1)}%`, kept >= 0.9);
+    ctx.recordGoal("enrichment alone leaves >= 90% of embedder throughput (the whole pipeline: docs/BENCHMARKS.md)", `${fmt(100 * kept, 1)}%`, kept >= 0.9);
     return [
       `${posts.length} real reddit posts, their USE-lite vectors precomputed; median of ${REPEATS} runs after a warm-up.`,
       `Embedding measured with the bundled embedder (${workers} worker threads) on ${EMBED_SAMPLE} of the posts,`,
@@ -99,6 +99,9 @@ export const enrichmentCostSection: EvalSection = {
       `${os.cpus().length} cores. A pessimistic bound: if embedding ran at 10 ms per post while enrichment kept this`,
       `run's cost, ingest would keep ${fmt(100 * (10 / (10 + enrichMs)), 1)}%. Enrichment runs on the main thread and embedding in worker`,
       "threads, so a pipeline that enriches one batch while the next is embedded overlaps the two.",
+      "This isolates enrichment; the whole pipeline (reading, parsing, writing, the 2 cores shared",
+      "with the encoder) against the embedder's raw throughput is measured by `npm run bench -- --only ratio`",
+      "(docs/BENCHMARKS.md, \"Embedder raw throughput vs the ingest pipeline\").",
     ].join("\n");
   },
 };
