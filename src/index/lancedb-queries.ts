@@ -35,6 +35,7 @@ import { MultiMatchQuery } from "@lancedb/lancedb";
 import type { IndexStatistics, Query, Table, VectorQuery } from "@lancedb/lancedb";
 import { idsWhere } from "./lancedb-filter.js";
 import { POST_COLUMNS } from "./lancedb-schema.js";
+import { LEAD_FIELDS } from "./search-index.js";
 
 /** Weight of a title match relative to a content match in keyword scoring. */
 export const TITLE_BOOST = 2;
@@ -119,13 +120,10 @@ export function vectorQuery(
 export const RESULT_COLUMNS = ["id", "title", "content", "subforum", "upvotes", "comments", "created", "url", "sentiment"] as const;
 
 /**
- * The columns of LEAD_FIELDS (search-index.ts, in the table's snake_case): 14 of 20, about
- * 0.6 ms less for FindLeads' page of 10 (3.9 vs 4.5 ms by row address on the benchmark index).
+ * The columns of LEAD_FIELDS, in the table's snake_case: 14 of 20, about 0.6 ms less for
+ * FindLeads' page of 10 (3.9 vs 4.5 ms by row address on the benchmark index).
  */
-export const LEAD_COLUMNS = [
-  "id", "title", "content", "subforum", "author", "upvotes", "comments", "url",
-  "lead_type", "lead_score", "pain_point", "opportunity", "industry", "target_product",
-] as const;
+export const LEAD_COLUMNS: readonly string[] = LEAD_FIELDS.map((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
 /**
  * What a hybrid window reads when its caller picks the page by lead fields
