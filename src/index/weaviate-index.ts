@@ -3,8 +3,9 @@
  *
  * - open() creates the collection or migrates it (adds missing properties) and checks the
  *   embedding model recorded in its description.
- * - upsert() imports a batch with insertMany; objects have uuid v5 ids derived from the post id,
- *   so a re-import replaces; per-object errors land in UpsertResult.failed.
+ * - upsert() imports a batch with insertMany, in slices several at a time; objects have uuid v5
+ *   ids derived from the post id, so a re-import replaces; per-object errors land in
+ *   UpsertResult.failed.
  * - hybrid/nearVector/keyword map to Weaviate's hybrid (title^2 + content BM25, our vector,
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Hybrid and
  *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts); a
@@ -34,6 +35,9 @@ import { BM25_PROPERTIES, collectionDefinition, describeMeta, fromProperties, pa
 export { parseHostPort } from "./weaviate-connect.js";
 
 const ENGINE = "Weaviate";
+/** Posts per insertMany call within one upsert, and how many such calls run at once. */
+const WRITE_SLICE = 250;
+const WRITE_LANES = 4;
 
 /** Connection and collection settings (from Config). */
 export interface WeaviateIndexOptions extends WeaviateEndpoint {
@@ -76,22 +80,42 @@ export class WeaviateIndex implements SearchIndex {
     checkAborted(signal);
     const { valid, failed } = splitValid(batch, this.dimensions);
     if (valid.length === 0) return { inserted: 0, updated: 0, failed };
-    const uuids = valid.map((p) => postUuid(p.id));
-    const run = async (): Promise<UpsertResult> => {
+    const slices: IndexedPost[][] = [];
+    for (let i = 0; i < valid.length; i += WRITE_SLICE) slices.push(valid.slice(i, i + WRITE_SLICE));
+    const write = async (slice: IndexedPost[]): Promise<void> => {
+      const uuids = slice.map((p) => postUuid(p.id));
       const existing = await this.existing(uuids);
       checkAborted(signal);
       const res = await posts.data.insertMany(
-        valid.map((p, i) => ({ id: uuids[i]!, properties: toProperties(p), vectors: Array.from(p.vector) })),
+        slice.map((p, i) => ({ id: uuids[i]!, properties: toProperties(p), vectors: Array.from(p.vector) })),
       );
-      let inserted = 0;
-      let updated = 0;
-      valid.forEach((p, i) => {
+      slice.forEach((p, i) => {
         const error = res.errors[i];
         if (error) failed.push({ id: p.id, reason: error.message });
-        else if (existing.has(uuids[i]!)) updated++;
-        else inserted++;
+        else if (existing.has(uuids[i]!)) result.updated++;
+        else result.inserted++;
       });
-      return { inserted, updated, failed };
+    };
+    const result: UpsertResult = { inserted: 0, updated: 0, failed };
+    // A batch import spends most of its time waiting, not computing (a 1,000-object insertMany
+    // kept the server ~40% busy: test/bench/scaling-import-probe.ts "parallel"), so slices go in
+    // WRITE_LANES at a time. Ids are unique within the batch (splitValid), so the order in which
+    // slices land cannot change the outcome.
+    const run = async (): Promise<UpsertResult> => {
+      let next = 0;
+      let broken = false;
+      // After one slice fails (or the caller gives up) no lane starts another.
+      const lane = async (): Promise<void> => {
+        while (!broken && next < slices.length) {
+          checkAborted(signal);
+          await write(slices[next++]!).catch((err: unknown) => {
+            broken = true;
+            throw err;
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(WRITE_LANES, slices.length) }, lane));
+      return result;
     };
     return this.call(() => run(), signal);
   }

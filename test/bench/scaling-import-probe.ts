@@ -6,7 +6,9 @@
  *  - "lookup": the adapter's existence lookup alone (fetchObjects byId containsAny);
  *  - "insertMany": collection.data.insertMany alone, on the adapter's collection;
  *  - "hnsw-cheap" / "no-text-index" / "flat": insertMany on collections differing from the
- *    adapter's in one setting, to tell HNSW graph building from inverted-index work.
+ *    adapter's in one setting, to tell HNSW graph building from inverted-index work;
+ *  - "parallel": insertMany on the adapter's definition with PROBE_INFLIGHT (default 2) calls in
+ *    flight, to tell a server that waits from one that is busy.
  * Prints one line per variant. Run:
  *   nice -n 10 node --import tsx test/bench/scaling-import-probe.ts [posts] [chunk] [variant,...]
  */
@@ -91,6 +93,22 @@ try {
     ["flat", { ...base("ProbeFlat"), vectorizers: configure.vectors.selfProvided({ vectorIndexConfig: configure.vectorIndex.flat({ distanceMetric: "cosine" }) }) }],
     ["no-text-index", { ...base("ProbeNoText"), properties: POST_PROPERTIES.map((p) => ({ ...p, indexSearchable: false, indexFilterable: false, indexRangeFilters: false })) }],
   ];
+  if (wanted("parallel")) {
+    const inflight = Number(process.env.PROBE_INFLIGHT ?? 2);
+    await client.collections.create(base("ProbeParallel"));
+    const coll = client.collections.use("ProbeParallel");
+    await timed(`parallel x${inflight}`, async () => {
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        for (let from = next; from < posts; from = next) {
+          next += chunk;
+          const res = await coll.data.insertMany(replicaChunk(sources, from, Math.min(posts, from + chunk)).map((p) => ({ id: postUuid(p.id), properties: toProperties(p), vectors: Array.from(p.vector) })));
+          if (res.hasErrors) throw new Error(`parallel: ${Object.values(res.errors)[0]?.message}`);
+        }
+      };
+      await Promise.all(Array.from({ length: inflight }, lane));
+    });
+  }
   for (const [name, def] of variants.filter(([n]) => wanted(n))) {
     await client.collections.create(def);
     const coll = client.collections.use(def.name);

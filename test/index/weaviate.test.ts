@@ -135,4 +135,29 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
       await index.close();
     }
   });
+
+  it("a batch larger than the write slices lands whole: exact counts, later copies win", async () => {
+    const big = `ThreadsightSlices${randomBytes(4).toString("hex")}`;
+    const index = new WeaviateIndex(options(server!, big));
+    try {
+      await index.open(MODEL, DIMS);
+      // 1,100 posts: five slices of <= 250 over four lanes, so one lane writes two.
+      const first = randomPosts(1100, 11, "s");
+      assert.deepEqual(await index.upsert(first), { inserted: 1100, updated: 0, failed: [] });
+      // 600 of them edited plus 500 new; one new id appears in the first and the last slice.
+      const edited = first.slice(0, 600).map((p) => ({ ...p, title: `edited ${p.title}` }));
+      const fresh = randomPosts(500, 12, "t");
+      const early = { ...fresh[499]!, content: "early copy" };
+      const second = await index.upsert([early, ...edited, ...fresh]);
+      assert.deepEqual(second, { inserted: 500, updated: 600, failed: [] });
+      assert.equal(await index.count(), 1600);
+      const [last, edit, untouched] = await index.get([fresh[499]!.id, first[599]!.id, first[600]!.id]);
+      assert.equal(last?.content, fresh[499]!.content);
+      assert.equal(edit?.title, `edited ${first[599]!.title}`);
+      assert.equal(untouched?.title, first[600]!.title);
+    } finally {
+      await index.close();
+      await dropCollection(server!, big).catch(() => {});
+    }
+  });
 });
