@@ -21,8 +21,9 @@
  * Weaviate, whose 1M HNSW import on 2 cores is projected rather than run unless asked for),
  * queries per pass from SCALING_QUERIES (100), timed passes from SCALING_ROUNDS (3), the load
  * time cap per size from SCALING_MAX_LOAD_MIN (45). Each size is saved as soon as it is measured.
- * SCALING_KEEP=1 (LanceDB only) keeps each size's store as BENCH_DIR/scaling-lancedb-<size>, with
- * a topic model (keptStoreTopics) written beside it, for scaling-insights.ts to measure
+ * SCALING_KEEP=1 keeps each size's store (LanceDB: BENCH_DIR/scaling-lancedb-<size>; Weaviate:
+ * the server directory BENCH_DIR/scaling-weaviate-<size> and its client directory beside it),
+ * with a topic model (keptStoreTopics) written beside it, for scaling-insights.ts to measure
  * ListTrends and FindLeads over; the replicas then carry their source post's topic.
  * SCALING_RESUME=1 (LanceDB bulk) picks up BENCH_DIR/scaling-lancedb when it already holds every
  * row of the size (a run stopped while indexing) and goes on with the indexes (completedLoadSeconds).
@@ -325,9 +326,10 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
   rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
   const server: BenchWeaviate = await startBenchWeaviate(name);
   const dataDir = path.join(BENCH_DIR, `${name}-client`);
+  let complete = false;
   try {
-    const env = { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: "ScalePosts" };
-    const index = await indexFor({ backend: "weaviate", dataDir, env, collection: "ScalePosts" });
+    const env = { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: SCALING_COLLECTION };
+    const index = await indexFor({ backend: "weaviate", dataDir, env, collection: SCALING_COLLECTION });
     await index.open(USE_MODEL_ID, sources[0]!.vector.length);
     const t0 = process.hrtime.bigint();
     let loaded = 0;
@@ -341,14 +343,34 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
     const loadS = msSince(t0) / 1000;
     const row: ScalingRow = { backend: "weaviate", size, sourcePosts: sources.length, loadPath: "adapter", loaded, loadS, indexS: 0, count: n, vectorIndex: "HNSW cosine (built during the import)", diskBytes: dirBytes(server.dataDir!) };
     if (loaded < size) return { ...row, stopped: `load stopped at the time cap after ${count(loaded)} posts in ${fixed(loadS, 0)} s` };
+    complete = n === size;
     log(`scaling weaviate ${count(size)}: loaded in ${fixed(loadS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`);
     const child = await queryChild(env, queries, rounds, server.pid);
     return { ...row, child, serverRssMiB: rssOfPid(server.pid), diskBytes: dirBytes(server.dataDir!) };
   } finally {
     await server.stop();
-    rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    if (keep && complete) {
+      // The server directory moves whole (data and ports.json: Raft remembers its address), and
+      // the client directory with the topic model the trend store reads.
+      await saveTopicModel(topicModelPath(dataDir), keep);
+      for (const [from, to] of [[path.join(BENCH_DIR, name), keptWeaviateName(size)], [dataDir, `${keptWeaviateName(size)}-client`]] as const) {
+        rmSync(path.join(BENCH_DIR, to), { recursive: true, force: true });
+        renameSync(from, path.join(BENCH_DIR, to));
+      }
+      log(`scaling weaviate ${count(size)}: store kept as ${keptWeaviateName(size)} (server) and ${keptWeaviateName(size)}-client`);
+    } else {
+      rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
+}
+
+/** The Weaviate collection the scaling replicas go into. */
+export const SCALING_COLLECTION = "ScalePosts";
+
+/** Server directory name (under BENCH_DIR) where SCALING_KEEP=1 leaves the Weaviate store of `size` posts. */
+export function keptWeaviateName(size: number): string {
+  return `scaling-weaviate-${size}`;
 }
 
 /** Free bytes on the file system holding BENCH_DIR. */
@@ -368,7 +390,7 @@ export async function benchScaling(backends: readonly Backend[], log: (s: string
   const { posts: read, version } = await readSourcePosts(source);
   if (read.length === 0) throw new Error(`no posts in ${source}: run the ingest part first`);
   log(`scaling: ${count(read.length)} real posts read from ${source} (table version ${version})`);
-  const kept = process.env.SCALING_KEEP === "1" && backends.includes("lancedb") ? keptStoreTopics(read, log) : undefined;
+  const kept = process.env.SCALING_KEEP === "1" ? keptStoreTopics(read, log) : undefined;
   const sources = kept?.posts ?? read;
   for (const backend of backends) {
     for (const size of sizesFor(backend)) {
@@ -381,7 +403,7 @@ export async function benchScaling(backends: readonly Backend[], log: (s: string
       const machine: MachineInfo = machineInfo();
       const t0 = Date.now();
       log(`scaling ${backend} ${count(size)}: start; load ${loadText(machine)}`);
-      const row = await measureSize(backend, sources, size, queries, rounds, log, backend === "lancedb" ? kept?.model : undefined);
+      const row = await measureSize(backend, sources, size, queries, rounds, log, kept?.model);
       save(`scaling:${backend}:${size}`, { machine, durationS: (Date.now() - t0) / 1000, data: row });
       const c = row.child;
       log(`scaling ${backend} ${count(size)}: ${row.stopped ?? `semantic p50 ${fixed(c?.semanticP50 ?? NaN)} ms, vector p50 ${fixed(c?.vectorP50 ?? NaN)} ms`}`);
@@ -504,7 +526,7 @@ function renderScalingInsights(sections: readonly [string, StoredSection<Scaling
   return [
     "### ListTrends and FindLeads over the replicated store",
     "",
-    "The insights measurement (see Insights above: the service in its own process, REST and gRPC) over the LanceDB store kept from the scaling load (`SCALING_KEEP=1`, then `test/bench/scaling-insights.ts`). " +
+    "The insights measurement (see Insights above: the service in its own process, REST and gRPC) over the store kept from the scaling load (`SCALING_KEEP=1`, then `SCALING_INSIGHTS_BACKEND=lancedb|weaviate node --import tsx test/bench/scaling-insights.ts`). " +
       "The posts are the replicas described above, not real posts: each copy keeps its source post's date and topic (a topic model of 50 topics, k-means fitted on 8,000 of the source posts, assigned to every source post before replication), " +
       "so the one-month and one-year windows are the same days as in the ~93k insights store and hold about size / source posts times its posts. Dates were not shifted: shifting copies by whole years would leave the newest year as sparse as the source's. " +
       "The replica's per-(topic, day) rollups were built once before the calls (time given per row).",
