@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import type { Embedder } from "../enrich/embedder.js";
-import type { IndexedPost } from "../model/post.js";
+import type { IndexedPost, Post } from "../model/post.js";
 import type { SearchIndex } from "../index/search-index.js";
 import { batches } from "./batches.js";
 import type { Batch } from "./batches.js";
@@ -26,6 +26,8 @@ import { addStats, emptyStats, skippedTotal } from "./ingest-stats.js";
 import { openInput, peek } from "./open-input.js";
 import type { ProgressSink } from "./progress.js";
 
+/** Posts per embed call within a batch (see embedAndEnrich). */
+export const EMBED_PART = 64;
 /** Batches read and handed to the embedder before the oldest one is written. */
 export const MAX_BATCHES_AHEAD = 2;
 /** Skipped records logged one by one per file; beyond this they are only counted. */
@@ -96,6 +98,34 @@ export interface ReadFile {
   result: Promise<FileResult>;
 }
 
+/**
+ * The batch's posts embedded and enriched, in input order. The batch goes to the embedder in parts
+ * of EMBED_PART posts, longest texts first, and each part is enriched as soon as its vectors are
+ * back (enrichment reads them: sentiment model, lead heads, topic). So enrichment overlaps the
+ * embedding of the parts after it, instead of starting when the batch's last vector arrives; at
+ * the end of a run, with nothing left queued, that wait left both embedder workers idle. Shortest
+ * last keeps the final part's enrichment small.
+ */
+function embedAndEnrich(posts: readonly Post[], deps: IngestDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
+  if (posts.length === 0) return Promise.resolve([]);
+  const texts = posts.map(postEmbeddingText);
+  const order = texts.map((_, i) => i).sort((a, b) => texts[b]!.length - texts[a]!.length);
+  const rows = new Array<IndexedPost>(posts.length);
+  const parts: Promise<void>[] = [];
+  for (let start = 0; start < order.length; start += EMBED_PART) {
+    const part = order.slice(start, start + EMBED_PART);
+    const done = deps.embedder.embed(part.map((i) => texts[i]!), signal).then(async (vectors) => {
+      const enriched = await deps.enricher.enrich(part.map((i) => posts[i]!), vectors);
+      enriched.forEach((post, k) => {
+        rows[part[k]!] = { ...post, vector: vectors[k]! };
+      });
+    });
+    done.catch(() => undefined); // surfaces through Promise.all below
+    parts.push(done);
+  }
+  return Promise.all(parts).then(() => rows);
+}
+
 /** Ingests one file; see the module comment. Throws on unreadable input or index failure. */
 export async function ingestFile(file: string, options: IngestFileOptions, deps: IngestDeps): Promise<FileResult> {
   return (await beginIngestFile(file, options, deps)).result;
@@ -147,18 +177,14 @@ export async function beginIngestFile(file: string, options: IngestFileOptions, 
       skipped: (options.skippedBefore ?? 0) + skippedTotal(stats) - skippedAtStart,
     });
 
-  const write = async (batch: Batch, embedded: Promise<Float32Array[]>): Promise<void> => {
-    const vectors = await embedded;
+  const write = async (batch: Batch, embedded: Promise<IndexedPost[]>): Promise<void> => {
+    const rows = await embedded;
     const delta = emptyStats();
     delta.read = batch.posts.length + batch.skips.length;
     for (const s of batch.skips) delta.skipped[s.reason] += 1;
     // A stop leaves the batches not yet begun to the rerun...
     signal?.throwIfAborted();
-    if (batch.posts.length > 0) {
-      // Enrichment reads the vectors (sentiment model, topic assignment), so it runs after
-      // embedding; it costs well under a millisecond per post against ~5 ms of embedding.
-      const enriched = await deps.enricher.enrich(batch.posts, vectors);
-      const rows: IndexedPost[] = enriched.map((post, i) => ({ ...post, vector: vectors[i]! }));
+    if (rows.length > 0) {
       // ...but one begun is finished and checkpointed: the engine completes a write it has
       // started whatever the caller does (LanceDB cannot cancel a merge), so giving up on it
       // would leave its rows stored without their checkpoint or rollup delta, and the rerun
@@ -192,7 +218,7 @@ export async function beginIngestFile(file: string, options: IngestFileOptions, 
         else if (logged === MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
         logged += 1;
       }
-      const embedded = batch.posts.length > 0 ? deps.embedder.embed(batch.posts.map(postEmbeddingText), signal) : Promise.resolve([]);
+      const embedded = embedAndEnrich(batch.posts, deps, signal);
       embedded.catch(() => undefined); // awaited in order by `write`; don't report it unhandled meanwhile
       chain = chain.then(() => write(batch, embedded));
       chain.catch(() => undefined); // a failed write surfaces at the next await below, not as unhandled

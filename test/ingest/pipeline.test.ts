@@ -15,7 +15,7 @@ import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import type { InputIdentity } from "../../src/ingest/checkpoint.js";
 import { FormatDetectionError } from "../../src/ingest/detect-format.js";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
-import { ingestFile } from "../../src/ingest/pipeline.js";
+import { EMBED_PART, ingestFile } from "../../src/ingest/pipeline.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { encoderFixture } from "./encoder-fixture.js";
@@ -197,6 +197,47 @@ test("the next batch is handed to the embedder before the previous one is writte
   assert.equal(result.stats.inserted, 25);
   assert.ok(maxActive >= 2, `embedding calls in flight at once: ${maxActive}`);
   assert.ok(overlapped >= index.upserts / 2, `writes that overlapped an embedding: ${overlapped} of ${index.upserts}`);
+});
+
+test("a batch is embedded in parts, longest first, each enriched while later parts embed; rows keep input order", async () => {
+  // 150 posts of varied length in one batch: three parts of <= EMBED_PART.
+  const lines = Array.from({ length: 150 }, (_, i) =>
+    JSON.stringify({ id: `q${i}`, subreddit: "startups", title: `Post ${i} about ${TOPICS[i % TOPICS.length]}`, selftext: "detail ".repeat((i * 37) % 90), score: i, num_comments: 0, created_utc: 1371237018 + i, permalink: `/r/startups/comments/q${i}/x/` }),
+  );
+  const file = path.join(dir, "parts.ndjson");
+  writeFileSync(file, lines.join("\n") + "\n");
+  const index = await openIndex();
+  const events: string[] = [];
+  const calls: string[][] = [];
+  const watching: Embedder = {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    close: async () => undefined,
+    embed: async (texts, signal) => {
+      const n = calls.push([...texts]);
+      const vectors = await embedder.embed(texts, signal);
+      events.push(`embedded ${n}`);
+      return vectors;
+    },
+  };
+  const enriching: IngestEnricher = {
+    close: async () => undefined,
+    enrich: async (posts, vectors) => {
+      events.push(`enrich ${posts.length}`);
+      return enricher.enrich(posts, vectors);
+    },
+  };
+  const result = await ingestFile(file, { batchSize: 150 }, { ...deps(index, path.join(dir, "data-parts"), [], watching), enricher: enriching });
+  assert.equal(result.stats.inserted, 150);
+  assert.deepEqual(calls.map((c) => c.length), [EMBED_PART, EMBED_PART, 150 - 2 * EMBED_PART]);
+  const lengths = calls.flat().map((t) => t.length);
+  assert.deepEqual(lengths, [...lengths].sort((a, b) => b - a), "parts go longest first");
+  assert.ok(events.indexOf("enrich 64") < events.indexOf("embedded 3"), `the first part is enriched before the last is embedded: ${events.join(", ")}`);
+  for (const i of [0, 17, 149]) {
+    const row = index.rows.get(`reddit:q${i}`)!;
+    const [expected] = await embedder.embed([postEmbeddingText(row)]);
+    assert.ok(row.vector.reduce((s, x, k) => s + x * expected![k]!, 0) > 0.999, `post ${i} stored with its own vector`);
+  }
 });
 
 test("an input whose format cannot be told fails clearly and leaves no zstd child running", async () => {
