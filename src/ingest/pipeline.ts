@@ -201,6 +201,9 @@ export async function beginIngestFile(file: string, options: IngestFileOptions, 
     report();
   };
 
+  /** The file stopped part-way (a read or a write failed); counts what was written before. */
+  const stopped = (err: unknown): IngestFileError =>
+    new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
   const pending: Promise<void>[] = [];
   let chain: Promise<void> = after.then(
     () => undefined,
@@ -229,14 +232,14 @@ export async function beginIngestFile(file: string, options: IngestFileOptions, 
   } catch (err) {
     // Let a write in progress finish (or fail) before the caller closes the index.
     await chain.catch(() => undefined);
-    throw new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
+    throw stopped(err);
   }
   const written = chain;
   const result = (async (): Promise<FileResult> => {
     try {
       await written;
     } catch (err) {
-      throw new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
+      throw stopped(err);
     }
     const complete = postsThisRun < limit;
     if (complete) await deps.checkpoints.clear(identity);
