@@ -35,8 +35,9 @@ import { BM25_PROPERTIES, collectionDefinition, describeMeta, fromProperties, pa
 export { parseHostPort } from "./weaviate-connect.js";
 
 const ENGINE = "Weaviate";
-/** Posts per insertMany call within one upsert, and how many such calls run at once. */
-const WRITE_SLICE = 250;
+/** Posts per insertMany call within one upsert (bounds), and how many such calls run at once. */
+const WRITE_SLICE_MIN = 50;
+const WRITE_SLICE_MAX = 250;
 const WRITE_LANES = 4;
 
 /** Connection and collection settings (from Config). */
@@ -80,8 +81,10 @@ export class WeaviateIndex implements SearchIndex {
     checkAborted(signal);
     const { valid, failed } = splitValid(batch, this.dimensions);
     if (valid.length === 0) return { inserted: 0, updated: 0, failed };
+    // Spread over every lane (an ingest batch of 256 goes as 4 x 64), within the slice bounds.
+    const size = Math.min(WRITE_SLICE_MAX, Math.max(WRITE_SLICE_MIN, Math.ceil(valid.length / WRITE_LANES)));
     const slices: IndexedPost[][] = [];
-    for (let i = 0; i < valid.length; i += WRITE_SLICE) slices.push(valid.slice(i, i + WRITE_SLICE));
+    for (let i = 0; i < valid.length; i += size) slices.push(valid.slice(i, i + size));
     const write = async (slice: IndexedPost[]): Promise<void> => {
       const uuids = slice.map((p) => postUuid(p.id));
       const existing = await this.existing(uuids);
