@@ -26,7 +26,7 @@ import zlib from "node:zlib";
 import type { ServerHttp2Stream } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { Health, HealthCheckRequestSchema, HealthCheckResponse_ServingStatus, HealthCheckResponseSchema } from "../../gen/grpc/health/v1/health_pb.js";
+import { Health, HealthCheckResponse_ServingStatus, HealthCheckResponseSchema } from "../../gen/grpc/health/v1/health_pb.js";
 import { SemanticSearchResponseSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
 import { isPlanId } from "../../src/accounts/plan-id.js";
 import { createKeyService } from "../../src/accounts/key-service.js";
@@ -45,10 +45,9 @@ import { openLimits } from "../../src/limits/open-limits.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { createRpcMetrics } from "../../src/observability/metrics.js";
 import { buildServer } from "../../src/server.js";
-import { createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { targetFor } from "./backends.js";
 import { PROTOCOL_QUERY } from "./protocol.js";
-import { grpcCall } from "./search-clients.js";
+import { grpcCall, healthCheckCall } from "./search-clients.js";
 import type { Method } from "./search-clients.js";
 import { median } from "./stats.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
@@ -202,16 +201,11 @@ const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(" / ");
 console.log(`${backend}, plan ${plan}, ${calls} calls per column, load at start ${load()}`);
 
 try {
-  const health = createGrpcJsClient(Health, address);
-  const check = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const fn = (health as unknown as Record<string, (...a: unknown[]) => void>).Check!;
-      fn.call(health, create(HealthCheckRequestSchema), { deadline: Date.now() + 30_000 }, (err: unknown) => (err ? reject(err) : resolve()));
-    });
+  const health = healthCheckCall(address);
   const floor: number[] = [];
   for (let i = 0; i < 20 + calls; i++) {
     const t = now();
-    await check();
+    await health.call();
     if (i >= 20) floor.push(now() - t);
   }
   health.close();

@@ -10,6 +10,7 @@ import { create } from "@bufbuild/protobuf";
 import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { Health, HealthCheckRequestSchema } from "../../gen/grpc/health/v1/health_pb.js";
 import { LeadService } from "../../gen/threadsight/v1/leads_pb.js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
@@ -76,6 +77,20 @@ export function grpcCall(address: string, key: string, op: Operation): { call: S
       md.set("authorization", `Bearer ${key}`);
       fn.call(client, create(method.input, body(op, query)), md, { deadline: Date.now() + 30_000 }, (err: grpc.ServiceError | null) => {
         if (err) reject(new Error(`gRPC ${op} failed: ${err.code} ${err.details}`));
+        else resolve();
+      });
+    });
+  return { call, close: () => client.close() };
+}
+
+/** A gRPC Health/Check caller (grpc-js, as grpcCall): the bare round trip, no auth, no engine. */
+export function healthCheckCall(address: string): { call: () => Promise<void>; close: () => void } {
+  const client = createGrpcJsClient(Health, address);
+  const fn = (client as unknown as Record<string, (...a: unknown[]) => unknown>).Check!;
+  const call = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      fn.call(client, create(HealthCheckRequestSchema), { deadline: Date.now() + 30_000 }, (err: grpc.ServiceError | null) => {
+        if (err) reject(new Error(`gRPC Health/Check failed: ${err.code} ${err.details}`));
         else resolve();
       });
     });
