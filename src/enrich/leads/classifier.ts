@@ -25,7 +25,7 @@ import { findTargetProduct } from "./product.js";
 import { leadScore } from "./score.js";
 import { matchIntents, type Intent, type IntentMatch } from "./signals.js";
 import { headProbability } from "./heads.js";
-import { sentencesOf, type Sentence } from "./text.js";
+import { sentencesOf, sentenceView, type Sentence } from "./text.js";
 
 /** The lead fields of {@link Enrichment}. */
 export type LeadFields = Pick<Enrichment, "leadType" | "leadScore" | "painPoint" | "opportunity" | "industry" | "targetProduct">;
@@ -135,9 +135,10 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
   return {
     classify(post, vector, sentiment) {
       const sentences = sentencesOf(post);
-      const text = sentences.map((s) => s.text).join(" ");
       const industry = inferIndustry(post.subforum, `${post.title}\n${post.content}`);
-      const m = matchIntents(sentences);
+      // Built once: the cue and product rules both ask it which patterns can match in the post.
+      const view = sentenceView(sentences);
+      const m = matchIntents(sentences, view);
 
       // Tone lifts pain: P(negative) from the sentiment model when given, else VADER on the pain
       // sentence. A frustrated tone (the model's frustration head) is pain on its own, stated in
@@ -199,12 +200,12 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       }
 
       const match: IntentMatch = m[type];
-      const targetProduct = findTargetProduct(sentences, match.sentence);
+      const targetProduct = findTargetProduct(sentences, match.sentence, view);
       const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence ? pain.sentence.text.slice(0, PAIN_SENTENCE_MAX) : "";
       const leadType: LeadType = type;
       return {
         leadType,
-        leadScore: leadScore({ type, strength: match.strength, text, upvotes: post.upvotes, comments: post.comments, selfPromotion: promo }),
+        leadScore: leadScore({ type, strength: match.strength, text: sentences.map((s) => s.text).join(" "), upvotes: post.upvotes, comments: post.comments, selfPromotion: promo }),
         painPoint,
         opportunity: opportunityFor(type, targetProduct, industry),
         industry,

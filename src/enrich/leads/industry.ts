@@ -4,6 +4,8 @@
  * the documented value set of `industry`.
  */
 
+import { compileLiterals, Trigrams } from "./literals.js";
+
 /** The closed set of industry labels. */
 export const INDUSTRIES = [
   "software_development",
@@ -120,12 +122,17 @@ const WORDS: Partial<Record<Industry, RegExp>> = {
   media_publishing: /\b(?:blog(?:ging)?|podcast|youtube|publish\w*|book|ebook|kindle|magazine|journalis\w*|content creator)\b/gi,
 };
 
+/** Each industry's words with their literals (literals.ts): most industries' words occur nowhere in a post. Exported for the prefilter test. */
+export const WORD_RULES = (Object.entries(WORDS) as [Industry, RegExp][]).map(([industry, re]) => ({ industry, re, literals: compileLiterals(re) }));
+
 /** The industry of a post from its subforum and text. */
 export function inferIndustry(subforum: string, text: string): Industry {
   const sample = text.slice(0, 3000);
+  const grams = new Trigrams(sample);
   let best: Industry | undefined;
   let bestHits = 0;
-  for (const [industry, re] of Object.entries(WORDS) as [Industry, RegExp][]) {
+  for (const { industry, re, literals } of WORD_RULES) {
+    if (!grams.mayMatch(literals)) continue;
     const hits = new Set((sample.match(re) ?? []).map((m) => m.toLowerCase())).size;
     if (hits > bestHits) {
       best = industry;

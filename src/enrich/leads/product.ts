@@ -3,7 +3,8 @@
  * gazetteer of tools forum posters ask about; categories from phrase patterns ("email marketing
  * tool", "CRM"). A match in the sentence carrying the intent wins over one elsewhere in the post.
  */
-import type { Sentence } from "./text.js";
+import { compileLiterals } from "./literals.js";
+import { sentenceView, type Sentence, type SentenceView } from "./text.js";
 
 /**
  * Named products, matched case-insensitively on word boundaries, reported with this spelling.
@@ -75,10 +76,32 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:framework|library)\b/i, "software library"],
 ];
 
-function inSentence(text: string): string {
-  const named = PRODUCT_RE.exec(text);
+/** The gazetteer and category patterns, prefiltered by their literals (exported for the prefilter test). */
+export const TARGET_PATTERNS: readonly RegExp[] = [PRODUCT_RE, ...CATEGORIES.map(([re]) => re)];
+
+/** Literals of the gazetteer and of each category (literals.ts), to skip those absent from a post. */
+const PRODUCT_LITERALS = compileLiterals(PRODUCT_RE);
+const CATEGORY_LITERALS = CATEGORIES.map(([re]) => compileLiterals(re));
+
+/** What can match in one post: the gazetteer or not, and the categories whose literals occur. */
+interface Candidates {
+  named: boolean;
+  categories: readonly (readonly [RegExp, string])[];
+}
+
+const ALL: Candidates = { named: true, categories: CATEGORIES };
+
+function candidatesIn(view: SentenceView): Candidates {
+  return {
+    named: view.grams.mayMatch(PRODUCT_LITERALS),
+    categories: CATEGORIES.filter((_, i) => view.grams.mayMatch(CATEGORY_LITERALS[i]!)),
+  };
+}
+
+function inSentence(text: string, can: Candidates): string {
+  const named = can.named ? PRODUCT_RE.exec(text) : null;
   if (named) return CANONICAL.get(named[0].toLowerCase().replace(/\s+/g, " ")) ?? named[0];
-  for (const [re, label] of CATEGORIES) if (re.test(text)) return label;
+  for (const [re, label] of can.categories) if (re.test(text)) return label;
   return "";
 }
 
@@ -87,14 +110,19 @@ export function isNamedProduct(target: string): boolean {
   return CANONICAL.has(target.toLowerCase());
 }
 
-/** The product or category a post is about, preferring the sentence that carries its intent. */
-export function findTargetProduct(sentences: readonly Sentence[], focus: Sentence | undefined): string {
+/**
+ * The product or category a post is about, preferring the sentence that carries its intent.
+ * `view` (the sentences', when the caller has it) rules out the patterns absent from the post.
+ */
+export function findTargetProduct(sentences: readonly Sentence[], focus: Sentence | undefined, view: SentenceView = sentenceView(sentences)): string {
+  const can = candidatesIn(view);
   if (focus) {
-    const hit = inSentence(focus.text);
+    // A focus from elsewhere than `sentences` is not covered by the view.
+    const hit = inSentence(focus.text, sentences.includes(focus) ? can : ALL);
     if (hit) return hit;
   }
   for (const s of sentences) {
-    const hit = inSentence(s.text);
+    const hit = inSentence(s.text, can);
     if (hit) return hit;
   }
   return "";

@@ -5,7 +5,8 @@
  * asks in the reddit and Stack Exchange corpora (public domain / CC BY-SA), not learned.
  */
 import type { LeadType } from "../../model/post.js";
-import type { Sentence } from "./text.js";
+import { compileLiterals } from "./literals.js";
+import { sentenceView, type Sentence, type SentenceView } from "./text.js";
 
 /** A lead type that is not "". */
 export type Intent = Exclude<LeadType, "">;
@@ -153,35 +154,42 @@ export interface IntentMatch {
 const BODY_FACTOR = 0.9;
 
 /**
- * Each cue compiled with the multiline flag, to test all sentences (joined by newlines) at once:
- * most cues match nowhere in a post, and one pass over the post rules them out cheaply.
+ * Before a cue runs, its literals (literals.ts) must occur in the post: one `includes` per literal
+ * on the lower-cased text rules out most cues far faster than the regex engine does. A cue that
+ * passes is tested once more with the multiline flag over all sentences (joined by newlines)
+ * before sentence by sentence, as most that pass still match nowhere.
  */
-const PREFILTER = new Map<RegExp, RegExp>(
-  Object.values(CUES).flatMap((cues) => cues.map((c): [RegExp, RegExp] => [c.re, new RegExp(c.re.source, "im")])),
+const PREFILTER = new Map<RegExp, { literals: ReturnType<typeof compileLiterals>; joined: RegExp }>(
+  Object.values(CUES).flatMap((cues) => cues.map((c) => [c.re, { literals: compileLiterals(c.re), joined: new RegExp(c.re.source, "im") }] as const)),
 );
 
-/** Strength of every intent over the sentences. */
-export function matchIntents(sentences: readonly Sentence[]): Record<Intent, IntentMatch> {
+/** Strength of every intent over the sentences (`view`: theirs, when the caller has it). */
+export function matchIntents(sentences: readonly Sentence[], view: SentenceView = sentenceView(sentences)): Record<Intent, IntentMatch> {
   const out = {} as Record<Intent, IntentMatch>;
-  const joined = sentences.map((s) => s.text.replace(/\n/g, " ")).join("\n");
+  const { joined, grams } = view;
   for (const intent of Object.keys(CUES) as Intent[]) {
     let best = 0;
     let where: Sentence | undefined;
-    const hit = new Set<number>();
-    CUES[intent].forEach((cue, ci) => {
-      if (!PREFILTER.get(cue.re)!.test(joined)) return;
+    let hits = 0;
+    const cues = CUES[intent];
+    for (let ci = 0; ci < cues.length; ci++) {
+      const cue = cues[ci]!;
+      const pre = PREFILTER.get(cue.re)!;
+      if (!grams.mayMatch(pre.literals) || !pre.joined.test(joined)) continue;
+      let hit = false;
       for (const s of sentences) {
         if ((cue.titleOnly === true && !s.inTitle) || !cue.re.test(s.text)) continue;
-        hit.add(ci);
+        hit = true;
         const w = cue.weight * (s.inTitle ? 1 : BODY_FACTOR);
         if (w > best) {
           best = w;
           where = s;
         }
       }
-    });
-    const agreement = Math.min(0.15, 0.05 * Math.max(0, hit.size - 1));
-    out[intent] = { strength: best === 0 ? 0 : Math.min(1, best + agreement), cues: hit.size, sentence: where };
+      if (hit) hits++;
+    }
+    const agreement = Math.min(0.15, 0.05 * Math.max(0, hits - 1));
+    out[intent] = { strength: best === 0 ? 0 : Math.min(1, best + agreement), cues: hits, sentence: where };
   }
   return out;
 }

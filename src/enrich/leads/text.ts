@@ -4,6 +4,7 @@
  * patterns see prose.
  */
 import type { Post } from "../../model/post.js";
+import { Trigrams } from "./literals.js";
 
 /** One sentence of a post. `inTitle` marks sentences taken from the title. */
 export interface Sentence {
@@ -18,15 +19,25 @@ export const MAX_BODY_CHARS = 4000;
 
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/gi;
 
-/** Removes URLs, markdown links/emphasis and collapses whitespace. */
+/**
+ * Collapses runs of spaces and tabs to one space. A lone space is already what it would become, so
+ * only longer runs and tabs are replaced: `/[ \t]+/g` matched every space of the text, rebuilding
+ * it piece by piece for nothing.
+ */
+const BLANKS = /[ \t]{2,}|\t/g;
+
+/**
+ * Removes URLs, markdown links/emphasis and collapses whitespace. A markdown link needs "](" and a
+ * run to collapse needs two blanks or a tab: most texts have neither, and `includes` says so
+ * faster than the regex does.
+ */
 export function clean(text: string): string {
-  return text
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+  const linked = text.includes("](") ? text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") : text;
+  const plain = linked
     .replace(URL, " ")
     .replace(/[*_`#>]+/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/[ \t]+/g, " ")
-    .trim();
+    .replace(/&amp;/g, "&");
+  return (plain.includes("  ") || plain.includes("\t") ? plain.replace(BLANKS, " ") : plain).trim();
 }
 
 function split(text: string): string[] {
@@ -55,4 +66,20 @@ export function sentencesOf(post: Pick<Post, "title" | "content">): Sentence[] {
 /** URLs in the raw post text (title and body). */
 export function countUrls(post: Pick<Post, "title" | "content">): number {
   return (post.title.match(URL)?.length ?? 0) + (post.content.slice(0, MAX_BODY_CHARS).match(URL)?.length ?? 0);
+}
+
+/**
+ * A post's sentences as one text, built once per post for the rules that first ask whether a
+ * pattern can match anywhere in the post (signals.ts, product.ts): `joined` holds the sentences
+ * one per line, `grams` its trigrams (literals.ts).
+ */
+export interface SentenceView {
+  joined: string;
+  grams: Trigrams;
+}
+
+/** The {@link SentenceView} of `sentences`. */
+export function sentenceView(sentences: readonly Sentence[]): SentenceView {
+  const joined = sentences.map((s) => s.text.replace(/\n/g, " ")).join("\n");
+  return { joined, grams: new Trigrams(joined) };
 }

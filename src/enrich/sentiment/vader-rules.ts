@@ -36,8 +36,6 @@ const ALPHA = 15;
 
 /** Marks a token may carry before or after a word and still count as that word. */
 const EDGE_MARKS = new Set([".", "!", "?", ",", ";", ":", "-", "'", '"', "!!", "!!!", "??", "???", "?!?", "!?!", "?!?!", "!?!?"]);
-/** Every ASCII punctuation character: removed from the text to find its plain words. */
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 const isAsciiPunctuation = (code: number): boolean => (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
 const WHITESPACE = /\s/;
 
@@ -88,29 +86,47 @@ function lexiconOf(): Map<string, number> {
   return (lexicon = out);
 }
 
-const isUpper = (word: string): boolean => /^[^a-z]*[A-Z]+[^a-z]*$/.test(word);
+/** A word in capitals: some A-Z and no a-z (VADER's /^[^a-z]*[A-Z]+[^a-z]*$/, without the regex). */
+function isUpper(word: string): boolean {
+  let upper = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 97 && c <= 122) return false;
+    if (c >= 65 && c <= 90) upper = true;
+  }
+  return upper;
+}
 const negated = (word: string): boolean => NEGATIONS.has(word) || word.includes("n't");
+
+/** True when `t` from `start` to `end` holds no ASCII punctuation. */
+function noPunctuation(t: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (isAsciiPunctuation(t.charCodeAt(i))) return false;
+  return true;
+}
 
 /**
  * The text's tokens (whitespace-separated, longer than one character), each stripped of one
  * leading or trailing mark of {@link EDGE_MARKS} when the rest is a plain word of the text (a
  * word of two or more characters once all ASCII punctuation is removed from the text).
+ *
+ * The plain words are never built: removing punctuation keeps whitespace, so they are the tokens
+ * without their punctuation, and the rest of a token (itself without the stripped mark) is one of
+ * them exactly when it holds no punctuation and has two or more characters.
  */
 export function vaderTokens(text: string): string[] {
-  const plain = new Set(text.replace(ASCII_PUNCTUATION, "").split(WHITESPACE).filter((w) => w.length > 1));
   const tokens = text.split(WHITESPACE).filter((t) => t.length > 1);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    // A plain word holds no ASCII punctuation, so the mark is exactly the run of it at the edge.
+    // The mark is exactly the run of ASCII punctuation at the edge.
     let lead = 0;
     while (lead < t.length && isAsciiPunctuation(t.charCodeAt(lead))) lead++;
     if (lead > 0) {
-      if (EDGE_MARKS.has(t.slice(0, lead)) && plain.has(t.slice(lead))) tokens[i] = t.slice(lead);
+      if (t.length - lead > 1 && EDGE_MARKS.has(t.slice(0, lead)) && noPunctuation(t, lead, t.length)) tokens[i] = t.slice(lead);
       continue;
     }
     let trail = t.length;
     while (trail > 0 && isAsciiPunctuation(t.charCodeAt(trail - 1))) trail--;
-    if (trail < t.length && EDGE_MARKS.has(t.slice(trail)) && plain.has(t.slice(0, trail))) tokens[i] = t.slice(0, trail);
+    if (trail < t.length && trail > 1 && EDGE_MARKS.has(t.slice(trail)) && noPunctuation(t, 0, trail)) tokens[i] = t.slice(0, trail);
   }
   return tokens;
 }
@@ -144,8 +160,12 @@ function wordValence(words: readonly string[], lower: readonly string[], i: numb
   return valence;
 }
 
+/** Module-level, not a closure per call: negation and idiom checks run for every sentiment word. */
+function soOrThis(w: string | undefined): boolean {
+  return w === "so" || w === "this";
+}
+
 function negationCheck(valence: number, words: readonly string[], back: number, i: number): number {
-  const soOrThis = (w: string | undefined): boolean => w === "so" || w === "this";
   if (back === 0) return negated(words[i - 1]!) ? valence * NEGATED : valence;
   if (back === 1) {
     if (words[i - 2] === "never" && soOrThis(words[i - 1])) return valence * 1.5;
@@ -155,7 +175,23 @@ function negationCheck(valence: number, words: readonly string[], back: number, 
   return negated(words[i - 3]!) ? valence * NEGATED : valence;
 }
 
+/** Every word of an idiom or of a multi-word booster ("kind of"): the only words idiomCheck reacts to. */
+const IDIOM_WORDS = new Set([...IDIOMS.keys(), ...[...BOOSTERS.keys()].filter((k) => k.includes(" "))].flatMap((k) => k.split(" ")));
+
+/**
+ * Idioms around the word at `i` replace its valence; a multi-word booster before it dampens it.
+ * Every sequence looked up is made of words[i - 3] to words[i + 2], so when none of those is an
+ * idiom's or booster's word nothing can be found, and the strings are not built.
+ */
 function idiomCheck(valence: number, words: readonly string[], i: number): number {
+  let near = false;
+  for (let k = Math.max(0, i - 3); k <= i + 2 && k < words.length; k++) {
+    if (IDIOM_WORDS.has(words[k]!)) {
+      near = true;
+      break;
+    }
+  }
+  if (!near) return valence;
   const w = (k: number): string => String(words[k]);
   const oneZero = `${w(i - 1)} ${w(i)}`;
   const twoOne = `${w(i - 2)} ${w(i - 1)}`;
