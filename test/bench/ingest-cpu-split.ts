@@ -1,0 +1,77 @@
+/**
+ * Where an ingest run's CPU goes, by thread, next to the raw embedder on the same embed calls
+ * (the ratio part's setup: 250 posts of each corpus into a fresh embedded index, 2 embedder
+ * workers). Per round: when the first embed call started, when the last finished, when the run
+ * ended and each upsert's span (ms from the start), then CPU per thread name from
+ * /proc/self/task (10 ms ticks: "main" is this thread, "node" the embedder workers,
+ * "tokio-rt-worker" and "lance-cpu" LanceDB). Run: ROUNDS=4 node --import tsx test/bench/ingest-cpu-split.ts
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Embedder } from "../../src/enrich/embedder.js";
+import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import { CheckpointStore } from "../../src/ingest/checkpoint.js";
+import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
+import { ingestFiles } from "../../src/ingest/ingest-files.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { indexFor } from "./backends.js";
+/** CPU ms so far of every thread of this process, with its name. */
+function threads(): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const st = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
+      const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+      out.set(tid, { name, ms: (Number(f[11]) + Number(f[12])) * 10 });
+    } catch {}
+  }
+  return out;
+}
+/** CPU ms per thread name between two readings (this thread as "main"). */
+function diff(a: Map<string, { name: string; ms: number }>, b: Map<string, { name: string; ms: number }>): string {
+  const byName = new Map<string, number>();
+  for (const [tid, t] of b) {
+    const d = t.ms - (a.get(tid)?.ms ?? 0);
+    const key = tid === String(process.pid) ? "main" : t.name;
+    byName.set(key, (byName.get(key) ?? 0) + d);
+  }
+  return [...byName].filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(", ");
+}
+import { CORPORA_FILES, corpusPath } from "./corpora.js";
+
+const embedder = await startUseEmbedder(2);
+for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tl-"));
+  const index = await indexFor({ backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } });
+  await index.open(embedder.model, embedder.dimensions);
+  const enricher = await createIngestEnricher(dataDir, embedder);
+  const ev: string[] = [];
+  let t0 = 0n;
+  const at = () => (Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0);
+  let firstEmbed = "", lastEmbedDone = "";
+  const calls: string[][] = [];
+  const wrapped: Embedder = { model: embedder.model, dimensions: embedder.dimensions, close: async () => {}, embed: async (t, s) => { calls.push([...t]); if (!firstEmbed) firstEmbed = at(); const v = await embedder.embed(t, s); lastEmbedDone = at(); return v; } };
+  const up = index.upsert.bind(index);
+  index.upsert = async (p, s) => { const a = at(); const r = await up(p, s); ev.push(`upsert ${p.length} ${a}-${at()}`); return r; };
+  const c0 = process.cpuUsage();
+  const th0 = threads();
+  t0 = process.hrtime.bigint();
+  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: 250 }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
+  const end = at();
+  console.log("   pipeline threads: " + diff(th0, threads()));
+  const c = process.cpuUsage(c0);
+  console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, end ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
+  const r0 = process.cpuUsage();
+  const th1 = threads();
+  const w0 = process.hrtime.bigint();
+  await Promise.all(calls.map((c) => embedder.embed(c)));
+  const rc = process.cpuUsage(r0);
+  console.log("   raw threads: " + diff(th1, threads()));
+  console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
+  await enricher.close();
+  await index.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+await embedder.close();
