@@ -46,7 +46,7 @@ import { indexFor } from "./backends.js";
 import type { Backend, BackendTarget } from "./backends.js";
 import { loadText, machineInfo } from "./machine.js";
 import type { MachineInfo } from "./machine.js";
-import { BENCH_DIR } from "./results-store.js";
+import { BENCH_DIR, loadResults } from "./results-store.js";
 import type { StoredSection } from "./results-store.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { insightsSection } from "./insights.js";
@@ -322,6 +322,8 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
       }
     }
   }
+  const kept = keptWeaviateName(size);
+  if (process.env.SCALING_RESUME === "1" && existsSync(path.join(BENCH_DIR, kept))) return requeryKeptWeaviate(sources.length, size, queries, rounds, log);
   const name = "scaling-weaviate";
   rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
   const server: BenchWeaviate = await startBenchWeaviate(name);
@@ -344,7 +346,8 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
     const row: ScalingRow = { backend: "weaviate", size, sourcePosts: sources.length, loadPath: "adapter", loaded, loadS, indexS: 0, count: n, vectorIndex: "HNSW cosine (built during the import)", diskBytes: dirBytes(server.dataDir!) };
     if (loaded < size) return { ...row, stopped: `load stopped at the time cap after ${count(loaded)} posts in ${fixed(loadS, 0)} s` };
     complete = n === size;
-    log(`scaling weaviate ${count(size)}: loaded in ${fixed(loadS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`);
+    log(`scaling weaviate ${count(size)}: loaded in ${fixed(loadS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; waiting for the server to settle`);
+    row.indexS = await settled(server.pid!, log);
     const child = await queryChild(env, queries, rounds, server.pid);
     return { ...row, child, serverRssMiB: rssOfPid(server.pid), diskBytes: dirBytes(server.dataDir!) };
   } finally {
@@ -367,6 +370,62 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
 
 /** The Weaviate collection the scaling replicas go into. */
 export const SCALING_COLLECTION = "ScalePosts";
+
+/** Longer than Weaviate's idle-memtable flush delay (60 s by default). */
+const SETTLE_MIN_MS = 75_000;
+
+/** CPU seconds a process has used so far (/proc, 10 ms ticks). */
+function cpuSecondsOf(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/**
+ * Waits until the Weaviate server is idle (under 5% of a core over 5 s) and at least
+ * SETTLE_MIN_MS have passed, at most SCALING_SETTLE_MAX_MIN (15) minutes, and returns the seconds
+ * waited. Right after an import the newest writes sit in memtables, which Weaviate flushes to
+ * disk segments once they have been idle for 60 s (PERSISTENCE_FLUSH_IDLE_MEMTABLES_AFTER); BM25
+ * over a large memtable is far slower than over segments: at 1M posts SemanticSearch took
+ * 129 ms at p50 queried at once and 31 ms once flushed, at 10k ~190 ms (~230 ms of CPU a call).
+ */
+async function settled(pid: number, log: (s: string) => void): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const limitMs = envInt("SCALING_SETTLE_MAX_MIN", 15) * 60_000;
+  for (;;) {
+    const before = cpuSecondsOf(pid);
+    await new Promise((r) => setTimeout(r, 5_000));
+    const busy = (cpuSecondsOf(pid) - before) / 5;
+    if ((busy < 0.05 && msSince(t0) >= SETTLE_MIN_MS) || msSince(t0) > limitMs) {
+      log(`scaling weaviate: server ${busy < 0.05 ? "idle" : `still ${fixed(100 * busy, 0)}% busy (stopped waiting)`} after ${fixed(msSince(t0) / 1000, 0)} s`);
+      return msSince(t0) / 1000;
+    }
+  }
+}
+
+/**
+ * SCALING_RESUME=1 with a kept Weaviate store of `size` (SCALING_KEEP=1 on an earlier run): its
+ * server is started again, left to settle, and queried; the load time is the earlier run's,
+ * read from the results store. The store stays kept.
+ */
+async function requeryKeptWeaviate(sourcePosts: number, size: number, queries: string[], rounds: number, log: (s: string) => void): Promise<ScalingRow> {
+  // Saved under "scaling:weaviate:<size>" plus the run's tag (":full").
+  const earlier = Object.entries(loadResults()).find(([k]) => k.startsWith(`scaling:weaviate:${size}:`))?.[1].data as ScalingRow | undefined;
+  if (earlier === undefined) throw new Error(`SCALING_RESUME=1: no stored scaling:weaviate:${size} row to take the load time from`);
+  const server = await startBenchWeaviate(keptWeaviateName(size));
+  const dataDir = path.join(BENCH_DIR, `${keptWeaviateName(size)}-client`);
+  try {
+    const env = { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: SCALING_COLLECTION };
+    const index = await indexFor({ backend: "weaviate", dataDir, env, collection: SCALING_COLLECTION });
+    await index.open(USE_MODEL_ID, 512);
+    const n = await index.count().finally(() => index.close());
+    log(`scaling weaviate ${count(size)}: kept store with ${count(n)} posts started again; waiting for the server to settle`);
+    const indexS = await settled(server.pid!, log);
+    const child = await queryChild(env, queries, rounds, server.pid);
+    return { ...earlier, sourcePosts, count: n, indexS, resumed: true, child, serverRssMiB: rssOfPid(server.pid), diskBytes: dirBytes(server.dataDir!) };
+  } finally {
+    await server.stop();
+  }
+}
 
 /** Server directory name (under BENCH_DIR) where SCALING_KEEP=1 leaves the Weaviate store of `size` posts. */
 export function keptWeaviateName(size: number): string {
@@ -487,7 +546,7 @@ export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][
   const out = [
     `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB \"bulk\" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows the vector index the adapter trains, as it stood when the size was run: the "vector index" column names it, IVF_PQ over sqrt(rows) partitions in the earlier rows, IVF_HNSW_SQ over ~25k-row partitions since src/index/lancedb-maintenance.ts switched; below 20k vector search is an exact scan, as in the adapter. A size whose run stopped after adding every row was resumed from its stored rows (SCALING_RESUME=1) with its load time read from the table's version times), because the adapter's upsert path (\"adapter\": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5%) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size.`,
     "",
-    `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size.`,
+    `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions); for Weaviate, the wait before the queries until its server is idle (under 5% of a core over 5 s) and at least 75 s have passed: right after an import the newest writes sit in memtables, flushed to disk segments after 60 s idle, and BM25 over a large memtable is far slower (at 1M posts SemanticSearch p50 was 129 ms queried at once, 31 ms once flushed). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size unless kept (SCALING_KEEP=1); "(resumed)" on a Weaviate row means its kept store was started again later, left to settle and queried (SCALING_RESUME=1), with the load time of the run that built it.`,
     "",
     table(
       ["backend", "posts", "load path", "load s", "index s", "posts/s", "count", "disk MiB", "query process RSS MiB", "server RSS MiB", "index memory MiB", "semantic p50 ms", "semantic p95 ms", "vector p50 ms", "vector p95 ms", "semantic CPU ms/call", "vector CPU ms/call", "vector index", "measured"],
