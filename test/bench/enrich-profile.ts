@@ -34,7 +34,7 @@ const leads = createLeadClassifier();
 const enricher = createPostEnricher({ sentiment, leads });
 // One pass to warm the JIT, then the timed passes.
 await enricher.enrich(posts, vectors);
-const results = sentiment && posts.map((p, i) => sentiment.classifyOne(sentimentText(p), vectors[i]!));
+const results = posts.map((p, i) => sentiment.classifyOne(sentimentText(p), vectors[i]!));
 const sMs = cpuMs(() => posts.forEach((p, i) => sentiment.classifyOne(sentimentText(p), vectors[i]!)));
 const lMs = cpuMs(() => posts.forEach((p, i) => leads.classify(p, vectors[i]!, results[i]!)));
 const c0 = process.cpuUsage();
