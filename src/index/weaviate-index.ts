@@ -85,6 +85,7 @@ export class WeaviateIndex implements SearchIndex {
     const size = Math.min(WRITE_SLICE_MAX, Math.max(WRITE_SLICE_MIN, Math.ceil(valid.length / WRITE_LANES)));
     const slices: IndexedPost[][] = [];
     for (let i = 0; i < valid.length; i += size) slices.push(valid.slice(i, i + size));
+    const result: UpsertResult = { inserted: 0, updated: 0, failed };
     const write = async (slice: IndexedPost[]): Promise<void> => {
       const uuids = slice.map((p) => postUuid(p.id));
       const existing = await this.existing(uuids);
@@ -99,7 +100,6 @@ export class WeaviateIndex implements SearchIndex {
         else result.inserted++;
       });
     };
-    const result: UpsertResult = { inserted: 0, updated: 0, failed };
     // A batch import spends most of its time waiting, not computing (a 1,000-object insertMany
     // kept the server ~40% busy: test/bench/scaling-import-probe.ts "parallel"), so slices go in
     // WRITE_LANES at a time. Ids are unique within the batch (splitValid), so the order in which
@@ -109,12 +109,14 @@ export class WeaviateIndex implements SearchIndex {
       let broken = false;
       // After one slice fails (or the caller gives up) no lane starts another.
       const lane = async (): Promise<void> => {
-        while (!broken && next < slices.length) {
-          checkAborted(signal);
-          await write(slices[next++]!).catch((err: unknown) => {
-            broken = true;
-            throw err;
-          });
+        try {
+          while (!broken && next < slices.length) {
+            checkAborted(signal);
+            await write(slices[next++]!);
+          }
+        } catch (err) {
+          broken = true;
+          throw err;
         }
       };
       await Promise.all(Array.from({ length: Math.min(WRITE_LANES, slices.length) }, lane));

@@ -25,6 +25,9 @@
  * the server directory BENCH_DIR/scaling-weaviate-<size> and its client directory beside it),
  * with a topic model (keptStoreTopics) written beside it, for scaling-insights.ts to measure
  * ListTrends and FindLeads over; the replicas then carry their source post's topic.
+ * Before querying a Weaviate size, the part waits for its server to settle (settled(): idle and
+ * past the idle-memtable flush), at most SCALING_SETTLE_MAX_MIN (15) minutes; SCALING_RESUME=1
+ * also re-queries a kept Weaviate store (requeryKeptWeaviate).
  * SCALING_RESUME=1 (LanceDB bulk) picks up BENCH_DIR/scaling-lancedb when it already holds every
  * row of the size (a run stopped while indexing) and goes on with the indexes (completedLoadSeconds).
  */

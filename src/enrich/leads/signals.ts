@@ -154,8 +154,8 @@ export interface IntentMatch {
 const BODY_FACTOR = 0.9;
 
 /**
- * Before a cue runs, its literals (literals.ts) must occur in the post: one `includes` per literal
- * on the lower-cased text rules out most cues far faster than the regex engine does. A cue that
+ * Before a cue runs, its literals (literals.ts) must be able to occur in the post: a few bit reads
+ * in the post's trigram table rule out most cues far faster than the regex engine does. A cue that
  * passes is tested once more with the multiline flag over all sentences (joined by newlines)
  * before sentence by sentence, as most that pass still match nowhere.
  */
