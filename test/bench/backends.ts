@@ -24,10 +24,17 @@ export interface BackendTarget {
   collection?: string;
 }
 
-/** The benchmark's target for `backend`; `tag` separates smoke runs (--posts N) from the full corpus. */
+/**
+ * The benchmark's target for `backend`; `tag` separates smoke runs (--posts N) from the full corpus.
+ * THREADSIGHT_BENCH_LANCEDB names another embedded data directory under BENCH_DIR (as
+ * THREADSIGHT_BENCH_WEAVIATE names another Weaviate server): the capacity sweep runs over the
+ * insights copy (`insights-lancedb-full`), whose posts also carry topics, so ListTrends has trends to rank.
+ */
 export function targetFor(backend: Backend, tag: string, weaviate?: BenchWeaviate): BackendTarget {
   if (backend === "lancedb") {
-    const dataDir = path.join(BENCH_DIR, `lancedb-${tag}`);
+    const name = process.env.THREADSIGHT_BENCH_LANCEDB ?? `lancedb-${tag}`;
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`THREADSIGHT_BENCH_LANCEDB must be letters, digits, "-" or "_", got "${name}"`);
+    const dataDir = path.join(BENCH_DIR, name);
     return { backend, dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
   }
   if (weaviate === undefined) throw new Error("weaviate target needs a running Weaviate");

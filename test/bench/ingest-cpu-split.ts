@@ -4,7 +4,10 @@
  * workers). Per round: when the first embed call started, when the last finished, when the run
  * ended and each upsert's span (ms from the start), then CPU per thread name from
  * /proc/self/task (10 ms ticks: "main" is this thread, "node" the embedder workers,
- * "tokio-rt-worker" and "lance-cpu" LanceDB). Run: ROUNDS=4 node --import tsx test/bench/ingest-cpu-split.ts
+ * "tokio-rt-worker" and "lance-cpu" LanceDB). BACKEND=weaviate writes to a scratch collection of
+ * the benchmark's Weaviate server instead and adds the server process's CPU ("weaviate-server");
+ * PER sets the posts per corpus (250).
+ * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] node --import tsx test/bench/ingest-cpu-split.ts
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -16,6 +19,9 @@ import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { indexFor } from "./backends.js";
+import type { BackendTarget } from "./backends.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
+import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 /** CPU ms so far of every thread of this process, with its name. */
 function threads(): Map<string, { name: string; ms: number }> {
   const out = new Map<string, { name: string; ms: number }>();
@@ -41,10 +47,24 @@ function diff(a: Map<string, { name: string; ms: number }>, b: Map<string, { nam
 }
 import { CORPORA_FILES, corpusPath } from "./corpora.js";
 
+/** CPU ms so far of another process (the Weaviate server). */
+function processCpu(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const st = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+const per = Number(process.env.PER ?? 250);
+const weaviate = process.env.BACKEND === "weaviate" ? await startBenchWeaviate() : undefined;
 const embedder = await startUseEmbedder(2);
 for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tl-"));
-  const index = await indexFor({ backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } });
+  const collection = `CpuSplit${process.pid}R${round}`;
+  const target: BackendTarget = weaviate
+    ? { backend: "weaviate", dataDir, collection, env: { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: collection } }
+    : { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  const index = await indexFor(target);
   await index.open(embedder.model, embedder.dimensions);
   const enricher = await createIngestEnricher(dataDir, embedder);
   const ev: string[] = [];
@@ -57,10 +77,11 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   index.upsert = async (p, s) => { const a = at(); const r = await up(p, s); ev.push(`upsert ${p.length} ${a}-${at()}`); return r; };
   const c0 = process.cpuUsage();
   const th0 = threads();
+  const server0 = processCpu(weaviate?.pid);
   t0 = process.hrtime.bigint();
-  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: 250 }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
+  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: per }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
   const end = at();
-  console.log("   pipeline threads: " + diff(th0, threads()));
+  console.log("   pipeline threads: " + diff(th0, threads()) + (weaviate ? `, weaviate-server ${processCpu(weaviate.pid) - server0}` : ""));
   const c = process.cpuUsage(c0);
   console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, end ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
   const r0 = process.cpuUsage();
@@ -73,5 +94,11 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   await enricher.close();
   await index.close();
   rmSync(dataDir, { recursive: true, force: true });
+  if (weaviate) {
+    const client = await connectWeaviate({ httpUrl: weaviate.httpUrl, grpcUrl: weaviate.grpcUrl });
+    await client.collections.delete(collection).catch(() => undefined);
+    await client.close();
+  }
 }
 await embedder.close();
+await weaviate?.stop();

@@ -101,6 +101,9 @@ export const CAPACITY_TEXT = [
   "capacity is its best throughput with p99 within the bound and no errors. Queries cycle through 40 real questions,",
   "cached after a warm-up pass (serving is measured, not the query embedder). Clients and service share the 2 cores, so",
   "these are lower bounds for a service with the machine to itself. Sweeps repeat, operations interleaved; the median is shown.",
+  "Run over the insights copies of the kept corpora (`THREADSIGHT_BENCH_LANCEDB=insights-lancedb-full`,",
+  "`THREADSIGHT_BENCH_WEAVIATE=weaviate-insights`), whose posts carry topics and lead fields, so ListTrends ranks real",
+  "trends and FindLeads ranks real leads.",
 ];
 
 export function capacitySection(s: StoredSection<CapacityResult>): string {

@@ -5,7 +5,7 @@
  *
  *   npm run bench -- --only ratio,ingest,copy,search,limits --backend lancedb|weaviate|all --posts N
  *
- * ratio: embedder raw vs pipeline throughput on a slice; ingest: the whole corpora into the kept
+ * ratio: embedder raw vs pipeline throughput on slices (--ratio-posts 1000,4000); ingest: the whole corpora into the kept
  * index (skipped per corpus when an earlier run finished it); copy: fill the Weaviate collection
  * from the embedded index's rows and vectors (no second embedding pass; see copy-index.ts);
  * search: latency over REST and gRPC; profile: a search's stages timed one by one (embedded index);
@@ -73,7 +73,9 @@ function options() {
     backends: (b === "all" ? ["lancedb", "weaviate"] : [b]) as Backend[],
     posts: int("posts", values.posts, undefined),
     rounds: int("rounds", values.rounds, 5)!,
-    ratioPosts: int("ratio-posts", values["ratio-posts"], 1000)!,
+    // Two slices by default: 1,000 posts (4 s a round: the per-run start and drain and the first
+    // write's index build weigh ~4% of it) and 4,000 (the steady state a real file runs at).
+    ratioPosts: (values["ratio-posts"] ?? "1000,4000").split(",").map((v) => int("ratio-posts", v.trim(), undefined)!),
     queries: int("queries", values.queries, 300)!,
     ingestUntil: values["ingest-until"] === undefined ? undefined : untilTime(values["ingest-until"]),
     write: values["no-write"] !== true,
@@ -100,10 +102,12 @@ async function main(): Promise<void> {
     for (const backend of needsIndex ? opts.backends : []) {
       const target = targetFor(backend, tag, weaviate);
       if (opts.parts.includes("ratio")) {
-        const m = machineInfo();
-        const t0 = Date.now();
-        const ratio = await measureRatio(target, Math.min(opts.ratioPosts, opts.posts === undefined ? Infinity : opts.posts * 4), opts.rounds, log);
-        saveResult(`ingest-ratio:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: ratio });
+        for (const size of opts.ratioPosts) {
+          const m = machineInfo();
+          const t0 = Date.now();
+          const ratio = await measureRatio(target, Math.min(size, opts.posts === undefined ? Infinity : opts.posts * 4), opts.rounds, log);
+          saveResult(`ingest-ratio:${backend}:n${size}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: ratio });
+        }
       }
       if (opts.parts.includes("ingest")) {
         const m = machineInfo();
