@@ -30,10 +30,25 @@ export function cutAtWord(text: string, max: number): string {
   return space >= max * 0.6 ? cut.slice(0, space) : cut;
 }
 
+/**
+ * The first `max` characters of collapse(text) cut at a word, reading only as much of `text` as
+ * that needs (a post body can run to tens of kilobytes; ingest embeds its opening 300 characters).
+ * Collapsing a prefix gives the same characters as collapsing the whole text, except where the
+ * prefix ends inside a run of spaces (trimmed there): so once a prefix collapses to max + 2 or
+ * more characters, its first max + 1 are the whole text's, and cutAtWord reads no further.
+ */
+function collapsedOpening(text: string, max: number): string {
+  for (let n = 2 * max + 64; n < text.length; n *= 4) {
+    const head = collapse(text.slice(0, n));
+    if (head.length >= max + 2) return cutAtWord(head.slice(0, max + 1), max);
+  }
+  return cutAtWord(collapse(text), max);
+}
+
 /** The text embedded for a post: "title. opening of the content". */
 export function postEmbeddingText(post: Pick<Post, "title" | "content">): string {
   const title = collapse(post.title);
-  const content = cutAtWord(collapse(post.content), EMBED_CONTENT_CHARS);
+  const content = collapsedOpening(post.content, EMBED_CONTENT_CHARS);
   if (content === "") return title;
   return /[.!?:;]$/.test(title) ? `${title} ${content}` : `${title}. ${content}`;
 }

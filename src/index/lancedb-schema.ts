@@ -78,7 +78,7 @@ export const POST_COLUMNS = [
   "opportunity", "industry", "target_product", "topic_id",
 ] as const;
 
-/** A post as a row object LanceDB converts with the table schema. */
+/** A post as a row object, for rowsTable (lancedb-rows.ts) to build the table's Arrow columns from. */
 export function toRow(p: IndexedPost): Record<string, unknown> {
   return {
     id: p.id,
@@ -101,7 +101,9 @@ export function toRow(p: IndexedPost): Record<string, unknown> {
     industry: p.industry,
     target_product: p.targetProduct,
     topic_id: p.topicId,
-    vector: Array.from(p.vector),
+    // The Float32Array itself: rowsTable copies it into the column whole (no 512-number array
+    // per post to allocate, check and convert back).
+    vector: p.vector,
   };
 }
 

@@ -48,5 +48,22 @@ test("embedding text: title plus the opening of the content, cut at a word", () 
   const long = postEmbeddingText({ title: "T", content: "word ".repeat(200) });
   assert.ok(long.length <= 3 + 300 && long.endsWith("word"), long);
   assert.equal(cutAtWord("abcdefghij", 4), "abcd");
+  // Only the opening is collapsed; the result is what collapsing the whole body gives, whatever
+  // runs of whitespace sit where the opening is cut.
+  const whole = (content: string): string => {
+    const c = cutAtWord(content.replace(/\s+/g, " ").trim(), 300);
+    return c === "" ? "T" : `T. ${c}`;
+  };
+  const bodies = [
+    " \n".repeat(400) + "word ".repeat(100),
+    "a".repeat(299) + " ".repeat(2000) + "b".repeat(50),
+    "word ".repeat(59) + "abcd" + "\t".repeat(1000) + "tail",
+    "x".repeat(301),
+    "y ".repeat(150) + " ".repeat(5000),
+    "z".repeat(663) + " " + "q".repeat(10),
+    Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? "  \n\n " : `w${i}`)).join(""),
+  ];
+  for (let i = 0; i < 400; i++) bodies.push(Array.from({ length: 40 + (i % 60) }, (_, k) => (((i * 31 + k * 17) % 5 === 0) ? " ".repeat(1 + ((i + k) % 90)) : "ab".repeat(1 + ((i * k) % 9)))).join(""));
+  for (const content of bodies) assert.equal(postEmbeddingText({ title: "T", content }), whole(content), JSON.stringify(content.slice(0, 80)));
   assert.equal(queryEmbeddingText("  best   crm\nfor shops "), "best crm for shops");
 });
