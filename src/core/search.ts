@@ -88,10 +88,12 @@ export class SearchCore {
     const range = resolveSearchRange(params.startDate, params.endDate);
     const fingerprint = requestFingerprint(["vector", query, subforums, range.from ?? null, range.to ?? null]);
     const offset = decodePageToken(params.pageToken, fingerprint, limit);
-    const [vector] = await this.deps.embedder.embed([query], signal);
+    // Handed over as a promise: the embedded index reads its search plan meanwhile.
+    const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
+    vector.catch(() => {}); // awaited by the index; a failure surfaces there, not as unhandled
     const hits = await this.deps.index.nearVector(
       {
-        vector: vector!,
+        vector,
         limit: limit + 1,
         offset,
         fields: "result",

@@ -160,13 +160,19 @@ export class LanceDbIndex implements SearchIndex {
 
   async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
     checkPage(query);
-    checkVector(query.vector, this.opened().dimensions);
     const where = lanceWhere(query.filter);
-    const { table } = this.opened();
+    const { table, dimensions } = this.opened();
     const columns = pageColumns(query.fields);
+    // The statistics (~0.4 ms) are read while the query is embedded; a failure surfaces in `run`,
+    // and is dropped if the embedding fails first. Nothing starts for a call already cancelled.
+    checkAborted(signal);
+    const stats = query.vector instanceof Float32Array ? undefined : vectorIndexStats(table);
+    stats?.catch(() => {});
+    const vector = await query.vector;
+    checkVector(vector, dimensions);
     const run = async () => {
-      const plan = vectorPlan(await vectorIndexStats(table), "page", query.offset + query.limit);
-      return vectorQuery(table, query.vector, where, query, columns, plan).toArray();
+      const plan = vectorPlan(await (stats ?? vectorIndexStats(table)), "page", query.offset + query.limit);
+      return vectorQuery(table, vector, where, query, columns, plan).toArray();
     };
     const rows = await engineCall(ENGINE, () => run(), signal);
     return rows.map((r) => ({ post: postOf(r, columns), score: 1 - Number(r._distance) }));

@@ -75,7 +75,11 @@ export interface HybridCandidate {
 
 /** Pure vector query. */
 export interface VectorQuery extends Page {
-  vector: Float32Array;
+  /**
+   * The query's embedding, or a promise of it: the embedded index reads its vector index's
+   * statistics (which choose the search plan) while the query is still being embedded.
+   */
+  vector: Float32Array | Promise<Float32Array>;
   filter?: QueryFilter;
 }
 

@@ -161,9 +161,10 @@ export class WeaviateIndex implements SearchIndex {
   async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
     const posts = this.opened();
     checkPage(query);
-    checkVector(query.vector, this.dimensions);
     const filters = this.where(query.filter);
-    const res = await this.call(() => posts.query.nearVector(Array.from(query.vector), {
+    const vector = await query.vector;
+    checkVector(vector, this.dimensions);
+    const res = await this.call(() => posts.query.nearVector(Array.from(vector), {
       limit: query.limit,
       offset: query.offset,
       ...(filters ? { filters } : {}),

@@ -54,7 +54,8 @@ export class MemoryIndex implements SearchIndex {
   }
 
   async nearVector(query: VectorQuery): Promise<Hit[]> {
-    const hits = this.filtered(query.filter).map((p) => ({ post: strip(p), score: cosine(p.vector, query.vector) }));
+    const vector = await query.vector;
+    const hits = this.filtered(query.filter).map((p) => ({ post: strip(p), score: cosine(p.vector, vector) }));
     return page(hits, query);
   }
 
