@@ -11,6 +11,7 @@
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
+import { queryVector } from "./query-vector.js";
 import { requireText, resolveLimit, resolveMinScore } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 
@@ -50,8 +51,7 @@ export class LeadsCore {
     // The embedding is handed over as a promise: the index starts its keyword side (already
     // restricted to leads above the bar by the engine-side filter) while the query is embedded,
     // so the two overlap instead of adding up (the embedding is the larger cost).
-    const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
-    vector.catch(() => {}); // awaited by the index; a failure surfaces there, not as unhandled
+    const vector = queryVector(this.deps.embedder, query, signal);
     const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
     const hits = await this.deps.index.hybrid(
       { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },

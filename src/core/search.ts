@@ -6,6 +6,7 @@
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, SearchIndex } from "../index/search-index.js";
 import { decodePageToken, encodePageToken, requestFingerprint } from "./page-token.js";
+import { queryVector } from "./query-vector.js";
 import { RULES, requireText, resolveLimit, resolveSearchRange, resolveSubforums } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 import type { Summarizer } from "./summary/summarizer.js";
@@ -62,11 +63,8 @@ export class SearchCore {
     const subforums = resolveSubforums(params.subforums);
     const fingerprint = requestFingerprint(["semantic", query, subforums]);
     const offset = decodePageToken(params.pageToken, fingerprint, limit);
-    // Not awaited here: the index can run its keyword side while the query is embedded. The
-    // index awaits it; the no-op catch only keeps a failure the index never reached from being
-    // reported as unhandled (the index's own error is the one the caller gets).
-    const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
-    vector.catch(() => {});
+    // Not awaited here: the index can run its keyword side while the query is embedded.
+    const vector = queryVector(this.deps.embedder, query, signal);
     const hits = await this.deps.index.hybrid(
       { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
       signal,
@@ -89,8 +87,7 @@ export class SearchCore {
     const fingerprint = requestFingerprint(["vector", query, subforums, range.from ?? null, range.to ?? null]);
     const offset = decodePageToken(params.pageToken, fingerprint, limit);
     // Handed over as a promise: the embedded index reads its search plan meanwhile.
-    const vector = this.deps.embedder.embed([query], signal).then(([v]) => v!);
-    vector.catch(() => {}); // awaited by the index; a failure surfaces there, not as unhandled
+    const vector = queryVector(this.deps.embedder, query, signal);
     const hits = await this.deps.index.nearVector(
       {
         vector,

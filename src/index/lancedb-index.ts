@@ -166,12 +166,12 @@ export class LanceDbIndex implements SearchIndex {
     // The statistics (~0.4 ms) are read while the query is embedded; a failure surfaces in `run`,
     // and is dropped if the embedding fails first. Nothing starts for a call already cancelled.
     checkAborted(signal);
-    const stats = query.vector instanceof Float32Array ? undefined : vectorIndexStats(table);
-    stats?.catch(() => {});
+    const stats = vectorIndexStats(table);
+    stats.catch(() => {});
     const vector = await query.vector;
     checkVector(vector, dimensions);
     const run = async () => {
-      const plan = vectorPlan(await (stats ?? vectorIndexStats(table)), "page", query.offset + query.limit);
+      const plan = vectorPlan(await stats, "page", query.offset + query.limit);
       return vectorQuery(table, vector, where, query, columns, plan).toArray();
     };
     const rows = await engineCall(ENGINE, () => run(), signal);

@@ -3,9 +3,9 @@
  * from the row objects toRow makes. Handing LanceDB the row objects instead made it infer and
  * append every value through Arrow's generic builders, the 512 floats of each vector one call
  * at a time: ~0.15 ms of the main thread per post at ingest, about a fifth of what the pipeline
- * did there besides embedding. Numbers and vectors go into typed arrays here (a Float32Array
- * vector, as toRow passes it, is copied whole); strings still take Arrow's builder. The stored values are the same (a float32 read into a double and back
- * is exact).
+ * did there besides embedding. Numbers go into typed arrays here and each post's Float32Array
+ * vector (as toRow passes it) is copied whole into the column; strings still take Arrow's
+ * builder. The stored values are the same.
  */
 import { FixedSizeList, Float32, Float64, Int64, makeBuilder, makeData, RecordBatch, Struct, Table } from "apache-arrow";
 import type { Data, DataType, Field, Schema } from "apache-arrow";
@@ -23,10 +23,9 @@ function columnData(field: Field, rows: readonly Record<string, unknown>[]): Dat
   }
   if (type instanceof FixedSizeList && type.children[0]?.type instanceof Float32) {
     const size = type.listSize;
-    const float32 = values.every((v) => v instanceof Float32Array && v.length === size);
-    if (float32 || values.every((v) => Array.isArray(v) && v.length === size && v.every((x) => typeof x === "number"))) {
+    if (values.every((v) => v instanceof Float32Array && v.length === size)) {
       const flat = new Float32Array(length * size);
-      values.forEach((v, i) => flat.set(v as ArrayLike<number>, i * size));
+      values.forEach((v, i) => flat.set(v as Float32Array, i * size));
       const child = makeData({ type: type.children[0].type, length: flat.length, nullCount: 0, data: flat });
       return makeData({ type, length, nullCount: 0, child });
     }

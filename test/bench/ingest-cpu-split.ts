@@ -9,19 +9,19 @@
  * PER sets the posts per corpus (250).
  * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] node --import tsx test/bench/ingest-cpu-split.ts
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
 import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import { indexFor } from "./backends.js";
-import type { BackendTarget } from "./backends.js";
+import { indexFor, targetFor } from "./backends.js";
+import { CORPORA_FILES, corpusPath } from "./corpora.js";
+import { scratchMaker } from "./ingest.js";
+import { procCpuMs } from "./proc-cpu.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
-import { connectWeaviate } from "../../src/index/weaviate-connect.js";
+
 /** CPU ms so far of every thread of this process, with its name. */
 function threads(): Map<string, { name: string; ms: number }> {
   const out = new Map<string, { name: string; ms: number }>();
@@ -35,6 +35,7 @@ function threads(): Map<string, { name: string; ms: number }> {
   }
   return out;
 }
+
 /** CPU ms per thread name between two readings (this thread as "main"). */
 function diff(a: Map<string, { name: string; ms: number }>, b: Map<string, { name: string; ms: number }>): string {
   const byName = new Map<string, number>();
@@ -45,25 +46,15 @@ function diff(a: Map<string, { name: string; ms: number }>, b: Map<string, { nam
   }
   return [...byName].filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(", ");
 }
-import { CORPORA_FILES, corpusPath } from "./corpora.js";
-
-/** CPU ms so far of another process (the Weaviate server). */
-function processCpu(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const st = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
 
 const per = Number(process.env.PER ?? 250);
 const weaviate = process.env.BACKEND === "weaviate" ? await startBenchWeaviate() : undefined;
+const scratch = scratchMaker(targetFor(weaviate ? "weaviate" : "lancedb", "full", weaviate));
+const serverCpuMs = (): number => (weaviate?.pid === undefined ? 0 : procCpuMs(weaviate.pid));
 const embedder = await startUseEmbedder(2);
 for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tl-"));
-  const collection = `CpuSplit${process.pid}R${round}`;
-  const target: BackendTarget = weaviate
-    ? { backend: "weaviate", dataDir, collection, env: { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: collection } }
-    : { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  const { target, cleanup } = await scratch();
+  const dataDir = target.dataDir;
   const index = await indexFor(target);
   await index.open(embedder.model, embedder.dimensions);
   const enricher = await createIngestEnricher(dataDir, embedder);
@@ -77,11 +68,11 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   index.upsert = async (p, s) => { const a = at(); const r = await up(p, s); ev.push(`upsert ${p.length} ${a}-${at()}`); return r; };
   const c0 = process.cpuUsage();
   const th0 = threads();
-  const server0 = processCpu(weaviate?.pid);
+  const server0 = serverCpuMs();
   t0 = process.hrtime.bigint();
   await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: per }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
   const end = at();
-  console.log("   pipeline threads: " + diff(th0, threads()) + (weaviate ? `, weaviate-server ${processCpu(weaviate.pid) - server0}` : ""));
+  console.log("   pipeline threads: " + diff(th0, threads()) + (weaviate ? `, weaviate-server ${serverCpuMs() - server0}` : ""));
   const c = process.cpuUsage(c0);
   console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, end ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
   const r0 = process.cpuUsage();
@@ -93,12 +84,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
   await enricher.close();
   await index.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  if (weaviate) {
-    const client = await connectWeaviate({ httpUrl: weaviate.httpUrl, grpcUrl: weaviate.grpcUrl });
-    await client.collections.delete(collection).catch(() => undefined);
-    await client.close();
-  }
+  await cleanup();
 }
 await embedder.close();
 await weaviate?.stop();

@@ -114,7 +114,7 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
 }
 
 /** Scratch targets for the ratio rounds: a temp dir, or a throw-away Weaviate collection. */
-function scratchMaker(base: BackendTarget): () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }> {
+export function scratchMaker(base: BackendTarget): () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }> {
   let n = 0;
   return async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-bench-ratio-"));

@@ -73,8 +73,8 @@ function options() {
     backends: (b === "all" ? ["lancedb", "weaviate"] : [b]) as Backend[],
     posts: int("posts", values.posts, undefined),
     rounds: int("rounds", values.rounds, 5)!,
-    // Two slices by default: 1,000 posts (4 s a round: the per-run start and drain and the first
-    // write's index build weigh ~4% of it) and 4,000 (the steady state a real file runs at).
+    // Two slices by default: 1,000 posts (a round of a few seconds, where the run's start and drain
+    // and the first write's index build weigh ~4%) and 4,000 (nearer the rate a whole file runs at).
     ratioPosts: (values["ratio-posts"] ?? "1000,4000").split(",").map((v) => int("ratio-posts", v.trim(), undefined)!),
     queries: int("queries", values.queries, 300)!,
     ingestUntil: values["ingest-until"] === undefined ? undefined : untilTime(values["ingest-until"]),

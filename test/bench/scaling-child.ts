@@ -20,6 +20,7 @@ import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js
 import { cachedEmbedder } from "../../src/enrich/query-cache.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
+import { procCpuMs } from "./proc-cpu.js";
 import { median, msSince, percentile } from "./stats.js";
 
 /** What the child measured; latencies are medians over rounds of each round's percentile. */
@@ -51,12 +52,6 @@ function peakRssMiB(): number {
 }
 
 const { env, queries, rounds, serverPid } = JSON.parse(process.argv[2] ?? "{}") as { env: Record<string, string>; queries: string[]; rounds: number; serverPid?: number };
-
-/** User + system CPU seconds of a process, from /proc (clock ticks of 10 ms). */
-function procCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 /** CPU ms spent so far by this process (all threads) and the server. */
 function cpuNow(): number {

@@ -25,6 +25,7 @@ import { collectionDefinition, POST_PROPERTIES, postUuid, toProperties, WEAVIATE
 import type { IndexedPost } from "../../src/model/post.js";
 import { indexFor } from "./backends.js";
 import { BENCH_DIR } from "./results-store.js";
+import { procCpuMs } from "./proc-cpu.js";
 import { replicaChunk } from "./scaling-replica.js";
 import { toVector } from "./stored-vectors.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
@@ -34,11 +35,6 @@ const chunk = Number(process.argv[3] ?? 1000);
 /** Variants to run (comma-separated names), default all. */
 const only = process.argv[4]?.split(",");
 const wanted = (name: string): boolean => only === undefined || only.includes(name);
-
-function procCpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-}
 
 async function readSome(n: number): Promise<IndexedPost[]> {
   const db = await lancedb.connect(LanceDbIndex.dirFor(path.join(BENCH_DIR, "lancedb-full")));

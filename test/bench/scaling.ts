@@ -39,13 +39,15 @@ import * as lancedb from "@lancedb/lancedb";
 import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "../../src/index/lancedb-maintenance.js";
-import { POSTS_TABLE, toRow } from "../../src/index/lancedb-schema.js";
+import { rowsTable } from "../../src/index/lancedb-rows.js";
+import { POSTS_TABLE, postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { saveTopicModel, topicModelPath } from "../../src/topics/model-file.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
 import { table } from "../eval/format.js";
 import { indexFor } from "./backends.js";
+import { procCpuMs } from "./proc-cpu.js";
 import type { Backend, BackendTarget } from "./backends.js";
 import { loadText, machineInfo } from "./machine.js";
 import type { MachineInfo } from "./machine.js";
@@ -241,10 +243,12 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
     if (resumedLoadS === undefined) await index.close();
     const db = await lancedb.connect(LanceDbIndex.dirFor(dataDir));
     const t = await db.openTable(POSTS_TABLE);
+    // Rows go in as the adapter builds them (toRow + rowsTable), in the schema open() created.
+    const schema = postsSchema(USE_MODEL_ID, dims);
     try {
       let lastLog = Date.now();
       for (let from = loaded; from < size && Date.now() <= deadline; from += BULK_CHUNK) {
-        await t.add(replicaChunk(sources, from, Math.min(size, from + BULK_CHUNK)).map(toRow));
+        await t.add(rowsTable(replicaChunk(sources, from, Math.min(size, from + BULK_CHUNK)).map(toRow), schema));
         loaded = Math.min(size, from + BULK_CHUNK);
         if (Date.now() - lastLog > 30_000) {
           lastLog = Date.now();
@@ -377,12 +381,6 @@ export const SCALING_COLLECTION = "ScalePosts";
 /** Longer than Weaviate's idle-memtable flush delay (60 s by default). */
 const SETTLE_MIN_MS = 75_000;
 
-/** CPU seconds a process has used so far (/proc, 10 ms ticks). */
-function cpuSecondsOf(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
 /**
  * Waits until the Weaviate server is idle (under 5% of a core over 5 s) and at least
  * SETTLE_MIN_MS have passed, at most SCALING_SETTLE_MAX_MIN (15) minutes, and returns the seconds
@@ -395,9 +393,9 @@ async function settled(pid: number, log: (s: string) => void): Promise<number> {
   const t0 = process.hrtime.bigint();
   const limitMs = envInt("SCALING_SETTLE_MAX_MIN", 15) * 60_000;
   for (;;) {
-    const before = cpuSecondsOf(pid);
+    const before = procCpuMs(pid);
     await new Promise((r) => setTimeout(r, 5_000));
-    const busy = (cpuSecondsOf(pid) - before) / 5;
+    const busy = (procCpuMs(pid) - before) / 5_000;
     if ((busy < 0.05 && msSince(t0) >= SETTLE_MIN_MS) || msSince(t0) > limitMs) {
       log(`scaling weaviate: server ${busy < 0.05 ? "idle" : `still ${fixed(100 * busy, 0)}% busy (stopped waiting)`} after ${fixed(msSince(t0) / 1000, 0)} s`);
       return msSince(t0) / 1000;
