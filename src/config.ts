@@ -39,6 +39,8 @@ export interface Config {
   weaviateReplicationFactor: number;
   weaviateShards: number;
   weaviateConsistency: "ONE" | "QUORUM" | "ALL";
+  /** Filter matches below which Weaviate answers a filtered vector search by an exact scan; unset: the adapter's default. */
+  weaviateFlatSearchCutoff: number | undefined;
   /** Hybrid search: weight of the vector side 0..1, and the fusion algorithm. */
   hybridAlpha: number;
   hybridFusion: "relativeScore" | "rankedFusion";
@@ -90,6 +92,10 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function optInt(env: Env, name: string, min: number, max: number): number | undefined {
+  return opt(env, name) === undefined ? undefined : int(env, name, 0, min, max);
 }
 
 function num(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -159,6 +165,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     weaviateReplicationFactor: int(env, "WEAVIATE_REPLICATION_FACTOR", 1, 1, 9),
     weaviateShards: int(env, "WEAVIATE_SHARDS", 1, 1, 64),
     weaviateConsistency: oneOf(env, "WEAVIATE_CONSISTENCY", "QUORUM", ["ONE", "QUORUM", "ALL"]),
+    weaviateFlatSearchCutoff: optInt(env, "WEAVIATE_FLAT_SEARCH_CUTOFF", 0, 100_000_000),
     hybridAlpha: num(env, "HYBRID_ALPHA", 0.5, 0, 1),
     hybridFusion: oneOf(env, "HYBRID_FUSION", "relativeScore", ["relativeScore", "rankedFusion"]),
     embeddingsUrl: url(env, "EMBEDDINGS_URL", ["http:", "https:"]),

@@ -23,6 +23,7 @@ export async function openSearchIndex(config: Config): Promise<SearchIndex> {
       shards: config.weaviateShards,
       consistency: config.weaviateConsistency,
       fusion: config.hybridFusion,
+      flatSearchCutoff: config.weaviateFlatSearchCutoff,
     });
     return new RollupMaintainingIndex(index, trends);
   }

@@ -10,11 +10,14 @@
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Hybrid and
  *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts); a
  *   hybrid caller's `choose` picks from the page (lead fields come with the window) before the
- *   posts are fetched, so FindLeads fetches its 10 leads, not 30 candidates.
+ *   posts are fetched, so FindLeads fetches its 10 leads, not 30 candidates. A page reads only
+ *   the properties its `fields` name (the others come back empty, as from the embedded index).
+ * - open() also sets the collection's flat-search cutoff (weaviate-schema.ts says why).
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
  *   signal is also handed to the gRPC call itself (withCallSignal), which it cancels.
  * - Connection and server failures become IndexUnavailableError.
  */
+import { reconfigure } from "weaviate-client";
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import type { EnrichedPost, IndexedPost } from "../model/post.js";
 import { checkAborted } from "./abort.js";
@@ -30,7 +33,7 @@ import { splitValid } from "./upsert-checks.js";
 import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { weaviateWhere } from "./weaviate-filter.js";
-import { BM25_PROPERTIES, collectionDefinition, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, RETURN_PROPERTIES, toProperties, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
+import { BM25_PROPERTIES, collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, propertiesFor, RETURN_PROPERTIES, toProperties, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
 
 export { parseHostPort } from "./weaviate-connect.js";
 
@@ -47,6 +50,8 @@ export interface WeaviateIndexOptions extends WeaviateEndpoint {
   shards: number;
   consistency: "ONE" | "QUORUM" | "ALL";
   fusion: FusionType;
+  /** Filter matches below which a filtered vector search scans exactly (weaviate-schema.ts). */
+  flatSearchCutoff?: number | undefined;
 }
 
 type Posts = Collection<undefined, string, undefined>;
@@ -155,7 +160,7 @@ export class WeaviateIndex implements SearchIndex {
       leadScore: Number(o.properties.leadScore ?? 0),
     }));
     const page = stablePage(candidates, (h) => h.id, query.offset, query.limit);
-    return this.withPosts(query.choose ? query.choose(page) : page, signal);
+    return this.withPosts(query.choose ? query.choose(page) : page, propertiesFor(query.fields), signal);
   }
 
   async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
@@ -169,7 +174,7 @@ export class WeaviateIndex implements SearchIndex {
       offset: query.offset,
       ...(filters ? { filters } : {}),
       returnMetadata: ["distance"],
-      returnProperties: RETURN_PROPERTIES,
+      returnProperties: propertiesFor(query.fields),
     }), signal);
     return (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
   }
@@ -188,7 +193,7 @@ export class WeaviateIndex implements SearchIndex {
       returnProperties: ["postId"],
     }), signal);
     const scored = (res.objects as WObject[]).map((o) => ({ id: String(o.properties.postId), score: o.metadata?.score ?? 0 }));
-    return this.withPosts(stablePage(scored, (h) => h.id, query.offset, query.limit), signal);
+    return this.withPosts(stablePage(scored, (h) => h.id, query.offset, query.limit), propertiesFor(query.fields), signal);
   }
 
   async get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]> {
@@ -237,23 +242,23 @@ export class WeaviateIndex implements SearchIndex {
     return weaviateWhere(this.opened().filter, filter);
   }
 
-  /** Whole posts for a ranked page of ids (windows are ranked on ids and scores only). */
-  private async withPosts(page: readonly { id: string; score: number }[], signal: AbortSignal | undefined): Promise<Hit[]> {
-    const byId = await this.call(() => this.readPosts(page.map((h) => h.id)), signal);
+  /** The posts (`properties` of each) for a ranked page of ids (windows are ranked on ids and scores only). */
+  private async withPosts(page: readonly { id: string; score: number }[], properties: string[], signal: AbortSignal | undefined): Promise<Hit[]> {
+    const byId = await this.call(() => this.readPosts(page.map((h) => h.id), properties), signal);
     return page.flatMap(({ id, score }) => {
       const post = byId.get(id);
       return post ? [{ post, score }] : [];
     });
   }
 
-  private async readPosts(ids: readonly string[]): Promise<Map<string, EnrichedPost>> {
+  private async readPosts(ids: readonly string[], properties: string[] = RETURN_PROPERTIES): Promise<Map<string, EnrichedPost>> {
     const posts = this.opened();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const res = await posts.query.fetchObjects({
       filters: posts.filter.byId().containsAny(unique.map(postUuid)),
       limit: unique.length,
-      returnProperties: RETURN_PROPERTIES,
+      returnProperties: properties,
     });
     return new Map((res.objects as WObject[]).map((o) => [String(o.properties.postId), fromProperties(o.properties)]));
   }
@@ -297,8 +302,21 @@ export class WeaviateIndex implements SearchIndex {
     for (const prop of POST_PROPERTIES) {
       if (!have.has(prop.name)) await posts.config.addProperty(prop);
     }
+    // A mutable index setting: collections created before it (or under another value) get ours.
+    const cutoff = this.opts.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF;
+    if (flatSearchCutoffOf(config) !== cutoff) {
+      await posts.config.update({
+        vectorizers: reconfigure.vectorizer.update({ vectorIndexConfig: reconfigure.vectorIndex.hnsw({ flatSearchCutoff: cutoff }) }),
+      });
+    }
     return posts;
   }
+}
+
+/** The flat-search cutoff of a collection's (single, unnamed) vector index, if it reports one. */
+export function flatSearchCutoffOf(config: { vectorizers?: Record<string, { indexConfig?: unknown }> }): number | undefined {
+  const index = config.vectorizers?.["default"]?.indexConfig as { flatSearchCutoff?: unknown } | undefined;
+  return typeof index?.flatSearchCutoff === "number" ? index.flatSearchCutoff : undefined;
 }
 
 function clamp01(x: number): number {

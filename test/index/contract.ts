@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { IndexedPost } from "../../src/model/post.js";
-import { EmbeddingModelMismatchError } from "../../src/index/search-index.js";
-import type { Hit, QueryFilter, SearchIndex } from "../../src/index/search-index.js";
+import { EmbeddingModelMismatchError, LEAD_FIELDS, RESULT_FIELDS } from "../../src/index/search-index.js";
+import type { Hit, Page, QueryFilter, SearchIndex } from "../../src/index/search-index.js";
 import { cosine, DIMS, embed, makePost, MODEL, randomPosts } from "./synthetic.js";
 
 /** Storage for one suite run, as the backend's test file provides it. */
@@ -219,6 +219,33 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
       assert.deepEqual(ids(combined), [byNative("crm").id]);
       const none = await index.nearVector({ vector: embed("x"), filter: { subforums: ["no-such-subforum"] }, limit: 5, offset: 0 });
       assert.deepEqual(none, []);
+    });
+
+    it('a page of "result" or "lead" fields holds those fields as stored and leaves the others empty', async () => {
+      const target = byNative("crm");
+      const read: [Page["fields"], readonly string[]][] = [["result", RESULT_FIELDS], ["lead", LEAD_FIELDS]];
+      for (const [fields, wanted] of read) {
+        const calls = [
+          (f: Page["fields"]) => index.hybrid({ text: target.title, vector: target.vector, alpha: 0.5, limit: 5, offset: 0, fields: f }),
+          (f: Page["fields"]) => index.nearVector({ vector: target.vector, limit: 5, offset: 0, fields: f }),
+          (f: Page["fields"]) => index.keyword({ text: target.title, limit: 5, offset: 0, fields: f }),
+        ];
+        for (const call of calls) {
+          const full = await call("all");
+          const partial = await call(fields);
+          assert.deepEqual(partial.map((h) => [h.post.id, h.score]), full.map((h) => [h.post.id, h.score]));
+          assert.equal(partial[0]?.post.id, target.id);
+          for (const [i, h] of partial.entries()) {
+            const whole = full[i]!.post as unknown as Record<string, unknown>;
+            for (const [k, v] of Object.entries(h.post)) {
+              if (wanted.includes(k)) assert.deepEqual(v, whole[k], `${fields}: ${k}`);
+              else assert.ok(v === "" || v === 0, `${fields}: unread ${k} = ${String(v)}`);
+            }
+          }
+        }
+        // The target's unread fields are not empty in the store, so "empty" above was a real read-less page.
+        assert.ok(target.author !== "" && target.created !== 0 && target.leadScore > 0);
+      }
     });
 
     it("injection attempts in filter values and query text are inert", async () => {

@@ -9,7 +9,6 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { connect } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { RESULT_FIELDS } from "../../src/index/search-index.js";
 import { registerIndexContract } from "./contract.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
@@ -109,39 +108,6 @@ describe("LanceDbIndex upkeep", () => {
       const results = await Promise.all([index.upsert(posts), index.upsert(posts), index.upsert(posts.slice(0, 10))]);
       assert.equal(results.reduce((n, r) => n + r.inserted, 0), 40);
       assert.equal(await index.count(), 40);
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('reads only the result fields for fields: "result", leaving the rest empty', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-fields-"));
-    const index = new LanceDbIndex({ dir });
-    try {
-      await index.open(MODEL, DIMS);
-      const posts = randomPosts(40, 5, "f").map((p, i) => ({ ...p, author: `author${i}`, painPoint: `pain ${i}`, leadScore: 50 + i }));
-      await index.upsert(posts);
-      const target = posts[7]!;
-      const calls = [
-        (fields: "all" | "result") => index.hybrid({ text: target.title, vector: target.vector, alpha: 0.5, limit: 5, offset: 0, fields }),
-        (fields: "all" | "result") => index.nearVector({ vector: target.vector, limit: 5, offset: 0, fields }),
-        (fields: "all" | "result") => index.keyword({ text: target.title, limit: 5, offset: 0, fields }),
-      ];
-      for (const call of calls) {
-        const full = await call("all");
-        const partial = await call("result");
-        assert.deepEqual(partial.map((h) => [h.post.id, h.score]), full.map((h) => [h.post.id, h.score]));
-        for (const [i, h] of partial.entries()) {
-          const whole = full[i]!.post;
-          for (const f of RESULT_FIELDS) assert.deepEqual(h.post[f], whole[f], f);
-          assert.equal(h.post.author, "");
-          assert.equal(h.post.painPoint, "");
-          assert.equal(h.post.leadScore, 0);
-          assert.ok(whole.author.startsWith("author") && whole.leadScore >= 50);
-          for (const [k, v] of Object.entries(h.post)) assert.ok(v !== "undefined" && !Number.isNaN(v), `${k} = ${String(v)}`);
-        }
-      }
     } finally {
       await index.close();
       rmSync(dir, { recursive: true, force: true });

@@ -5,13 +5,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import weaviate from "weaviate-client";
+import weaviate, { reconfigure } from "weaviate-client";
 import { IndexUnavailableError } from "../../src/index/search-index.js";
-import { WeaviateIndex } from "../../src/index/weaviate-index.js";
+import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate-index.js";
 import type { WeaviateIndexOptions } from "../../src/index/weaviate-index.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
-import { collectionDefinition, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
+import { collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
 import { registerIndexContract } from "./contract.js";
 import { DIMS, makePost, MODEL, randomPosts } from "./synthetic.js";
 
@@ -105,6 +105,30 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
       assert.equal(got?.topicId, "t7");
     } finally {
       await index.close();
+    }
+  });
+
+  it("gives a new collection the flat-search cutoff and moves an older collection's to the configured one", async () => {
+    const fresh = `ThreadsightCutoff${randomBytes(4).toString("hex")}`;
+    const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server!.httpPort, grpcHost: "127.0.0.1", grpcPort: server!.grpcPort });
+    const cutoffNow = async (): Promise<number | undefined> => flatSearchCutoffOf(await client.collections.use(fresh).config.get());
+    try {
+      const created = new WeaviateIndex(options(server!, fresh));
+      await created.open(MODEL, DIMS);
+      await created.close();
+      assert.equal(await cutoffNow(), DEFAULT_FLAT_SEARCH_CUTOFF);
+      // Weaviate's own default, as on a collection created before the setting existed.
+      await client.collections.use(fresh).config.update({
+        vectorizers: reconfigure.vectorizer.update({ vectorIndexConfig: reconfigure.vectorIndex.hnsw({ flatSearchCutoff: 40_000 }) }),
+      });
+      assert.equal(await cutoffNow(), 40_000);
+      const reopened = new WeaviateIndex({ ...options(server!, fresh), flatSearchCutoff: 12_345 });
+      await reopened.open(MODEL, DIMS);
+      await reopened.close();
+      assert.equal(await cutoffNow(), 12_345);
+    } finally {
+      await client.collections.delete(fresh).catch(() => {});
+      await client.close();
     }
   });
 
