@@ -20,7 +20,7 @@ import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { keywordQuery, RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb-queries.js";
 import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
-import { BM25_PROPERTIES, postUuid, RETURN_PROPERTIES } from "../../src/index/weaviate-schema.js";
+import { BM25_PROPERTIES, postUuid, propertiesFor } from "../../src/index/weaviate-schema.js";
 
 /** The page the service asks the index for: limit 10 plus one to know whether more exist. */
 export const PAGE = 11;
@@ -65,6 +65,9 @@ function lanceFloor(db: Connection, table: Table): EngineFloor {
   };
 }
 
+/** The properties a search page reads, as the adapter reads them (`fields: "result"`). */
+const RESULT_PROPERTIES = propertiesFor("result");
+
 function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
   const posts = client.collections.get(config.weaviateCollection);
   const depth = candidateDepth(0, PAGE);
@@ -81,11 +84,11 @@ function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
       });
       const ids = res.objects.slice(0, PAGE).map((o) => String(o.properties.postId));
       if (ids.length === 0) return 0;
-      const page = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(ids.map(postUuid)), limit: ids.length, returnProperties: RETURN_PROPERTIES });
+      const page = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(ids.map(postUuid)), limit: ids.length, returnProperties: RESULT_PROPERTIES });
       return page.objects.length;
     },
     async vector(vector) {
-      const res = await posts.query.nearVector(Array.from(vector), { limit: PAGE, returnMetadata: ["distance"], returnProperties: RETURN_PROPERTIES });
+      const res = await posts.query.nearVector(Array.from(vector), { limit: PAGE, returnMetadata: ["distance"], returnProperties: RESULT_PROPERTIES });
       return res.objects.length;
     },
     async close() {
