@@ -21,7 +21,11 @@
  *   into the indexes once max(`optimizeEveryRows`, 5% of the table) rows were written since the
  *   last run, and when the writer closes.
  * - Training and optimize run in the background, off the write path: they took minutes at 60k
- *   rows (training) and stalled the ingest pipeline while they ran. One run at a time; a write
+ *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free:
+ *   the vector index is most of LanceDB's CPU during an ingest (test/bench/ingest-upkeep.ts, the
+ *   92,912 benchmark posts with a stand-in embedder: ~230 s of LanceDB CPU while ingesting and
+ *   ~110 s in the final optimize, against ~29 s and ~3 s with no vector index), since optimize
+ *   folds new rows into the HNSW partitions, and on 2 cores it competes with the encoder. One run at a time; a write
  *   that makes work due while a run is going schedules one more run after it. Background work
  *   never delays visibility: a committed row is searchable at once (flat scan of unindexed rows),
  *   the indexes only make that scan shorter. Writes going on meanwhile are fine: LanceDB retries

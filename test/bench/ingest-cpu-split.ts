@@ -9,7 +9,6 @@
  * PER sets the posts per corpus (250).
  * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] node --import tsx test/bench/ingest-cpu-split.ts
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
@@ -19,33 +18,8 @@ import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { indexFor, targetFor } from "./backends.js";
 import { CORPORA_FILES, corpusPath } from "./corpora.js";
 import { scratchMaker } from "./ingest.js";
-import { procCpuMs } from "./proc-cpu.js";
+import { procCpuMs, threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
-
-/** CPU ms so far of every thread of this process, with its name. */
-function threads(): Map<string, { name: string; ms: number }> {
-  const out = new Map<string, { name: string; ms: number }>();
-  for (const tid of readdirSync("/proc/self/task")) {
-    try {
-      const st = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-      const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
-      const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-      out.set(tid, { name, ms: (Number(f[11]) + Number(f[12])) * 10 });
-    } catch {}
-  }
-  return out;
-}
-
-/** CPU ms per thread name between two readings (this thread as "main"). */
-function diff(a: Map<string, { name: string; ms: number }>, b: Map<string, { name: string; ms: number }>): string {
-  const byName = new Map<string, number>();
-  for (const [tid, t] of b) {
-    const d = t.ms - (a.get(tid)?.ms ?? 0);
-    const key = tid === String(process.pid) ? "main" : t.name;
-    byName.set(key, (byName.get(key) ?? 0) + d);
-  }
-  return [...byName].filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(", ");
-}
 
 const per = Number(process.env.PER ?? 250);
 const weaviate = process.env.BACKEND === "weaviate" ? await startBenchWeaviate() : undefined;
@@ -67,20 +41,20 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const up = index.upsert.bind(index);
   index.upsert = async (p, s) => { const a = at(); const r = await up(p, s); ev.push(`upsert ${p.length} ${a}-${at()}`); return r; };
   const c0 = process.cpuUsage();
-  const th0 = threads();
+  const th0 = threadCpuMs();
   const server0 = serverCpuMs();
   t0 = process.hrtime.bigint();
   await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: per }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
   const end = at();
-  console.log("   pipeline threads: " + diff(th0, threads()) + (weaviate ? `, weaviate-server ${serverCpuMs() - server0}` : ""));
+  console.log("   pipeline threads: " + threadCpuDiff(th0, threadCpuMs()) + (weaviate ? `, weaviate-server ${serverCpuMs() - server0}` : ""));
   const c = process.cpuUsage(c0);
   console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, end ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
   const r0 = process.cpuUsage();
-  const th1 = threads();
+  const th1 = threadCpuMs();
   const w0 = process.hrtime.bigint();
   await Promise.all(calls.map((c) => embedder.embed(c)));
   const rc = process.cpuUsage(r0);
-  console.log("   raw threads: " + diff(th1, threads()));
+  console.log("   raw threads: " + threadCpuDiff(th1, threadCpuMs()));
   console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
   await enricher.close();
   await index.close();
