@@ -5,7 +5,7 @@
  *   with the title's score weighted {@link TITLE_BOOST}x (as Weaviate's `title^2`), English
  *   stemming and stop words; pages are cut from a candidate window, ties broken by id (paging.ts).
  * - Vector: cosine distance; `score = 1 - distance`. Brute force (exact) below the vector-index
- *   threshold, IVF_HNSW_SQ with an exact re-rank of the page above it (lancedb-maintenance.ts,
+ *   threshold, IVF_RQ with an exact re-rank of what a query returns above it (lancedb-maintenance.ts,
  *   lancedb-queries.ts).
  * - Hybrid: both sides fetched with the same filter (top 200 each per page window) and fused
  *   here (fusion.ts), relative-score by default, so `score` is 0..1. The keyword side starts at

@@ -8,24 +8,28 @@
  *   full-text (BM25) indexes on `title` and `content`, are created with the first rows, on the
  *   write path (keyword search needs them to exist at all; on a first batch they take well under
  *   a second).
- * - The vector index (IVF_HNSW_SQ, cosine: HNSW graphs over 8-bit scalar-quantised vectors in
- *   IVF partitions of ~{@link ROWS_PER_PARTITION} rows) is trained once the table holds
- *   `vectorIndexMinRows` rows. Below that, vector search is brute force, which is exact and, at
- *   that size, fast. It replaced IVF_PQ, whose 64 sub-vector codes ranked too roughly for the
- *   queries to skip re-reading full vectors (the costliest part of a search); the numbers are in
- *   lancedb-queries.ts. A writer finding an index of another type (a directory from an earlier
- *   version) retrains it in the background, as it trains a missing one. Training 92,912 rows
- *   took ~2.5 minutes on the 2-core benchmark machine under load (IVF_PQ: a similar time).
+ * - The vector index (IVF_RQ, cosine: IVF partitions of ~{@link ROWS_PER_PARTITION} rows whose
+ *   vectors are kept as 4-bit RaBitQ codes; queries re-read the full vectors of the rows they
+ *   return, lancedb-queries.ts) is trained once the table holds `vectorIndexMinRows` rows. Below
+ *   that, vector search is brute force, which is exact and, at that size, fast. It replaced
+ *   IVF_HNSW_SQ, whose HNSW graphs `optimize()` rebuilds to fold new rows in: on a copy of the
+ *   92,912-post benchmark table, training took 38 s of CPU and folding in 5% more rows 89 s
+ *   (IVF_RQ: 4.7 s and 6.2 s), and over a whole-corpora ingest that upkeep was most of
+ *   LanceDB's CPU, taken from the encoder's cores (test/bench/ingest-upkeep.ts). Queries cost
+ *   and find the same: VectorSearch page p50 6.4 vs 6.6 ms, recall@10 against exact vectors
+ *   0.985 vs 1.000; hybrid window of 200, 6.2 vs 6.6 ms, its top 10 0.990 vs 1.000 (40 held-out
+ *   questions). It replaced IVF_PQ before that, whose 64 sub-vector codes ranked too roughly for
+ *   the queries to skip re-reading full vectors. A writer finding an index of another type (a
+ *   directory from an earlier version) retrains it in the background, as it trains a missing one.
  * - Rows written after an index was built are still found (LanceDB scans unindexed rows
  *   flat), but a flat full-text scan costs ~30 ms per 1,000 rows, so `optimize()` folds them
  *   into the indexes once max(`optimizeEveryRows`, 5% of the table) rows were written since the
  *   last run, and when the writer closes.
  * - Training and optimize run in the background, off the write path: they took minutes at 60k
- *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free:
- *   the vector index is most of LanceDB's CPU during an ingest (test/bench/ingest-upkeep.ts, the
- *   92,912 benchmark posts with a stand-in embedder: ~230 s of LanceDB CPU while ingesting and
- *   ~110 s in the final optimize, against ~29 s and ~3 s with no vector index), since optimize
- *   folds new rows into the HNSW partitions, and on 2 cores it competes with the encoder. One run at a time; a write
+ *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free: on
+ *   2 cores it competes with the encoder (test/bench/ingest-upkeep.ts, the 92,912 benchmark posts
+ *   with a stand-in embedder: LanceDB CPU while ingesting / in the final optimize, ~48 s / ~7.5 s
+ *   with IVF_RQ, ~236 s / ~113 s with IVF_HNSW_SQ, ~36 s / ~4 s with no vector index). One run at a time; a write
  *   that makes work due while a run is going schedules one more run after it. Background work
  *   never delays visibility: a committed row is searchable at once (flat scan of unindexed rows),
  *   the indexes only make that scan shorter. Writes going on meanwhile are fine: LanceDB retries
@@ -36,11 +40,10 @@ import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
 
 /** The vector index type trained here, as LanceDB's index statistics name it. */
-export const VECTOR_INDEX_TYPE = "IVF_HNSW_SQ";
+export const VECTOR_INDEX_TYPE = "IVF_RQ";
 /**
  * Rows per IVF partition of the vector index. Queries probe up to NPROBES (lancedb-queries.ts)
- * partitions, i.e. all of them up to ~500k rows; partitions are built in parallel, and smaller
- * graphs build faster than one big one.
+ * partitions, i.e. all of them up to ~500k rows.
  */
 export const ROWS_PER_PARTITION = 25_000;
 /** Default row count at which the vector index is trained (brute force below it). */
@@ -158,7 +161,7 @@ export class LanceMaintenance {
     if (await this.vectorIndexDue(rows)) {
       // Rows written during training stay unindexed until the next optimize, which the
       // counter still makes due. Replacing an older index is one commit: readers switch over.
-      await this.table.createIndex("vector", { config: Index.hnswSq(vectorIndexOptions(rows)), replace: true });
+      await this.table.createIndex("vector", { config: Index.ivfRq(vectorIndexOptions(rows)), replace: true });
       return;
     }
     if (this.optimizeDue(rows)) await this.optimize();
@@ -191,7 +194,10 @@ export class LanceMaintenance {
   }
 }
 
-/** IVF_HNSW_SQ settings for a table of `rows` rows (graph parameters: LanceDB's defaults). */
+/** Bits per dimension of the RaBitQ codes: 1 (the default) ranked a 200-row window's top 10 68% right unrefined, 4 93%. */
+export const RQ_BITS = 4;
+
+/** IVF_RQ settings for a table of `rows` rows. */
 export function vectorIndexOptions(rows: number) {
-  return { distanceType: "cosine" as const, numPartitions: Math.max(1, Math.round(rows / ROWS_PER_PARTITION)) };
+  return { distanceType: "cosine" as const, numPartitions: Math.max(1, Math.round(rows / ROWS_PER_PARTITION)), numBits: RQ_BITS };
 }

@@ -4,28 +4,24 @@
  * same requests with the same parameters.
  *
  * Vector queries depend on the vector index the table has (lancedb-maintenance.ts trains
- * IVF_HNSW_SQ; directories written by earlier versions may still hold IVF_PQ until their writer
- * retrains), so {@link vectorPlan} picks the parameters from the index's statistics, read per
- * query (~0.1 ms, and the hybrid path reads them while the query is still being embedded).
+ * IVF_RQ; directories written by earlier versions may still hold IVF_HNSW_SQ or IVF_PQ until
+ * their writer retrains), so {@link vectorPlan} picks the parameters from the index's statistics,
+ * read per query (~0.1 ms, read while the query is still being embedded).
  *
- * - IVF_HNSW_SQ. Distances come from 8-bit codes, and LanceDB 0.37 reports them on another
- *   scale than the exact distances of the flat scan of rows written since the last optimize
- *   (about twice the cosine distance, squared L2 of unit vectors), so they are comparable only
- *   among indexed rows (LanceDB 0.37 re-reads the vectors itself while some rows are outside
- *   the index; the plan does not rely on that). A hybrid window therefore skips the exact
- *   re-rank only while the index covers every row: relative-score fusion min-max normalises
- *   each side and ranked fusion reads ranks only, so a common scale factor does not change the
- *   fused answer (SQ's own error: mean 3e-4, max 2e-3 in cosine distance). Otherwise, and always for
- *   VectorSearch pages (whose score is the cosine similarity itself), `refineFactor(1)` re-reads
- *   the full vectors of the returned rows and the distances are exact. `ef` (HNSW candidates
- *   kept while searching) is at least {@link HNSW_MIN_EF}. Measured on the 92,912-post
- *   benchmark index (40 held-out questions, IVF_PQ and IVF_HNSW_SQ copies queried in
- *   interleaved rounds on a loaded machine, top 10 compared with exact brute-force vectors):
- *   hybrid window of 200, no re-rank: 11.0 ms median, 11 ms CPU (IVF_PQ with factor 2: 17.4 ms,
- *   21 ms CPU), fused top 10 agreeing 99.3% with the exact answer (IVF_PQ: 93.0%); re-ranked
- *   (factor 1) 15-17 ms. VectorSearch page of 11 with `ef` 100 and factor 1: 12.6 ms, top-10
- *   recall 99.8% (IVF_PQ, factor 10: 15.7 ms, 93%); `ef` 50 would save ~1 ms at 97.5% recall.
- *   All IVF partitions are probed up to NPROBES; probing 2 of the 4 cut recall to 95%.
+ * - IVF_RQ (4-bit RaBitQ codes). Every query re-reads the full vectors of the rows it returns
+ *   (`refineFactor`), so distances are exact cosine distances whether or not a row is indexed
+ *   yet. Hybrid windows (ranking only) re-read exactly the window: factor 1; VectorSearch pages,
+ *   whose score is the cosine similarity itself and whose order must be right from the first
+ *   row, re-read twice the page (factor 2). Measured on the 92,912-post benchmark index (40
+ *   held-out questions, top 10 compared with exact brute-force vectors): window of 200 with
+ *   factor 1, 6.6 ms, top 10 all exact, 95.9% of the exact 200 in it (unrefined: 4.4 ms, top 10
+ *   93%); page of 10 with factor 2, 6.6 ms, recall@10 1.000. All IVF partitions are probed up
+ *   to NPROBES.
+ * - IVF_HNSW_SQ (older directories). Distances come from 8-bit codes on another scale than the
+ *   exact distances of rows written since the last optimize, so they are comparable only among
+ *   indexed rows: a hybrid window skips the exact re-rank only while the index covers every row;
+ *   pages always re-rank (factor 1). `ef` (HNSW candidates kept while searching) is at least
+ *   {@link HNSW_MIN_EF}: page of 11 with `ef` 100, recall@10 99.8%.
  * - IVF_PQ (older directories): PQ codes rank approximately and the re-read of
  *   `limit * refineFactor` full vectors is the expensive part; hybrid windows use factor 2 (93%
  *   agreement at about half the cost of 10), pages 10 (93% recall; 81% at 2).
@@ -47,6 +43,9 @@ export const HNSW_MIN_EF = 100;
 export const PQ_PAGE_REFINE_FACTOR = 10;
 /** Exact re-rank factor for the vector leg of a hybrid query on an IVF_PQ index. */
 export const PQ_HYBRID_REFINE_FACTOR = 2;
+/** Exact re-rank factors on an IVF_RQ index: VectorSearch pages, and hybrid windows. */
+export const RQ_PAGE_REFINE_FACTOR = 2;
+export const RQ_WINDOW_REFINE_FACTOR = 1;
 /** Name LanceDB gives the vector column's index. */
 export const VECTOR_INDEX = "vector_idx";
 
@@ -65,6 +64,7 @@ export interface VectorPlan {
  */
 export function vectorPlan(stats: IndexStatistics | undefined, use: VectorUse, rows: number): VectorPlan {
   if (stats === undefined) return {};
+  if (stats.indexType === "IVF_RQ") return { refineFactor: use === "page" ? RQ_PAGE_REFINE_FACTOR : RQ_WINDOW_REFINE_FACTOR };
   if (stats.indexType === "IVF_PQ") return { refineFactor: use === "page" ? PQ_PAGE_REFINE_FACTOR : PQ_HYBRID_REFINE_FACTOR };
   const ef = Math.max(HNSW_MIN_EF, rows);
   const exactNeeded = use === "page" || stats.numUnindexedRows > 0 || stats.indexType !== "IVF_HNSW_SQ";

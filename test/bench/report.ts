@@ -193,7 +193,7 @@ export function renderReport(tag = "full"): string {
     "longer on average than the 1,000's, hence its lower raw rate); each ratio compares the pipeline with the raw",
     "embedder on its own slice's calls. The whole corpora",
     "run below the 4,000-post slice because the embedded index's upkeep grows with the table: from 20,000 rows it trains",
-    "its vector index (IVF_HNSW_SQ) and then, in the background, folds new rows into it and into the full-text indexes",
+    "its vector index and then, in the background, folds new rows into it and into the full-text indexes",
     "every 5% of the table (src/index/lancedb-maintenance.ts); that CPU comes out of the encoder's two cores.",
     "`test/bench/ingest-upkeep.ts` measures the upkeep alone (a stand-in embedder, with and without the vector index).",
     "The pipeline is CPU-bound on 2 cores: the encoder workers use the same CPU as in the raw replay, and everything else",

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { connect } from "@lancedb/lancedb";
+import { connect, Index } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { registerIndexContract } from "./contract.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
@@ -21,7 +21,7 @@ registerIndexContract("lancedb", async () => {
 });
 
 describe("LanceDbIndex with a trained vector index", () => {
-  it("builds IVF_HNSW_SQ past the threshold, returns exact cosine scores and ranks hybrid windows like exact cosine", async () => {
+  it("builds IVF_RQ past the threshold, returns exact cosine scores and ranks hybrid windows like exact cosine", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-ivf-"));
     const index = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
     try {
@@ -36,7 +36,7 @@ describe("LanceDbIndex with a trained vector index", () => {
       const vectorIdx = (await table.listIndices()).find((i) => i.name === "vector_idx");
       table.close();
       db.close();
-      assert.equal(vectorIdx?.indexType, "IvfHnswSq");
+      assert.equal(vectorIdx?.indexType, "IvfRq");
       const target = posts[17]!;
       const exact = posts
         .map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) }))
@@ -70,6 +70,50 @@ describe("LanceDbIndex with a trained vector index", () => {
       assert.ok(after >= 0.8, `hybrid recall@10 with unindexed rows ${after}`);
     } finally {
       await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("LanceDbIndex with an older vector index type", () => {
+  it("is retrained to IVF_RQ by its next writer, and answers exactly before and after", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-retrain-"));
+    const posts = randomPosts(1200, 13);
+    const typeNow = async (): Promise<string | undefined> => {
+      const db = await connect(dir);
+      const table = await db.openTable("posts");
+      try {
+        return (await table.listIndices()).find((i) => i.name === "vector_idx")?.indexType;
+      } finally {
+        table.close();
+        db.close();
+      }
+    };
+    const first = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
+    await first.open(MODEL, DIMS);
+    await first.upsert(posts);
+    await first.close();
+    // What an earlier version left: an IVF_HNSW_SQ index over the same rows.
+    const db = await connect(dir);
+    const table = await db.openTable("posts");
+    await table.createIndex("vector", { config: Index.hnswSq({ distanceType: "cosine", numPartitions: 1 }), replace: true });
+    table.close();
+    db.close();
+    assert.equal(await typeNow(), "IvfHnswSq");
+    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
+    try {
+      await writer.open(MODEL, DIMS);
+      const target = posts[40]!;
+      const exactTop = (): string => posts.map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) })).sort((a, b) => b.s - a.s)[0]!.id;
+      assert.equal((await writer.nearVector({ vector: target.vector, limit: 1, offset: 0 }))[0]?.post.id, exactTop());
+      await writer.upsert(randomPosts(3, 14, "next"));
+      await writer.indexesSettled();
+      assert.equal(await typeNow(), "IvfRq");
+      const [hit] = await writer.nearVector({ vector: target.vector, limit: 1, offset: 0 });
+      assert.equal(hit?.post.id, exactTop());
+      assert.ok(Math.abs(hit!.score - 1) < 1e-4, `score ${hit?.score}`);
+    } finally {
+      await writer.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

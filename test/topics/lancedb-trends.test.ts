@@ -48,7 +48,7 @@ describe("LanceDbTrendStore re-tag of every post", () => {
       await index.upsert(posts);
       await index.indexesSettled();
       await index.close();
-      assert.equal((await vectorIndex()).type, "IvfHnswSq");
+      assert.equal((await vectorIndex()).type, "IvfRq");
 
       const store = new LanceDbTrendStore({ dir, vectorIndexMinRows: 500 });
       await store.open();
@@ -59,7 +59,7 @@ describe("LanceDbTrendStore re-tag of every post", () => {
       await store.close();
 
       const after = await vectorIndex();
-      assert.equal(after.type, "IvfHnswSq");
+      assert.equal(after.type, "IvfRq");
       assert.deepEqual([after.indexed, after.unindexed], [600, 0]);
     } finally {
       rmSync(root, { recursive: true, force: true });
