@@ -28,8 +28,9 @@
  * - Training and optimize run in the background, off the write path: they took minutes at 60k
  *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free: on
  *   2 cores it competes with the encoder (test/bench/ingest-upkeep.ts, the 92,912 benchmark posts
- *   with a stand-in embedder: LanceDB CPU while ingesting / in the final optimize, ~48 s / ~7.5 s
- *   with IVF_RQ, ~236 s / ~113 s with IVF_HNSW_SQ, ~36 s / ~4 s with no vector index). One run at a time; a write
+ *   with hashed bag-of-words vectors: LanceDB CPU while ingesting / in the final optimize, ~67 s /
+ *   ~3 s with IVF_RQ, ~125 s / ~10 s with IVF_HNSW_SQ, ~39 s / ~5 s with no vector index; random
+ *   unit vectors, HNSW's worst case, made IVF_HNSW_SQ ~236 s / ~113 s). One run at a time; a write
  *   that makes work due while a run is going schedules one more run after it. Background work
  *   never delays visibility: a committed row is searchable at once (flat scan of unindexed rows),
  *   the indexes only make that scan shorter. Writes going on meanwhile are fine: LanceDB retries

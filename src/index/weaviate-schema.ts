@@ -93,7 +93,7 @@ export interface CollectionSettings {
 }
 
 /** The create request for a new posts collection. */
-export function collectionDefinition(name: string, meta: WeaviateMeta, sizing: CollectionSettings): CollectionConfigCreate {
+export function collectionDefinition(name: string, meta: WeaviateMeta, settings: CollectionSettings): CollectionConfigCreate {
   return {
     name,
     description: describeMeta(meta),
@@ -102,14 +102,14 @@ export function collectionDefinition(name: string, meta: WeaviateMeta, sizing: C
       vectorIndexConfig: configure.vectorIndex.hnsw({
         distanceMetric: "cosine",
         filterStrategy: "acorn",
-        flatSearchCutoff: sizing.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF,
+        flatSearchCutoff: settings.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF,
       }),
     }),
     invertedIndex: configure.invertedIndex({ stopwordsPreset: "en", indexTimestamps: false }),
     // With replicas, async replication compares them in the background, so a node that was
     // down catches up on the writes it missed without waiting for a read to repair them.
-    replication: configure.replication({ factor: sizing.replicationFactor, asyncEnabled: sizing.replicationFactor > 1 }),
-    sharding: configure.sharding({ desiredCount: sizing.shards }),
+    replication: configure.replication({ factor: settings.replicationFactor, asyncEnabled: settings.replicationFactor > 1 }),
+    sharding: configure.sharding({ desiredCount: settings.shards }),
   };
 }
 

@@ -1,9 +1,9 @@
 /**
  * What keeping the embedded index's indexes current costs during a whole-corpora ingest, without
  * the encoder: the four corpora whole through the real pipeline (read, parse, enrich, upsert,
- * checkpoint) into a fresh LanceDB directory, with a stand-in embedder that returns a
- * deterministic unit vector per text at once, so the pipeline runs as fast as everything but the
- * encoder allows. Prints wall time and CPU per thread name during the ingest ("main" this thread,
+ * checkpoint) into a fresh LanceDB directory, with a stand-in embedder that returns the test
+ * suites' hashed bag-of-words unit vector (test/index/synthetic.ts, 512-d) per text at once,
+ * so the pipeline runs as fast as everything but the encoder allows. Prints wall time and CPU per thread name during the ingest ("main" this thread,
  * "tokio-rt-worker"/"lance-cpu" LanceDB, "node" V8 and libuv helpers) and during close (the final
  * optimize). VECTOR_INDEX=off keeps the vector index from being trained (brute-force vector
  * search), which isolates the vector index's share of LanceDB's work; PER caps rows per corpus.
@@ -22,28 +22,10 @@ import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { CORPORA_FILES, corpusPath } from "./corpora.js";
 import { threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
+import { embed } from "../index/synthetic.js";
 
 const DIMS = 512;
-
-/** A unit vector from the text's hash (xorshift stream): spread over the sphere, so IVF has clusters to train on. */
-function standInVector(text: string): Float32Array {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  const v = new Float32Array(DIMS);
-  let norm = 0;
-  for (let j = 0; j < DIMS; j++) {
-    h ^= h << 13;
-    h ^= h >>> 17;
-    h ^= h << 5;
-    v[j] = (h >>> 0) / 4294967296 - 0.5;
-    norm += v[j]! * v[j]!;
-  }
-  norm = Math.sqrt(norm);
-  for (let j = 0; j < DIMS; j++) v[j]! /= norm;
-  return v;
-}
-
-const embedder: Embedder = { model: "use-lite-512", dimensions: DIMS, embed: async (texts) => texts.map(standInVector), close: async () => {} };
+const embedder: Embedder = { model: "use-lite-512", dimensions: DIMS, embed: async (texts) => texts.map((t) => embed(t, DIMS)), close: async () => {} };
 const perCorpus = process.env.PER ? Number(process.env.PER) : undefined;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-upkeep-"));
 try {

@@ -314,7 +314,10 @@ async function leadsSplit(target: BackendTarget, result: InsightsResult, log: (s
     // runs at Weaviate's own default, set by opening the collection with it (open applies the
     // setting) and put back before each pass of the others.
     const weaviateDefault = target.backend === "weaviate" ? WEAVIATE_DEFAULT_FLAT_SEARCH_CUTOFF : undefined;
+    let cutoffNow: number | undefined;
     const setCutoff = async (cutoff: number | undefined): Promise<void> => {
+      if (cutoff === cutoffNow) return;
+      cutoffNow = cutoff;
       const env = { ...target.env, ...(cutoff === undefined ? {} : { WEAVIATE_FLAT_SEARCH_CUTOFF: String(cutoff) }) };
       const other = await indexFor({ ...target, env });
       await other.open(embedder.model, embedder.dimensions);
