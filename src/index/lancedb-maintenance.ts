@@ -2,9 +2,10 @@
  * Keeps the LanceDB table's indexes in step with its data. Run by the writing process after
  * each upsert; readers never build indexes.
  *
- * - Scalar indexes on `id` (mergeInsert's join key), `created`, `subforum` and the lead fields
- *   (`lead_score` btree, `lead_type` bitmap: FindLeads filters on both, and without them each of
- *   its two candidate queries scanned the columns, ~40 ms for the keyword side at 65k rows), and
+ * - Scalar indexes on `id` (the upsert's look-up and mergeInsert's join key), `created`,
+ *   `subforum` and the lead fields (`lead_score` btree, `lead_type` bitmap: FindLeads filters on
+ *   both, and without them each of its two candidate queries scanned the columns, ~40 ms for the
+ *   keyword side at 65k rows), and
  *   full-text (BM25) indexes on `title` and `content`, are created with the first rows, on the
  *   write path (keyword search needs them to exist at all; on a first batch they take well under
  *   a second).
@@ -22,15 +23,23 @@
  *   the queries to skip re-reading full vectors. A writer finding an index of another type (a
  *   directory from an earlier version) retrains it in the background, as it trains a missing one.
  * - Rows written after an index was built are still found (LanceDB scans unindexed rows
- *   flat), but a flat full-text scan costs ~30 ms per 1,000 rows, so `optimize()` folds them
- *   into the indexes once max(`optimizeEveryRows`, 5% of the table) rows were written since the
- *   last run, and when the writer closes.
+ *   flat), but the flat full-text scan is slow: on the 92,912-post table a keyword window took
+ *   2.6 ms with every row indexed, 79 ms with 2,000 rows unindexed, 130 ms with 4,600, 142 ms
+ *   with 9,300 and 160 ms with 14,000. So `optimize()` folds them into the indexes once
+ *   max(`optimizeEveryRows`, 5% of the table) rows were written since the last run, and when
+ *   the writer closes. Each run also merges the new rows into the IVF_RQ index, whose files it
+ *   rewrites (7.6 s wall at 93k rows in the stand-in run below), so fewer runs would cost an ingest less CPU in
+ *   principle; in practice a whole-corpora ingest at 15% ran no faster than at 5% (84.7% of the
+ *   raw embedder's rate against 89.5% and 87.5%, one round each, docs/BENCHMARKS.md), so 5% stays.
  * - Training and optimize run in the background, off the write path: they took minutes at 60k
  *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free: on
  *   2 cores it competes with the encoder (test/bench/ingest-upkeep.ts, the 92,912 benchmark posts
- *   with hashed bag-of-words vectors: LanceDB CPU while ingesting / in the final optimize, ~67 s /
- *   ~3 s with IVF_RQ, ~125 s / ~10 s with IVF_HNSW_SQ, ~39 s / ~5 s with no vector index; random
- *   unit vectors, HNSW's worst case, made IVF_HNSW_SQ ~236 s / ~113 s). One run at a time; a write
+ *   with hashed bag-of-words vectors: LanceDB CPU while ingesting / in the final optimize, ~43 s /
+ *   ~6 s with IVF_RQ, ~25 s / ~3 s with no vector index; before new rows were appended instead of
+ *   merged (lancedb-index.ts), ~67 s / ~3 s with IVF_RQ, ~125 s / ~10 s with IVF_HNSW_SQ, ~39 s /
+ *   ~5 s with no vector index; random unit vectors, HNSW's worst case, made IVF_HNSW_SQ ~236 s /
+ *   ~113 s. That stand-in outruns the upkeep, so runs there come less often than the share asks
+ *   and it does not show the share's effect). One run at a time; a write
  *   that makes work due while a run is going schedules one more run after it. Background work
  *   never delays visibility: a committed row is searchable at once (flat scan of unindexed rows),
  *   the indexes only make that scan shorter. Writes going on meanwhile are fine: LanceDB retries
@@ -51,7 +60,7 @@ export const ROWS_PER_PARTITION = 25_000;
 export const DEFAULT_VECTOR_INDEX_MIN_ROWS = 20_000;
 /** Default minimum number of written rows between optimize() runs. */
 export const DEFAULT_OPTIMIZE_EVERY_ROWS = 2_000;
-/** ...or this share of the table, whichever is larger, so the cost stays a small fraction. */
+/** ...or this share of the table, whichever is larger (module comment). */
 const OPTIMIZE_TABLE_SHARE = 0.05;
 /** Versions older than this are pruned by optimize(); readers refresh far more often. */
 const PRUNE_OLDER_THAN_MS = 10 * 60_000;

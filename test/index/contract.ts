@@ -107,13 +107,13 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
       await index.upsert([{ ...byNative("garden") }]);
     });
 
-    it("upsert counts an id repeated within one batch once and reports bad posts", async () => {
+    it("upsert counts an id repeated within one batch once, a stored one as updated, and reports bad posts", async () => {
       const dup = makePost({ nativeId: "dup", title: "Duplicate within batch", content: "first copy" });
       const dup2 = { ...dup, content: "second copy" };
       const bad = makePost({ nativeId: "bad", title: "Wrong dimensions", vector: new Float32Array(DIMS + 1).fill(0.1) });
-      const res = await index.upsert([dup, dup2, bad]);
+      const res = await index.upsert([byNative("crm"), dup, dup2, bad]);
       assert.equal(res.inserted, 1);
-      assert.equal(res.updated, 0);
+      assert.equal(res.updated, 1);
       assert.equal(res.failed.length, 1);
       assert.equal(res.failed[0]!.id, bad.id);
       assert.match(res.failed[0]!.reason, /dimension/);
