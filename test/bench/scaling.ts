@@ -27,9 +27,10 @@
  * ListTrends and FindLeads over; the replicas then carry their source post's topic.
  * Before querying a Weaviate size, the part waits for its server to settle (settled(): idle and
  * past the idle-memtable flush), at most SCALING_SETTLE_MAX_MIN (15) minutes; SCALING_RESUME=1
- * also re-queries a kept Weaviate store (requeryKeptWeaviate).
- * SCALING_RESUME=1 (LanceDB bulk) picks up BENCH_DIR/scaling-lancedb when it already holds every
- * row of the size (a run stopped while indexing) and goes on with the indexes (completedLoadSeconds).
+ * also re-queries a kept Weaviate store (requeryKeptWeaviate) and a kept LanceDB store, whose
+ * vector index is first retrained when the adapter now trains another type (requeryKeptLance).
+ * Otherwise SCALING_RESUME=1 (LanceDB bulk) picks up BENCH_DIR/scaling-lancedb when it already holds
+ * every row of the size (a run stopped while indexing) and goes on with the indexes (completedLoadSeconds).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync } from "node:fs";
@@ -86,6 +87,8 @@ export interface ScalingRow {
   diskBytes: number;
   /** True when the load was done by an earlier run that stopped while indexing (SCALING_RESUME=1). */
   resumed?: boolean;
+  /** Seconds a kept LanceDB store took to retrain its vector index to the adapter's current type (SCALING_RESUME=1). */
+  retrainedS?: number;
   child?: ChildReport;
   /** Weaviate server RSS after the queries (MiB). */
   serverRssMiB?: number;
@@ -311,6 +314,7 @@ function keptStoreTopics(sources: readonly IndexedPost[], log: (s: string) => vo
 async function measureSize(backend: Backend, sources: Parameters<typeof replicaChunk>[0], size: number, queries: string[], rounds: number, log: (s: string) => void, keep?: TopicModel): Promise<ScalingRow> {
   const deadline = Date.now() + envInt("SCALING_MAX_LOAD_MIN", 45) * 60_000;
   if (backend === "lancedb") {
+    if (process.env.SCALING_RESUME === "1" && existsSync(keptLanceDir(size))) return requeryKeptLance(sources.length, size, queries, rounds, log);
     const loadPath = process.env.SCALING_LANCE_PATH === "adapter" && size <= 100_000 ? "adapter" : "bulk";
     const row: ScalingRow = { ...(await lanceSize(sources, size, loadPath, deadline, log)), sourcePosts: sources.length };
     try {
@@ -428,6 +432,37 @@ async function requeryKeptWeaviate(sourcePosts: number, size: number, queries: s
   }
 }
 
+/**
+ * SCALING_RESUME=1 with a kept LanceDB store of `size` (SCALING_KEEP=1 on an earlier run): a
+ * vector index of a type the adapter no longer trains is retrained first, as the adapter's next
+ * writer would (LanceMaintenance), and the store is queried. Load and index times are the
+ * earlier run's, read from the results store; the retraining time is reported beside them.
+ */
+async function requeryKeptLance(sourcePosts: number, size: number, queries: string[], rounds: number, log: (s: string) => void): Promise<ScalingRow> {
+  const earlier = Object.entries(loadResults()).find(([k]) => k.startsWith(`scaling:lancedb:${size}:`))?.[1].data as ScalingRow | undefined;
+  if (earlier === undefined) throw new Error(`SCALING_RESUME=1: no stored scaling:lancedb:${size} row to take the load time from`);
+  const dataDir = keptLanceDir(size);
+  const dir = LanceDbIndex.dirFor(dataDir);
+  const db = await lancedb.connect(dir);
+  const t = await db.openTable(POSTS_TABLE);
+  const t0 = process.hrtime.bigint();
+  try {
+    const maintenance = new LanceMaintenance(t, { vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
+    await maintenance.afterWrite(0);
+    await maintenance.idle();
+    if (maintenance.lastError) throw maintenance.lastError;
+  } finally {
+    t.close();
+    db.close();
+  }
+  await lancePrune(dir);
+  const retrainedS = msSince(t0) / 1000;
+  const vectorIndex = await lanceVectorIndex(dir);
+  log(`scaling lancedb ${count(size)}: kept store, vector index now ${vectorIndex} (${fixed(retrainedS, 0)} s); querying`);
+  const child = await queryChild({ THREADSIGHT_DATA_DIR: dataDir }, queries, rounds);
+  return { ...earlier, sourcePosts, count: earlier.count, vectorIndex, diskBytes: dirBytes(dir), resumed: true, retrainedS, child };
+}
+
 /** Server directory name (under BENCH_DIR) where SCALING_KEEP=1 leaves the Weaviate store of `size` posts. */
 export function keptWeaviateName(size: number): string {
   return `scaling-weaviate-${size}`;
@@ -501,7 +536,7 @@ export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][
     return [
       r.backend,
       count(r.size),
-      r.resumed ? `${r.loadPath} (resumed)` : r.loadPath,
+      r.retrainedS !== undefined ? `${r.loadPath} (kept; vector index retrained in ${fixed(r.retrainedS, 0)} s)` : r.resumed ? `${r.loadPath} (resumed)` : r.loadPath,
       r.stopped ? `${fixed(r.loadS, 0)} (stopped)` : fixed(r.loadS, 0),
       fixed(r.indexS, 0),
       fixed(r.loaded / Math.max(r.loadS + r.indexS, 1e-9), 0),
@@ -547,7 +582,7 @@ export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][
   const out = [
     `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB \"bulk\" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows the vector index the adapter trains, as it stood when the size was run: the "vector index" column names it, IVF_PQ over sqrt(rows) partitions in the earliest rows, then IVF_HNSW_SQ, now IVF_RQ (4-bit codes), both over ~25k-row partitions (src/index/lancedb-maintenance.ts); below 20k vector search is an exact scan, as in the adapter. A size whose run stopped after adding every row was resumed from its stored rows (SCALING_RESUME=1) with its load time read from the table's version times), because the adapter's upsert path (\"adapter\": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5%) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size.`,
     "",
-    `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions); for Weaviate, the wait before the queries until its server is idle (under 5% of a core over 5 s) and at least 75 s have passed: right after an import the newest writes sit in memtables, flushed to disk segments after 60 s idle, and BM25 over a large memtable is far slower (at 1M posts SemanticSearch p50 was 129 ms queried at once, 31 ms once flushed). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size unless kept (SCALING_KEEP=1); "(resumed)" on a Weaviate row means its kept store was started again later, left to settle and queried (SCALING_RESUME=1), with the load time of the run that built it.`,
+    `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions); for Weaviate, the wait before the queries until its server is idle (under 5% of a core over 5 s) and at least 75 s have passed: right after an import the newest writes sit in memtables, flushed to disk segments after 60 s idle, and BM25 over a large memtable is far slower (at 1M posts SemanticSearch p50 was 129 ms queried at once, 31 ms once flushed). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size unless kept (SCALING_KEEP=1); "(resumed)" on a Weaviate row means its kept store was started again later, left to settle and queried (SCALING_RESUME=1), with the load time of the run that built it; "kept; vector index retrained" on a LanceDB row means its kept store, built when the adapter trained another vector index type, had that index retrained as the adapter's next writer would retrain it, then was queried, with the load and index times of the run that built it.`,
     "",
     table(
       ["backend", "posts", "load path", "load s", "index s", "posts/s", "count", "disk MiB", "query process RSS MiB", "server RSS MiB", "index memory MiB", "semantic p50 ms", "semantic p95 ms", "vector p50 ms", "vector p95 ms", "semantic CPU ms/call", "vector CPU ms/call", "vector index", "measured"],
