@@ -5,10 +5,9 @@
  * - Scalar indexes on `id` (the upsert's look-up and mergeInsert's join key), `created`,
  *   `subforum` and the lead fields (`lead_score` btree, `lead_type` bitmap: FindLeads filters on
  *   both, and without them each of its two candidate queries scanned the columns, ~40 ms for the
- *   keyword side at 65k rows), and
- *   full-text (BM25) indexes on `title` and `content`, are created with the first rows, on the
- *   write path (keyword search needs them to exist at all; on a first batch they take well under
- *   a second).
+ *   keyword side at 65k rows), and full-text (BM25) indexes on `title` and `content`, are
+ *   created with the first rows, on the write path (keyword search needs them to exist at all;
+ *   on a first batch they take well under a second).
  * - The vector index (IVF_RQ, cosine: IVF partitions of ~{@link ROWS_PER_PARTITION} rows whose
  *   vectors are kept as 4-bit RaBitQ codes; queries re-read the full vectors of the rows they
  *   return, lancedb-queries.ts) is trained once the table holds `vectorIndexMinRows` rows. Below
@@ -28,9 +27,9 @@
  *   with 9,300 and 160 ms with 14,000. So `optimize()` folds them into the indexes once
  *   max(`optimizeEveryRows`, 5% of the table) rows were written since the last run, and when
  *   the writer closes. Each run also merges the new rows into the IVF_RQ index, whose files it
- *   rewrites (7.6 s wall at 93k rows in the stand-in run below), so fewer runs would cost an ingest less CPU in
- *   principle; in practice a whole-corpora ingest at 15% ran no faster than at 5% (84.7% of the
- *   raw embedder's rate against 89.5% and 87.5%, one round each, docs/BENCHMARKS.md), so 5% stays.
+ *   rewrites (7.6 s wall at 93k rows in the stand-in run below), so fewer runs would cost an
+ *   ingest less CPU in principle; in practice a whole-corpora ingest at 15% ran no faster than
+ *   at 5% (84.7% of the raw embedder's rate against 89.5% and 87.5%, one round each), so 5% stays.
  * - Training and optimize run in the background, off the write path: they took minutes at 60k
  *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free: on
  *   2 cores it competes with the encoder (test/bench/ingest-upkeep.ts, the 92,912 benchmark posts
@@ -39,8 +38,8 @@
  *   merged (lancedb-index.ts), ~67 s / ~3 s with IVF_RQ, ~125 s / ~10 s with IVF_HNSW_SQ, ~39 s /
  *   ~5 s with no vector index; random unit vectors, HNSW's worst case, made IVF_HNSW_SQ ~236 s /
  *   ~113 s. That stand-in outruns the upkeep, so runs there come less often than the share asks
- *   and it does not show the share's effect). One run at a time; a write
- *   that makes work due while a run is going schedules one more run after it. Background work
+ *   and it does not show the share's effect). One run at a time; a write that makes work due
+ *   while a run is going schedules one more run after it. Background work
  *   never delays visibility: a committed row is searchable at once (flat scan of unindexed rows),
  *   the indexes only make that scan shorter. Writes going on meanwhile are fine: LanceDB retries
  *   a commit that conflicts with a concurrent compaction, and a failed run is retried when the
