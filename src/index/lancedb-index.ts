@@ -56,6 +56,8 @@ export interface LanceDbIndexOptions {
   freshnessSeconds?: number;
   vectorIndexMinRows?: number;
   optimizeEveryRows?: number;
+  /** Rows per vector index partition (lancedb-maintenance.ts); tests set it for small tables. */
+  rowsPerPartition?: number;
 }
 
 interface Opened {
@@ -102,6 +104,7 @@ export class LanceDbIndex implements SearchIndex {
       const maintenance = new LanceMaintenance(table, {
         vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS,
         optimizeEveryRows: this.opts.optimizeEveryRows ?? DEFAULT_OPTIMIZE_EVERY_ROWS,
+        rowsPerPartition: this.opts.rowsPerPartition,
       });
       this.state = { db, table, dimensions, maintenance, lock: new WriterLock(this.opts.dir) };
       return { embeddingModel, dimensions, count: await table.countRows() };

@@ -8,7 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { connect, Index } from "@lancedb/lancedb";
+import type { Table } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
+import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
@@ -112,6 +115,63 @@ describe("LanceDbIndex with an older vector index type", () => {
       const [hit] = await writer.nearVector({ vector: target.vector, limit: 1, offset: 0 });
       assert.equal(hit?.post.id, exactTop());
       assert.ok(Math.abs(hit!.score - 1) < 1e-4, `score ${hit?.score}`);
+    } finally {
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("LanceDbIndex vector index as the table grows", () => {
+  it("is retrained once the table calls for twice the partitions it was trained with, and records the size it was trained at", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-grow-"));
+    const inspect = async <T>(fn: (table: Table) => Promise<T>): Promise<T> => {
+      const db = await connect(dir);
+      const table = await db.openTable("posts");
+      try {
+        return await fn(table);
+      } finally {
+        table.close();
+        db.close();
+      }
+    };
+    const trainedAt = (): Promise<number | undefined> => inspect(vectorIndexTrainedRows);
+    // 100 rows per partition: trained at 300 rows (3 partitions), due again from 550 (6).
+    const options = { dir, vectorIndexMinRows: 300, rowsPerPartition: 100 };
+    let writer = new LanceDbIndex(options);
+    const all: IndexedPost[] = [];
+    const write = async (n: number, seed: number): Promise<void> => {
+      const posts = randomPosts(n, seed, `g${seed}`);
+      all.push(...posts);
+      await writer.upsert(posts);
+      await writer.indexesSettled();
+    };
+    const exactTopIsFound = async (): Promise<void> => {
+      const target = all[all.length - 7]!;
+      const [hit] = await writer.nearVector({ vector: target.vector, limit: 1, offset: 0 });
+      assert.equal(hit?.post.id, target.id);
+      assert.ok(Math.abs(hit!.score - 1) < 1e-4, `score ${hit?.score}`);
+    };
+    try {
+      await writer.open(MODEL, DIMS);
+      await write(300, 21);
+      assert.equal(await trainedAt(), 300);
+      await write(200, 22);
+      assert.equal(await trainedAt(), 300, "500 rows call for 5 partitions, fewer than twice 3");
+      await exactTopIsFound();
+      await write(100, 23);
+      assert.equal(await trainedAt(), 600, "600 rows call for 6 partitions: retrained");
+      assert.equal(await inspect(async (t) => (await t.indexStats("vector_idx"))?.indexType), "IVF_RQ");
+      await exactTopIsFound();
+      await writer.close();
+      // An index an earlier version trained records nothing: taken as trained at the threshold.
+      await inspect((t) => t.updateFieldMetadata([{ path: "vector", metadata: { [TRAINED_ROWS_KEY]: null } }]));
+      assert.equal(await trainedAt(), undefined);
+      writer = new LanceDbIndex(options);
+      await writer.open(MODEL, DIMS);
+      await write(5, 24);
+      assert.equal(await trainedAt(), 605);
+      await exactTopIsFound();
     } finally {
       await writer.close();
       rmSync(dir, { recursive: true, force: true });
