@@ -16,16 +16,24 @@
  * round trip (HTTP/2 and grpc-js both ways, the service's router, no auth or engine): a cost
  * every call pays that the floor as defined leaves out. It is reported as its own column and
  * as a second ratio, end-to-end / (embedding + engine + round trip); the goal reads the first.
+ *
+ * When ghz is installed, each round also sends as many other fresh queries through ghz (Go,
+ * grpc-go, ghz-calls.ts), one at a time, with the floor of half of them taken before that run and
+ * of the other half after it: the same ratio with a client whose own cost per call is smaller
+ * than grpc-js's (Health/Check round trip ~0.8 against ~2.2 ms), which shows how much of the
+ * distance to the floor is the service and how much the Node client. Informational too.
  */
 import { loadConfig } from "../../src/config.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { BackendTarget } from "./backends.js";
 import { openEngineFloor } from "./engine-floor.js";
+import { ghzSequential } from "./ghz-calls.js";
 import { grpcCall, healthCheckCall } from "./search-clients.js";
 import type { Method } from "./search-clients.js";
 import { loadBenchQueries, QueryPool } from "./search-queries.js";
 import { spawnService } from "./service-process.js";
 import { median, msSince } from "./stats.js";
+import { findGhz } from "../load/grpc-load.js";
 
 /** One method's figures. */
 export interface FloorRow {
@@ -43,6 +51,10 @@ export interface FloorRow {
   /** Per round, the median of its queries' ratios; and the median of those (the reported figure). */
   ratios: number[];
   ratio: number;
+  /** The same through ghz (absent without ghz, or in results stored before it was measured). */
+  goEndToEnd?: number;
+  goRatios?: number[];
+  goRatio?: number;
 }
 
 /** The floor section for one backend. */
@@ -56,6 +68,7 @@ export interface FloorResult {
 export const FLOOR_GOAL = 1.3;
 
 const METHODS: readonly Method[] = ["semantic", "vector"];
+const RPCS: Record<Method, string> = { semantic: "threadsight.v1.SearchService/SemanticSearch", vector: "threadsight.v1.SearchService/VectorSearch" };
 const WARMUP = 5;
 
 /** Measures the floor ratio against `target` (which must already hold the posts). */
@@ -67,7 +80,9 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
   const engine = await openEngineFloor(config);
   const clients = new Map(METHODS.map((m) => [m, grpcCall(svc.address, svc.key, m)]));
   const health = healthCheckCall(svc.address);
-  const samples = new Map(METHODS.map((m) => [m, { e2e: [] as number[], embed: [] as number[], engine: [] as number[], trip: [] as number[], ratios: [] as number[], tripRatios: [] as number[] }]));
+  const ghz = findGhz();
+  if (ghz === undefined) log("floor: ghz not found (scripts/install-load-tools.sh builds it): no Go client column");
+  const samples = new Map(METHODS.map((m) => [m, { e2e: [] as number[], embed: [] as number[], engine: [] as number[], trip: [] as number[], ratios: [] as number[], tripRatios: [] as number[], goE2e: [] as number[], goRatios: [] as number[] }]));
   const signal = AbortSignal.timeout(3_600_000);
   try {
     for (const q of pool.take(WARMUP)) {
@@ -79,6 +94,15 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
     }
     for (let round = 0; round < opts.rounds; round++) {
       for (const m of METHODS) {
+        const timedFloor = async (q: string): Promise<{ embed: number; engine: number }> => {
+          let t = process.hrtime.bigint();
+          const [v] = await embedder.embed([q], signal);
+          const embed = msSince(t);
+          t = process.hrtime.bigint();
+          if (m === "semantic") await engine.semantic(q, v!);
+          else await engine.vector(v!);
+          return { embed, engine: msSince(t) };
+        };
         const call = clients.get(m)!.call;
         const r = { e2e: [] as number[], embed: [] as number[], engine: [] as number[], trip: [] as number[], ratio: [] as number[], tripRatio: [] as number[] };
         const served = async (q: string): Promise<void> => {
@@ -87,13 +111,9 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
           r.e2e.push(msSince(t));
         };
         const floor = async (q: string): Promise<void> => {
-          let t = process.hrtime.bigint();
-          const [v] = await embedder.embed([q], signal);
-          r.embed.push(msSince(t));
-          t = process.hrtime.bigint();
-          if (m === "semantic") await engine.semantic(q, v!);
-          else await engine.vector(v!);
-          r.engine.push(msSince(t));
+          const f = await timedFloor(q);
+          r.embed.push(f.embed);
+          r.engine.push(f.engine);
         };
         // Whichever runs second finds the engine's caches warm for that query (the same graph
         // nodes, posting lists and row pages), so the order alternates from query to query.
@@ -112,6 +132,21 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
           r.tripRatio.push(r.e2e.at(-1)! / (r.embed.at(-1)! + r.engine.at(-1)! + r.trip.at(-1)!));
         }
         const s = samples.get(m)!;
+        if (ghz !== undefined) {
+          // The first call of a ghz run also sets up its client; its query is not counted.
+          const [first, ...qs] = pool.take(opts.queriesPerRound + 1);
+          const floors = new Map<number, number>();
+          const floorMs = async (q: string): Promise<number> => {
+            const f = await timedFloor(q);
+            return f.embed + f.engine;
+          };
+          for (const [i, q] of qs.entries()) if (i % 2 === 0) floors.set(i, await floorMs(q));
+          const [, ...go] = await ghzSequential(ghz, svc.address, svc.key, RPCS[m], [first!, ...qs].map((q) => ({ query: q, limit: 10 })));
+          for (const [i, q] of qs.entries()) if (i % 2 === 1) floors.set(i, await floorMs(q));
+          s.goE2e.push(...go);
+          s.goRatios.push(median(go.map((ms, i) => ms / floors.get(i)!)));
+          log(`floor ${target.backend} r${round + 1} ${m} (ghz): e2e ${median(go).toFixed(1)} ms; ratio ${s.goRatios.at(-1)!.toFixed(2)}x`);
+        }
         s.e2e.push(...r.e2e);
         s.embed.push(...r.embed);
         s.engine.push(...r.engine);
@@ -131,7 +166,8 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
   }
   const rows = METHODS.map((m): FloorRow => {
     const s = samples.get(m)!;
-    return { method: m, rounds: opts.rounds, queriesPerRound: opts.queriesPerRound, endToEnd: median(s.e2e), embed: median(s.embed), engine: median(s.engine), roundTrip: median(s.trip), ratioWithRoundTrip: median(s.tripRatios), ratios: s.ratios, ratio: median(s.ratios) };
+    const go = s.goRatios.length > 0 ? { goEndToEnd: median(s.goE2e), goRatios: s.goRatios, goRatio: median(s.goRatios) } : {};
+    return { method: m, rounds: opts.rounds, queriesPerRound: opts.queriesPerRound, endToEnd: median(s.e2e), embed: median(s.embed), engine: median(s.engine), roundTrip: median(s.trip), ratioWithRoundTrip: median(s.tripRatios), ratios: s.ratios, ratio: median(s.ratios), ...go };
   });
   return { backend: target.backend, posts: svc.posts, rows };
 }

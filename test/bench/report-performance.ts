@@ -71,7 +71,10 @@ export const FLOOR_TEXT = [
   "columns are medians over all queries). Below 1 is possible: the service embeds the query while its keyword window runs.",
   "Beside each query a gRPC Health/Check on the same kind of client times the bare round trip (HTTP/2 and grpc-js both ways",
   "and the service's router, no auth, limits or engine), which every call pays and the floor as the goal defines it leaves",
-  "out; the last ratio column puts it in the floor too (informational; the goal reads the first ratio).",
+  "out; the next ratio column puts it in the floor too (informational; the goal reads the first ratio).",
+  "The last two columns send other fresh queries of each round through ghz (Go, grpc-go), one at a time, the floor of",
+  "half of them taken before that run and of the other half after it: the same ratio with a client that costs less per",
+  "call than grpc-js (informational: how much of the distance to the floor is the Node client).",
 ];
 
 export function floorSection(s: StoredSection<FloorResult>): string {
@@ -87,11 +90,13 @@ export function floorSection(s: StoredSection<FloorResult>): string {
     `<= ${FLOOR_GOAL}x: ${met(r.ratio <= FLOOR_GOAL)}`,
     r.roundTrip === undefined ? "-" : fixed(r.roundTrip),
     r.ratioWithRoundTrip === undefined ? "-" : `${fixed(r.ratioWithRoundTrip, 2)}x`,
+    r.goEndToEnd === undefined ? "-" : fixed(r.goEndToEnd),
+    r.goRatio === undefined ? "-" : `${fixed(r.goRatio, 2)}x (${r.goRatios!.map((x) => fixed(x, 2)).join(", ")})`,
   ]);
   return [
     `**${d.backend}**, ${count(d.posts)} posts (${when(s)})`,
     "",
-    table(["method", "rounds x queries", "end-to-end ms (median)", "query embedding ms", "raw engine ms", "ratio (median of rounds)", "per-round ratios", "goal", "bare gRPC round trip ms", "ratio with the round trip in the floor"], rows),
+    table(["method", "rounds x queries", "end-to-end ms (median)", "query embedding ms", "raw engine ms", "ratio (median of rounds)", "per-round ratios", "goal", "bare gRPC round trip ms", "ratio with the round trip in the floor", "end-to-end ms, Go client (ghz)", "ratio, Go client (per round)"], rows),
   ].join("\n");
 }
 
