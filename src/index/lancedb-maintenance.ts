@@ -25,7 +25,8 @@
  *   new rows to them: a table that grew by ingest from 20,000 rows to a million would keep the one
  *   partition it was trained with, every query scanning the codes of all its rows, with centroids
  *   fitted to its first 20,000 posts (on the 1M-post benchmark store, one partition instead of
- *   40: VectorSearch page p50 11.5 vs 8.6 ms, hybrid window of 200 17.0 vs 11.8 ms). So the writer
+ *   40, two runs of test/bench/vector-partitions.ts: VectorSearch page p50 11.5-12.4 vs 8.6 ms,
+ *   hybrid window of 200 17.0-18.0 vs 11.8-12.1 ms). So the writer
  *   retrains the index once the table has grown to twice the partitions it was trained for (at
  *   ~37,500, ~87,500, ~187,500 rows..., geometric, so all of them together cost about two
  *   trainings at the final size; over the whole-corpora stand-in ingest below, LanceDB's CPU was
