@@ -136,13 +136,12 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
           // The first call of a ghz run also sets up its client; its query is not counted.
           const [first, ...qs] = pool.take(opts.queriesPerRound + 1);
           const floors = new Map<number, number>();
-          const floorMs = async (q: string): Promise<number> => {
-            const f = await timedFloor(q);
-            return f.embed + f.engine;
+          const floorOf = async (parity: number): Promise<void> => {
+            for (const [i, q] of qs.entries()) if (i % 2 === parity) floors.set(i, await timedFloor(q).then((f) => f.embed + f.engine));
           };
-          for (const [i, q] of qs.entries()) if (i % 2 === 0) floors.set(i, await floorMs(q));
+          await floorOf(0);
           const [, ...go] = await ghzSequential(ghz, svc.address, svc.key, RPCS[m], [first!, ...qs].map((q) => ({ query: q, limit: 10 })));
-          for (const [i, q] of qs.entries()) if (i % 2 === 1) floors.set(i, await floorMs(q));
+          await floorOf(1);
           s.goE2e.push(...go);
           s.goRatios.push(median(go.map((ms, i) => ms / floors.get(i)!)));
           log(`floor ${target.backend} r${round + 1} ${m} (ghz): e2e ${median(go).toFixed(1)} ms; ratio ${s.goRatios.at(-1)!.toFixed(2)}x`);

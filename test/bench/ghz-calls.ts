@@ -9,12 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { ghzArgs } from "../load/grpc-load.js";
+import type { GhzReport } from "../load/grpc-load.js";
 
 const run = promisify(execFile);
-
-interface GhzReport {
-  details?: { latency: number; status: string; error: string }[];
-}
 
 /** Latency of each call, ms, in the order of `bodies`; throws if any call was not OK. */
 export async function ghzSequential(ghz: string, address: string, key: string, rpc: string, bodies: readonly object[]): Promise<number[]> {
@@ -23,22 +21,7 @@ export async function ghzSequential(ghz: string, address: string, key: string, r
     const dataFile = path.join(dir, "data.json");
     const outFile = path.join(dir, "report.json");
     writeFileSync(dataFile, JSON.stringify(bodies));
-    await run(ghz, [
-      "--insecure",
-      "--call", rpc,
-      "--metadata", JSON.stringify({ authorization: `Bearer ${key}` }),
-      "--data-file", dataFile,
-      "--total", String(bodies.length),
-      "--concurrency", "1",
-      "--connections", "1",
-      "--timeout", "30s",
-      "--disable-template-functions",
-      "--disable-template-data",
-      "--cpus", "1",
-      "--format", "json",
-      "--output", outFile,
-      address,
-    ], { timeout: 600_000 });
+    await run(ghz, ghzArgs({ rpc, key, dataFile, total: bodies.length, concurrency: 1, outFile, address }), { timeout: 600_000 });
     const details = (JSON.parse(readFileSync(outFile, "utf8")) as GhzReport).details ?? [];
     const failed = details.filter((d) => d.status !== "OK");
     if (details.length !== bodies.length || failed.length > 0) {

@@ -29,7 +29,44 @@ export function findGhz(): string | undefined {
   return candidates.find((c): c is string => Boolean(c) && existsSync(c as string));
 }
 
-interface GhzReport {
+/** What one ghz run sends, and where its JSON report goes. */
+export interface GhzRun {
+  rpc: string;
+  key: string;
+  /** JSON array of request bodies, sent round-robin. */
+  dataFile: string;
+  total: number;
+  concurrency: number;
+  /** Calls per second; absent: as fast as the workers go. */
+  rps?: number;
+  outFile: string;
+  address: string;
+}
+
+/** ghz arguments for `run`: one plaintext connection, one CPU for ghz, a JSON report with every call. */
+export function ghzArgs(run: GhzRun): string[] {
+  return [
+    "--insecure",
+    "--call", run.rpc,
+    "--metadata", JSON.stringify({ authorization: `Bearer ${run.key}` }),
+    "--data-file", run.dataFile,
+    "--total", String(run.total),
+    ...(run.rps === undefined ? [] : ["--rps", String(run.rps)]),
+    "--concurrency", String(run.concurrency),
+    "--connections", "1",
+    "--timeout", "30s",
+    // Our bodies hold no templates; skipping template processing saves ghz CPU on a shared machine.
+    "--disable-template-functions",
+    "--disable-template-data",
+    "--cpus", "1",
+    "--format", "json",
+    "--output", run.outFile,
+    run.address,
+  ];
+}
+
+/** The parts of ghz's JSON report the harnesses read. */
+export interface GhzReport {
   endReason: string;
   details?: { timestamp: string; latency: number; error: string; status: string }[];
 }
@@ -41,24 +78,16 @@ export async function runGrpcStream(ghz: string, address: string, stream: Stream
   const dataFile = path.join(dir, "data.json");
   const outFile = path.join(dir, "report.json");
   writeFileSync(dataFile, JSON.stringify(stream.bodies));
-  const args = [
-    "--insecure",
-    "--call", OPERATIONS[stream.op].rpc,
-    "--metadata", JSON.stringify({ authorization: `Bearer ${stream.key.key}` }),
-    "--data-file", dataFile,
-    "--total", String(amount),
-    "--rps", String(stream.rate),
-    "--concurrency", String(Math.max(1, Math.min(MAX_WORKERS, WORKERS_PER_RPS * stream.rate, amount))),
-    "--connections", "1",
-    "--timeout", "30s",
-    // Our bodies hold no templates; skipping template processing saves ghz CPU on a shared machine.
-    "--disable-template-functions",
-    "--disable-template-data",
-    "--cpus", "1",
-    "--format", "json",
-    "--output", outFile,
+  const args = ghzArgs({
+    rpc: OPERATIONS[stream.op].rpc,
+    key: stream.key.key,
+    dataFile,
+    total: amount,
+    concurrency: Math.max(1, Math.min(MAX_WORKERS, WORKERS_PER_RPS * stream.rate, amount)),
+    rps: stream.rate,
+    outFile,
     address,
-  ];
+  });
   const startedAt = Date.now();
   try {
     const failure = await new Promise<string | undefined>((resolve) => {
