@@ -34,15 +34,22 @@
  *   it was trained at is kept in the `vector` column's field metadata ({@link TRAINED_ROWS_KEY}),
  *   which travels with the table; an index without it (written by an earlier version, which
  *   trained at `vectorIndexMinRows`) is taken to have been trained at that threshold.
- * - Rows written after an index was built are still found (LanceDB scans unindexed rows
- *   flat), but the flat full-text scan is slow: on the 92,912-post table a keyword window took
- *   2.6 ms with every row indexed, 79 ms with 2,000 rows unindexed, 130 ms with 4,600, 142 ms
- *   with 9,300 and 160 ms with 14,000. So `optimize()` folds them into the indexes once
- *   max(`optimizeEveryRows`, 5% of the table) rows were written since the last run, and when
- *   the writer closes. Each run also merges the new rows into the IVF_RQ index, whose files it
- *   rewrites (7.6 s wall at 93k rows in the stand-in run below), so fewer runs would cost an
- *   ingest less CPU in principle; in practice a whole-corpora ingest at 15% ran no faster than
- *   at 5% (84.7% of the raw embedder's rate against 89.5% and 87.5%, one round each), so 5% stays.
+ * - Rows written after an index was built are still found (LanceDB scans unindexed rows flat),
+ *   but the flat full-text scan is slow: on the 92,912-post table a keyword window took 2.6 ms
+ *   with every row indexed, 79 ms with 2,000 rows unindexed, 130 ms with 4,600, 142 ms with
+ *   9,300 and 160 ms with 14,000. So `optimize()` folds them into the indexes once
+ *   max(`optimizeEveryRows`, 20% of the table) rows were written since the last run, and when
+ *   the writer closes, so every ingest ends with all its rows indexed. Each run costs about as
+ *   much as the whole table, not the new rows: LanceDB compacts every fragment below its
+ *   million-row target, so each run rewrote the whole table into 1-3 fragments (its compaction
+ *   statistics) and remapped every index to the rewritten rows. So the share sets the upkeep's
+ *   total: about (1 + 1/share) times the cost of one run at the final size. Over the whole
+ *   corpora with the real encoder, 5% meant 33 runs (one per ~2,000-2,500 posts); 20% with
+ *   1,024-post batches, 13, and LanceDB's CPU fell from 74 to 50 s
+ *   (test/bench/ingest-cpu-split.ts; the stand-in run below outruns the upkeep and hid this).
+ *   What it costs readers during a bulk ingest: keyword windows that scan up to 20% of the table
+ *   flat instead of up to 5% (the figures above: 130 ms at 5%, 160 ms at 15%), both far from the
+ *   indexed 2.6 ms.
  * - Training and optimize run in the background, off the write path: they took minutes at 60k
  *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free: on
  *   2 cores it competes with the encoder (test/bench/ingest-upkeep.ts, the 92,912 benchmark posts
@@ -75,7 +82,7 @@ export const DEFAULT_VECTOR_INDEX_MIN_ROWS = 20_000;
 /** Default minimum number of written rows between optimize() runs. */
 export const DEFAULT_OPTIMIZE_EVERY_ROWS = 2_000;
 /** ...or this share of the table, whichever is larger (module comment). */
-const OPTIMIZE_TABLE_SHARE = 0.05;
+const OPTIMIZE_TABLE_SHARE = 0.2;
 /** Versions older than this are pruned by optimize(); readers refresh far more often. */
 const PRUNE_OLDER_THAN_MS = 10 * 60_000;
 

@@ -6,8 +6,9 @@
  * /proc/self/task (10 ms ticks: "main" is this thread, "node" the embedder workers,
  * "tokio-rt-worker" and "lance-cpu" LanceDB). BACKEND=weaviate writes to a scratch collection of
  * the benchmark's Weaviate server instead and adds the server process's CPU ("weaviate-server");
- * PER sets the posts per corpus (250).
- * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] node --import tsx test/bench/ingest-cpu-split.ts
+ * PER sets the posts per corpus (250; 60000 takes every file whole), BATCH the posts per batch
+ * (the CLI's default), NORAW=1 skips the raw replay.
+ * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] [BATCH=256] [NORAW=1] node --import tsx test/bench/ingest-cpu-split.ts
  */
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
@@ -44,11 +45,12 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const th0 = threadCpuMs();
   const server0 = serverCpuMs();
   t0 = process.hrtime.bigint();
-  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: per }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
+  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: Number(process.env.BATCH ?? DEFAULT_BATCH_SIZE), fileLimit: per }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
   const end = at();
   console.log("   pipeline threads: " + threadCpuDiff(th0, threadCpuMs()) + (weaviate ? `, weaviate-server ${serverCpuMs() - server0}` : ""));
   const c = process.cpuUsage(c0);
   console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, end ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
+  if (!process.env.NORAW) {
   const r0 = process.cpuUsage();
   const th1 = threadCpuMs();
   const w0 = process.hrtime.bigint();
@@ -56,6 +58,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const rc = process.cpuUsage(r0);
   console.log("   raw threads: " + threadCpuDiff(th1, threadCpuMs()));
   console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
+  }
   await enricher.close();
   await index.close();
   await cleanup();
