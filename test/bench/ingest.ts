@@ -103,6 +103,9 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
         if ("error" in outcome) throw outcome.error;
         posts += outcome.result.postsThisRun;
       });
+      // Timed to the index's close, as `threadsight ingest` exits only after it: a writer then
+      // waits for its background upkeep and folds the rows still unindexed into the indexes.
+      await index.close();
       return { posts, ms: msSince(t0) };
     } finally {
       await enricher.close();
