@@ -51,13 +51,13 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const c = process.cpuUsage(c0);
   console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, end ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
   if (!process.env.NORAW) {
-  const r0 = process.cpuUsage();
-  const th1 = threadCpuMs();
-  const w0 = process.hrtime.bigint();
-  await Promise.all(calls.map((c) => embedder.embed(c)));
-  const rc = process.cpuUsage(r0);
-  console.log("   raw threads: " + threadCpuDiff(th1, threadCpuMs()));
-  console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
+    const r0 = process.cpuUsage();
+    const th1 = threadCpuMs();
+    const w0 = process.hrtime.bigint();
+    await Promise.all(calls.map((c) => embedder.embed(c)));
+    const rc = process.cpuUsage(r0);
+    console.log("   raw threads: " + threadCpuDiff(th1, threadCpuMs()));
+    console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
   }
   await enricher.close();
   await index.close();
