@@ -11,8 +11,9 @@
  *    - "bulk" (LanceDB's default at every size): the table is created by the adapter, rows
  *      appended with table.add, then the same index set the adapter builds (LanceMaintenance)
  *      is created once over all rows. The adapter path (SCALING_LANCE_PATH=adapter, up to 100k)
- *      re-optimises the growing table every 5% of its rows (the share then; 20% since); on this shared 2-core machine it
- *      could not finish 100k within the session, so the curve uses one path for every size;
+ *      re-optimises the growing table every 5% of its rows (the share then; 20% since); on this
+ *      shared 2-core machine it could not finish 100k within the session, so the curve uses one
+ *      path for every size;
  * 2. prune old table versions (LanceDB) and measure the data directory on disk;
  * 3. run the query child (scaling-child.ts): SearchCore SemanticSearch and VectorSearch
  *    in-process, query embeddings cached, p50/p95, and its RSS; for Weaviate, also the server's RSS.
