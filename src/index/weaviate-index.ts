@@ -14,7 +14,8 @@
  *   the properties its `fields` name (the others come back empty, as from the embedded index).
  * - open() also sets the collection's flat-search cutoff (weaviate-schema.ts says why).
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
- *   signal is also handed to the gRPC call itself (withCallSignal), which it cancels.
+ *   signal is also handed to the gRPC calls themselves (withCallSignal), which it cancels; not
+ *   to count()'s aggregate, which the client starts after an await (weaviate-connect.ts).
  * - Connection and server failures become IndexUnavailableError.
  */
 import { reconfigure } from "weaviate-client";
@@ -93,11 +94,12 @@ export class WeaviateIndex implements SearchIndex {
     const result: UpsertResult = { inserted: 0, updated: 0, failed };
     const write = async (slice: IndexedPost[]): Promise<void> => {
       const uuids = slice.map((p) => postUuid(p.id));
-      const existing = await this.existing(uuids);
+      // Each call bound on its own: a lane's later slices start after an await (withCallSignal).
+      const existing = await withCallSignal(signal, () => this.existing(uuids));
       checkAborted(signal);
-      const res = await posts.data.insertMany(
+      const res = await withCallSignal(signal, () => posts.data.insertMany(
         slice.map((p, i) => ({ id: uuids[i]!, properties: toProperties(p), vectors: Array.from(p.vector) })),
-      );
+      ));
       slice.forEach((p, i) => {
         const error = res.errors[i];
         if (error) failed.push({ id: p.id, reason: error.message });
