@@ -187,10 +187,12 @@ export class LanceDbIndex implements SearchIndex {
     checkVector(vector, dimensions);
     const run = async () => {
       const plan = vectorPlan(await stats, "page", query.offset + query.limit);
-      return vectorQuery(table, vector, where, query, columns, plan).toArray();
+      return vectorQuery(table, vector, where, query, columns, plan).toArrow();
     };
-    const rows = await engineCall(ENGINE, () => run(), signal);
-    return rows.map((r) => ({ post: postOf(r, columns), score: 1 - Number(r._distance) }));
+    const batch = await engineCall(ENGINE, () => run(), signal);
+    if (batch.numRows === 0) return [];
+    const distances = column(batch, "_distance");
+    return postsOf(batch, columns).map((post, i) => ({ post, score: 1 - Number(distances[i]) }));
   }
 
   async hybrid(query: HybridQuery, signal?: AbortSignal): Promise<Hit[]> {
@@ -296,9 +298,9 @@ export class LanceDbIndex implements SearchIndex {
     const known = [...wanted].flatMap((id) => addresses.get(id) ?? []);
     if (known.length > 0) {
       try {
-        for (const r of await table.takeRowIds(known).select([...columns]).toArray()) {
-          const id = String(r.id);
-          if (wanted.has(id)) out.set(id, postOf(r, columns));
+        const batch = await table.takeRowIds(known).select([...columns]).toArrow();
+        for (const post of batch.numRows === 0 ? [] : postsOf(batch, columns)) {
+          if (wanted.has(post.id)) out.set(post.id, post);
         }
       } catch {
         // Addresses of files compaction removed: the id query below reads those rows.
@@ -306,7 +308,8 @@ export class LanceDbIndex implements SearchIndex {
     }
     const missing = [...wanted].filter((id) => !out.has(id));
     if (missing.length > 0) {
-      for (const r of await rowsByIdQuery(table, missing, columns).toArray()) out.set(String(r.id), postOf(r, columns));
+      const batch = await rowsByIdQuery(table, missing, columns).toArrow();
+      for (const post of batch.numRows === 0 ? [] : postsOf(batch, columns)) out.set(post.id, post);
     }
     return out;
   }
@@ -330,12 +333,21 @@ const UNREAD: Readonly<Record<string, unknown>> = {
   pain_point: "", opportunity: "", industry: "", target_product: "", topic_id: "",
 };
 
-/** A post from a row holding `columns`; columns not read get {@link UNREAD}'s values. */
-function postOf(r: Record<string, unknown>, columns: readonly string[]): EnrichedPost {
-  if (columns === POST_COLUMNS) return fromRow(r);
-  const full: Record<string, unknown> = { ...UNREAD };
-  for (const c of columns) full[c] = r[c];
-  return fromRow(full);
+/**
+ * The posts of a batch holding `columns` (columns not read get {@link UNREAD}'s values), read
+ * column by column: Arrow's row objects resolve every field through a proxy, and a page of 11
+ * by row objects took ~0.45 ms more (query 7.43 vs 7.17 ms, posts 0.33 vs 0.14 ms, medians of
+ * 360 vector pages on the 92,912-post benchmark index).
+ */
+function postsOf(batch: ArrowTable, columns: readonly string[]): EnrichedPost[] {
+  const values = columns.map((c) => [c, column(batch, c)] as const);
+  const out = new Array<EnrichedPost>(batch.numRows);
+  for (let i = 0; i < batch.numRows; i++) {
+    const row: Record<string, unknown> = columns === POST_COLUMNS ? {} : { ...UNREAD };
+    for (const [c, v] of values) row[c] = v[i];
+    out[i] = fromRow(row);
+  }
+  return out;
 }
 
 /** A ranking candidate, its row's address (`_rowid`) when it was ranked, and its lead fields when the window read them. */

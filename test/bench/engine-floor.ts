@@ -7,7 +7,8 @@
  * - LanceDB: the very query builders the adapter uses (src/index/lancedb-queries.ts): for
  *   SemanticSearch the keyword and vector candidate windows in parallel, then the page's rows
  *   by row address (the result columns only, as the service reads them);
- *   for VectorSearch one nearest-neighbour query returning the page's rows.
+ *   for VectorSearch one nearest-neighbour query returning the page's rows. Results are taken
+ *   as Arrow batches, as the adapter takes them (row objects cost more).
  * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties, window) returning ids, then
  *   the page's objects by id; for VectorSearch one `nearVector` query returning the properties.
  */
@@ -43,20 +44,26 @@ function lanceFloor(db: Connection, table: Table): EngineFloor {
   const depth = candidateDepth(0, PAGE);
   return {
     async semantic(text, vector) {
+      // Results as Arrow batches, as the adapter takes them (no row objects).
       const [kw, vec] = await Promise.all([
-        keywordQuery(table, text, undefined, depth, ["id"]).withRowId().toArray(),
-        vectorIndexStats(table).then((stats) => vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], vectorPlan(stats, "window", depth)).withRowId().toArray()),
+        keywordQuery(table, text, undefined, depth, ["id"]).withRowId().toArrow(),
+        vectorIndexStats(table).then((stats) => vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], vectorPlan(stats, "window", depth)).withRowId().toArrow()),
       ]);
       // The page's rows: the first PAGE distinct candidates stand in for the fused page (fusion
       // itself is our work, not the engine's); same number of rows read the same way (by the
       // row addresses the ranking returned).
-      const address = new Map([...vec, ...kw].map((r: Record<string, unknown>) => [String(r.id), r._rowid as bigint]));
+      const address = new Map([vec, kw].flatMap((batch) => {
+        if (batch.numRows === 0) return [];
+        const ids = batch.getChild("id")!.toArray() as ArrayLike<unknown>;
+        const rowIds = batch.getChild("_rowid")!.toArray() as ArrayLike<bigint>;
+        return Array.from({ length: batch.numRows }, (_, i) => [String(ids[i]), rowIds[i]!] as const);
+      }));
       const page = [...address.values()].slice(0, PAGE);
-      return page.length > 0 ? (await table.takeRowIds(page).select([...RESULT_COLUMNS]).toArray()).length : 0;
+      return page.length > 0 ? (await table.takeRowIds(page).select([...RESULT_COLUMNS]).toArrow()).numRows : 0;
     },
     async vector(vector) {
       const plan = vectorPlan(await vectorIndexStats(table), "page", PAGE);
-      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, RESULT_COLUMNS, plan).toArray()).length;
+      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, RESULT_COLUMNS, plan).toArrow()).numRows;
     },
     async close() {
       table.close();
