@@ -2,8 +2,8 @@
  * Insights latency for one backend: ListTrends over a one-month and a one-year window (ending on
  * the newest day with posts) and FindLeads at concurrency 1 and 16, called over REST and gRPC
  * against the service running in its own process over the kept index (serve-child.ts), as the
- * search part does. Rounds interleave REST and gRPC so background load hits both alike; each
- * figure is the median over rounds.
+ * search part does. Rounds interleave REST and gRPC, in alternating order, so background load
+ * hits both alike; each figure is the median over rounds.
  *
  * Then, in this process and over the same store, what the trend rollups buy: the one-year
  * aggregate from the per-(topic, day) rollups next to the same aggregate read from every post
@@ -246,7 +246,9 @@ export async function benchInsights(target: BackendTarget, opts: InsightsOptions
   try {
     for (const [, call] of calls) for (const q of pool.take(WARMUP)) await call(q).catch((err: Error) => log(`warm-up call failed: ${err.message}`));
     for (let round = 0; round < opts.rounds; round++) {
-      for (const protocol of ["rest", "grpc"] as const) {
+      // The order alternates from round to round, so neither protocol always runs right after
+      // the other's 16-caller load (REST always led until 2026-11-23).
+      for (const protocol of round % 2 === 0 ? (["rest", "grpc"] as const) : (["grpc", "rest"] as const)) {
         for (const op of ["trends-month", "trends-year"] as const) {
           const r = await runCalls(calls.get(`${op}/${protocol}`)!, Array.from({ length: perRun }, () => ""), 1, RUN_CAP_MS);
           push(`${op}/${protocol}/1`, r);
