@@ -124,7 +124,7 @@ function wrapConnection(connection: Record<string, unknown>): void {
     connection[name] = (...args: unknown[]) => {
       const signal = current;
       const made = (make as SenderMaker).apply(connection, args);
-      return signal === undefined ? made : made.then((sender) => bindCallSignal(sender, signal));
+      return signal === undefined ? made : Promise.resolve(made).then((sender) => bindCallSignal(sender, signal));
     };
   }
 }

@@ -404,7 +404,8 @@ const GOALS = { trendsYearP50: { lancedb: 100, weaviate: 1000 } as Record<string
 export const INSIGHTS_TEXT = [
   "ListTrends (limit 10) over a one-month and a one-year window ending on the newest day with posts, and FindLeads",
   `(limit 10, min_score ${MIN_SCORE}) at concurrency 1 (queries new to the service: embedding included) and 16 (the same`,
-  "queries by 16 callers), over REST and gRPC against the service in its own process. The data is a copy of the kept",
+  "queries by 16 callers), over REST and gRPC (rounds alternate which goes first) against the service in its own",
+  "process. The data is a copy of the kept",
   "embedded index (insights-lancedb-<tag>, topics rebuilt over it with `threadsight topics rebuild`) and a Weaviate",
   "filled from that copy without re-embedding (own server directory `weaviate-insights`). Window aggregates and",
   "baselines come from the per-(topic, UTC day) rollups (src/topics/rollup.ts), kept at write time, folded in memory",
