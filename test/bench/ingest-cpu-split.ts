@@ -1,8 +1,9 @@
 /**
  * Where an ingest run's CPU goes, by thread, until the index is closed (its final optimize, as
- * the ratio part times it), next to the raw embedder on the same embed calls (the ratio part's setup: 250 posts of each corpus into a fresh embedded index, 2 embedder
- * workers). Per round: when the first embed call started, when the last finished, when the run
- * ended and each upsert's span (ms from the start), then CPU per thread name from
+ * the ratio part times it), next to the raw embedder on the same embed calls (the ratio part's
+ * setup: 250 posts of each corpus into a fresh embedded index, 2 embedder workers). Per round:
+ * when the first embed call started, when the last finished, when the run ended and each
+ * upsert's span (ms from the start), then CPU per thread name from
  * /proc/self/task (10 ms ticks: "main" is this thread, "node" the embedder workers,
  * "tokio-rt-worker" and "lance-cpu" LanceDB). BACKEND=weaviate writes to a scratch collection of
  * the benchmark's Weaviate server instead and adds the server process's CPU ("weaviate-server");
