@@ -7,9 +7,10 @@
  *   ids derived from the post id, so a re-import replaces; per-object errors land in
  *   UpsertResult.failed.
  * - hybrid/nearVector/keyword map to Weaviate's hybrid (title^2 + content BM25, our vector,
- *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Hybrid and
- *   keyword pages are cut here from a candidate window with ties broken by id (paging.ts); a
- *   hybrid caller's `choose` picks from the page (lead fields come with the window) before the
+ *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Keyword pages
+ *   are cut here from a candidate window with ties broken by id (paging.ts); hybrid pages are
+ *   cut by Weaviate within its fusion depth, here past it (weaviate-hybrid-window.ts). A hybrid
+ *   caller's `choose` picks from the page (lead fields come with the candidates) before the
  *   posts are fetched, so FindLeads fetches its 10 leads, not 30 candidates. A page reads only
  *   the properties its `fields` name (the others come back empty, as from the embedded index).
  * - open() also sets the collection's flat-search cutoff (weaviate-schema.ts says why).
@@ -24,7 +25,7 @@ import type { EnrichedPost, IndexedPost } from "../model/post.js";
 import { checkAborted } from "./abort.js";
 import { engineCall, guardEngine, probe } from "./engine-call.js";
 import { watchLiveness } from "./liveness-watch.js";
-import { candidateDepth, RRF_K } from "./fusion.js";
+import { RRF_K } from "./fusion.js";
 import type { FusionType } from "./fusion.js";
 import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
@@ -34,6 +35,7 @@ import { splitValid } from "./upsert-checks.js";
 import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { weaviateWhere } from "./weaviate-filter.js";
+import { hybridRequest } from "./weaviate-hybrid-window.js";
 import { BM25_PROPERTIES, collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, propertiesFor, RETURN_PROPERTIES, toProperties, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
 
 export { parseHostPort } from "./weaviate-connect.js";
@@ -139,15 +141,17 @@ export class WeaviateIndex implements SearchIndex {
     const filters = this.where(query.filter);
     const vector = await query.vector;
     checkVector(vector, this.dimensions);
-    // Fetched in whole windows and cut here, so every page is cut from the same fused list.
-    const depth = candidateDepth(query.offset, query.limit);
+    // Weaviate cuts a page within its fusion depth itself; a deeper one is cut here from a
+    // whole window (weaviate-hybrid-window.ts).
+    const request = hybridRequest(query.offset, query.limit);
     const ranked = this.opts.fusion === "rankedFusion";
     const res = await this.call(() => posts.query.hybrid(query.text, {
       vector: Array.from(vector),
       alpha: query.alpha,
       fusionType: ranked ? "Ranked" : "RelativeScore",
       queryProperties: BM25_PROPERTIES,
-      limit: depth,
+      limit: request.limit,
+      ...(request.offset > 0 ? { offset: request.offset } : {}),
       ...(filters ? { filters } : {}),
       returnMetadata: ["score"],
       // A caller that picks the page by lead fields gets them with the candidates.
@@ -161,7 +165,7 @@ export class WeaviateIndex implements SearchIndex {
       leadType: String(o.properties.leadType ?? ""),
       leadScore: Number(o.properties.leadScore ?? 0),
     }));
-    const page = stablePage(candidates, (h) => h.id, query.offset, query.limit);
+    const page = request.cutHere ? stablePage(candidates, (h) => h.id, query.offset, query.limit) : candidates;
     return this.withPosts(query.choose ? query.choose(page) : page, propertiesFor(query.fields), signal);
   }
 

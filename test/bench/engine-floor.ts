@@ -9,8 +9,9 @@
  *   by row address (the result columns only, as the service reads them);
  *   for VectorSearch one nearest-neighbour query returning the page's rows. Results are taken
  *   as Arrow batches, as the adapter takes them (row objects cost more).
- * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties, window) returning ids, then
- *   the page's objects by id; for VectorSearch one `nearVector` query returning the properties.
+ * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties, the page or window the adapter
+ *   asks for: weaviate-hybrid-window.ts) returning ids, then the page's objects by id; for
+ *   VectorSearch one `nearVector` query returning the properties.
  */
 import { connect } from "@lancedb/lancedb";
 import type { Connection, Table } from "@lancedb/lancedb";
@@ -21,6 +22,7 @@ import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { keywordQuery, RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb-queries.js";
 import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
+import { hybridRequest } from "../../src/index/weaviate-hybrid-window.js";
 import { BM25_PROPERTIES, postUuid, propertiesFor } from "../../src/index/weaviate-schema.js";
 
 /** The page the service asks the index for: limit 10 plus one to know whether more exist. */
@@ -77,7 +79,7 @@ const RESULT_PROPERTIES = propertiesFor("result");
 
 function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
   const posts = client.collections.get(config.weaviateCollection);
-  const depth = candidateDepth(0, PAGE);
+  const request = hybridRequest(0, PAGE);
   return {
     async semantic(text, vector) {
       const res = await posts.query.hybrid(text, {
@@ -85,7 +87,7 @@ function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
         alpha: config.hybridAlpha,
         fusionType: config.hybridFusion === "rankedFusion" ? "Ranked" : "RelativeScore",
         queryProperties: BM25_PROPERTIES,
-        limit: depth,
+        limit: request.limit,
         returnMetadata: ["score"],
         returnProperties: ["postId"],
       });

@@ -7,13 +7,14 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import weaviate, { reconfigure } from "weaviate-client";
 import { IndexUnavailableError } from "../../src/index/search-index.js";
+import { WEAVIATE_HYBRID_WINDOW } from "../../src/index/weaviate-hybrid-window.js";
 import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate-index.js";
 import type { WeaviateIndexOptions } from "../../src/index/weaviate-index.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
 import { collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
 import { registerIndexContract } from "./contract.js";
-import { DIMS, makePost, MODEL, randomPosts } from "./synthetic.js";
+import { DIMS, embed, makePost, MODEL, randomPosts } from "./synthetic.js";
 
 const skip = weaviateSkipReason();
 
@@ -157,6 +158,31 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
       assert.ok(hits[0]!.score > 0.9, `top score ${hits[0]!.score}`);
     } finally {
       await index.close();
+    }
+  });
+
+  it("hybrid pages: Weaviate cuts those within its fusion depth, the adapter those past it, without overlap", async () => {
+    const paged = `ThreadsightPages${randomBytes(4).toString("hex")}`;
+    const index = new WeaviateIndex(options(server!, paged));
+    try {
+      await index.open(MODEL, DIMS);
+      // More posts than the window, and a query every post shares words with, so both sides
+      // rank deeper than it.
+      await index.upsert(randomPosts(WEAVIATE_HYBRID_WINDOW + 40, 5, "pg"));
+      const text = "pricing growth customer startup";
+      const run = async (offset: number, limit: number) => (await index.hybrid({ text, vector: embed(text), alpha: 0.5, offset, limit })).map((h) => h.post.id);
+      const head = await run(0, WEAVIATE_HYBRID_WINDOW);
+      assert.equal(head.length, WEAVIATE_HYBRID_WINDOW);
+      const headPages = [...(await run(0, 30)), ...(await run(30, 30)), ...(await run(60, 30)), ...(await run(90, 10))];
+      assert.deepEqual(headPages, head, "pages within the fusion depth concatenate to the whole");
+      const tail = await run(WEAVIATE_HYBRID_WINDOW, 40);
+      assert.equal(tail.length, 40);
+      const tailPages = [...(await run(WEAVIATE_HYBRID_WINDOW, 15)), ...(await run(WEAVIATE_HYBRID_WINDOW + 15, 25))];
+      assert.deepEqual(tailPages, tail, "pages past it are cut from one window");
+      assert.equal(new Set(tail).size, 40);
+    } finally {
+      await index.close();
+      await dropCollection(server!, paged).catch(() => {});
     }
   });
 
