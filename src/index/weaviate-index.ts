@@ -9,9 +9,10 @@
  * - hybrid/nearVector/keyword map to Weaviate's hybrid (title^2 + content BM25, our vector,
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Keyword pages
  *   are cut here from a candidate window with ties broken by id (paging.ts); hybrid pages are
- *   cut by Weaviate within its fusion depth, here past it (weaviate-hybrid-window.ts). A hybrid
- *   caller's `choose` picks from the page (lead fields come with the candidates) before the
- *   posts are fetched, so FindLeads fetches its 10 leads, not 30 candidates. A page reads only
+ *   cut by Weaviate within its fusion depth and come with their posts in the same call, and are
+ *   cut here past it (weaviate-hybrid-window.ts). A hybrid caller's `choose` picks from the page
+ *   (lead fields come with the candidates) before the posts are fetched, so FindLeads fetches
+ *   its 10 leads, not 30 candidates. A page reads only
  *   the properties its `fields` name (the others come back empty, as from the embedded index).
  * - open() also sets the collection's flat-search cutoff (weaviate-schema.ts says why).
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
@@ -144,6 +145,9 @@ export class WeaviateIndex implements SearchIndex {
     // Weaviate cuts a page within its fusion depth itself; a deeper one is cut here from a
     // whole window (weaviate-hybrid-window.ts).
     const request = hybridRequest(query.offset, query.limit);
+    // A page Weaviate cuts itself, with nothing to choose among its candidates, brings its posts
+    // along; a window (cut here) or a choice reads only the page's posts afterwards.
+    const inline = !request.cutHere && query.choose === undefined;
     const ranked = this.opts.fusion === "rankedFusion";
     const res = await this.call(() => posts.query.hybrid(query.text, {
       vector: Array.from(vector),
@@ -155,10 +159,11 @@ export class WeaviateIndex implements SearchIndex {
       ...(filters ? { filters } : {}),
       returnMetadata: ["score"],
       // A caller that picks the page by lead fields gets them with the candidates.
-      returnProperties: query.choose ? ["postId", "leadType", "leadScore"] : ["postId"],
+      returnProperties: inline ? propertiesFor(query.fields) : query.choose ? ["postId", "leadType", "leadScore"] : ["postId"],
     }), signal);
     // Ranked fusion sums 1 / (60 + rank) per side; scaling by 60 maps it onto 0..1.
     const scale = ranked ? RRF_K : 1;
+    if (inline) return (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: clamp01((o.metadata?.score ?? 0) * scale) }));
     const candidates = (res.objects as WObject[]).map((o) => ({
       id: String(o.properties.postId),
       score: clamp01((o.metadata?.score ?? 0) * scale),

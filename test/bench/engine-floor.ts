@@ -9,8 +9,8 @@
  *   by row address (the result columns only, as the service reads them);
  *   for VectorSearch one nearest-neighbour query returning the page's rows. Results are taken
  *   as Arrow batches, as the adapter takes them (row objects cost more).
- * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties, the page or window the adapter
- *   asks for: weaviate-hybrid-window.ts) returning ids, then the page's objects by id; for
+ * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties) for the page with its
+ *   properties, as the adapter asks for a first page (weaviate-hybrid-window.ts); for
  *   VectorSearch one `nearVector` query returning the properties.
  */
 import { connect } from "@lancedb/lancedb";
@@ -89,8 +89,10 @@ function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
         queryProperties: BM25_PROPERTIES,
         limit: request.limit,
         returnMetadata: ["score"],
-        returnProperties: ["postId"],
+        // As the adapter: a page Weaviate cuts itself comes with its properties in the same call.
+        returnProperties: request.cutHere ? ["postId"] : RESULT_PROPERTIES,
       });
+      if (!request.cutHere) return res.objects.length;
       const ids = res.objects.slice(0, PAGE).map((o) => String(o.properties.postId));
       if (ids.length === 0) return 0;
       const page = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(ids.map(postUuid)), limit: ids.length, returnProperties: RESULT_PROPERTIES });
