@@ -145,9 +145,9 @@ export class WeaviateIndex implements SearchIndex {
     // Weaviate cuts a page within its fusion depth itself; a deeper one is cut here from a
     // whole window (weaviate-hybrid-window.ts).
     const request = hybridRequest(query.offset, query.limit);
-    // A page Weaviate cuts itself, with nothing to choose among its candidates, brings its posts
-    // along; a window (cut here) or a choice reads only the page's posts afterwards.
-    const inline = !request.cutHere && query.choose === undefined;
+    // A page Weaviate cuts itself brings its posts along (a caller's choice among them, FindLeads'
+    // 10 of 30, is made here from the same call); a window cut here reads only the page's posts.
+    const inline = !request.cutHere;
     const ranked = this.opts.fusion === "rankedFusion";
     const res = await this.call(() => posts.query.hybrid(query.text, {
       vector: Array.from(vector),
@@ -159,11 +159,10 @@ export class WeaviateIndex implements SearchIndex {
       ...(filters ? { filters } : {}),
       returnMetadata: ["score"],
       // A caller that picks the page by lead fields gets them with the candidates.
-      returnProperties: inline ? propertiesFor(query.fields) : query.choose ? ["postId", "leadType", "leadScore"] : ["postId"],
+      returnProperties: [...new Set([...(inline ? propertiesFor(query.fields) : ["postId"]), ...(query.choose ? ["leadType", "leadScore"] : [])])],
     }), signal);
     // Ranked fusion sums 1 / (60 + rank) per side; scaling by 60 maps it onto 0..1.
     const scale = ranked ? RRF_K : 1;
-    if (inline) return (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: clamp01((o.metadata?.score ?? 0) * scale) }));
     const candidates = (res.objects as WObject[]).map((o) => ({
       id: String(o.properties.postId),
       score: clamp01((o.metadata?.score ?? 0) * scale),
@@ -171,7 +170,16 @@ export class WeaviateIndex implements SearchIndex {
       leadScore: Number(o.properties.leadScore ?? 0),
     }));
     const page = request.cutHere ? stablePage(candidates, (h) => h.id, query.offset, query.limit) : candidates;
-    return this.withPosts(query.choose ? query.choose(page) : page, propertiesFor(query.fields), signal);
+    const chosen = query.choose ? query.choose(page) : page;
+    if (!inline) return this.withPosts(chosen, propertiesFor(query.fields), signal);
+    // Only the properties `fields` names: the lead fields read for the choice stay out of a page
+    // that did not ask for them, as from the embedded index.
+    const names = propertiesFor(query.fields);
+    const postOf = new Map((res.objects as WObject[]).map((o) => [String(o.properties.postId), o.properties]));
+    return chosen.map(({ id, score }) => {
+      const props = postOf.get(id)!;
+      return { post: fromProperties(Object.fromEntries(names.map((n) => [n, props[n]]))), score };
+    });
   }
 
   async nearVector(query: VectorQuery, signal?: AbortSignal): Promise<Hit[]> {
