@@ -10,10 +10,10 @@
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Keyword pages
  *   are cut here from a candidate window with ties broken by id (paging.ts); hybrid pages are
  *   cut by Weaviate within its fusion depth and come with their posts in the same call, and are
- *   cut here past it (weaviate-hybrid-window.ts). A hybrid caller's `choose` picks from the page
- *   (lead fields come with the candidates) before the posts are fetched, so FindLeads fetches
- *   its 10 leads, not 30 candidates. A page reads only
- *   the properties its `fields` name (the others come back empty, as from the embedded index).
+ *   cut here past it (weaviate-hybrid-window.ts), where only the chosen page's posts are read
+ *   after. A hybrid caller's `choose` picks from the page by the lead fields (FindLeads: 10 of
+ *   30 candidates). A page reads only the properties its `fields` name (the others come back
+ *   empty, as from the embedded index).
  * - open() also sets the collection's flat-search cutoff (weaviate-schema.ts says why).
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
  *   signal is also handed to the gRPC calls themselves (withCallSignal), which it cancels; not
