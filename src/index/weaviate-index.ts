@@ -147,7 +147,6 @@ export class WeaviateIndex implements SearchIndex {
     const request = hybridRequest(query.offset, query.limit);
     // A page Weaviate cuts itself brings its posts along (a caller's choice among them, FindLeads'
     // 10 of 30, is made here from the same call); a window cut here reads only the page's posts.
-    const inline = !request.cutHere;
     const ranked = this.opts.fusion === "rankedFusion";
     const res = await this.call(() => posts.query.hybrid(query.text, {
       vector: Array.from(vector),
@@ -159,7 +158,7 @@ export class WeaviateIndex implements SearchIndex {
       ...(filters ? { filters } : {}),
       returnMetadata: ["score"],
       // A caller that picks the page by lead fields gets them with the candidates.
-      returnProperties: [...new Set([...(inline ? propertiesFor(query.fields) : ["postId"]), ...(query.choose ? ["leadType", "leadScore"] : [])])],
+      returnProperties: [...new Set([...(request.cutHere ? ["postId"] : propertiesFor(query.fields)), ...(query.choose ? ["leadType", "leadScore"] : [])])],
     }), signal);
     // Ranked fusion sums 1 / (60 + rank) per side; scaling by 60 maps it onto 0..1.
     const scale = ranked ? RRF_K : 1;
@@ -171,7 +170,7 @@ export class WeaviateIndex implements SearchIndex {
     }));
     const page = request.cutHere ? stablePage(candidates, (h) => h.id, query.offset, query.limit) : candidates;
     const chosen = query.choose ? query.choose(page) : page;
-    if (!inline) return this.withPosts(chosen, propertiesFor(query.fields), signal);
+    if (request.cutHere) return this.withPosts(chosen, propertiesFor(query.fields), signal);
     // Only the properties `fields` names: the lead fields read for the choice stay out of a page
     // that did not ask for them, as from the embedded index.
     const names = propertiesFor(query.fields);
