@@ -68,7 +68,10 @@ function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/** Candidates each side contributes: pages are cut from fixed windows of this many. */
+/**
+ * Candidates each side contributes on the embedded index: pages are cut from fixed windows of
+ * this many. (Weaviate fuses to its own depth: weaviate-hybrid-window.ts.)
+ */
 export const HYBRID_WINDOW = 200;
 
 /**
