@@ -28,15 +28,19 @@ interface Candidate {
 
 function candidates(query: string, results: readonly SummaryInput[]): Candidate[] {
   const queryTerms = new Set(terms(query));
-  const docs = results.slice(0, RESULTS_READ).map((r) => [r.title, ...sentences(r.content)]);
+  // Each sentence's terms are extracted once, for the document frequencies and its own score.
+  const docs = results.slice(0, RESULTS_READ).map((r) => [r.title, ...sentences(r.content)].map((text) => ({ text, terms: new Set(terms(text)) })));
   // Document frequency of each term across the results read: shared vocabulary says less.
   const df = new Map<string, number>();
-  for (const doc of docs) for (const t of new Set(doc.flatMap((s) => terms(s)))) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const doc of docs) {
+    const seen = new Set<string>();
+    for (const s of doc) for (const t of s.terms) seen.add(t);
+    for (const t of seen) df.set(t, (df.get(t) ?? 0) + 1);
+  }
   const out: Candidate[] = [];
   docs.forEach((doc, result) => {
-    doc.forEach((text, position) => {
+    doc.forEach(({ text, terms: ts }, position) => {
       if (text.length < MIN_CHARS || text.length > MAX_CHARS) return;
-      const ts = new Set(terms(text));
       if (ts.size < 3) return;
       let overlap = 0;
       for (const t of ts) if (queryTerms.has(t)) overlap += Math.log(1 + docs.length / (df.get(t) ?? 1));
