@@ -23,7 +23,7 @@ import { keywordQuery, RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery
 import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { hybridRequest } from "../../src/index/weaviate-hybrid-window.js";
-import { BM25_PROPERTIES, postUuid, propertiesFor } from "../../src/index/weaviate-schema.js";
+import { BM25_PROPERTIES, propertiesFor } from "../../src/index/weaviate-schema.js";
 
 /** The page the service asks the index for: limit 10 plus one to know whether more exist. */
 export const PAGE = 11;
@@ -79,7 +79,9 @@ const RESULT_PROPERTIES = propertiesFor("result");
 
 function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
   const posts = client.collections.get(config.weaviateCollection);
-  const request = hybridRequest(0, PAGE);
+  // The first page lies within Weaviate's fusion depth, so the adapter asks for just the page,
+  // with its properties, in one call; the floor does the same.
+  if (hybridRequest(0, PAGE).cutHere) throw new Error(`a first page of ${PAGE} is past Weaviate's hybrid depth`);
   return {
     async semantic(text, vector) {
       const res = await posts.query.hybrid(text, {
@@ -87,16 +89,11 @@ function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
         alpha: config.hybridAlpha,
         fusionType: config.hybridFusion === "rankedFusion" ? "Ranked" : "RelativeScore",
         queryProperties: BM25_PROPERTIES,
-        limit: request.limit,
+        limit: PAGE,
         returnMetadata: ["score"],
-        // As the adapter: a page Weaviate cuts itself comes with its properties in the same call.
-        returnProperties: request.cutHere ? ["postId"] : RESULT_PROPERTIES,
+        returnProperties: RESULT_PROPERTIES,
       });
-      if (!request.cutHere) return res.objects.length;
-      const ids = res.objects.slice(0, PAGE).map((o) => String(o.properties.postId));
-      if (ids.length === 0) return 0;
-      const page = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(ids.map(postUuid)), limit: ids.length, returnProperties: RESULT_PROPERTIES });
-      return page.objects.length;
+      return res.objects.length;
     },
     async vector(vector) {
       const res = await posts.query.nearVector(Array.from(vector), { limit: PAGE, returnMetadata: ["distance"], returnProperties: RESULT_PROPERTIES });
