@@ -85,7 +85,7 @@ export const COMPLAINT_ALONE = 0.9;
 const TONE_SENTENCES = 6;
 
 /** The most negative of the first sentences by VADER compound (the first on ties), with its compound. */
-function mostNegativeScored(sentences: readonly Sentence[]): { sentence: Sentence; compound: number } | undefined {
+function mostNegative(sentences: readonly Sentence[]): { sentence: Sentence; compound: number } | undefined {
   let best: Sentence | undefined;
   let low = Infinity;
   for (const s of sentences.slice(0, TONE_SENTENCES)) {
@@ -96,10 +96,6 @@ function mostNegativeScored(sentences: readonly Sentence[]): { sentence: Sentenc
     }
   }
   return best && { sentence: best, compound: low };
-}
-
-function mostNegative(sentences: readonly Sentence[]): Sentence | undefined {
-  return mostNegativeScored(sentences)?.sentence;
 }
 
 /**
@@ -165,7 +161,7 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
         pain.strength = pain.sentence ? Math.min(1, pain.strength + 0.2 * sentiment.probabilities.negative) : 0;
         if (sentiment.frustration >= frustrationMin) {
           pain.strength = Math.max(pain.strength, Math.min(1, MIN_STRENGTH + 0.3 * sentiment.frustration));
-          pain.sentence ??= mostNegative(sentences);
+          pain.sentence ??= mostNegative(sentences)?.sentence;
         }
       } else if (pain.sentence) {
         pain.strength = Math.min(1, pain.strength + 0.2 * Math.max(0, -vaderScores(pain.sentence.text).compound));
@@ -175,7 +171,7 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
         if (pain.strength > 0) {
           pain.strength = Math.max(0, Math.min(1, pain.strength + complaintPull * (complaint - 0.5)));
         } else if (complaint >= complaintAlone) {
-          const quoted = mostNegativeScored(sentences);
+          const quoted = mostNegative(sentences);
           if (quoted && headMayStateAlone(quoted)) {
             pain.strength = Math.min(1, MIN_STRENGTH + (complaint - complaintAlone));
             pain.sentence = quoted.sentence;
