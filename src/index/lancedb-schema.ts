@@ -24,9 +24,16 @@ export interface LanceMeta {
   layout: string;
 }
 
+const text = (name: string) => new Field(name, new Utf8(), false);
+
+/**
+ * The columns a topic re-tag writes: the key and the topic, typed as in the posts table. A
+ * mergeInsert given only these writes the topic column into the fragments that hold the rows.
+ */
+export const TOPIC_ASSIGNMENT_SCHEMA = new Schema([text("id"), text("topic_id")]);
+
 /** The Arrow schema of the posts table for vectors of `dimensions` floats. */
 export function postsSchema(embeddingModel: string, dimensions: number): Schema {
-  const text = (name: string) => new Field(name, new Utf8(), false);
   const int = (name: string) => new Field(name, new Int64(), false);
   const float = (name: string) => new Field(name, new Float64(), false);
   const fields = [

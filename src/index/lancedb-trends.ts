@@ -21,8 +21,9 @@ import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { guardEngine } from "./engine-call.js";
 import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
-import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "./lancedb-maintenance.js";
-import { POSTS_TABLE } from "./lancedb-schema.js";
+import { restoreIdIndex } from "./lancedb-maintenance.js";
+import { rowsTable } from "./lancedb-rows.js";
+import { POSTS_TABLE, TOPIC_ASSIGNMENT_SCHEMA } from "./lancedb-schema.js";
 import { LanceDbRollups } from "./lancedb-rollups.js";
 import { WriterLock } from "./lancedb-writer-lock.js";
 import { IndexUnavailableError } from "./search-index.js";
@@ -38,8 +39,6 @@ export interface LanceDbTrendStoreOptions {
   /** Directory of the LanceDB database (`LanceDbIndex.dirFor(dataDir)`). */
   dir: string;
   freshnessSeconds?: number;
-  /** As LanceDbIndexOptions.vectorIndexMinRows: the size from which a vector index is kept. */
-  vectorIndexMinRows?: number;
 }
 
 interface Acc {
@@ -66,7 +65,8 @@ export class LanceDbTrendStore implements TrendStore {
   readonly backend = "lancedb";
   private db: Connection | undefined;
   private table: Table | undefined;
-  private wrote = false;
+  /** A re-tag wrote and its id index was not rebuilt yet (setTopics). */
+  private idIndexStale = false;
   /** Re-tagging is a write: it takes the directory's writer lock, as ingest does. */
   private readonly lock: WriterLock;
   private readonly rollups = new LanceDbRollups(() => {
@@ -247,43 +247,44 @@ export class LanceDbTrendStore implements TrendStore {
   async setTopics(assignments: readonly TopicAssignment[], signal?: AbortSignal): Promise<number> {
     const table = await this.tableOrUndefined();
     if (!table || assignments.length === 0) return 0;
-    const byTopic = new Map<string, string[]>();
-    for (const a of assignments) {
-      const ids = byTopic.get(a.topicId) ?? [];
-      ids.push(a.id);
-      byTopic.set(a.topicId, ids);
-    }
+    checkAborted(signal);
     this.lock.acquire();
-    let written = 0;
-    for (const [topicId, ids] of byTopic) {
-      checkAborted(signal);
-      const res = await guard(() => table.update({ where: idsWhere(ids), values: { topic_id: topicId } }));
-      written += res.rowsUpdated;
-      this.wrote = true;
-    }
-    return written;
+    // Only (id, topic_id): LanceDB then writes the topic column into the fragments that already
+    // hold the rows, so the vector, full-text and scalar indexes over the other columns stay valid
+    // and searches keep using them while a rebuild runs. A per-topic update() rewrote whole rows
+    // instead, which took them out of every index (the vector index dropped once every row had
+    // moved) until close() rebuilt it: re-tagging 62,888 posts took 160 s, searches meanwhile
+    // 3.5 s at the median (test/bench/retag.ts). LanceDB writes the join column again as well,
+    // which leaves the id index behind; without it the next call's join would rewrite whole rows,
+    // so it is rebuilt before returning (a btree over the id column: well under a second).
+    // One row per id (the last assignment wins, as it did per update): mergeInsert refuses a
+    // batch that matches a stored row twice.
+    const latest = new Map(assignments.map((a) => [a.id, a.topicId]));
+    const rows = rowsTable([...latest].map(([id, topicId]) => ({ id, topic_id: topicId })), TOPIC_ASSIGNMENT_SCHEMA);
+    this.idIndexStale = true;
+    const res = await guard(() => table.mergeInsert("id").whenMatchedUpdateAll().execute(rows), signal);
+    await guard(() => restoreIdIndex(table));
+    this.idIndexStale = false;
+    return res.numUpdatedRows;
   }
 
-  /** Closes the connection; after a re-tag, compacts the small fragments updates leave behind. */
+  /** Closes the connection, first rebuilding the id index if a re-tag was cut short before it did. */
   async close(): Promise<void> {
     const table = this.table;
     const db = this.db;
     this.table = undefined;
     try {
       await this.rollups.close();
-      // A re-tag of every post drops the vector index (see restoreIndexes): without this, vector
-      // search would scan every row until the next ingest rebuilt it.
-      if (table && this.wrote) await this.maintenanceFor(table).restoreIndexes();
+      // setTopics rebuilds the id index after each write; one cut short between the two leaves
+      // it behind, and look-ups by id (an ingest's upsert) would scan the column until the next
+      // ingest's upkeep folded it back.
+      if (table && this.idIndexStale) await restoreIdIndex(table);
     } finally {
       this.lock.release();
       table?.close();
       this.db = undefined;
       db?.close();
     }
-  }
-
-  private maintenanceFor(table: Table): LanceMaintenance {
-    return new LanceMaintenance(table, { vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
   }
 
   /** The posts table, opened on first need; undefined while nobody has created it. */

@@ -25,6 +25,7 @@ import type { CapacityResult } from "./capacity.js";
 import type { FloorResult } from "./floor.js";
 import type { ProfileResult } from "./search-profile.js";
 import type { ProtocolResult } from "./protocol.js";
+import { RETAG_TEXT } from "./retag-report.js";
 import { INSIGHTS_TEXT, insightsSection } from "./insights.js";
 import type { InsightsResult } from "./insights.js";
 import { count, fixed } from "./stats.js";
@@ -268,6 +269,10 @@ export function renderReport(tag = "full"): string {
     ...INSIGHTS_TEXT,
     "",
     ...of<InsightsResult>("insights:").flatMap(([, s]) => [insightsSection(s), ""]),
+    "### Topic rebuild: searches while every post is re-tagged",
+    "",
+    ...RETAG_TEXT,
+    "",
     "## Scaling",
     "",
     ...renderScaling(of<ScalingRow>("scaling:")),

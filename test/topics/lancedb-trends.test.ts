@@ -1,6 +1,6 @@
 /**
  * The TrendStore contract against the embedded LanceDB index in a temporary directory, written
- * through LanceDbIndex.upsert; plus the vector index surviving a re-tag of every post.
+ * through LanceDbIndex.upsert; plus the search indexes surviving a re-tag of every post.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { connect } from "@lancedb/lancedb";
+import type { Table as LanceTable } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
 import { DIMS, MODEL, randomPosts } from "../index/synthetic.js";
@@ -26,21 +27,28 @@ registerTrendStoreContract("lancedb", async () => {
 });
 
 describe("LanceDbTrendStore re-tag of every post", () => {
-  it("keeps the vector index: LanceDB drops it when an update rewrites every row, and close() rebuilds it", async () => {
+  it("keeps every index valid while it runs, over several calls", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-lance-retag-"));
     const dir = LanceDbIndex.dirFor(root);
-    const vectorIndex = async (): Promise<{ type?: string; indexed: number; unindexed: number }> => {
+    const inspect = async <T>(read: (table: LanceTable) => Promise<T>): Promise<T> => {
       const db = await connect(dir);
       const table = await db.openTable("posts");
       try {
-        const entry = (await table.listIndices()).find((i) => i.name === "vector_idx");
-        const stats = await table.indexStats("vector_idx");
-        return { type: entry?.indexType, indexed: stats?.numIndexedRows ?? 0, unindexed: stats?.numUnindexedRows ?? 0 };
+        return await read(table);
       } finally {
         table.close();
         db.close();
       }
     };
+    // Per index: its type and [indexed, unindexed] rows.
+    const indexes = () => inspect(async (table) => {
+      const out: Record<string, { type: string; rows: [number, number] }> = {};
+      for (const entry of await table.listIndices()) {
+        const stats = await table.indexStats(entry.name);
+        out[entry.name] = { type: entry.indexType, rows: [stats?.numIndexedRows ?? 0, stats?.numUnindexedRows ?? 0] };
+      }
+      return out;
+    });
     try {
       const index = new LanceDbIndex({ dir, vectorIndexMinRows: 500 });
       await index.open(MODEL, DIMS);
@@ -48,19 +56,31 @@ describe("LanceDbTrendStore re-tag of every post", () => {
       await index.upsert(posts);
       await index.indexesSettled();
       await index.close();
-      assert.equal((await vectorIndex()).type, "IvfRq");
+      const before = await indexes();
+      assert.equal(before.vector_idx?.type, "IvfRq");
+      for (const [name, ix] of Object.entries(before)) assert.deepEqual(ix.rows, [600, 0], name);
 
-      const store = new LanceDbTrendStore({ dir, vectorIndexMinRows: 500 });
+      const store = new LanceDbTrendStore({ dir });
       await store.open();
-      const written = await store.setTopics(posts.map((p, i) => ({ id: p.id, topicId: `t${i % 4}` })));
+      // In two calls, as a rebuild re-tags in batches: the second must find the id index rebuilt,
+      // or LanceDB's join falls back to rewriting whole rows.
+      const assignments = posts.map((p, i) => ({ id: p.id, topicId: `t${i % 4}` }));
+      const written = (await store.setTopics(assignments.slice(0, 250))) + (await store.setTopics(assignments.slice(250)));
       assert.equal(written, 600);
-      // What the fix is for: the full re-tag has already dropped the index.
-      assert.equal((await vectorIndex()).type, undefined);
+      const topics = await inspect(async (table) => (await table.query().select(["id", "topic_id", "title"]).toArray()) as { id: string; topic_id: string; title: string }[]);
+      assert.equal(topics.length, 600);
+      const byId = new Map(posts.map((p, i) => [p.id, { topic: `t${i % 4}`, title: p.title }]));
+      for (const row of topics) assert.deepEqual({ topic: row.topic_id, title: row.title }, byId.get(row.id), row.id);
+      // What the partial-column write is for: before close(), searches still find every row in
+      // the vector and full-text indexes (an update() of every row had dropped the vector index).
+      const during = await indexes();
+      assert.equal(during.vector_idx?.type, "IvfRq");
+      for (const [name, ix] of Object.entries(during)) assert.deepEqual(ix.rows, [600, 0], name);
       await store.close();
 
-      const after = await vectorIndex();
-      assert.equal(after.type, "IvfRq");
-      assert.deepEqual([after.indexed, after.unindexed], [600, 0]);
+      const after = await indexes();
+      assert.equal(after.vector_idx?.type, "IvfRq");
+      for (const [name, ix] of Object.entries(after)) assert.deepEqual(ix.rows, [600, 0], name);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
