@@ -27,3 +27,27 @@ test("results without usable sentences fall back to citing titles", () => {
   const s = extractiveSummary("crm", [{ title: "CRM?", subforum: "smallbusiness", content: "" }]);
   assert.match(s, /\[1\]/);
 });
+
+test("a second sentence of the post just quoted is framed as that post's, in its own order", () => {
+  // The first result answers the query twice; the others hardly at all, so two of its sentences
+  // are quoted.
+  const posts = [
+    {
+      title: "How essential is a CRM for an agency?",
+      subforum: "startups",
+      content: "I am starting a digital marketing agency and reading about CRM tools. Which CRM is best for a small agency that needs client logins? Any open-source CRM for a small agency with powerful features?",
+    },
+    { title: "Weekend plans", subforum: "berlin", content: "Going hiking in the mountains this weekend with some friends from the office." },
+  ];
+  const s = extractiveSummary("best CRM for a small agency", posts);
+  const quoted = [...s.matchAll(/(One post says|Another adds|A third notes|The same post adds|It goes on): "([^"]+)" \[(\d+)\]/g)].map((m) => ({ lead: m[1]!, text: m[2]!, cited: Number(m[3]) }));
+  assert.ok(quoted.length >= 2, s);
+  quoted.forEach((q, i) => {
+    const previous = quoted[i - 1];
+    const continues = q.lead === "The same post adds" || q.lead === "It goes on";
+    assert.equal(continues, previous?.cited === q.cited, s);
+  });
+  const ofFirst = quoted.filter((q) => q.cited === 1).map((q) => posts[0]!.content.indexOf(q.text.slice(0, 30)));
+  assert.ok(ofFirst.length >= 2, s);
+  assert.deepEqual(ofFirst, [...ofFirst].sort((a, b) => a - b), `quoted in the post's order: ${s}`);
+});

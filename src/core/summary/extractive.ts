@@ -22,6 +22,8 @@ const MAX_CHARS = 280;
 interface Candidate {
   text: string;
   result: number;
+  /** Where the sentence stands in its result (0 = the title), to quote a post in its own order. */
+  position: number;
   terms: Set<string>;
   score: number;
 }
@@ -46,7 +48,7 @@ function candidates(query: string, results: readonly SummaryInput[]): Candidate[
       for (const t of ts) if (queryTerms.has(t)) overlap += Math.log(1 + docs.length / (df.get(t) ?? 1));
       const rankPrior = 0.5 / (1 + result);
       const leadPrior = position <= 1 ? 0.1 : 0;
-      out.push({ text, result, terms: ts, score: overlap / Math.sqrt(ts.size) + rankPrior + leadPrior });
+      out.push({ text, result, position, terms: ts, score: overlap / Math.sqrt(ts.size) + rankPrior + leadPrior });
     });
   });
   return out;
@@ -86,12 +88,30 @@ function quote(text: string): string {
   return `"${t}"`;
 }
 
+/** Lead-ins for the first, second and third post quoted. */
 const CONNECTIVES = ["One post says", "Another adds", "A third notes"];
+/** Lead-ins for a further sentence of the post just quoted: the first, then any after it. */
+const SAME_POST = ["The same post adds", "It goes on"];
+
+/** The quoted sentences, in result order and each post's own order, each with its lead-in. */
+function framed(chosen: readonly Candidate[]): string[] {
+  const ordered = [...chosen].sort((a, b) => a.result - b.result || a.position - b.position);
+  let posts = 0;
+  let run = 0;
+  return ordered.map((c, i) => {
+    // "Another adds" before a second sentence of the post just quoted read as two posts saying it.
+    const samePost = i > 0 && ordered[i - 1]!.result === c.result;
+    run = samePost ? run + 1 : 0;
+    if (!samePost) posts++;
+    const lead = samePost ? SAME_POST[Math.min(run, SAME_POST.length) - 1]! : CONNECTIVES[posts - 1]!;
+    return `${lead}: ${quote(c.text)} [${c.result + 1}].`;
+  });
+}
 
 /** Builds the summary text from chosen sentences. Exported for tests. */
 export function extractiveSummary(query: string, results: readonly SummaryInput[]): string {
   if (results.length === 0) return noMatchSummary(query);
-  const chosen = pick(candidates(query, results)).sort((a, b) => a.result - b.result);
+  const chosen = pick(candidates(query, results));
   const where = topSubforums(results);
   const n = results.length;
   const opening = `${n} discussion${n === 1 ? "" : "s"} matched${where.length > 0 ? `, mostly in ${where.join(" and ")}` : ""}.`;
@@ -99,8 +119,7 @@ export function extractiveSummary(query: string, results: readonly SummaryInput[
     const titles = results.slice(0, 2).map((r, i) => `${quote(r.title)} [${i + 1}]`);
     return `${opening} The closest are ${titles.join(" and ")}.`;
   }
-  const body = chosen.map((c, i) => `${CONNECTIVES[i]}: ${quote(c.text)} [${c.result + 1}].`);
-  return [opening, ...body].join(" ");
+  return [opening, ...framed(chosen)].join(" ");
 }
 
 /** The extractive summarizer. */
