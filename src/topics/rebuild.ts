@@ -18,8 +18,8 @@ export interface RebuildOptions extends Omit<BuildOptions, "previous"> {
   /** Posts read per batch. Default 1,000. */
   batchSize?: number;
   /**
-   * Posts re-tagged per setTopics call. Default 50,000: LanceDB commits once per call, so large
-   * calls keep a rebuild to a few commits.
+   * Posts re-tagged per setTopics call. Default 50,000: LanceDB writes each call in one commit
+   * (and then rebuilds its id index), so large calls keep a rebuild to a few commits.
    */
   retagBatchSize?: number;
   /** Progress lines (e.g. to stderr). */
