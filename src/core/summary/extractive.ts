@@ -90,20 +90,16 @@ function quote(text: string): string {
 
 /** Lead-ins for the first, second and third post quoted. */
 const CONNECTIVES = ["One post says", "Another adds", "A third notes"];
-/** Lead-ins for a further sentence of the post just quoted: the first, then any after it. */
-const SAME_POST = ["The same post adds", "It goes on"];
 
 /** The quoted sentences, in result order and each post's own order, each with its lead-in. */
 function framed(chosen: readonly Candidate[]): string[] {
   const ordered = [...chosen].sort((a, b) => a.result - b.result || a.position - b.position);
   let posts = 0;
-  let run = 0;
   return ordered.map((c, i) => {
     // "Another adds" before a second sentence of the post just quoted read as two posts saying it.
     const samePost = i > 0 && ordered[i - 1]!.result === c.result;
-    run = samePost ? run + 1 : 0;
-    if (!samePost) posts++;
-    const lead = samePost ? SAME_POST[Math.min(run, SAME_POST.length) - 1]! : CONNECTIVES[posts - 1]!;
+    const third = samePost && i > 1 && ordered[i - 2]!.result === c.result;
+    const lead = third ? "It goes on" : samePost ? "The same post adds" : CONNECTIVES[posts++]!;
     return `${lead}: ${quote(c.text)} [${c.result + 1}].`;
   });
 }
