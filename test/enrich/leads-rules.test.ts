@@ -79,6 +79,41 @@ describe("target product and opportunity", () => {
     assert.equal(findTargetProduct(s, undefined), "");
   });
 
+  it("reads only the focus sentence and the title, so a product mentioned in passing is not the target", () => {
+    const s = sentencesOf(post("Growing my cleaning business", "A client called me on my new phone yesterday. Any tips for finding more clients?"));
+    assert.equal(findTargetProduct(s, s[2]), "");
+    // The title still names what the post is about when the ask does not.
+    const t = sentencesOf(post("CRM Recommendations?", "We're a team of four. Any suggestions?"));
+    assert.equal(findTargetProduct(t, t[2]), "CRM");
+  });
+
+  it("takes names that are also words only when written as names", () => {
+    const one = (text: string): string => {
+      const s = sentencesOf(post(text, ""));
+      return findTargetProduct(s, s[0]);
+    };
+    assert.equal(one("I keep lots of windows open, how do I organise them?"), "");
+    assert.equal(one("What is your outlook on the market for 2013?"), "");
+    assert.equal(one("How do I excel at my first sales job?"), "");
+    assert.equal(one("Where can I download windows 7 with my key?"), "Windows");
+    assert.equal(one("Outlook keeps freezing when I open attachments"), "Outlook");
+    assert.equal(one("Best Excel add-ins for accountants?"), "Excel");
+  });
+
+  it("needs the kind of thing after a field name: 'accounting' alone is the profession", () => {
+    const one = (text: string): string => {
+      const s = sentencesOf(post(text, ""));
+      return findTargetProduct(s, s[0]);
+    };
+    assert.equal(one("Any tips for my first accounting class?"), "");
+    assert.equal(one("What accounting software do you use for a bakery?"), "accounting software");
+    assert.equal(one("Is there good software for bookkeeping on a Mac?"), "accounting software");
+    assert.equal(one("My budget must include shipping, what can I build?"), "");
+    assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");
+    assert.equal(one("Any tips for a phone interview?"), "");
+    assert.equal(one("Don't switch from bullets to paragraphs in a resume, right?"), "");
+  });
+
   it("phrases the opportunity by type, product kind and industry", () => {
     assert.equal(isNamedProduct("Shopify"), true);
     assert.equal(isNamedProduct("CRM"), false);

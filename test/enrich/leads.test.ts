@@ -81,6 +81,16 @@ describe("lead types on real posts", { skip }, () => {
     });
   }
 
+  // Leads whose target_product was a word met in passing before the rule read only the focus
+  // sentence and the title: "phone interview" (smartphone), r/Accounting careers (accounting software).
+  for (const ref of ["networking/1f2xxc", "Accounting/1hqoic", "RealEstate/1agpld"]) {
+    it(`${ref} names no product it only mentions`, () => {
+      const { d } = classify(ref);
+      assert.notEqual(d.leadType, "");
+      assert.equal(d.targetProduct, "");
+    });
+  }
+
   it("states the pain point of a pain-point post as its own sentence", () => {
     const { d } = classify("Wordpress/1kaefa");
     assert.match(d.painPoint, /the entire thing is broken/);

@@ -25,6 +25,7 @@ import { enrichmentCostSection } from "./sections/enrichment-cost.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
+import { targetProductSection } from "./sections/target-product.js";
 import { trendsHnSection } from "./sections/trends-hn.js";
 import { trendsRedditSection } from "./sections/trends-reddit.js";
 import { hasData, SHARED_DATA } from "./shared-data.js";
@@ -35,6 +36,7 @@ export const SECTIONS: readonly EvalSection[] = [
   solutionRequestSection,
   painPointSection,
   buyingIntentSection,
+  targetProductSection,
   enrichmentCostSection,
   retrievalSection,
   trendsHnSection,

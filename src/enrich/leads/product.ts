@@ -1,14 +1,18 @@
 /**
  * `target_product`: the product or category a post is about. Named products come from a small
  * gazetteer of tools forum posters ask about; categories from phrase patterns ("email marketing
- * tool", "CRM"). A match in the sentence carrying the intent wins over one elsewhere in the post.
+ * tool", "CRM"). Only the sentence carrying the intent and the title are read, in that order: a
+ * product named anywhere else in a post is mostly context (the phone a poster was called on, the
+ * shipping a price includes), and "" is a better answer than a wrong one. On 114 hand-labelled
+ * leads (docs/EVALUATION.md) reading every sentence put a wrong product on 29% of them.
  */
 import { compileLiterals } from "./literals.js";
 import { sentenceView, type Sentence, type SentenceView } from "./text.js";
 
 /**
  * Named products, matched case-insensitively on word boundaries, reported with this spelling.
- * Products whose names are common words (Square, Wave, Office, Buffer) are left out.
+ * Products whose names are common words (Square, Wave, Office, Buffer) are left out; those kept
+ * whose names are also words (WORD_NAMES) must be written capitalised.
  */
 const PRODUCTS = [
   "Shopify", "WooCommerce", "Magento", "BigCommerce", "Squarespace", "Wix", "Weebly", "WordPress", "Drupal", "Joomla",
@@ -23,8 +27,17 @@ const PRODUCTS = [
   "Windows Server", "Exchange Server", "Active Directory", "VMware", "ESXi", "Hyper-V", "Outlook", "Windows", "Ubuntu", "Linux",
   "iPhone", "iPad", "MacBook", "Android", "Galaxy", "Kindle", "Chromebook",
   "Photoshop", "Illustrator", "InDesign", "Sketch",
-  "Kickstarter", "Indiegogo", "Upwork", "oDesk", "Elance", "Fiverr", "99designs", "Yelp", "Groupon", "LinkedIn", "Twitter", "Facebook", "Instagram", "Pinterest", "YouTube",
+  "Kickstarter", "Indiegogo", "Patreon", "Upwork", "oDesk", "Elance", "Fiverr", "99designs", "Yelp", "Groupon", "LinkedIn", "Twitter", "Facebook", "Instagram", "Pinterest", "YouTube",
+  "SharePoint", "LegalZoom",
 ];
+
+/**
+ * Names that are also everyday words ("lots of windows open", "the outlook for 2013", "excel at
+ * sales"): a match counts only written with a capital, or, for Windows, lowercase before a
+ * version ("windows 7", "windows xp") as people type it.
+ */
+const WORD_NAMES = new Set(["windows", "excel", "outlook", "slack", "sketch", "galaxy"]);
+const WINDOWS_VERSION = /^\s+(?:xp|vista|me|nt|rt|server|phone|\d)/i;
 const CANONICAL = new Map(PRODUCTS.map((name) => [name.toLowerCase(), name]));
 const PRODUCT_RE = new RegExp(
   `(?<![\\w.])(?:${[...PRODUCTS]
@@ -33,12 +46,15 @@ const PRODUCT_RE = new RegExp(
     .join("|")})(?![\\w])`,
   "i",
 );
+/** The same, for walking every match of a sentence (matchAll copies it, so no state is shared). */
+const PRODUCT_SCAN = new RegExp(PRODUCT_RE.source, "gi");
 
 /** Categories: pattern -> label reported. First match in list order wins within a sentence. */
 const CATEGORIES: readonly [RegExp, string][] = [
   [/\bcrm\b|\bcustomer relationship\b/i, "CRM"],
   [/\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i, "email marketing tool"],
-  [/\b(?:accounting|bookkeeping) (?:software|tool|program|system|app|service)?\b/i, "accounting software"],
+  // The kind of thing is required: "accounting" alone is mostly the profession, the degree or r/Accounting.
+  [/\b(?:accounting|bookkeeping) (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?) for (?:accounting|bookkeeping)\b/i, "accounting software"],
   [/\binvoic(?:e|ing) (?:software|tool|app|system|service)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
   [/\b(?:payment (?:processor|processing|gateway)|merchant account|credit card processing)\b/i, "payment processing"],
@@ -46,7 +62,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:e-?commerce|online store|shopping cart) (?:platform|software|solution|site)?\b/i, "ecommerce platform"],
   [/\b(?:web ?hosting|hosting (?:provider|company|service)|shared hosting|vps|dedicated server)\b/i, "web hosting"],
   [/\bwebsite builder\b/i, "website builder"],
-  [/\b(?:project management|task management|to-?do) (?:tool|software|app|system)?\b/i, "project management tool"],
+  [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
   [/\b(?:help ?desk|ticketing system|support ticket)\b/i, "help desk software"],
   [/\blive chat\b/i, "live chat software"],
   [/\b(?:seo (?:tool|software|service|company|agency|firm)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
@@ -58,17 +74,21 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bvpn\b/i, "VPN"],
   [/\b(?:password manager)\b/i, "password manager"],
   [/\b(?:nas|network attached storage)\b/i, "NAS"],
-  [/\b(?:router|firewall|switch|access point|wifi|wi-fi)\b/i, "network equipment"],
+  // "switch" alone is mostly the verb.
+  [/\b(?:router|firewall|(?:network|ethernet|managed|unmanaged|gigabit|poe|\d+[- ]port) switch|access point|wifi|wi-fi)\b/i, "network equipment"],
   [/\b(?:laptop|notebook)\b/i, "laptop"],
   [/\b(?:graphics card|gpu)\b/i, "graphics card"],
-  [/\b(?:phone|smartphone|cell ?phone)\b/i, "smartphone"],
+  // Not "phone" alone: a phone interview, call or number is not the product.
+  [/\b(?:smart ?phones?|cell ?phones?|mobile phones?|(?:new|unlocked|android|prepaid) phones?)\b/i, "smartphone"],
   [/\b(?:logo|branding) (?:design|designer)?\b/i, "logo design"],
   [/\b(?:web ?designer|web ?developer|web design|website design|developer)\b/i, "web developer"],
-  [/\b(?:app developer|mobile app|ios app|android app)\b/i, "mobile app development"],
+  [/\b(?:app developers?|mobile app|ios app|android app)\b/i, "mobile app development"],
   [/\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],
   [/\b(?:accountant|cpa|bookkeeper)\b/i, "accountant"],
-  [/\b(?:insurance)\b/i, "business insurance"],
-  [/\b(?:shipping|courier|freight|fulfil?ment)\b/i, "shipping service"],
+  // Car, health and mortgage insurance come up as often as a business's own.
+  [/\b(?:insurance)\b/i, "insurance"],
+  // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
+  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:center|centre|service|services|company|house))\b/i, "shipping service"],
   [/\b(?:domain name|domain registrar)\b/i, "domain registrar"],
   [/\b(?:marketing agency|ad agency|advertising agency|pr firm)\b/i, "marketing agency"],
   [/\b(?:website|web site)\b/i, "website"],
@@ -99,8 +119,13 @@ function candidatesIn(view: SentenceView): Candidates {
 }
 
 function inSentence(text: string, can: Candidates): string {
-  const named = can.named ? PRODUCT_RE.exec(text) : null;
-  if (named) return CANONICAL.get(named[0].toLowerCase().replace(/\s+/g, " ")) ?? named[0];
+  if (can.named) {
+    for (const m of text.matchAll(PRODUCT_SCAN)) {
+      const key = m[0].toLowerCase().replace(/\s+/g, " ");
+      if (WORD_NAMES.has(key) && m[0][0] === key[0] && !(key === "windows" && WINDOWS_VERSION.test(text.slice(m.index + m[0].length)))) continue;
+      return CANONICAL.get(key) ?? m[0];
+    }
+  }
   for (const [re, label] of can.categories) if (re.test(text)) return label;
   return "";
 }
@@ -111,7 +136,8 @@ export function isNamedProduct(target: string): boolean {
 }
 
 /**
- * The product or category a post is about, preferring the sentence that carries its intent.
+ * The product or category a post is about: in the sentence that carries its intent, else in the
+ * title (sentences come title first), else "".
  * `view` (the sentences', when the caller has it) rules out the patterns absent from the post.
  */
 export function findTargetProduct(sentences: readonly Sentence[], focus: Sentence | undefined, view: SentenceView = sentenceView(sentences)): string {
@@ -122,6 +148,7 @@ export function findTargetProduct(sentences: readonly Sentence[], focus: Sentenc
     if (hit) return hit;
   }
   for (const s of sentences) {
+    if (!s.inTitle) break;
     const hit = inSentence(s.text, can);
     if (hit) return hit;
   }
