@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { extractiveSummary } from "../../src/core/summary/extractive.js";
+import { extractiveSummary, isQuestion } from "../../src/core/summary/extractive.js";
 
 const results = [
   { title: "How should I price my SaaS?", subforum: "startups", content: "We charge per seat right now. Pricing per seat punishes teams that grow, so we are thinking about usage-based pricing instead. Any experience with that?" },
@@ -40,14 +40,34 @@ test("a second sentence of the post just quoted is framed as that post's, in its
     { title: "Weekend plans", subforum: "berlin", content: "Going hiking in the mountains this weekend with some friends from the office." },
   ];
   const s = extractiveSummary("best CRM for a small agency", posts);
-  const quoted = [...s.matchAll(/(One post says|Another adds|A third notes|The same post adds|It goes on): "([^"]+)" \[(\d+)\]/g)].map((m) => ({ lead: m[1]!, text: m[2]!, cited: Number(m[3]) }));
+  const quoted = [...s.matchAll(/(One post (?:says|asks)|Another (?:adds|asks)|A third (?:notes|asks)|The same post (?:adds|asks)|It goes on(?: to ask)?): "([^"]+)" \[(\d+)\]/g)].map((m) => ({ lead: m[1]!, text: m[2]!, cited: Number(m[3]) }));
   assert.ok(quoted.length >= 2, s);
   quoted.forEach((q, i) => {
     const previous = quoted[i - 1];
-    const continues = q.lead === "The same post adds" || q.lead === "It goes on";
+    const continues = q.lead.startsWith("The same post") || q.lead.startsWith("It goes on");
     assert.equal(continues, previous?.cited === q.cited, s);
   });
   const ofFirst = quoted.filter((q) => q.cited === 1).map((q) => posts[0]!.content.indexOf(q.text.slice(0, 30)));
   assert.ok(ofFirst.length >= 2, s);
   assert.deepEqual(ofFirst, [...ofFirst].sort((a, b) => a - b), `quoted in the post's order: ${s}`);
+});
+
+test("a question is quoted as one: 'asks', with its question mark", () => {
+  const posts = [
+    { title: "How to find a technical cofounder without the university network", subforum: "startups", content: "" },
+    { title: "Finding a technical cofounder took me a year", subforum: "startups", content: "I found my technical cofounder at a local hackathon after months of meetups." },
+  ];
+  const s = extractiveSummary("how to find a technical cofounder", posts);
+  assert.match(s, /(?:One post|Another) asks: "How to find a technical cofounder without the university network\?" \[1\]/, s);
+  assert.match(s, /(?:One post says|Another adds): "(?:Finding|I found)[^"?]+" \[2\]/, s);
+  assert.doesNotMatch(s, /(?:says|adds|notes): "[^"]*\?"/, s);
+});
+
+test("questions are told from statements by their mark or their opening word", () => {
+  assert.equal(isQuestion("Is e-filing enough?"), true);
+  assert.equal(isQuestion("What is a good small business CRM"), true);
+  assert.equal(isQuestion("Anyone using Xero for a bakery"), true);
+  assert.equal(isQuestion("We moved to value-based pricing."), false);
+  assert.equal(isQuestion("Templates for SaaS pricing"), false);
+  assert.equal(isQuestion("What I did so far: I listed it on a marketplace and priced it from my costs."), false);
 });

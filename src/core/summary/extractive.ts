@@ -83,24 +83,47 @@ function topSubforums(results: readonly SummaryInput[]): string[] {
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([s]) => s);
 }
 
-function quote(text: string): string {
-  const t = text.replace(/["“”]/g, "'").replace(/[.!?]+$/, "");
-  return `"${t}"`;
+const QUESTION_OPENING = /^(?:how|what|why|which|where|when|who|whose|is|are|was|were|can|could|should|would|will|do|does|did|has|have|any|anyone|anybody)\b/i;
+
+/**
+ * A question: it ends with "?", or, ending with no mark at all as forum titles often do, opens
+ * with a question word ("How to find a cofounder without the university network"). A sentence
+ * ending in "." or "!" is a statement whatever its first word ("What I did so far: ..."). Exported
+ * for tests.
+ */
+export function isQuestion(text: string): boolean {
+  const t = text.trim();
+  return t.endsWith("?") || (!/[.!:;]$/.test(t) && QUESTION_OPENING.test(t));
 }
 
-/** Lead-ins for the first, second and third post quoted. */
-const CONNECTIVES = ["One post says", "Another adds", "A third notes"];
+/** The sentence in quotes, its own end mark dropped; a question keeps a "?". */
+function quote(text: string, question: boolean): string {
+  const t = text.replace(/["“”]/g, "'").replace(/[.!?]+$/, "");
+  return `"${t}${question ? "?" : ""}"`;
+}
+
+/**
+ * Lead-ins for the first, second and third post quoted, as statements and as questions: most forum
+ * posts ask, and "One post says: 'How do I set a price'" misreported a question as a claim.
+ */
+const SAYS = ["One post says", "Another adds", "A third notes"];
+const ASKS = ["One post asks", "Another asks", "A third asks"];
 
 /** The quoted sentences, in result order and each post's own order, each with its lead-in. */
 function framed(chosen: readonly Candidate[]): string[] {
   const ordered = [...chosen].sort((a, b) => a.result - b.result || a.position - b.position);
   let posts = 0;
   return ordered.map((c, i) => {
+    const question = isQuestion(c.text);
     // "Another adds" before a second sentence of the post just quoted read as two posts saying it.
     const samePost = i > 0 && ordered[i - 1]!.result === c.result;
     const third = samePost && i > 1 && ordered[i - 2]!.result === c.result;
-    const lead = third ? "It goes on" : samePost ? "The same post adds" : CONNECTIVES[posts++]!;
-    return `${lead}: ${quote(c.text)} [${c.result + 1}].`;
+    const lead = third
+      ? question ? "It goes on to ask" : "It goes on"
+      : samePost
+        ? question ? "The same post asks" : "The same post adds"
+        : (question ? ASKS : SAYS)[posts++]!;
+    return `${lead}: ${quote(c.text, question)} [${c.result + 1}].`;
   });
 }
 
@@ -112,7 +135,7 @@ export function extractiveSummary(query: string, results: readonly SummaryInput[
   const n = results.length;
   const opening = `${n} discussion${n === 1 ? "" : "s"} matched${where.length > 0 ? `, mostly in ${where.join(" and ")}` : ""}.`;
   if (chosen.length === 0) {
-    const titles = results.slice(0, 2).map((r, i) => `${quote(r.title)} [${i + 1}]`);
+    const titles = results.slice(0, 2).map((r, i) => `${quote(r.title, isQuestion(r.title))} [${i + 1}]`);
     return `${opening} The closest are ${titles.join(" and ")}.`;
   }
   return [opening, ...framed(chosen)].join(" ");
