@@ -8,6 +8,7 @@
  * returns once the file is read, with its writes still going, so that several files can share
  * one pipeline (ingest-files.ts).
  */
+import { setMaxListeners } from "node:events";
 import path from "node:path";
 import type { Embedder } from "../enrich/embedder.js";
 import type { IndexedPost, Post } from "../model/post.js";
@@ -139,6 +140,36 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
  * the writes in progress have settled.
  */
 export async function beginIngestFile(file: string, options: IngestFileOptions, deps: IngestDeps, after: Promise<unknown> = Promise.resolve()): Promise<ReadFile> {
+  const run = fileSignal(options.signal, options.batchSize);
+  try {
+    const begun = await beginFile(file, { ...options, signal: run.signal }, deps, after);
+    begun.result.finally(run.release).catch(() => undefined);
+    return begun;
+  } catch (err) {
+    run.release();
+    throw err;
+  }
+}
+
+/**
+ * The file's own signal, aborted with the caller's. Every embed call of the batches in flight
+ * listens to it (a 1,024-post batch alone is 16 calls of {@link EMBED_PART}), more than the 10
+ * listeners past which Node prints "Possible EventTarget memory leak detected" on every
+ * `threadsight ingest`. The count is bounded (the batches ahead, their parts) and each listener
+ * goes when its call settles, so the limit is raised to that bound, not switched off; the
+ * caller's signal keeps one listener per file in flight.
+ */
+function fileSignal(outer: AbortSignal | undefined, batchSize: number): { signal: AbortSignal | undefined; release: () => void } {
+  if (outer === undefined) return { signal: undefined, release: () => undefined };
+  const inner = new AbortController();
+  setMaxListeners((MAX_BATCHES_AHEAD + 2) * Math.ceil(Math.max(1, batchSize) / EMBED_PART) + 1, inner.signal);
+  const forward = (): void => inner.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener("abort", forward, { once: true });
+  return { signal: inner.signal, release: () => outer.removeEventListener("abort", forward) };
+}
+
+async function beginFile(file: string, options: IngestFileOptions, deps: IngestDeps, after: Promise<unknown>): Promise<ReadFile> {
   const signal = options.signal;
   signal?.throwIfAborted();
   const absolute = path.resolve(file);

@@ -254,6 +254,32 @@ test("an input whose format cannot be told fails clearly and leaves no zstd chil
   assert.ok(!process.getActiveResourcesInfo().includes("ProcessWrap"), `still running: ${process.getActiveResourcesInfo().join(", ")}`);
 });
 
+test("a stop signal shared by a batch's many embed calls raises no 'possible memory leak' warning, and still stops the run", async () => {
+  // One batch of 11 parts: 11 embed calls listening to the run's signal at once, one past Node's
+  // default of 10 listeners (a 1,024-post batch, the CLI's default, is 16).
+  const posts = 11 * EMBED_PART;
+  const file = path.join(dir, "many-parts.ndjson");
+  const line = (i: number): string => JSON.stringify({ id: `m${i}`, subreddit: "startups", title: `Post ${i} about ${TOPICS[i % TOPICS.length]}`, selftext: "", score: 1, num_comments: 0, created_utc: 1371237018 + i });
+  writeFileSync(file, Array.from({ length: posts }, (_, i) => line(i)).join("\n") + "\n");
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  process.on("warning", onWarning);
+  try {
+    const index = await openIndex();
+    const controller = new AbortController();
+    const result = await ingestFile(file, { batchSize: posts, signal: controller.signal }, deps(index, path.join(dir, "data-listeners"), []));
+    assert.equal(result.stats.inserted, posts);
+    await new Promise((r) => setTimeout(r, 50)); // warnings are emitted on a later tick
+    assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
+    // The run's own signal still follows the caller's.
+    const stopped = new AbortController();
+    stopped.abort(new Error("stop now"));
+    await assert.rejects(ingestFile(file, { batchSize: posts, signal: stopped.signal }, deps(await openIndex(), path.join(dir, "data-listeners-2"), [])), /stop now/);
+  } finally {
+    process.off("warning", onWarning);
+  }
+});
+
 function fileIdentity(file: string): Promise<InputIdentity> {
   assert.ok(existsSync(file));
   return inputIdentity(file);
