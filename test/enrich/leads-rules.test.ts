@@ -114,6 +114,18 @@ describe("target product and opportunity", () => {
     assert.equal(one("Don't switch from bullets to paragraphs in a resume, right?"), "");
   });
 
+  it("matches products people shop for in the plural, professions only in the singular", () => {
+    const one = (text: string): string => {
+      const s = sentencesOf(post(text, ""));
+      return findTargetProduct(s, s[0]);
+    };
+    assert.equal(one("Any good hosting providers with data centers in Canada?"), "web hosting");
+    assert.equal(one("Which payment processors handle subscriptions?"), "payment processing");
+    assert.equal(one("Invoicing tools for freelancers?"), "invoicing software");
+    assert.equal(one("Accountants, what do you like about your job?"), "");
+    assert.equal(one("Do you need an accountant for an LLC?"), "accountant");
+  });
+
   it("phrases the opportunity by type, product kind and industry", () => {
     assert.equal(isNamedProduct("Shopify"), true);
     assert.equal(isNamedProduct("CRM"), false);

@@ -49,35 +49,39 @@ const PRODUCT_RE = new RegExp(
 /** The same, for walking every match of a sentence (matchAll copies it, so no state is shared). */
 const PRODUCT_SCAN = new RegExp(PRODUCT_RE.source, "gi");
 
-/** Categories: pattern -> label reported. First match in list order wins within a sentence. */
+/**
+ * Categories: pattern -> label reported. First match in list order wins within a sentence. The
+ * products and services people shop for also match in the plural ("any good hosting providers?");
+ * professions do not ("accountants", "web developers" are mostly the poster's own trade).
+ */
 const CATEGORIES: readonly [RegExp, string][] = [
   [/\bcrm\b|\bcustomer relationship\b/i, "CRM"],
   [/\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i, "email marketing tool"],
   // The kind of thing is required: "accounting" alone is mostly the profession, the degree or r/Accounting.
   [/\b(?:accounting|bookkeeping) (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?) for (?:accounting|bookkeeping)\b/i, "accounting software"],
-  [/\binvoic(?:e|ing) (?:software|tool|app|system|service)\b/i, "invoicing software"],
+  [/\binvoic(?:e|ing) (?:software|tools?|apps?|systems?|services?)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
-  [/\b(?:payment (?:processor|processing|gateway)|merchant account|credit card processing)\b/i, "payment processing"],
+  [/\b(?:payment (?:processors?|processing|gateways?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],
   [/\b(?:e-?commerce|online store|shopping cart) (?:platform|software|solution|site)?\b/i, "ecommerce platform"],
-  [/\b(?:web ?hosting|hosting (?:provider|company|service)|shared hosting|vps|dedicated server)\b/i, "web hosting"],
-  [/\bwebsite builder\b/i, "website builder"],
+  [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?)\b/i, "web hosting"],
+  [/\bwebsite builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
   [/\b(?:help ?desk|ticketing system|support ticket)\b/i, "help desk software"],
   [/\blive chat\b/i, "live chat software"],
   [/\b(?:seo (?:tool|software|service|company|agency|firm)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
   [/\bseo\b/i, "SEO service"],
   [/\bsocial media (?:management|scheduling|tool|manager|marketing)\b/i, "social media management tool"],
-  [/\b(?:analytics (?:tool|software|platform|package)|web analytics)\b/i, "analytics tool"],
-  [/\b(?:backup (?:software|solution|service|system)|offsite backup|cloud backup)\b/i, "backup solution"],
+  [/\b(?:analytics (?:tools?|software|platforms?|packages?)|web analytics)\b/i, "analytics tool"],
+  [/\b(?:backup (?:software|solutions?|services?|systems?)|offsite backups?|cloud backups?)\b/i, "backup solution"],
   [/\b(?:antivirus|anti-virus|malware removal|endpoint protection)\b/i, "antivirus"],
   [/\bvpn\b/i, "VPN"],
-  [/\b(?:password manager)\b/i, "password manager"],
+  [/\b(?:password managers?)\b/i, "password manager"],
   [/\b(?:nas|network attached storage)\b/i, "NAS"],
   // "switch" alone is mostly the verb.
   [/\b(?:router|firewall|(?:network|ethernet|managed|unmanaged|gigabit|poe|\d+[- ]port) switch|access point|wifi|wi-fi)\b/i, "network equipment"],
   [/\b(?:laptop|notebook)\b/i, "laptop"],
-  [/\b(?:graphics card|gpu)\b/i, "graphics card"],
+  [/\b(?:graphics cards?|gpus?)\b/i, "graphics card"],
   // Not "phone" alone: a phone interview, call or number is not the product.
   [/\b(?:smart ?phones?|cell ?phones?|mobile phones?|(?:new|unlocked|android|prepaid) phones?)\b/i, "smartphone"],
   [/\b(?:logo|branding) (?:design|designer)?\b/i, "logo design"],
@@ -89,7 +93,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
   [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:center|centre|service|services|company|house))\b/i, "shipping service"],
-  [/\b(?:domain name|domain registrar)\b/i, "domain registrar"],
+  [/\b(?:domain names?|domain registrars?)\b/i, "domain registrar"],
   [/\b(?:marketing agency|ad agency|advertising agency|pr firm)\b/i, "marketing agency"],
   [/\b(?:website|web site)\b/i, "website"],
   [/\b(?:plugin|extension|add-?on)\b/i, "plugin"],
