@@ -75,7 +75,13 @@ async function runSection(section: EvalSection): Promise<StoredEval> {
   }
   const durationS = Math.round((Date.now() - started) / 1000);
   process.stderr.write(`eval: ${section.id} done in ${durationS} s\n`);
-  return { ranAt, durationS, body: `Run: ${ranAt} (${durationS} s).\n\n${body}`, goals, data };
+  // Sections are re-run one at a time, on whatever machine is at hand, so each names its own.
+  return { ranAt, durationS, body: `Run: ${ranAt} (${durationS} s) on ${machineLine()}.\n\n${body}`, goals, data };
+}
+
+function machineLine(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`;
 }
 
 async function main(): Promise<void> {
@@ -100,16 +106,18 @@ async function main(): Promise<void> {
   const data = [...storedData, ...previous.data.filter((r) => !claimed(storedData).has(r[0]))];
   const parts = shown.map((s) => `## ${s.title}\n\n${stored[s.id]?.body ?? previous.bodies.get(s.title)}\n`);
 
-  const cpus = os.cpus();
   const report = [
     "# Evaluation",
     "",
     "Written by `npm run eval` (test/eval/run.ts); every figure below comes from its runs, each section",
-    "stating when it ran (`--only` re-runs some sections and keeps the others). Data is read from the",
-    "shared, openly licensed sets in `../shared/data` and never copied into the repository.",
+    "stating when and where it ran (`--only` re-runs some sections and keeps the others). Data is read",
+    "from the shared, openly licensed sets in `../shared/data` and never copied into the repository.",
+    "A section whose Run line names no machine ran before sections named theirs (2026-11-23); the header",
+    "then named only the machine of the latest write, so theirs is not recorded. Only the enrichment",
+    "cost section measures speed; the others' figures do not depend on the machine.",
     "",
     `- Written: ${new Date().toISOString()}`,
-    `- Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`,
+    `- Machine of this run: ${machineLine()}`,
     `- Node ${process.version}`,
     "",
     "Where we stand:",
