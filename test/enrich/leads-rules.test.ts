@@ -108,6 +108,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Any tips for my first accounting class?"), "");
     assert.equal(one("What accounting software do you use for a bakery?"), "accounting software");
     assert.equal(one("Is there good software for bookkeeping on a Mac?"), "accounting software");
+    assert.equal(one("Small business owners: what software do you use for accounting?"), "accounting software");
+    assert.equal(one("Accounting and costing software questions"), "accounting software");
+    assert.equal(one("Looking to outsource my accounting"), "accountant");
     assert.equal(one("My budget must include shipping, what can I build?"), "");
     assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");
     assert.equal(one("Any tips for a phone interview?"), "");

@@ -59,7 +59,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bcrm\b|\bcustomer relationship\b/i, "CRM"],
   [/\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i, "email marketing tool"],
   // The kind of thing is required: "accounting" alone is mostly the profession, the degree or r/Accounting.
-  [/\b(?:accounting|bookkeeping) (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?) for (?:accounting|bookkeeping)\b/i, "accounting software"],
+  [/\b(?:accounting|bookkeeping)(?: (?:and|&) \w+)? (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?)(?: [\w']+){0,4} for (?:accounting|bookkeeping)\b/i, "accounting software"],
   [/\binvoic(?:e|ing) (?:software|tools?|apps?|systems?|services?)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
   [/\b(?:payment (?:processors?|processing|gateways?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
@@ -89,7 +89,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:web ?designer|web ?developer|web design|website design|developer)\b/i, "web developer"],
   [/\b(?:app developers?|mobile app|ios app|android app)\b/i, "mobile app development"],
   [/\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],
-  [/\b(?:accountant|cpa|bookkeeper)\b/i, "accountant"],
+  [/\b(?:accountant|cpa|bookkeeper|outsourc\w* (?:my |our |the )?(?:accounting|bookkeeping))\b/i, "accountant"],
   // Car, health and mortgage insurance come up as often as a business's own.
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
