@@ -113,6 +113,8 @@ describe("target product and opportunity", () => {
     assert.equal(one("Looking to outsource my accounting"), "accountant");
     assert.equal(one("My budget must include shipping, what can I build?"), "");
     assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");
+    assert.equal(one("International shipping questions?"), "shipping service");
+    assert.equal(one("System/Network Monitoring Tool (For SMB)"), "monitoring tool");
     assert.equal(one("Any tips for a phone interview?"), "");
     assert.equal(one("Don't switch from bullets to paragraphs in a resume, right?"), "");
   });

@@ -75,6 +75,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bsocial media (?:management|scheduling|tool|manager|marketing)\b/i, "social media management tool"],
   [/\b(?:analytics (?:tools?|software|platforms?|packages?)|web analytics)\b/i, "analytics tool"],
   [/\b(?:backup (?:software|solutions?|services?|systems?)|offsite backups?|cloud backups?)\b/i, "backup solution"],
+  [/\b(?:(?:network|server|system|uptime|log) monitoring|monitoring (?:tools?|software|systems?|solutions?|services?))\b/i, "monitoring tool"],
   [/\b(?:antivirus|anti-virus|malware removal|endpoint protection)\b/i, "antivirus"],
   [/\bvpn\b/i, "VPN"],
   [/\b(?:password managers?)\b/i, "password manager"],
@@ -93,7 +94,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // Car, health and mortgage insurance come up as often as a business's own.
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
-  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:center|centre|service|services|company|house))\b/i, "shipping service"],
+  // A sentence that opens with it is about it: "Shipping for Ecommerce", "International shipping questions?".
+  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:center|centre|service|services|company|house))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i, "shipping service"],
   [/\b(?:domain names?|domain registrars?)\b/i, "domain registrar"],
   [/\b(?:marketing agency|ad agency|advertising agency|pr firm)\b/i, "marketing agency"],
   [/\b(?:website|web site)\b/i, "website"],
