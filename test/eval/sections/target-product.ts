@@ -158,9 +158,9 @@ export const targetProductSection: EvalSection = {
       "scored four times: after that change (precision 0.625, recall 0.400); after product kinds were",
       "allowed in the plural (\"hosting providers\", \"payment processors\"); after the accounting pattern",
       "took back phrasings the tightening had lost (\"what software do you use for accounting\"); and after",
-      "a sentence opening with \"shipping\" and monitoring tools were added (the last three gave the rows",
-      "below). The later changes came from reading the whole corpora's changed answers and FindLeads",
-      "results, not the test split.",
+      "a sentence opening with \"shipping\" and monitoring tools were added. The rows below are the last;",
+      "our rule's figures were the same in the last three. The later changes came from reading the whole",
+      "corpora's changed answers and FindLeads results, not the test split.",
       "",
       table(["split", "leads", "rule", "answered", "precision", "recall"], rows),
     ].join("\n");
