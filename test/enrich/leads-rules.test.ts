@@ -137,6 +137,9 @@ describe("target product and opportunity", () => {
     assert.equal(opportunityFor("comparison", "Shopify", "ecommerce_retail"), "an alternative to Shopify, with migration help");
     assert.equal(opportunityFor("solution_request", "SEO tool", "marketing_advertising"), "recommend an SEO tool that fits");
     assert.equal(opportunityFor("buying_intent", "CRM", "general"), "sell them a CRM");
+    assert.equal(opportunityFor("solution_request", "accounting software", "accounting_tax"), "recommend accounting software that fits");
+    assert.equal(opportunityFor("buying_intent", "web hosting", "general"), "sell them web hosting");
+    assert.equal(opportunityFor("buying_intent", "insurance", "general"), "sell them insurance");
     assert.equal(opportunityFor("advice_request", "", "legal_compliance"), "expert help: legal services");
   });
 });

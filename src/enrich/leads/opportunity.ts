@@ -31,8 +31,15 @@ const OFFERING: Record<Industry, string> = {
   general: "a product or service that fits",
 };
 
-/** "a" or "an" before a category, by sound: "an SEO tool", "a CRM", "an email marketing tool". */
+/** Categories named by a mass noun take no article: "accounting software", "web hosting", "insurance". */
+const MASS_NOUN = /\b(?:software|hosting|processing|insurance|design|development)$/i;
+
+/**
+ * "a" or "an" before a category, by sound: "an SEO tool", "a CRM", "an email marketing tool";
+ * none before a mass noun ("recommend accounting software that fits").
+ */
 function article(phrase: string): string {
+  if (MASS_NOUN.test(phrase)) return phrase;
   const word = phrase.split(" ")[0] ?? "";
   const acronym = word.length > 1 && word === word.toUpperCase();
   const an = acronym ? /^[AEFHILMNORSX]/.test(word) : /^[aeiou]/i.test(word);
