@@ -140,6 +140,8 @@ describe("target product and opportunity", () => {
     assert.equal(opportunityFor("solution_request", "accounting software", "accounting_tax"), "recommend accounting software that fits");
     assert.equal(opportunityFor("buying_intent", "web hosting", "general"), "sell them web hosting");
     assert.equal(opportunityFor("buying_intent", "insurance", "general"), "sell them insurance");
+    assert.equal(opportunityFor("advice_request", "SEO tool", "marketing_advertising"), "expert help choosing or using an SEO tool");
+    assert.equal(opportunityFor("advice_request", "Shopify", "ecommerce_retail"), "expert help with Shopify");
     assert.equal(opportunityFor("advice_request", "", "legal_compliance"), "expert help: legal services");
   });
 });

@@ -72,7 +72,7 @@ export function opportunityFor(type: Intent, target: string, industry: Industry)
     case "solution_request":
       return named ? `tools or services for ${target}` : `recommend ${article(target)} that fits`;
     case "advice_request":
-      return `expert help with ${target}`;
+      return named ? `expert help with ${target}` : `expert help choosing or using ${article(target)}`;
     case "pain_point":
       return `fix their ${target} problem`;
   }
