@@ -68,6 +68,12 @@ describe("industry taxonomy", () => {
 });
 
 describe("target product and opportunity", () => {
+  /** The target of a post that is only this title, read with the title as its focus. */
+  const one = (text: string): string => {
+    const s = sentencesOf(post(text, ""));
+    return findTargetProduct(s, s[0]);
+  };
+
   it("prefers the product named in the sentence carrying the intent", () => {
     const s = sentencesOf(post("We use QuickBooks for invoices", "Can anyone recommend a CRM that syncs with it?"));
     assert.equal(findTargetProduct(s, s[1]), "CRM");
@@ -88,10 +94,6 @@ describe("target product and opportunity", () => {
   });
 
   it("takes names that are also words only when written as names", () => {
-    const one = (text: string): string => {
-      const s = sentencesOf(post(text, ""));
-      return findTargetProduct(s, s[0]);
-    };
     assert.equal(one("I keep lots of windows open, how do I organise them?"), "");
     assert.equal(one("What is your outlook on the market for 2013?"), "");
     assert.equal(one("How do I excel at my first sales job?"), "");
@@ -101,10 +103,6 @@ describe("target product and opportunity", () => {
   });
 
   it("needs the kind of thing after a field name: 'accounting' alone is the profession", () => {
-    const one = (text: string): string => {
-      const s = sentencesOf(post(text, ""));
-      return findTargetProduct(s, s[0]);
-    };
     assert.equal(one("Any tips for my first accounting class?"), "");
     assert.equal(one("What accounting software do you use for a bakery?"), "accounting software");
     assert.equal(one("Is there good software for bookkeeping on a Mac?"), "accounting software");
@@ -120,10 +118,6 @@ describe("target product and opportunity", () => {
   });
 
   it("matches products people shop for in the plural, professions only in the singular", () => {
-    const one = (text: string): string => {
-      const s = sentencesOf(post(text, ""));
-      return findTargetProduct(s, s[0]);
-    };
     assert.equal(one("Any good hosting providers with data centers in Canada?"), "web hosting");
     assert.equal(one("Which payment processors handle subscriptions?"), "payment processing");
     assert.equal(one("Invoicing tools for freelancers?"), "invoicing software");
