@@ -187,3 +187,38 @@ describe("solution-request cues on short sentences", () => {
     }
   });
 });
+
+describe("pain-point cues without a complaint word", () => {
+  const classifier = createLeadClassifier();
+  const pain = (text: string) => classifier.classify(post("", text)).painPoint;
+
+  it("reads waiting, lateness, broken goods, walking away and being ignored as pain", () => {
+    for (const text of [
+      "We've been waiting on the payment they promised in May.",
+      "The courier is 3 days late with the parcel again.",
+      "Never again will we order from that supplier.",
+      "The desks from our last order fell apart within a month.",
+      "The checkout page on our store is painfully slow.",
+      "Their support line is a joke.",
+      "The sales rep hung up on me twice today.",
+      "The pricing page was misleading about what the plan includes.",
+      "We have not heard back from the bank about the loan.",
+      "The order has yet to arrive after two weeks.",
+      "This is the worst payroll software we have ever used.",
+      "Another price increase from our payment processor this year.",
+    ]) {
+      assert.notEqual(pain(text), "", text);
+    }
+  });
+
+  it("leaves the neutral uses of the same words alone", () => {
+    for (const text of [
+      "At worst, I'd spend an hour looking at the store.",
+      "Worst case, we move the launch to the spring.",
+      "I'm still waiting to see how the launch goes.",
+      "I've been waiting for years for the opportunity to open a shop.",
+    ]) {
+      assert.equal(pain(text), "", text);
+    }
+  });
+});
