@@ -123,6 +123,7 @@ export class TrendsCore {
     return { trends, range };
   }
 
+  /** Per term, how many of `posts` use it (trendingKeywords' counts; see TermCache). */
   private termCounts(posts: readonly TopicPost[]): Map<string, number> {
     const counts = new Map<string, number>();
     for (const p of posts) this.terms.addTo(p.id, postText(p.title, p.content, KEYWORD_BODY_CHARS), counts);
@@ -136,11 +137,13 @@ export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<
   const perPost = (s: TopicWindowStats) => engagement(s) / s.count;
   const typicalCount = median(active.map((s) => s.count));
   const typicalEngagement = median(active.map(perPost));
+  const observed = observedWindows(baselines);
   const scored = active.map((s): Scored => {
     const history = [...(baselines.get(s.topicId) ?? [])];
     while (history.length < BASELINE_WINDOWS) history.unshift(0);
     const previous = history[history.length - 1] ?? 0;
-    const z = robustZ(s.count, history);
+    const known = history.filter((_, i) => observed[i]);
+    const z = known.length === 0 ? 0 : robustZ(s.count, known);
     return {
       stats: s,
       previous,
@@ -150,6 +153,24 @@ export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<
   });
   scored.sort((a, b) => b.score - a.score || b.stats.count - a.stats.count || (a.stats.topicId < b.stats.topicId ? -1 : 1));
   return scored;
+}
+
+/**
+ * Which of the baseline windows (oldest first, BASELINE_WINDOWS of them) the store has any
+ * topic's posts in. A window with none lies before the data begins, or in a gap of it (a dump
+ * that is missing): it says nothing about a topic's usual volume, and read as zeros it gave every
+ * topic of the first windows of a corpus the maximum acceleration (the Hacker News corpus's
+ * first four months all scored 96.4-98.0, a topic's 42 posts "surging" like its 84).
+ */
+function observedWindows(baselines: ReadonlyMap<string, readonly number[]>): boolean[] {
+  const observed = new Array<boolean>(BASELINE_WINDOWS).fill(false);
+  for (const counts of baselines.values()) {
+    const offset = BASELINE_WINDOWS - counts.length;
+    counts.forEach((c, i) => {
+      if (c > 0 && offset + i >= 0) observed[offset + i] = true;
+    });
+  }
+  return observed;
 }
 
 function clampSentiment(x: number): number {

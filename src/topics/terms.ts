@@ -1,7 +1,7 @@
 /**
  * The word tokenizer shared by topic labelling (c-TF-IDF) and trending keywords (log-odds):
- * lower-case letter/digit runs of 3..24 characters, English and forum stopwords removed, and
- * pure numbers dropped (they are rarely a topic). One tokenizer for both, so a label's words
+ * lower-case letter/digit runs of 3..24 characters, English and forum stopwords removed (with
+ * contractions in the apostrophe-less form the tokenizer gives them), and pure numbers dropped (they are rarely a topic). One tokenizer for both, so a label's words
  * and a trend's keywords come from the same vocabulary.
  */
 
@@ -18,7 +18,10 @@ const STOPWORDS = new Set(
     "used using very via want wants was wasn way well went were weren what whatever when where whether which while who whom " +
     "whose why will with within without won would wouldn yes yet you your yours yourself yourselves able already anyway " +
     "back better going good great lot lots much new old right time year years day days people thanks thank actually " +
-    "http https www com org net html amp gt lt nbsp quot"
+    "http https www com org net html amp gt lt nbsp quot etc okay lol " +
+    // Contractions as the tokenizer leaves them (it drops the apostrophe: "don't" -> "dont").
+    "aint arent cant couldnt didnt doesnt dont hadnt hasnt havent hes ill im isnt ive shes shouldnt thats theres " +
+    "theyd theyll theyre theyve wasnt weve werent whats wont wouldnt youd youll youre youve"
   ).split(" "),
 );
 

@@ -212,7 +212,11 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
       `Topics: ${report.model.topics.length} clusters (spherical k-means, ${clusters}, seed 42${fitted}) over ${report.posts} posts`,
       `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords. Each period lists`,
       "its top 5 topics by trend_score with the keywords most over-represented against the previous period and the",
-      "topic's background (log-odds, informative Dirichlet prior).",
+      "topic's background (log-odds, informative Dirichlet prior), counted in posts (up to the 100 most engaged",
+      "per topic and period), so a keyword needs two posts that use it and a topic of one post shows none.",
+      "The corpora's first periods have no earlier data: their trend_score has no acceleration term (z = 0),",
+      "and their first months or quarters rank by volume and engagement alone (2026-11-23: before, they were",
+      "read as rising from nothing and every topic scored ~97).",
       "",
       body,
     ].join("\n");

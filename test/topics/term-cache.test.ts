@@ -1,11 +1,11 @@
 /**
- * The term cache must give exactly what counting afresh gives: same counts in the same order,
- * a recount when a post's text changes, and a bounded size.
+ * The term cache must give exactly what counting afresh gives (per term, the posts using it):
+ * same counts in the same order, a recount when a post's text changes, and a bounded size.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { TermCache } from "../../src/core/trends/term-cache.js";
-import { countTerms } from "../../src/topics/terms.js";
+import { terms } from "../../src/topics/terms.js";
 
 const POSTS = [
   { id: "a", text: "Rust compiler release: rust rust borrow checker" },
@@ -15,7 +15,7 @@ const POSTS = [
 
 function fresh(texts: readonly string[]): [string, number][] {
   const m = new Map<string, number>();
-  for (const t of texts) countTerms(t, m);
+  for (const t of texts) for (const w of new Set(terms(t))) m.set(w, (m.get(w) ?? 0) + 1);
   return [...m];
 }
 
@@ -26,7 +26,14 @@ function cached(cache: TermCache, posts: readonly { id: string; text: string }[]
 }
 
 describe("TermCache", () => {
-  it("counts like countTerms, in the same key order, cold and warm", () => {
+  it("counts each term once per post, in first-seen order, cold and warm", () => {
+    const cache = new TermCache(10);
+    // "rust" three times in one post, "compiler" in two posts.
+    assert.equal(new Map(cached(cache, POSTS)).get("rust"), 1);
+    assert.equal(new Map(cached(cache, POSTS)).get("compiler"), 2);
+  });
+
+  it("counts like counting afresh, in the same key order, cold and warm", () => {
     const cache = new TermCache(10);
     const want = fresh(POSTS.map((p) => p.text));
     assert.deepEqual(cached(cache, POSTS), want);

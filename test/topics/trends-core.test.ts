@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TrendsCore } from "../../src/core/trends.js";
+import { rank, TrendsCore } from "../../src/core/trends.js";
+import { robustZ, trendScore } from "../../src/core/trends/formulas.js";
 import { AppError } from "../../src/errors/app-error.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { MemoryTrendStore } from "./memory-trend-store.js";
@@ -39,6 +40,17 @@ describe("TrendsCore.list", () => {
     for (let i = 1; i < out.trends.length; i++) assert.ok(out.trends[i - 1]!.trendScore >= out.trends[i]!.trendScore);
     const python = out.trends.find((t) => t.topicId === "python")!;
     assert.ok(python.growthRate < 0);
+  });
+
+  it("counts a keyword by the posts that use it: one post repeating a word does not make it trend", async () => {
+    const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    // The most engaged crypto post of March, repeating one word forty times.
+    const loud = posts.find((p) => p.topicId === "crypto" && p.created >= Date.UTC(2024, 2, 1))!;
+    store.posts.push({ ...loud, id: "t:loud", nativeId: "loud", upvotes: 10_000, content: `${loud.content} ${"spreadsheet ".repeat(40)}` });
+    const out = await core(store).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal);
+    const crypto = out.trends.find((t) => t.topicId === "crypto")!;
+    assert.ok(crypto.samplePosts.some((p) => p.id === "t:loud"), "the loud post is among the keyword posts");
+    assert.ok(!crypto.trendingKeywords.includes("spreadsheet"), crypto.trendingKeywords.join(", "));
   });
 
   it("fills every field consistently with the posts of the window", async () => {
@@ -102,5 +114,38 @@ describe("TrendsCore.list", () => {
     const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
     const out = await new TrendsCore({ store, topics: async () => undefined }).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 3 }, signal);
     assert.deepEqual(out.trends.map((t) => t.label).sort(), ["crypto", "python", "seo"]);
+  });
+});
+
+describe("rank: the baseline is the windows the store has data in", () => {
+  const stat = (topicId: string, count: number) => ({ topicId, count, upvotes: 10 * count, comments: count, meanSentiment: 0, topSubforums: [] });
+  const stats = [stat("big", 84), stat("small", 42), stat("median", 60)];
+  const scoreOf = (ranked: ReturnType<typeof rank>, id: string) => ranked.find((r) => r.stats.topicId === id)!.score;
+
+  it("gives no acceleration in the first window of the data, so volume alone ranks", () => {
+    // No topic has a post in any earlier window: the data begins with this window.
+    const ranked = rank(stats, new Map());
+    assert.deepEqual(ranked.map((r) => r.stats.topicId), ["big", "median", "small"]);
+    // z = 0: the score is the volume and engagement terms alone (both topics' engagement per post is the same).
+    const volumeOnly = (n: number) => trendScore({ count: n, engagementPerPost: 12, z: 0, typicalCount: 60, typicalEngagement: 12 });
+    assert.ok(Math.abs(scoreOf(ranked, "big") - volumeOnly(84)) < 1e-9);
+    assert.ok(Math.abs(scoreOf(ranked, "small") - volumeOnly(42)) < 1e-9);
+    assert.ok(scoreOf(ranked, "big") < 90, `a topic is not surging merely because the data starts here: ${scoreOf(ranked, "big")}`);
+  });
+
+  it("leaves windows with no posts at all (a gap in the data) out of a topic's history", () => {
+    // Oldest first; windows 0-3 and 6 have no posts of any topic.
+    const withGap = new Map([
+      ["big", [0, 0, 0, 0, 80, 84, 0, 82]],
+      ["small", [0, 0, 0, 0, 5, 6, 0, 4]],
+    ]);
+    const ranked = rank(stats, withGap);
+    // big: history [80, 84, 82] -> median 82, no acceleration to speak of; small: [5, 6, 4] -> a surge.
+    const z = (n: number, history: number[]) => robustZ(n, history);
+    const expected = (n: number, history: number[]) => trendScore({ count: n, engagementPerPost: 12, z: z(n, history), typicalCount: 60, typicalEngagement: 12 });
+    assert.ok(Math.abs(scoreOf(ranked, "big") - expected(84, [80, 84, 82])) < 1e-9);
+    assert.ok(Math.abs(scoreOf(ranked, "small") - expected(42, [5, 6, 4])) < 1e-9);
+    // A topic absent from every known window came from nothing: zeros in those windows.
+    assert.ok(Math.abs(scoreOf(ranked, "median") - expected(60, [0, 0, 0])) < 1e-9);
   });
 });

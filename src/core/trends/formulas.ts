@@ -8,7 +8,9 @@
  * acceleration z = (n - median(b)) / max(1.4826 * MAD(b), sqrt(median(b) + 1)), a robust z-score
  *   of the window's count against the topic's counts b in the previous K equal windows; the
  *   Poisson-like floor keeps a flat or empty history from turning one extra post into a huge z.
- *   Clipped to [-5, 5].
+ *   Clipped to [-5, 5]. Only windows in which the store has posts of some topic count as history
+ *   (a window before the first post, or in a gap of the data, is unknown, not zero); with none,
+ *   z = 0.
  *
  * trend_score = 100 * logistic(x), x = 0.6 * z + 0.8 * ln((n + 1) / (N + 1)) + 0.4 * ln((e + 1) / (E + 1))
  *   where e is the topic's engagement per post ((upvotes + 2 * comments) / n) and N, E are the

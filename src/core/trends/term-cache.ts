@@ -1,17 +1,20 @@
 /**
- * Term counts of keyword posts, remembered between ListTrends calls. Tokenizing the keyword
+ * How many keyword posts use each term, from each post's terms remembered between ListTrends
+ * calls. A post counts once per term however often it repeats it: a trending keyword is one that
+ * many posts of the window use, and by raw counts one long post repeating "excel" or "str" twenty
+ * times outweighed a word twenty posts used once. Tokenizing the keyword
  * posts is the costliest step of a call (up to 100 posts per shown topic and window), and the
- * same posts come back whenever a window is asked again, so each post's counts are kept under
- * its id together with the exact text they were counted from: a post whose text changed is
- * counted again, so the answer never differs from counting afresh. Least recently used entries
+ * same posts come back whenever a window is asked again, so each post's distinct terms are kept
+ * under its id together with the exact text they were read from: a post whose text changed is
+ * read again, so the answer never differs from counting afresh. Least recently used entries
  * go first once {@link TermCache.capacity} posts are held.
  */
-import { countTerms } from "../../topics/terms.js";
+import { terms } from "../../topics/terms.js";
 
 interface Entry {
   text: string;
+  /** The post's distinct terms. */
   terms: string[];
-  counts: number[];
 }
 
 /** Posts remembered by default: the keyword posts of two windows at limit 20. */
@@ -22,7 +25,7 @@ export class TermCache {
 
   constructor(readonly capacity = TERM_CACHE_POSTS) {}
 
-  /** Adds the term counts of post `id`, whose tokenized text is `text`, to `into`. */
+  /** Adds 1 to `into` for each distinct term of post `id`, whose tokenized text is `text`. */
   addTo(id: string, text: string, into: Map<string, number>): void {
     let e = this.entries.get(id);
     if (e && e.text === text) {
@@ -30,13 +33,12 @@ export class TermCache {
       this.entries.delete(id);
       this.entries.set(id, e);
     } else {
-      const counts = countTerms(text, new Map());
-      e = { text, terms: [...counts.keys()], counts: [...counts.values()] };
+      e = { text, terms: [...new Set(terms(text))] };
       this.entries.delete(id);
       this.entries.set(id, e);
       if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     }
-    for (let i = 0; i < e.terms.length; i++) into.set(e.terms[i]!, (into.get(e.terms[i]!) ?? 0) + e.counts[i]!);
+    for (const t of e.terms) into.set(t, (into.get(t) ?? 0) + 1);
   }
 
   get size(): number {
