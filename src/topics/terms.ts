@@ -18,7 +18,10 @@ const STOPWORDS = new Set(
     "used using very via want wants was wasn way well went were weren what whatever when where whether which while who whom " +
     "whose why will with within without won would wouldn yes yet you your yours yourself yourselves able already anyway " +
     "back better going good great lot lots much new old right time year years day days people thanks thank actually " +
-    "http https www com org net html amp gt lt nbsp quot etc okay lol " +
+    "http https www com org net html amp gt lt nbsp quot etc okay lol edit xpost x-post " +
+    // Conversational words a forum post uses whatever it is about.
+    "hey hello guys cool stuff kind sort pretty look looks looking looked give gave given ask asked asking try tried " +
+    "trying mostly currently usually probably sometimes everything everyone unless instead far keep kept " +
     // Contractions as the tokenizer leaves them (it drops the apostrophe: "don't" -> "dont").
     "aint arent cant couldnt didnt doesnt dont hadnt hasnt havent hes ill im isnt ive shes shouldnt thats theres " +
     "theyd theyll theyre theyve wasnt weve werent whats wont wouldnt youd youll youre youve"

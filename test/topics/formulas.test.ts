@@ -52,6 +52,12 @@ describe("trendScore", () => {
     assert.ok(hi <= 100 && hi > 99, String(hi));
     assert.ok(lo >= 0 && lo < 5, String(lo));
   });
+  it("keeps surging topics apart: twice the posts at the same clipped z is points more, not a fraction of one", () => {
+    const surging = { engagementPerPost: 20, z: Z_CLIP, ...typical };
+    const a = trendScore({ ...surging, count: 40 });
+    const b = trendScore({ ...surging, count: 80 });
+    assert.ok(a < 95 && b - a >= 2, `${a} vs ${b}`);
+  });
   it("rises with each of acceleration, volume and engagement", () => {
     const base = { count: 10, engagementPerPost: 20, z: 0, ...typical };
     const s = trendScore(base);

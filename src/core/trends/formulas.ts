@@ -12,11 +12,13 @@
  *   (a window before the first post, or in a gap of the data, is unknown, not zero); with none,
  *   z = 0.
  *
- * trend_score = 100 * logistic(x), x = 0.6 * z + 0.8 * ln((n + 1) / (N + 1)) + 0.4 * ln((e + 1) / (E + 1))
+ * trend_score = 100 * logistic(x / 2), x = 0.6 * z + 0.8 * ln((n + 1) / (N + 1)) + 0.4 * ln((e + 1) / (E + 1))
  *   where e is the topic's engagement per post ((upvotes + 2 * comments) / n) and N, E are the
  *   medians of n and e over the topics active in the same window (so volume and engagement are
  *   judged against the window's typical topic, whatever the window length). Range: (0, 100);
- *   50 is a typical topic with a typical history.
+ *   50 is a typical topic with a typical history. The halving ({@link SCORE_TEMPERATURE}) keeps
+ *   the top apart: by logistic(x) the topics a user reads first all scored 96-99 (a surging
+ *   topic with z at its clip sits at x >= 3), so the score no longer told them apart.
  */
 
 /** S in growth_rate. */
@@ -25,6 +27,8 @@ export const GROWTH_SMOOTHING = 5;
 export const BASELINE_WINDOWS = 8;
 /** Weights of the blend. */
 export const SCORE_WEIGHTS = Object.freeze({ acceleration: 0.6, volume: 0.8, engagement: 0.4 });
+/** x is divided by this before the logistic (see the module comment). */
+export const SCORE_TEMPERATURE = 2;
 /** |z| is clipped to this. */
 export const Z_CLIP = 5;
 
@@ -74,5 +78,5 @@ export function trendScore(i: ScoreInput): number {
     w.acceleration * Math.max(-Z_CLIP, Math.min(Z_CLIP, i.z)) +
     w.volume * Math.log((i.count + 1) / (i.typicalCount + 1)) +
     w.engagement * Math.log((Math.max(0, i.engagementPerPost) + 1) / (Math.max(0, i.typicalEngagement) + 1));
-  return 100 * logistic(x);
+  return 100 * logistic(x / SCORE_TEMPERATURE);
 }
