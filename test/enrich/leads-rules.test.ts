@@ -171,6 +171,7 @@ describe("solution-request cues on short sentences", () => {
       "Any good plugins for adding a store locator?",
       "I'd really like to see a cheaper tier for hobbyists.",
       "Enable dark mode on the login page too.",
+      "If the invoicing app synced with my calendar I would switch today.",
     ]) {
       assert.equal(type(text), "solution_request", text);
     }

@@ -75,6 +75,8 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     { re: /\bhopefully (?:the next|a future|they|you|we|it|this|soon)\b|\bhoping for (?:a|an|some|more|the)\b/i, weight: 0.6 },
     // A wished-for thing as the subject: "a search bar in the help center would save everyone time".
     { re: /^(?:maybe |perhaps )?(?:a|an|some|more|better|being able to|the ability to|having|adding|an option to|support for)\b.{0,80}\bwould (?:really |also |greatly |definitely )?(?:help|save|reduce|improve|make|keep|go a long way|be (?:a )?(?:big |huge |great |nice |real |welcome )?(?:improvement|plus|win|help))\b/i, weight: 0.7 },
+    // An implicit suggestion: the condition on which the poster would use, buy or switch.
+    { re: /^if (?:only )?(?:the |it |you |they |this |there |a |an |we could |i could )?.{0,70}\b(?:i|we)(?:'d| would) (?:\w+ )?(?:use|buy|switch|upgrade|come back|subscribe|stay)\b/i, weight: 0.75 },
     { re: /\b(?:please|pls|plz) (?:add|allow|make|provide|include|support|enable|consider|fix|let|bring|give|implement|improve|change|update|create|offer|remove|open|publish)\b/i, weight: 0.85 },
     { re: /\bi wish (?:there|it|you|they|we|the|i could)\b|\bthere (?:should|needs to) be\b/i, weight: 0.75 },
     { re: /\b(?:should|could|must|needs? to|ought to) (?:really |definitely |also |just |seriously |at least )?(?:add|allow|include|provide|support|offer|implement|enable|expose|have an option|be able to|list|remember|show|display)\b/i, weight: 0.6 },
