@@ -31,8 +31,10 @@ const REJECTED: Record<string, readonly string[]> = {
   // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com"
   news_link: ["startups/1ewarp", "smallbusiness/urkl6"],
   // "Can't update drivers ..." with "EDIT: [](/solved)", "A book every sysadmin should read?" ending
-  // "... is the one I went with."
-  resolved: ["techsupport/wg0o9", "sysadmin/14dt2s"],
+  // "... is the one I went with."; testimonials whose vendor already made it right: "Why you
+  // should buy Corsair products." ("They sent me a replacement H80..."), "Logitech, you have
+  // redeemed yourself" ("they sent me a brand new mouse").
+  resolved: ["techsupport/wg0o9", "sysadmin/14dt2s", "buildapc/nzo79", "hardware/g1uat"],
   // "I sure am sick of all the blogspam in /r/startups", "My Startup Failed. Fuck."
   venting: ["startups/u3ihh", "startups/1c755o"],
 };
@@ -90,6 +92,12 @@ describe("lead types on real posts", { skip }, () => {
       assert.equal(d.targetProduct, "");
     });
   }
+
+  it("does not take praise in a negated idiom for a pain point", () => {
+    // Title "I've never had better customer service in my life." (a bare negation was a pain cue).
+    const { post, d } = classify("buildapc/1a7q07");
+    assert.notEqual(d.painPoint, post.title.trim());
+  });
 
   it("states the pain point of a pain-point post as its own sentence", () => {
     const { d } = classify("Wordpress/1kaefa");

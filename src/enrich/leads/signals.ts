@@ -130,7 +130,13 @@ export const CUES: Record<Intent, readonly Cue[]> = {
       weight: 0.75,
     },
     { re: /\b(?:not working|stopped working|no longer works?|keeps? (?:on )?\w+ing|crash(?:es|ed|ing)?|freez(?:es|ing)|broken|broke|buggy|outage|down again|unable to|impossible to|so hard to|expired|defective|faulty|damaged|missing)\b/i, weight: 0.75 },
-    { re: /\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|couldn'?t|didn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|never|no longer|no one|nobody) (?:\w+ )?\w+/i, weight: 0.4 },
+    // A bare negation is weak evidence, and none in the idioms of praise or of having no trouble:
+    // "never had better service", "couldn't be happier", "can't thank them enough", "haven't had
+    // any issues".
+    {
+      re: /\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|couldn'?t|didn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|never|no longer|no one|nobody) (?!(?:have |ever )?(?:had|seen|received|gotten|got|experienced|be|ask for|asked for|have asked for) (?:a |any |such )?(?:better|happier|nicer|friendlier|faster|smoother|easier|more (?:helpful|pleased|satisfied))\b|(?:\w+ )?(?:thank|recommend|praise)\w* (?:\w+ ){0,3}enough\b|(?:\w+ ){0,2}(?:any |a single |one )?(?:problems?|issues?|complaints?|trouble)\b)(?:\w+ )?\w+/i,
+      weight: 0.4,
+    },
     { re: /(?:^|\s)#(?:fail|epicfail|badservice|customerservice|disappointed|annoyed|frustrated|notimpressed|unhappy|help|wtf|sucks)\b/i, weight: 0.7 },
     { re: /\bwhy (?:is|are|do|does|did|can'?t|won'?t|would|has|have|is it) .*\?/i, weight: 0.4 },
     { re: /\b(?:price hike|raised (?:the |their |your )?prices?|more expensive|wrong (?:size|item|order|product|charge)|too (?:large|small|big|tight|late|long))\b/i, weight: 0.7 },
