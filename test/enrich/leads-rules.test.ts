@@ -155,6 +155,16 @@ describe("sentence splitting", () => {
   });
 });
 
+describe("buying-intent cues", () => {
+  const classifier = createLeadClassifier();
+  const type = (text: string) => classifier.classify(post("", text)).leadType;
+
+  it("reads 'about to buy' as intent, and 'was about to buy' as a story", () => {
+    assert.equal(type("I'm about to buy a new POS system for the shop."), "buying_intent");
+    assert.notEqual(type("So I was about to buy a part for my car and the shipping was $17. Then I saw free shipping over $150."), "buying_intent");
+  });
+});
+
 describe("solution-request cues on short sentences", () => {
   const classifier = createLeadClassifier();
   const type = (text: string) => classifier.classify(post("", text)).leadType;

@@ -24,8 +24,9 @@ const THING =
 /** Cues per intent. Order does not matter; every matching cue counts. */
 export const CUES: Record<Intent, readonly Cue[]> = {
   buying_intent: [
+    // "I was about to buy ..." tells a story; "I'm about to buy ..." is the intent.
     {
-      re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are|i've been|we've been)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|going|about|trying|need|hoping) to (?:buy|purchase|order|pre-?order|subscribe to|invest in|outsource|get a quote)\b/i,
+      re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are|i've been|we've been)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|going|(?<!\b(?:was|were) (?:just )?)about|trying|need|hoping) to (?:buy|purchase|order|pre-?order|subscribe to|invest in|outsource|get a quote)\b/i,
       weight: 0.9,
     },
     { re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|need|hoping) to hire (?:a|an|someone|somebody)\b/i, weight: 0.7 },
