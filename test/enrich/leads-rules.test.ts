@@ -182,6 +182,7 @@ describe("solution-request cues on short sentences", () => {
       "I'd really like to see a cheaper tier for hobbyists.",
       "Enable dark mode on the login page too.",
       "If the invoicing app synced with my calendar I would switch today.",
+      "I work in a small cabinet shop and am looking for scheduling software.",
     ]) {
       assert.equal(type(text), "solution_request", text);
     }

@@ -50,6 +50,8 @@ export const CUES: Record<Intent, readonly Cue[]> = {
   ],
   solution_request: [
     { re: new RegExp(`\\b(?:looking|searching|hunting|shopping) (?:around )?for (?:a|an|some|any|the best|good|something|anything|recommendations?|suggestions?)\\b`, "i"), weight: 0.85 },
+    // With no article: "looking for CRM options", "searching for invoicing software".
+    { re: new RegExp(`\\b(?:looking|searching|hunting|shopping) (?:around )?for (?!the |my |our |his |her |their |your |its )(?:(?!on |to |for |in |of |about |from |with |at )[\\w-]+ ){0,3}(?:options|choices|${THING})\\b`, "i"), weight: 0.85 },
     { re: /\b(?:can|could|would) (?:anyone|anybody|someone|somebody|you(?: guys)?) (?:please )?(?:recommend|suggest|point me)\b/i, weight: 0.95 },
     { re: new RegExp(`\\b(?:any|some|need|want|welcome|looking for) (?:good )?(?:recommendations?|suggestions?|recs) (?:for|on) (?:[\\w-]+ ){0,4}${THING}\\b`, "i"), weight: 0.9 },
     { re: new RegExp(`\\bis there (?:a |an |any |some )?(?:[\\w-]+ ){0,4}${THING}\\b`, "i"), weight: 0.85 },
