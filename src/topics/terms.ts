@@ -1,7 +1,8 @@
 /**
  * The word tokenizer shared by topic labelling (c-TF-IDF) and trending keywords (log-odds):
  * lower-case letter/digit runs of 3..24 characters, English and forum stopwords removed (with
- * contractions in the apostrophe-less form the tokenizer gives them), and pure numbers dropped (they are rarely a topic). One tokenizer for both, so a label's words
+ * contractions in the apostrophe-less form the tokenizer gives them), and pure numbers dropped
+ * (they are rarely a topic). One tokenizer for both, so a label's words
  * and a trend's keywords come from the same vocabulary.
  */
 

@@ -137,7 +137,7 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     // "never had better service", "couldn't be happier", "can't thank them enough", "haven't had
     // any issues".
     {
-      re: /\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|couldn'?t|didn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|never|no longer|no one|nobody) (?!(?:have |ever )?(?:had|seen|received|gotten|got|experienced|be|ask for|asked for|have asked for) (?:a |any |such )?(?:better|happier|nicer|friendlier|faster|smoother|easier|more (?:helpful|pleased|satisfied))\b|(?:\w+ )?(?:thank|recommend|praise)\w* (?:\w+ ){0,3}enough\b|(?:\w+ ){0,2}(?:any |a single |one )?(?:problems?|issues?|complaints?|trouble)\b)(?:\w+ )?\w+/i,
+      re: /\b(?:doesn'?t|does not|won'?t|will not|can'?t|cannot|couldn'?t|didn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|never|no longer|no one|nobody) (?!(?:have |ever )?(?:had|seen|received|gotten|got|experienced|be|ask for|asked for|have asked for) (?:a |any |such )?(?:better|happier|nicer|friendlier|faster|smoother|easier|more (?:helpful|pleased|satisfied))\b|(?:\w+ )?(?:thank|recommend|praise)\w* (?:\w+ ){0,3}enough\b|(?:ever )?(?:had|have|has|having|get|got|gotten|getting|run into|ran into|experienced|seen|found) (?:any |a |a single |one |much |many )?(?:problems?|issues?|complaints?|trouble)\b)(?:\w+ )?\w+/i,
       weight: 0.4,
     },
     { re: /(?:^|\s)#(?:fail|epicfail|badservice|customerservice|disappointed|annoyed|frustrated|notimpressed|unhappy|help|wtf|sucks)\b/i, weight: 0.7 },
