@@ -229,6 +229,8 @@ describe("pain-point cues without a complaint word", () => {
       "Worst case, we move the launch to the spring.",
       "I'm still waiting to see how the launch goes.",
       "I've been waiting for years for the opportunity to open a shop.",
+      "I've never had better customer service from a hosting company.",
+      "We haven't had any issues with the new payment processor.",
     ]) {
       assert.equal(pain(text), "", text);
     }

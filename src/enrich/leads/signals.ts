@@ -145,7 +145,7 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     { re: /\b(?:price hike|raised (?:the |their |your )?prices?|more expensive|wrong (?:size|item|order|product|charge)|too (?:large|small|big|tight|late|long))\b/i, weight: 0.7 },
     { re: /\b(?:still (?:waiting|haven'?t|not|no)|never (?:arrived|received|got|came|showed|heard)|hasn'?t (?:arrived|come|been|shipped)|no (?:response|reply|answer|refund)|on hold for)\b/i, weight: 0.8 },
     { re: /\b(?:too (?:expensive|slow|complicated|hard|costly|pricey)|overpriced|overcharg\w*|charged (?:me|us|twice|again)|hidden fees?)\b/i, weight: 0.75 },
-    { re: /\b(?:struggl\w*|having (?:a )?(?:hard time|trouble|problems?|issues?)|problems? with|issues? with|trouble with|stuck (?:on|with)|losing (?:money|customers|clients|sales|traffic|data))\b/i, weight: 0.7 },
+    { re: /\b(?:struggl\w*|having (?:a )?(?:hard time|trouble|problems?|issues?)|(?<!\b(?:no|without|zero|never had|never had any|haven'?t had any|hasn'?t had any|hadn'?t had any|not had any) )(?:problems? with|issues? with|trouble with)|stuck (?:on|with)|losing (?:money|customers|clients|sales|traffic|data))\b/i, weight: 0.7 },
     { re: /\b(?:terrible|awful|horrible|worst|poor|bad|rude|lousy|pathetic|appalling|shocking) (?:customer |)?(?:service|support|experience|quality|product|company|app|update|delivery|connection)\b/i, weight: 0.8 },
     // Complaint phrasings without a complaint word: waiting, lateness, things breaking, walking away.
     { re: /\b(?:been|keep|kept) waiting\b(?! to see| for (?:years|the (?:right|opportunity|day)))|\bwaiting (?:for|on) .{0,40}\b(?:for|since) (?:\d+|two|three|four|five|several|many|a few|over a|more than a) (?:days?|weeks?|months?|hours?)\b/i, weight: 0.7 },
