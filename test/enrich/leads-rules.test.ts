@@ -109,6 +109,10 @@ describe("target product and opportunity", () => {
     assert.equal(one("Small business owners: what software do you use for accounting?"), "accounting software");
     assert.equal(one("Accounting and costing software questions"), "accounting software");
     assert.equal(one("Looking to outsource my accounting"), "accountant");
+    assert.equal(one("Freelance Invoicing and Payment software"), "invoicing software");
+    assert.equal(one("What software do you use to create invoices?"), "invoicing software");
+    assert.equal(one("Freelancers: what do you use for time tracking and invoicing?"), "invoicing software");
+    assert.equal(one("I sent the invoice to the client yesterday."), "");
     assert.equal(one("My budget must include shipping, what can I build?"), "");
     assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");
     assert.equal(one("International shipping questions?"), "shipping service");
@@ -231,6 +235,7 @@ describe("pain-point cues without a complaint word", () => {
       "I've been waiting for years for the opportunity to open a shop.",
       "I've never had better customer service from a hosting company.",
       "We haven't had any issues with the new payment processor.",
+      "We chose a host and a theme for the store. Is there anything else I may be missing?",
     ]) {
       assert.equal(pain(text), "", text);
     }

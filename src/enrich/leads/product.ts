@@ -60,7 +60,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i, "email marketing tool"],
   // The kind of thing is required: "accounting" alone is mostly the profession, the degree or r/Accounting.
   [/\b(?:accounting|bookkeeping)(?: (?:and|&) \w+)? (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?)(?: [\w']+){0,4} for (?:accounting|bookkeeping)\b/i, "accounting software"],
-  [/\binvoic(?:e|ing) (?:software|tools?|apps?|systems?|services?)\b/i, "invoicing software"],
+  // "invoicing and payment software", "what software do you use to create invoices", "what do you use for time tracking and invoicing".
+  [/\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|use)(?: [\w']+){0,4} (?:for|to) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+ ){1,2}(?:and|&) )?invoic(?:es|ing)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
   [/\b(?:payment (?:processors?|processing|gateways?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],

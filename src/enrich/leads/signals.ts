@@ -132,7 +132,8 @@ export const CUES: Record<Intent, readonly Cue[]> = {
       re: /\b(?:doesn'?t|does not|won'?t|will not|isn'?t|is not|aren'?t|can'?t|cannot|couldn'?t|didn'?t) (?:even )?(?:work|working|load|loading|start|open|connect|sync|respond|send|print|boot|find|get|seem|figure|access|log ?in|let me|help|arrive|deliver|accept)\b/i,
       weight: 0.75,
     },
-    { re: /\b(?:not working|stopped working|no longer works?|keeps? (?:on )?\w+ing|crash(?:es|ed|ing)?|freez(?:es|ing)|broken|broke|buggy|outage|down again|unable to|impossible to|so hard to|expired|defective|faulty|damaged|missing)\b/i, weight: 0.75 },
+    // "missing", but not "am I missing something?", "anything I may be missing".
+    { re: /\b(?:not working|stopped working|no longer works?|keeps? (?:on )?\w+ing|crash(?:es|ed|ing)?|freez(?:es|ing)|broken|broke|buggy|outage|down again|unable to|impossible to|so hard to|expired|defective|faulty|damaged|(?<!\b(?:am i|i'?m|i am|i may be|i might be|may be|might be|could be|be) )missing(?! (?:something|anything|out|the point)\b))\b/i, weight: 0.75 },
     // A bare negation is weak evidence, and none in the idioms of praise or of having no trouble:
     // "never had better service", "couldn't be happier", "can't thank them enough", "haven't had
     // any issues".
