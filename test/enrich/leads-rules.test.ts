@@ -127,6 +127,8 @@ describe("target product and opportunity", () => {
     assert.equal(one("Invoicing tools for freelancers?"), "invoicing software");
     assert.equal(one("Accountants, what do you like about your job?"), "");
     assert.equal(one("Do you need an accountant for an LLC?"), "accountant");
+    assert.equal(one("Always wanted to be a lawyer, now I'm in law school: what should I know?"), "");
+    assert.equal(one("Backup homelab solution?"), "backup solution");
   });
 
   it("phrases the opportunity by type, product kind and industry", () => {

@@ -27,7 +27,8 @@ const REJECTED: Record<string, readonly string[]> = {
   job_post: ["Accounting/xhiyd", "freelance/kenr2", "GraphicDesign/wab94"],
   // "I Just Launched GoPollGo.com, what do you think?", "Looking for iPhone app feedback",
   // "We just launched our product on Kickstarter, take a look and let me know what you think!"
-  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt"],
+  // "Used SquareSpace to make my new portfolio site. What do you guys think?"
+  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r"],
   // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com"
   news_link: ["startups/1ewarp", "smallbusiness/urkl6"],
   // "Can't update drivers ..." with "EDIT: [](/solved)", "A book every sysadmin should read?" ending

@@ -75,7 +75,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bseo\b/i, "SEO service"],
   [/\bsocial media (?:management|scheduling|tool|manager|marketing)\b/i, "social media management tool"],
   [/\b(?:analytics (?:tools?|software|platforms?|packages?)|web analytics)\b/i, "analytics tool"],
-  [/\b(?:backup (?:software|solutions?|services?|systems?)|offsite backups?|cloud backups?)\b/i, "backup solution"],
+  [/\b(?:backup (?:[\w-]+ )?(?:software|solutions?|services?|systems?)|offsite backups?|cloud backups?)\b/i, "backup solution"],
   [/\b(?:(?:network|server|system|uptime|log) monitoring|monitoring (?:tools?|software|systems?|solutions?|services?))\b/i, "monitoring tool"],
   [/\b(?:antivirus|anti-virus|malware removal|endpoint protection)\b/i, "antivirus"],
   [/\bvpn\b/i, "VPN"],
@@ -90,8 +90,9 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:logo|branding) (?:design|designer)?\b/i, "logo design"],
   [/\b(?:web ?designer|web ?developer|web design|website design|developer)\b/i, "web developer"],
   [/\b(?:app developers?|mobile app|ios app|android app)\b/i, "mobile app development"],
-  [/\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],
-  [/\b(?:accountant|cpa|bookkeeper|outsourc\w* (?:my |our |the )?(?:accounting|bookkeeping))\b/i, "accountant"],
+  // Not the poster's own career: "always wanted to be a lawyer", "working as an accountant".
+  [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],
+  [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:accountant|cpa|bookkeeper)\b|\boutsourc\w* (?:my |our |the )?(?:accounting|bookkeeping)\b/i, "accountant"],
   // Car, health and mortgage insurance come up as often as a business's own.
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
