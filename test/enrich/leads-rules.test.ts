@@ -16,6 +16,11 @@ function post(title: string, content: string, extra: Partial<Post> = {}): Post {
   return { id: "t:1", source: "test", nativeId: "1", title, content, subforum: "smallbusiness", author: "", upvotes: 0, comments: 0, created: 0, url: "", ...extra };
 }
 
+/** The rules alone (no embedding, no sentiment) on a post whose body is `text`. */
+const rules = createLeadClassifier();
+const type = (text: string) => rules.classify(post("", text)).leadType;
+const pain = (text: string) => rules.classify(post("", text)).painPoint;
+
 describe("lead_score", () => {
   const base = { type: "solution_request" as const, strength: 0.8, text: "looking for a crm", upvotes: 0, comments: 0, selfPromotion: false };
 
@@ -162,8 +167,6 @@ describe("sentence splitting", () => {
 });
 
 describe("buying-intent cues", () => {
-  const classifier = createLeadClassifier();
-  const type = (text: string) => classifier.classify(post("", text)).leadType;
 
   it("reads 'about to buy' as intent, and 'was about to buy' as a story", () => {
     assert.equal(type("I'm about to buy a new POS system for the shop."), "buying_intent");
@@ -172,8 +175,6 @@ describe("buying-intent cues", () => {
 });
 
 describe("solution-request cues on short sentences", () => {
-  const classifier = createLeadClassifier();
-  const type = (text: string) => classifier.classify(post("", text)).leadType;
 
   it("reads feature requests and product asks phrased in the usual ways", () => {
     for (const text of [
@@ -207,8 +208,6 @@ describe("solution-request cues on short sentences", () => {
 });
 
 describe("pain-point cues without a complaint word", () => {
-  const classifier = createLeadClassifier();
-  const pain = (text: string) => classifier.classify(post("", text)).painPoint;
 
   it("reads waiting, lateness, broken goods, walking away and being ignored as pain", () => {
     for (const text of [

@@ -55,7 +55,7 @@ export function isNewsLink(post: Post): boolean {
 
 const SOLVED_TITLE = /^\s*[[(]?\s*(?:solved|resolved|fixed)\s*[\])]|[[(]\s*(?:solved|resolved|fixed)\s*[\])]|\b(?:solved|resolved|fixed)\s*[!.]*\s*$/i;
 const SOLVED_LINE = /^\s*(?:edit|update|edit\s*\d|update\s*\d)\s*[:\-–]?.{0,80}\b(?:solved|fixed|resolved|figured (?:it )?out|ended up|went with|found (?:a|the) (?:solution|fix|answer)|sorted|got it working|works now)\b/im;
-const SOLVED_TEXT = /\b(?:problem|issue) (?:is |has been |was )?(?:solved|resolved|fixed)\b|\b(?:ended up (?:using|going with|buying|choosing|picking)|i went with|we went with|found (?:a|the) (?:solution|fix)|figured (?:it|this) out|got it working|works (?:now|fine now))\b|(?<!\b(?:not|never|yet|n't|still|t) )\b(?:sent|shipped|gave) (?:me|us) (?:a (?:new|brand new|replacement)|replacements?|a new one)\b|\bgot me a (?:new|brand new|replacement)\b|(?<!\b(?:not|never|yet|n't|still|t) )\b(?:refunded|reimbursed) (?:me|us|my money|in full)\b/i;
+const SOLVED_TEXT = /\b(?:problem|issue) (?:is |has been |was )?(?:solved|resolved|fixed)\b|\b(?:ended up (?:using|going with|buying|choosing|picking)|i went with|we went with|found (?:a|the) (?:solution|fix)|figured (?:it|this) out|got it working|works (?:now|fine now))\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:sent|shipped|gave) (?:me|us) (?:a (?:new|brand new|replacement)|replacements?|a new one)\b|\bgot me a (?:new|brand new|replacement)\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:refunded|reimbursed) (?:me|us|my money|in full)\b/i;
 
 /**
  * The poster already has an answer: a [SOLVED] title, an "EDIT: fixed" line, or a "ended up
