@@ -10,7 +10,7 @@ import { engagement } from "../topics/trend-store.js";
 import { postText } from "../topics/terms.js";
 import { dayStart, resolveLimit, resolveTrendsRange } from "./request-rules.js";
 import type { DayRange } from "./request-rules.js";
-import { BASELINE_WINDOWS, growthRate, median, robustZ, trendScore } from "./trends/formulas.js";
+import { acceleration, BASELINE_WINDOWS, growthRate, median, trendScore } from "./trends/formulas.js";
 import { trendingKeywords } from "./trends/log-odds.js";
 import { TermCache } from "./trends/term-cache.js";
 
@@ -142,8 +142,7 @@ export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<
     const history = [...(baselines.get(s.topicId) ?? [])];
     while (history.length < BASELINE_WINDOWS) history.unshift(0);
     const previous = history[history.length - 1] ?? 0;
-    const known = history.filter((_, i) => observed[i]);
-    const z = known.length === 0 ? 0 : robustZ(s.count, known);
+    const z = acceleration(s.count, history.filter((_, i) => observed[i]));
     return {
       stats: s,
       previous,

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { growthRate, median, robustZ, trendScore, Z_CLIP } from "../../src/core/trends/formulas.js";
+import { acceleration, FULL_HISTORY_WINDOWS, growthRate, median, robustZ, trendScore, Z_CLIP } from "../../src/core/trends/formulas.js";
 import { trendingKeywords } from "../../src/core/trends/log-odds.js";
 
 describe("growthRate", () => {
@@ -38,6 +38,23 @@ describe("robustZ", () => {
     assert.equal(robustZ(0, []), 0);
     assert.equal(median([]), 0);
     assert.equal(median([3, 1, 2, 10]), 2.5);
+  });
+});
+
+describe("acceleration", () => {
+  it("counts the robust z in proportion to the history behind it, fully from four windows", () => {
+    assert.equal(FULL_HISTORY_WINDOWS, 4);
+    // One earlier window: its MAD is 0, so z is the Poisson floor's (57 - 28) / sqrt(29), clipped to 5.
+    assert.equal(robustZ(57, [28]), Z_CLIP);
+    assert.equal(acceleration(57, [28]), Z_CLIP / 4);
+    assert.ok(Math.abs(acceleration(57, [28, 30]) - robustZ(57, [28, 30]) / 2) < 1e-12);
+    const full = [20, 28, 35, 30];
+    assert.equal(acceleration(57, full), robustZ(57, full));
+    assert.equal(acceleration(57, [...full, 25, 31, 29, 33]), robustZ(57, [...full, 25, 31, 29, 33]));
+  });
+  it("is 0 with no history and keeps the sign of a fall", () => {
+    assert.equal(acceleration(100, []), 0);
+    assert.ok(acceleration(2, [30]) < 0);
   });
 });
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { rank, TrendsCore } from "../../src/core/trends.js";
-import { robustZ, trendScore } from "../../src/core/trends/formulas.js";
+import { acceleration, trendScore } from "../../src/core/trends/formulas.js";
 import { AppError } from "../../src/errors/app-error.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { MemoryTrendStore } from "./memory-trend-store.js";
@@ -133,6 +133,20 @@ describe("rank: the baseline is the windows the store has data in", () => {
     assert.ok(scoreOf(ranked, "big") < 90, `a topic is not surging merely because the data starts here: ${scoreOf(ranked, "big")}`);
   });
 
+  it("weighs the acceleration of a short history down: the data's second window is no surge for every topic", () => {
+    // The data began one window ago; each topic has about doubled since (Hacker News 2015-10 against
+    // a 2015-09 that began on the 6th). One earlier count has no spread, so z sits at the clip.
+    const second = new Map([
+      ["big", [0, 0, 0, 0, 0, 0, 0, 42]],
+      ["small", [0, 0, 0, 0, 0, 0, 0, 20]],
+      ["median", [0, 0, 0, 0, 0, 0, 0, 31]],
+    ]);
+    const ranked = rank(stats, second);
+    const expected = trendScore({ count: 84, engagementPerPost: 12, z: acceleration(84, [42]), typicalCount: 60, typicalEngagement: 12 });
+    assert.ok(Math.abs(scoreOf(ranked, "big") - expected) < 1e-9, `score ${scoreOf(ranked, "big")}, expected ${expected}`);
+    assert.ok(scoreOf(ranked, "big") < 70, `one earlier window does not make a surge: ${scoreOf(ranked, "big")}`);
+  });
+
   it("leaves windows with no posts at all (a gap in the data) out of a topic's history", () => {
     // Oldest first; windows 0-3 and 6 have no posts of any topic.
     const withGap = new Map([
@@ -141,8 +155,8 @@ describe("rank: the baseline is the windows the store has data in", () => {
     ]);
     const ranked = rank(stats, withGap);
     // big: history [80, 84, 82] -> median 82, no acceleration to speak of; small: [5, 6, 4] -> a surge.
-    const z = (n: number, history: number[]) => robustZ(n, history);
-    const expected = (n: number, history: number[]) => trendScore({ count: n, engagementPerPost: 12, z: z(n, history), typicalCount: 60, typicalEngagement: 12 });
+    // Three windows of history: the acceleration counts three quarters of the robust z.
+    const expected = (n: number, history: number[]) => trendScore({ count: n, engagementPerPost: 12, z: acceleration(n, history), typicalCount: 60, typicalEngagement: 12 });
     assert.ok(Math.abs(scoreOf(ranked, "big") - expected(84, [80, 84, 82])) < 1e-9);
     assert.ok(Math.abs(scoreOf(ranked, "small") - expected(42, [5, 6, 4])) < 1e-9);
     // A topic absent from every known window came from nothing: zeros in those windows.
