@@ -55,6 +55,10 @@ function sampleIndexes(n: number, size: number, seed: number): number[] {
   return all.slice(0, size).sort((a, b) => a - b);
 }
 
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function round6(v: Float32Array): number[] {
   return Array.from(v, (x) => Math.round(x * 1e6) / 1e6);
 }
@@ -69,7 +73,11 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
   });
   const seed = opts.seed ?? 42;
   const k = opts.k ?? chooseK(posts.length);
-  const fit = sampleIndexes(posts.length, opts.fitSample ?? 20_000, seed);
+  // k-means sees the posts in id order, so the model is a function of the set of posts, not of
+  // the order a store scans them in: LanceDB's scan order changed between rebuilds of the same
+  // table (the trends evaluation's topics differed run to run), and Weaviate's cursor goes by UUID.
+  const byId = posts.map((_, i) => i).sort((a, b) => compareIds(posts[a]!.id, posts[b]!.id) || a - b);
+  const fit = sampleIndexes(posts.length, opts.fitSample ?? 20_000, seed).map((j) => byId[j]!);
   const km = sphericalKMeans(fit.map((i) => vectors[i]!), { k, seed, ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}) });
   const clusterOf = vectors.map((v) => nearest(v, km.centroids).index);
 

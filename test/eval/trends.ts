@@ -210,13 +210,18 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
     const fitted = opts.fitSample ? `, fitted on ${opts.fitSample.toLocaleString("en-US")} sampled posts` : "";
     return [
       `Topics: ${report.model.topics.length} clusters (spherical k-means, ${clusters}, seed 42${fitted}) over ${report.posts} posts`,
-      `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords. Each period lists`,
+      `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords.`,
+      "The clustering takes the posts in id order with greedy k-means++ seeds, so every run finds the same topics",
+      "(2026-11-24: before, it took them in LanceDB's scan order, and the topics and their labels changed from run to run).",
+      "Each period lists",
       "its top 5 topics by trend_score with the keywords most over-represented against the previous period and the",
       "topic's background (log-odds, informative Dirichlet prior), counted in posts (up to the 100 most engaged",
       "per topic and period), so a keyword needs two posts that use it and a topic of one post shows none.",
       "The corpora's first periods have no earlier data: their trend_score has no acceleration term (z = 0),",
       "and their first months or quarters rank by volume and engagement alone (2026-11-23: before, they were",
-      "read as rising from nothing and every topic scored ~97).",
+      "read as rising from nothing and every topic scored ~97). The periods after them have one to three",
+      "earlier periods of history, whose spread says little, so their acceleration counts k/4 of itself",
+      "(2026-11-24: before, Hacker News 2015-10 to 2015-12 topped the table at 84, 75 and 73).",
       "",
       body,
     ].join("\n");

@@ -1,6 +1,7 @@
 /**
  * Topic discovery: k-means on synthetic clusters, c-TF-IDF labels, assignment of new posts,
- * stable ids across a rebuild where clusters persist, and the atomic model file.
+ * stable ids across a rebuild where clusters persist, the same model whatever the posts' order,
+ * seeding that finds plainly separate themes for any seed, and the atomic model file.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { createTopicAssigner } from "../../src/topics/assigner.js";
 import { buildTopicModel } from "../../src/topics/build.js";
-import { chooseK, sphericalKMeans } from "../../src/topics/kmeans.js";
+import { chooseK, seedTrials, sphericalKMeans } from "../../src/topics/kmeans.js";
 import { loadTopicModel, saveTopicModel, TopicModelFile, topicModelPath } from "../../src/topics/model-file.js";
 import { assignTopic, matchTopicIds } from "../../src/topics/topic-model.js";
 import { terms } from "../../src/topics/terms.js";
@@ -68,6 +69,23 @@ describe("sphericalKMeans", () => {
   });
 });
 
+describe("greedy k-means++ seeding", () => {
+  it("draws 2 + ln k candidates per seed", () => {
+    assert.deepEqual([1, 3, 177].map(seedTrials), [2, 3, 7]);
+  });
+
+  it("finds the three themes of the test corpus for every one of 40 seeds (plain k-means++ merged two for 3 of them)", () => {
+    const { posts, themeOf } = trendCorpus(true);
+    const truth = posts.map((p) => themeOf.get(p.id)!);
+    const missed: string[] = [];
+    for (let seed = 1; seed <= 40; seed++) {
+      const p = purity(buildTopicModel(posts, { k: 3, seed }).topicIds, truth);
+      if (p < 0.95) missed.push(`seed ${seed}: purity ${p.toFixed(2)}`);
+    }
+    assert.deepEqual(missed, []);
+  });
+});
+
 describe("buildTopicModel", () => {
   const { posts, themeOf } = trendCorpus(false);
   const truth = posts.map((p) => themeOf.get(p.id)!);
@@ -83,6 +101,17 @@ describe("buildTopicModel", () => {
       assert.equal(topic.label, topic.keywords.slice(0, 3).join(" · "));
       assert.ok(topic.terms.length > 0 && topic.size === members.length);
     }
+  });
+
+  it("builds the same model from the same posts in any order (stores scan in their own order)", () => {
+    const again = buildTopicModel([...posts].reverse(), { k: 3, seed: 42, now: new Date(0) });
+    assert.deepEqual(again.model, built.model);
+    const before = new Map(posts.map((p, i) => [p.id, built.topicIds[i]]));
+    assert.deepEqual(again.topicIds, [...posts].reverse().map((p) => before.get(p.id)));
+    // Also when k-means is fitted on a sample of them.
+    const sampled = buildTopicModel(posts, { k: 3, seed: 42, fitSample: 40, now: new Date(0) });
+    const sampledReversed = buildTopicModel([...posts].reverse(), { k: 3, seed: 42, fitSample: 40, now: new Date(0) });
+    assert.deepEqual(sampledReversed.model, sampled.model);
   });
 
   it("assigns a new post to the topic of its theme", () => {
