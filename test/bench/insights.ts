@@ -424,6 +424,14 @@ export const INSIGHTS_TEXT = [
   "match, as a 1M-post collection does anyway; the last row times FindLeads at Weaviate's own default, where the",
   "scan runs, and says how many of those exact leads the configured setting also returns.",
   "Goals: ListTrends one year p50 <= 100 ms on LanceDB (and < 1 s on Weaviate at 1M posts); FindLeads p50 <= 30 ms.",
+  "The tables below ran on the AMD machine (2026-11-23). Re-runs on the Intel machine on 2026-11-24, after that day's",
+  "trends changes, found its searches slower (not tabled: this file rewritten from that machine's results would",
+  "drop the AMD runs of the other sections): LanceDB at 01:44 and 01:53 UTC, the unfiltered hybrid reference 24.1",
+  "and 39.2 ms (15.5 below), FindLeads p50 over gRPC 34.3 and 39.6 ms,",
+  "so the FindLeads goal was **not met** there, ListTrends one year 57.1 and 71.1 ms (met); Weaviate at 01:50 UTC, the",
+  "reference 30.3 ms (18.1 below), FindLeads 37.4 ms (**not met**), ListTrends one year 206.6 ms. What FindLeads adds",
+  "to that reference stayed within a few ms (LanceDB 25.1 against 24.1 and 42.7 against 39.2 ms; Weaviate 36.0",
+  "against 30.3), and cached keyword term counts took 6.0 ms (6.5 below): the engine's own time is what moved.",
 ];
 
 /** One backend's insights section. */
