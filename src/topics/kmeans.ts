@@ -2,8 +2,8 @@
  * Spherical k-means: clusters unit vectors by cosine similarity. Seeds with greedy k-means++ (each
  * new seed the best of a few drawn with probability proportional to their cosine distance 1 - cos
  * to the nearest seed), then alternates assignment and mean-then-normalise updates until no point
- * moves or `maxIterations` is reached. A cluster that empties is re-seeded with the point worst served by
- * its centroid, so k clusters always come back. Deterministic for a given seed.
+ * moves or `maxIterations` is reached. A cluster that empties is re-seeded with the point worst
+ * served by its centroid, so k clusters always come back. Deterministic for a given seed.
  */
 import { seededRandom } from "./random.js";
 import { dot, nearest, unit } from "./vectors.js";
@@ -44,13 +44,16 @@ function seedCentroids(points: readonly Float32Array[], k: number, random: () =>
   const first = Math.floor(random() * n);
   const centroids = [points[first]!];
   let gap = new Float64Array(n);
-  for (let i = 0; i < n; i++) gap[i] = Math.max(0, 1 - dot(points[i]!, centroids[0]!));
+  // Sum of `gap`: the chosen candidate's potential from the second step on.
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    gap[i] = Math.max(0, 1 - dot(points[i]!, centroids[0]!));
+    total += gap[i]!;
+  }
   let candidateGap = new Float64Array(n);
   let bestGap = new Float64Array(n);
   const trials = seedTrials(k);
   while (centroids.length < k) {
-    let total = 0;
-    for (const g of gap) total += g;
     let best = -1;
     let bestPotential = Infinity;
     for (let t = 0; t < trials; t++) {
@@ -79,6 +82,7 @@ function seedCentroids(points: readonly Float32Array[], k: number, random: () =>
     }
     centroids.push(points[best]!);
     [gap, bestGap] = [bestGap, gap];
+    total = bestPotential;
   }
   return centroids.map((c) => Float32Array.from(c));
 }
