@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LEAD_TYPES } from "../../src/model/post.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
+import { isPromotionalAsk, isSelfPromotion } from "../../src/enrich/leads/false-positives.js";
 import { INDUSTRIES } from "../../src/enrich/leads/industry.js";
+import { sentencesOf } from "../../src/enrich/leads/text.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
@@ -28,7 +30,11 @@ const REJECTED: Record<string, readonly string[]> = {
   // "I Just Launched GoPollGo.com, what do you think?", "Looking for iPhone app feedback",
   // "We just launched our product on Kickstarter, take a look and let me know what you think!"
   // "Used SquareSpace to make my new portfolio site. What do you guys think?"
-  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r"],
+  // Launches whose other "asks" are feature requests about the poster's own product: "Developing a
+  // program for automatic file management, looking for feedback" ("It would be very useful to hear
+  // what you could imagine using this for."), "I've just released an open source client for
+  // Reddit" (its feature list: "Support for multiple accounts.").
+  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz"],
   // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com"
   news_link: ["startups/1ewarp", "smallbusiness/urkl6"],
   // "Can't update drivers ..." with "EDIT: [](/solved)", "A book every sysadmin should read?" ending
@@ -67,6 +73,11 @@ describe("lead types on real posts", { skip }, () => {
     { ref: "Wordpress/1kaefa", type: "comparison", why: "Are there any good alternatives to NextGen Gallery?" },
     // Self-promotion that also asks a real question ("help me come up with ideas on how to market").
     { ref: "smallbusiness/1cxsy5", type: "advice_request", why: "Marketing tips for a brand new skate company?" },
+    // Self-promotion typed by its real ask, not by what the poster wishes for their own site
+    // ("...it would be nice to include..."): "I put my first site together ... any tips or advice
+    // is appreciated!", "I'm in middle school and I made my first web site ... any suggestions?".
+    { ref: "startups/u2seb", type: "advice_request", why: "any tips or advice is appreciated!" },
+    { ref: "web_design/17xbrn", type: "advice_request", why: "Do you guys like it? and any suggestions?" },
     { ref: "Entrepreneur/180w4c", type: "pain_point", why: "these shipping costs are killing me!" },
   ];
   for (const c of cases) {
@@ -93,6 +104,15 @@ describe("lead types on real posts", { skip }, () => {
       assert.equal(d.targetProduct, "");
     });
   }
+
+  it("does not take a help seeker's offer of more information for self-promotion", () => {
+    // "Guest machines not pulling an address from scope": "the scope I've created" opens the post
+    // and it closes "Thanks for any tips, let me know if you need more info."
+    const { post } = classify("homelab/1bbzwb");
+    assert.equal(isSelfPromotion(post, sentencesOf(post)), false, "a DHCP question read as a launch");
+    assert.equal(isPromotionalAsk("Thanks for any tips, let me know if you need more info."), false);
+    assert.equal(isPromotionalAsk("It's free, let me know if you like it."), true);
+  });
 
   it("does not take praise in a negated idiom for a pain point", () => {
     // Title "I've never had better customer service in my life." (a bare negation was a pain cue).

@@ -5,9 +5,11 @@
  * the cost per post is measured next to embedding's in docs/EVALUATION.md.
  *
  * Decision, in order:
- *   1. job post, self-promotion whose only asks are for attention ("what do you think?"), news
- *      link, already resolved -> not a lead;
- *   2. the intent with the highest strength * TYPE_PRIORITY wins if its strength >= MIN_STRENGTH;
+ *   1. job post, self-promotion whose only asks are for attention ("what do you think?") or
+ *      feature requests (about the poster's own product), news link, already resolved -> not a
+ *      lead;
+ *   2. the intent with the highest strength * TYPE_PRIORITY wins if its strength >= MIN_STRENGTH
+ *      (in self-promotion, among the asks that are neither);
  *   3. pain about nothing a vendor could fix -> the strongest ask if there is one, else venting
  *      (not a lead).
  * A pain point is also strengthened by the post's tone: the sentiment model's P(negative) and its
@@ -23,9 +25,9 @@ import { inferIndustry } from "./industry.js";
 import { opportunityFor } from "./opportunity.js";
 import { findTargetProduct } from "./product.js";
 import { leadScore } from "./score.js";
-import { matchIntents, type Intent, type IntentMatch } from "./signals.js";
+import { matchIntents, type Intent, type IntentMatch, type MatchLimits } from "./signals.js";
 import { headProbability } from "./heads.js";
-import { sentencesOf, sentenceView, type Sentence } from "./text.js";
+import { sentencesOf, sentenceView, type Sentence, type SentenceView } from "./text.js";
 
 /** The lead fields of {@link Enrichment}. */
 export type LeadFields = Pick<Enrichment, "leadType" | "leadScore" | "painPoint" | "opportunity" | "industry" | "targetProduct">;
@@ -127,6 +129,12 @@ function notLead(industry: string, rejectedAs: Disqualifier | ""): LeadDecision 
   return { leadType: "", leadScore: 0, painPoint: "", opportunity: "", industry, targetProduct: "", rejectedAs, evidence: "" };
 }
 
+/** The heads' probabilities for one post (undefined without its vector). */
+interface PostHeads {
+  complaint: number | undefined;
+  suggestion: number | undefined;
+}
+
 /** Options of {@link createLeadClassifier}; the defaults are the documented ones. */
 export interface LeadClassifierOptions {
   /** See {@link FRUSTRATION_MIN}; the evaluation sweeps it to show how it was chosen. */
@@ -145,56 +153,73 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
   const suggestionPull = options.suggestionPull ?? SUGGESTION_PULL;
   const complaintPull = options.complaintPull ?? COMPLAINT_PULL;
   const complaintAlone = options.complaintAlone ?? COMPLAINT_ALONE;
+  /**
+   * Every intent's strength: the cues (within `limits`), then the tone and the heads. The head
+   * probabilities are computed once per post whatever the limits (`heads` carries them over).
+   */
+  const intentsOf = (sentences: readonly Sentence[], view: SentenceView, heads: PostHeads, sentiment: SentimentResult | undefined, limits?: MatchLimits) => {
+    const m = matchIntents(sentences, view, limits);
+
+    // Tone lifts pain: P(negative) from the sentiment model when given, else VADER on the pain
+    // sentence. A frustrated tone (the model's frustration head) is pain on its own, stated in
+    // the post's most negative sentence when no cue names it.
+    const pain = m.pain_point;
+    if (sentiment) {
+      pain.strength = pain.sentence ? Math.min(1, pain.strength + 0.2 * sentiment.probabilities.negative) : 0;
+      if (sentiment.frustration >= frustrationMin) {
+        pain.strength = Math.max(pain.strength, Math.min(1, MIN_STRENGTH + 0.3 * sentiment.frustration));
+        pain.sentence ??= mostNegative(sentences)?.sentence;
+      }
+    } else if (pain.sentence) {
+      pain.strength = Math.min(1, pain.strength + 0.2 * Math.max(0, -vaderScores(pain.sentence.text).compound));
+    }
+    const complaint = heads.complaint;
+    if (complaint !== undefined) {
+      if (pain.strength > 0) {
+        pain.strength = Math.max(0, Math.min(1, pain.strength + complaintPull * (complaint - 0.5)));
+      } else if (complaint >= complaintAlone) {
+        const quoted = mostNegative(sentences);
+        if (quoted && headMayStateAlone(quoted)) {
+          pain.strength = Math.min(1, MIN_STRENGTH + (complaint - complaintAlone));
+          pain.sentence = quoted.sentence;
+        }
+      }
+    }
+
+    // The suggestion head judges what the post means; the cues only saw its wording.
+    const suggestion = heads.suggestion;
+    const request = m.solution_request;
+    if (suggestion !== undefined && request.strength > 0) {
+      request.strength = Math.max(0, Math.min(1, request.strength + suggestionPull * (suggestion - 0.5)));
+    }
+    return m;
+  };
+  const asksOf = (m: Record<Intent, IntentMatch>) => ASKS.filter((t) => m[t].strength >= MIN_STRENGTH);
+
   return {
     classify(post, vector, sentiment) {
       const sentences = sentencesOf(post);
       const industry = inferIndustry(post.subforum, `${post.title}\n${post.content}`);
       // Built once: the cue and product rules both ask it which patterns can match in the post.
       const view = sentenceView(sentences);
-      const m = matchIntents(sentences, view);
-
-      // Tone lifts pain: P(negative) from the sentiment model when given, else VADER on the pain
-      // sentence. A frustrated tone (the model's frustration head) is pain on its own, stated in
-      // the post's most negative sentence when no cue names it.
-      const pain = m.pain_point;
-      if (sentiment) {
-        pain.strength = pain.sentence ? Math.min(1, pain.strength + 0.2 * sentiment.probabilities.negative) : 0;
-        if (sentiment.frustration >= frustrationMin) {
-          pain.strength = Math.max(pain.strength, Math.min(1, MIN_STRENGTH + 0.3 * sentiment.frustration));
-          pain.sentence ??= mostNegative(sentences)?.sentence;
-        }
-      } else if (pain.sentence) {
-        pain.strength = Math.min(1, pain.strength + 0.2 * Math.max(0, -vaderScores(pain.sentence.text).compound));
-      }
-      const complaint = headProbability("complaint", vector);
-      if (complaint !== undefined) {
-        if (pain.strength > 0) {
-          pain.strength = Math.max(0, Math.min(1, pain.strength + complaintPull * (complaint - 0.5)));
-        } else if (complaint >= complaintAlone) {
-          const quoted = mostNegative(sentences);
-          if (quoted && headMayStateAlone(quoted)) {
-            pain.strength = Math.min(1, MIN_STRENGTH + (complaint - complaintAlone));
-            pain.sentence = quoted.sentence;
-          }
-        }
-      }
-
-      // The suggestion head judges what the post means; the cues only saw its wording.
-      const suggestion = headProbability("suggestion", vector);
-      const request = m.solution_request;
-      if (suggestion !== undefined && request.strength > 0) {
-        request.strength = Math.max(0, Math.min(1, request.strength + suggestionPull * (suggestion - 0.5)));
-      }
-
-      const asks = ASKS.filter((t) => m[t].strength >= MIN_STRENGTH);
-      const lastAsk = Math.max(-1, ...asks.map((t) => m[t].sentence?.index ?? -1));
-      const anyCue = asks.length > 0 || pain.strength >= MIN_STRENGTH;
+      const heads: PostHeads = { complaint: headProbability("complaint", vector), suggestion: headProbability("suggestion", vector) };
+      let m = intentsOf(sentences, view, heads, sentiment);
+      let asks = asksOf(m);
+      const anyCue = asks.length > 0 || m.pain_point.strength >= MIN_STRENGTH;
       if (!anyCue) return notLead(industry, "");
 
       if (isJobPost(post)) return notLead(industry, "job_post");
-      // Self-promotion stays a lead only if it also asks for something other than attention for itself.
+      // Self-promotion is about the poster's own product: its calls for attention ("check it out",
+      // "feedback welcome") and what it says that product should do ("the next build should fix
+      // ...", "it would be nice to hear...") ask nobody for anything. It stays a lead only for an
+      // ask of another kind, and that ask is what the lead is.
       const promo = isSelfPromotion(post, sentences);
-      if (promo && !asks.some((t) => !isPromotionalAsk(m[t].sentence?.text ?? ""))) return notLead(industry, "self_promotion");
+      if (promo) {
+        m = intentsOf(sentences, view, heads, sentiment, { noFeatureRequests: true, skip: (s) => isPromotionalAsk(s.text) });
+        asks = asksOf(m);
+        if (asks.length === 0) return notLead(industry, "self_promotion");
+      }
+      const lastAsk = Math.max(-1, ...asks.map((t) => m[t].sentence?.index ?? -1));
       if (isNewsLink(post)) return notLead(industry, "news_link");
       if (isResolved(post, sentences, lastAsk)) return notLead(industry, "resolved");
 
@@ -217,6 +242,7 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
 
       const match: IntentMatch = m[type];
       const targetProduct = findTargetProduct(sentences, match.sentence, view);
+      const pain = m.pain_point;
       const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence ? pain.sentence.text.slice(0, PAIN_SENTENCE_MAX) : "";
       const leadType: LeadType = type;
       return {

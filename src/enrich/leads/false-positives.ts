@@ -22,9 +22,12 @@ export function isJobPost(post: Post): boolean {
 
 const MADE_IT =
   /\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:built|made|created|launched|released|developed|designed|started|wrote|published|opened)\b|\b(?:i|we)(?:'m| am| are|'re) (?:launching|releasing)\b|(?:^|[-–:,] )(?:just|finally|recently) (?:built|made|created|launched|released|developed|published)\b|\bmy (?:new|first|latest) (?:[\w-]+ ){0,3}(?:app|site|website|startup|product|tool|game|service|saas|plugin|extension)\b/i;
-/** Calls to action: the poster wants visitors, users or praise, not a product. */
+/**
+ * Calls to action: the poster wants visitors, users or praise, not a product. "Let me know if you
+ * need more info" is a help seeker's offer, not one of them.
+ */
 const PROMO =
-  /\b(?:check (?:it|us|this|them|me) out|take a look|have a look|let me know what you (?:guys )?think|what do you (?:guys )?think|(?:any |some |looking for |would love |appreciate (?:any )?)?feedback|sign up|beta (?:testers?|invites?|access)|introducing|announcing|use (?:my |the )?(?:code|coupon)|promo code|discount code|free trial|download (?:it|now|the app|our app|my app)|now available|available now|try (?:it|the app|our|my) out|let me know (?:your|what|how|if)|first impressions?)\b/i;
+  /\b(?:check (?:it|us|this|them|me) out|take a look|have a look|let me know what you (?:guys )?think|what do you (?:guys )?think|(?:any |some |looking for |would love |appreciate (?:any )?)?feedback|sign up|beta (?:testers?|invites?|access)|introducing|announcing|use (?:my |the )?(?:code|coupon)|promo code|discount code|free trial|download (?:it|now|the app|our app|my app)|now available|available now|try (?:it|the app|our|my) out|let me know (?:your|what|how|if(?! (?:you|u) (?:need|want|require)s? (?:any |some )?(?:more|additional|further|extra|other)? ?(?:info|information|details|specs|logs)))|first impressions?)\b/i;
 /** A title that launches something, or offers the poster's own expertise ("I'm a startup lawyer, and I can answer some questions", an AMA). */
 const PROMO_TITLE = /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launch|release|promo|ad|offer|giveaway)\]?[:\s])|\b(?:i am an?|i'?m an?) [\w -]{1,40}(?:,|\.|;)? (?:and )?(?:i can|i'?ll|i will|happy to|ask me) (?:answer|help|anything)\b|\bi can answer (?:some |any |your )?questions\b|\b(?:ama|ask me anything)\b/i;
 

@@ -16,6 +16,11 @@ interface Cue {
   weight: number;
   /** Only a title may carry this cue (in a body it is too common to mean intent). */
   titleOnly?: boolean;
+  /**
+   * A feature request: what a product should do or have ("it would be nice if", "please add").
+   * In a post promoting the poster's own product it speaks of that product, so it asks nobody.
+   */
+  feature?: boolean;
 }
 
 const THING =
@@ -70,45 +75,45 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     { re: new RegExp(`\\bwhich (?:[\\w-]+ ){0,2}(?:should i|should we|would you|do you) (?:use|recommend|choose|go with|pick)\\b`, "i"), weight: 0.85 },
     { re: /\brecommend(?:ation)?s? (?:for|on) (?:a|an|some|good|the best)\b/i, weight: 0.85 },
     // Feature requests: the poster asks a vendor for a capability.
-    { re: /\b(?:it )?(?:would|'d) be (?:really |very |so |much )?(?:nice|nicer|great|good|awesome|helpful|useful|cool|cooler|better|ideal|easier|handy|handier|convenient) (?:if|to)\b/i, weight: 0.8 },
+    { re: /\b(?:it )?(?:would|'d) be (?:really |very |so |much )?(?:nice|nicer|great|good|awesome|helpful|useful|cool|cooler|better|ideal|easier|handy|handier|convenient) (?:if|to)\b/i, weight: 0.8, feature: true },
     // Question-form asks to a vendor: "would it be possible to...", "can we get an option...".
-    { re: /\b(?:would|will|is) it be possible to\b|\bcan (?:we|i|you) (?:please )?(?:get|have) (?:a|an|the|some|more)\b|\bwouldn'?t it (?:make sense|be (?:nice|great|better|easier))\b|\bhow about (?:adding|letting|making|allowing|having|supporting|an option|a way)\b/i, weight: 0.75 },
-    { re: /\bcould (?:the|you|they|a|an) (?:[\w-]+ ){0,3}(?:add|include|support|allow|offer|provide|enable|get|have)\b/i, weight: 0.7 },
-    { re: /^(?:suggestion|idea|request|proposal|feature idea|wish)\s*[:\-]/i, weight: 0.85 },
-    { re: /\bhopefully (?:the next|a future|they|you|we|it|this|soon)\b|\bhoping for (?:a|an|some|more|the)\b/i, weight: 0.6 },
+    { re: /\b(?:would|will|is) it be possible to\b|\bcan (?:we|i|you) (?:please )?(?:get|have) (?:a|an|the|some|more)\b|\bwouldn'?t it (?:make sense|be (?:nice|great|better|easier))\b|\bhow about (?:adding|letting|making|allowing|having|supporting|an option|a way)\b/i, weight: 0.75, feature: true },
+    { re: /\bcould (?:the|you|they|a|an) (?:[\w-]+ ){0,3}(?:add|include|support|allow|offer|provide|enable|get|have)\b/i, weight: 0.7, feature: true },
+    { re: /^(?:suggestion|idea|request|proposal|feature idea|wish)\s*[:\-]/i, weight: 0.85, feature: true },
+    { re: /\bhopefully (?:the next|a future|they|you|we|it|this|soon)\b|\bhoping for (?:a|an|some|more|the)\b/i, weight: 0.6, feature: true },
     // A wished-for thing as the subject: "a search bar in the help center would save everyone time".
-    { re: /^(?:maybe |perhaps )?(?:a|an|some|more|better|being able to|the ability to|having|adding|an option to|support for)\b.{0,80}\bwould (?:really |also |greatly |definitely )?(?:help|save|reduce|improve|make|keep|go a long way|be (?:a )?(?:big |huge |great |nice |real |welcome )?(?:improvement|plus|win|help))\b/i, weight: 0.7 },
+    { re: /^(?:maybe |perhaps )?(?:a|an|some|more|better|being able to|the ability to|having|adding|an option to|support for)\b.{0,80}\bwould (?:really |also |greatly |definitely )?(?:help|save|reduce|improve|make|keep|go a long way|be (?:a )?(?:big |huge |great |nice |real |welcome )?(?:improvement|plus|win|help))\b/i, weight: 0.7, feature: true },
     // An implicit suggestion: the condition on which the poster would use, buy or switch.
-    { re: /^if (?:only )?(?:the |it |you |they |this |there |a |an |we could |i could )?.{0,70}\b(?:i|we)(?:'d| would) (?:\w+ )?(?:use|buy|switch|upgrade|come back|subscribe|stay)\b/i, weight: 0.75 },
-    { re: /\b(?:please|pls|plz) (?:add|allow|make|provide|include|support|enable|consider|fix|let|bring|give|implement|improve|change|update|create|offer|remove|open|publish)\b/i, weight: 0.85 },
-    { re: /\bi wish (?:there|it|you|they|we|the|i could)\b|\bthere (?:should|needs to) be\b/i, weight: 0.75 },
-    { re: /\b(?:should|could|must|needs? to|ought to) (?:really |definitely |also |just |seriously |at least )?(?:add|allow|include|provide|support|offer|implement|enable|expose|have an option|be able to|list|remember|show|display)\b/i, weight: 0.6 },
-    { re: /^(?:(?:it|this|that|the app|there) )?should (?:also |really )?have (?:a|an|the|some|more|an option|support)\b/i, weight: 0.6 },
-    { re: /(?<!\b(?:i|you|we|he|she) )\b(?:should|must|ought to) (?:really |definitely |also |just |seriously )?(?!be (?:noted|back|fine|ok|okay|here|home|done|ready|there|delivered|arriving)\b)(?:be|get|make|let|give|consider|improve|fix|update|change|remove|release|bring|work|focus|invest|open|publish|start|stop|use|come|show|display|integrate|unify|ship)\b(?! been)/i, weight: 0.6 },
-    { re: /\b(?:i|we) (?:would )?(?:suggest|recommend|propose|request)\b|\bmy suggestion\b|\bfeature request\b/i, weight: 0.8 },
-    { re: /\bconsider (?:adding|making|allowing|using|providing|supporting|having|including|enabling|bringing|creating|offering|opening|changing)\b/i, weight: 0.75 },
-    { re: /\b(?:let|allow|enable) (?:us|users|developers|devs|me|people|customers|apps) (?:to )?\w+/i, weight: 0.6 },
-    { re: /\b(?:can|could|will) (?:you|they|we|microsoft|apple|google) (?:please )?(?:add|make|allow|provide|support|fix|give|bring|include|enable|implement|consider)\b/i, weight: 0.75 },
-    { re: /\bit (?:would|will|could|might) (?:really |also |greatly )?(?:help|be (?:helpful|useful|better|easier|good)|make (?:sense|it easier|life easier))\b/i, weight: 0.7 },
-    { re: /\bwould be (?:really |very |so )?(?:nice|great|awesome|helpful|useful|cool|ideal|welcome|appreciated)\b/i, weight: 0.75 },
-    { re: /\bthere(?:'s| is) no (?:way|option|setting|support|ability|feature|api) (?:to|for)\b/i, weight: 0.6 },
-    { re: /\b(?:i|we)(?:'d| would) like (?:a|an|the|more|some)\b/i, weight: 0.65 },
-    { re: /^(?:make|give|bring|let|fix|improve|update|change|remove|open|create|offer|put|use|unify|increase|reduce|show|display) (?:a |an |the |more |it |us |me |users? |developers? |people |all |back |them available|this )/i, weight: 0.6 },
-    { re: /^(?:support for|ability to|option to|an option to|a way to|need an? )/i, weight: 0.65 },
-    { re: /\b(?:please|pls|plz)\b(?! (?:note|see|excuse|forgive|keep|don'?t|do not|read|find|refer|ignore|bear|help|advise|let me know|be (?:patient|aware|gentle|kind|nice)))/i, weight: 0.55 },
-    { re: /\bneeds? to be (?:added|improved|fixed|supported|implemented|updated|changed|available|possible|easier)\b/i, weight: 0.7 },
-    { re: /\b(?:would|'d) (?:like|love|want) to be able to\b|\b(?:want|need) the ability\b/i, weight: 0.75 },
-    { re: /\b(?:needs?|requires?|lacks?|is missing) (?:a |an |more |better |some |proper |native |support|the ability|an option)/i, weight: 0.5 },
-    { re: /\b(?:adding|having|supporting|allowing|providing) .{1,60} would (?:be|help|make|improve|allow)\b/i, weight: 0.75 },
-    { re: /\bmake it (?:possible|easier|easy|simpler) (?:to|for)\b/i, weight: 0.65 },
-    { re: /\b(?:in|for) (?:the |a )?(?:future|next) (?:versions?|releases?|updates?|builds?)\b/i, weight: 0.6 },
-    { re: /\bit(?:'s| is| would be) (?:very |really )?(?:important|necessary|essential|crucial) (?:to|that)\b/i, weight: 0.5 },
-    { re: /\b(?:i|we) hope (?:you|they|microsoft|apple|google|that|the|it|we) (?!(?:all |guys )?(?:have|had|are|were|enjoy|enjoyed|find|like|liked|get well|feel)\b)(?:will |can |would |could )?/i, weight: 0.5 },
-    { re: /(?:\b(?:i|we)(?:'d| would)|^would|^i'd) (?:really |so |very much |just |also )?(?:like|love) (?:to (?:see|have)|a way|an option|the ability|support|it if)\b/i, weight: 0.8 },
-    { re: /\b(?:need|want) (?:a way|an option|the ability|support for|to be able)\b/i, weight: 0.7 },
-    { re: /\bwhy (?:not|don'?t you|can'?t (?:we|i|you)|isn'?t there|is there no)\b/i, weight: 0.55 },
-    { re: /^(?:add|allow|provide|support|include|enable|implement|introduce|expose|integrate) (?:a |an |the |more |support|options?|ability|some |users? |us |me |developers? )/i, weight: 0.7 },
-    { re: /^(?:maybe |perhaps |also |just )?(?:add|enable|integrate|extend|limit|group|open up|bring back|allow|expose|offer|provide|support) (?:\w+ )?(?:\w+)/i, weight: 0.55 },
+    { re: /^if (?:only )?(?:the |it |you |they |this |there |a |an |we could |i could )?.{0,70}\b(?:i|we)(?:'d| would) (?:\w+ )?(?:use|buy|switch|upgrade|come back|subscribe|stay)\b/i, weight: 0.75, feature: true },
+    { re: /\b(?:please|pls|plz) (?:add|allow|make|provide|include|support|enable|consider|fix|let|bring|give|implement|improve|change|update|create|offer|remove|open|publish)\b/i, weight: 0.85, feature: true },
+    { re: /\bi wish (?:there|it|you|they|we|the|i could)\b|\bthere (?:should|needs to) be\b/i, weight: 0.75, feature: true },
+    { re: /\b(?:should|could|must|needs? to|ought to) (?:really |definitely |also |just |seriously |at least )?(?:add|allow|include|provide|support|offer|implement|enable|expose|have an option|be able to|list|remember|show|display)\b/i, weight: 0.6, feature: true },
+    { re: /^(?:(?:it|this|that|the app|there) )?should (?:also |really )?have (?:a|an|the|some|more|an option|support)\b/i, weight: 0.6, feature: true },
+    { re: /(?<!\b(?:i|you|we|he|she) )\b(?:should|must|ought to) (?:really |definitely |also |just |seriously )?(?!be (?:noted|back|fine|ok|okay|here|home|done|ready|there|delivered|arriving)\b)(?:be|get|make|let|give|consider|improve|fix|update|change|remove|release|bring|work|focus|invest|open|publish|start|stop|use|come|show|display|integrate|unify|ship)\b(?! been)/i, weight: 0.6, feature: true },
+    { re: /\b(?:i|we) (?:would )?(?:suggest|recommend|propose|request)\b|\bmy suggestion\b|\bfeature request\b/i, weight: 0.8, feature: true },
+    { re: /\bconsider (?:adding|making|allowing|using|providing|supporting|having|including|enabling|bringing|creating|offering|opening|changing)\b/i, weight: 0.75, feature: true },
+    { re: /\b(?:let|allow|enable) (?:us|users|developers|devs|me|people|customers|apps) (?:to )?\w+/i, weight: 0.6, feature: true },
+    { re: /\b(?:can|could|will) (?:you|they|we|microsoft|apple|google) (?:please )?(?:add|make|allow|provide|support|fix|give|bring|include|enable|implement|consider)\b/i, weight: 0.75, feature: true },
+    { re: /\bit (?:would|will|could|might) (?:really |also |greatly )?(?:help|be (?:helpful|useful|better|easier|good)|make (?:sense|it easier|life easier))\b/i, weight: 0.7, feature: true },
+    { re: /\bwould be (?:really |very |so )?(?:nice|great|awesome|helpful|useful|cool|ideal|welcome|appreciated)\b/i, weight: 0.75, feature: true },
+    { re: /\bthere(?:'s| is) no (?:way|option|setting|support|ability|feature|api) (?:to|for)\b/i, weight: 0.6, feature: true },
+    { re: /\b(?:i|we)(?:'d| would) like (?:a|an|the|more|some)\b/i, weight: 0.65, feature: true },
+    { re: /^(?:make|give|bring|let|fix|improve|update|change|remove|open|create|offer|put|use|unify|increase|reduce|show|display) (?:a |an |the |more |it |us |me |users? |developers? |people |all |back |them available|this )/i, weight: 0.6, feature: true },
+    { re: /^(?:support for|ability to|option to|an option to|a way to|need an? )/i, weight: 0.65, feature: true },
+    { re: /\b(?:please|pls|plz)\b(?! (?:note|see|excuse|forgive|keep|don'?t|do not|read|find|refer|ignore|bear|help|advise|let me know|be (?:patient|aware|gentle|kind|nice)))/i, weight: 0.55, feature: true },
+    { re: /\bneeds? to be (?:added|improved|fixed|supported|implemented|updated|changed|available|possible|easier)\b/i, weight: 0.7, feature: true },
+    { re: /\b(?:would|'d) (?:like|love|want) to be able to\b|\b(?:want|need) the ability\b/i, weight: 0.75, feature: true },
+    { re: /\b(?:needs?|requires?|lacks?|is missing) (?:a |an |more |better |some |proper |native |support|the ability|an option)/i, weight: 0.5, feature: true },
+    { re: /\b(?:adding|having|supporting|allowing|providing) .{1,60} would (?:be|help|make|improve|allow)\b/i, weight: 0.75, feature: true },
+    { re: /\bmake it (?:possible|easier|easy|simpler) (?:to|for)\b/i, weight: 0.65, feature: true },
+    { re: /\b(?:in|for) (?:the |a )?(?:future|next) (?:versions?|releases?|updates?|builds?)\b/i, weight: 0.6, feature: true },
+    { re: /\bit(?:'s| is| would be) (?:very |really )?(?:important|necessary|essential|crucial) (?:to|that)\b/i, weight: 0.5, feature: true },
+    { re: /\b(?:i|we) hope (?:you|they|microsoft|apple|google|that|the|it|we) (?!(?:all |guys )?(?:have|had|are|were|enjoy|enjoyed|find|like|liked|get well|feel)\b)(?:will |can |would |could )?/i, weight: 0.5, feature: true },
+    { re: /(?:\b(?:i|we)(?:'d| would)|^would|^i'd) (?:really |so |very much |just |also )?(?:like|love) (?:to (?:see|have)|a way|an option|the ability|support|it if)\b/i, weight: 0.8, feature: true },
+    { re: /\b(?:need|want) (?:a way|an option|the ability|support for|to be able)\b/i, weight: 0.7, feature: true },
+    { re: /\bwhy (?:not|don'?t you|can'?t (?:we|i|you)|isn'?t there|is there no)\b/i, weight: 0.55, feature: true },
+    { re: /^(?:add|allow|provide|support|include|enable|implement|introduce|expose|integrate) (?:a |an |the |more |support|options?|ability|some |users? |us |me |developers? )/i, weight: 0.7, feature: true },
+    { re: /^(?:maybe |perhaps |also |just )?(?:add|enable|integrate|extend|limit|group|open up|bring back|allow|expose|offer|provide|support) (?:\w+ )?(?:\w+)/i, weight: 0.55, feature: true },
   ],
   advice_request: [
     { re: /\b(?:any|some|need|needs|want|looking for|seeking|appreciate|welcome|would love) (?:\w+ )?(?:advice|tips|help|guidance|input|insight|pointers|direction)\b/i, weight: 0.8 },
@@ -188,10 +193,19 @@ const PREFILTER = new Map<RegExp, { literals: ReturnType<typeof compileLiterals>
   Object.values(CUES).flatMap((cues) => cues.map((c) => [c.re, { literals: compileLiterals(c.re), joined: new RegExp(c.re.source, "im") }] as const)),
 );
 
+/** What {@link matchIntents} leaves out, for a post whose own sentences are not all asks. */
+export interface MatchLimits {
+  /** Feature-request cues (`Cue.feature`) count for nothing. */
+  noFeatureRequests?: boolean;
+  /** Sentences no cue is read in. */
+  skip?: (s: Sentence) => boolean;
+}
+
 /** Strength of every intent over the sentences (`view`: theirs, when the caller has it). */
-export function matchIntents(sentences: readonly Sentence[], view: SentenceView = sentenceView(sentences)): Record<Intent, IntentMatch> {
+export function matchIntents(sentences: readonly Sentence[], view: SentenceView = sentenceView(sentences), limits: MatchLimits = {}): Record<Intent, IntentMatch> {
   const out = {} as Record<Intent, IntentMatch>;
   const { joined, grams } = view;
+  const read = limits.skip ? sentences.filter((s) => !limits.skip!(s)) : sentences;
   for (const intent of Object.keys(CUES) as Intent[]) {
     let best = 0;
     let where: Sentence | undefined;
@@ -199,10 +213,11 @@ export function matchIntents(sentences: readonly Sentence[], view: SentenceView 
     const cues = CUES[intent];
     for (let ci = 0; ci < cues.length; ci++) {
       const cue = cues[ci]!;
+      if (limits.noFeatureRequests === true && cue.feature === true) continue;
       const pre = PREFILTER.get(cue.re)!;
       if (!grams.mayMatch(pre.literals) || !pre.joined.test(joined)) continue;
       let hit = false;
-      for (const s of sentences) {
+      for (const s of read) {
         if ((cue.titleOnly === true && !s.inTitle) || !cue.re.test(s.text)) continue;
         hit = true;
         const w = cue.weight * (s.inTitle ? 1 : BODY_FACTOR);
