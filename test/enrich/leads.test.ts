@@ -114,6 +114,18 @@ describe("lead types on real posts", { skip }, () => {
     assert.equal(isPromotionalAsk("It's free, let me know if you like it."), true);
   });
 
+  it("reads no buying intent into someone else's getting or buying", () => {
+    // "What are the java essentials that you NEED to know if you want to get a job programming
+    // java?", "Ever need to get that font you already own on another computer...?", "I don't want
+    // to get the sheriff involved" (a trespassing problem).
+    for (const ref of ["java/17ngpw", "web_design/bv198", "RealEstate/1jiiy8"]) {
+      const { d } = classify(ref);
+      assert.notEqual(d.leadType, "buying_intent", `${ref}: ${d.evidence}`);
+    }
+    // The poster's own plan still is: "I definitely want to buy the system."
+    assert.equal(classify("smallbusiness/14twtp").d.leadType, "buying_intent");
+  });
+
   it("does not take praise in a negated idiom for a pain point", () => {
     // Title "I've never had better customer service in my life." (a bare negation was a pain cue).
     const { post, d } = classify("buildapc/1a7q07");
