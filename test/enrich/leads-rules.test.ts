@@ -10,6 +10,7 @@ import { inferIndustry, INDUSTRIES } from "../../src/enrich/leads/industry.js";
 import { opportunityFor } from "../../src/enrich/leads/opportunity.js";
 import { findTargetProduct, isNamedProduct } from "../../src/enrich/leads/product.js";
 import { engagement, leadScore, TYPE_WEIGHT } from "../../src/enrich/leads/score.js";
+import { matchIntents } from "../../src/enrich/leads/signals.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
 
 function post(title: string, content: string, extra: Partial<Post> = {}): Post {
@@ -240,5 +241,22 @@ describe("pain-point cues without a complaint word", () => {
     ]) {
       assert.equal(pain(text), "", text);
     }
+  });
+});
+
+describe("intent matching limits", () => {
+  const sentences = sentencesOf(post("", "It would be nice if the export kept the column order. We need an invoicing app."));
+  it("leaves feature-request cues out when asked, and only those", () => {
+    const all = matchIntents(sentences);
+    const noFeatures = matchIntents(sentences, undefined, { noFeatureRequests: true });
+    assert.match(all.solution_request.sentence?.text ?? "", /would be nice/, "the feature request is the stronger cue");
+    assert.match(noFeatures.solution_request.sentence?.text ?? "", /need an invoicing app/);
+    assert.ok(noFeatures.solution_request.strength >= 0.45, `${noFeatures.solution_request.strength}`);
+    assert.ok(noFeatures.solution_request.cues < all.solution_request.cues, "fewer cues counted");
+  });
+  it("reads no cue in a skipped sentence", () => {
+    const m = matchIntents(sentences, undefined, { skip: (s) => /invoicing/.test(s.text) });
+    assert.match(m.solution_request.sentence?.text ?? "", /would be nice/);
+    assert.equal(matchIntents(sentences, undefined, { skip: () => true }).solution_request.strength, 0);
   });
 });
