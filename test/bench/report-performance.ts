@@ -84,6 +84,16 @@ export const FLOOR_TEXT = [
   "answering the same Health service in its own process (no hooks, interceptors or one-port routing) 0.904 and 0.787 ms:",
   "the service's own layers add ~0.1 ms; the rest is Node's HTTP/2 and Connect, which every Connect-ES service pays, and",
   "it is most of what separates VectorSearch (a floor of ~10 ms) from 1.3x: with the round trip in the floor, 1.11x.",
+  "Below that, Connect itself (test/bench/http2-server-cost.ts, 2026-11-24, the Intel machine, two runs of 3,000",
+  "interleaved raw-frame Health/Check calls per server, each server a minimal one in its own process): node:http2 alone,",
+  "writing the answer's frames by hand, 0.52 and 0.55 ms a round trip at 0.22 ms of server CPU per call; Connect-node's",
+  "adapter on that same server 1.06 and 1.12 ms at 0.80 and 1.03 ms of CPU; Fastify + Connect 1.10 and 1.14 ms at 0.95",
+  "ms. A CPU profile of the Connect server puts the difference in its per-call machinery (an async-iterable pipeline for",
+  "a unary call, linked AbortControllers and the DOMException each abort() builds, header conversion, garbage",
+  "collection). The design serves gRPC through Connect, so that cost stays in every call.",
+  "A re-run of this part on the Intel machine (2026-11-24 03:35 UTC, LanceDB, 7 x 20 queries; not tabled, as the other",
+  "sections here are the AMD runs): SemanticSearch 1.27x (met), VectorSearch 1.37x (**not met**; rounds 1.31-1.41), its",
+  "engine slower there (raw vector query 11.5 ms against 7.4 below); with the Go client 1.13x and 1.30x.",
 ];
 
 export function floorSection(s: StoredSection<FloorResult>): string {
