@@ -34,16 +34,18 @@ import { fmt, table } from "./format.js";
 import type { EvalContext, EvalSection } from "./section.js";
 import { dataPath } from "./shared-data.js";
 
-const FOLDER = "eval/retrieval_semeval2016_task3_qatarliving";
-const SPLITS = ["train_part2", "dev"] as const;
-type Split = (typeof SPLITS)[number];
+export const FOLDER = "eval/retrieval_semeval2016_task3_qatarliving";
+export const SPLITS = ["train_part2", "dev"] as const;
+export type Split = (typeof SPLITS)[number];
 /** Published subtask B test-set figures (task paper), MAP x100. */
 const PUBLISHED = { best: 76.7, searchEngine: 74.75, random: 46.98 };
 const SWEEP = [0.3, 0.5, 0.7];
 
-interface Query {
+export interface Query {
   id: string;
   split: Split;
+  /** The original question's subject line alone (what a user would type as a search). */
+  subject: string;
   text: string;
   /** Candidate thread id -> grade 0/1/2. */
   grades: Map<string, number>;
@@ -51,7 +53,7 @@ interface Query {
   engineOrder: string[];
 }
 
-interface Dataset {
+export interface Dataset {
   posts: Post[];
   queries: Query[];
 }
@@ -73,7 +75,8 @@ function engineRanks(): Map<string, number> {
   return ranks;
 }
 
-function load(): Dataset {
+/** The related threads as posts and the original questions with their judged candidates. */
+export function loadQuestionSimilarity(): Dataset {
   type RawPost = { id: string; title: string; body: string; community?: string; author?: string; created?: string; num_comments?: number };
   const posts: Post[] = jsonl<RawPost>("derived_posts.jsonl").map((p) => ({
     id: `semeval:${p.id}`,
@@ -101,6 +104,7 @@ function load(): Dataset {
     return {
       id: q.orgq_id,
       split: q.split,
+      subject: q.subject,
       text: postEmbeddingText({ title: q.subject, content: q.body ?? "" }),
       grades: g,
       engineOrder: [...g.keys()].sort((a, b) => (ranks.get(a) ?? 99) - (ranks.get(b) ?? 99)),
@@ -232,7 +236,7 @@ async function rankAll(index: SearchIndex, data: Dataset, qvec: Map<string, Floa
 }
 
 async function run(ctx: EvalContext): Promise<string> {
-  const data = load();
+  const data = loadQuestionSimilarity();
   ctx.recordData("SemEval-2016 T3 subtask B related threads (posts)", data.posts.length, "the pool every query searches");
   for (const s of SPLITS) ctx.recordData(`SemEval-2016 T3 subtask B queries, ${s}`, data.queries.filter((q) => q.split === s).length, "10 judged candidates each");
   const postVectors = await embedCached("semeval-posts", data.posts.map(postEmbeddingText));

@@ -19,6 +19,7 @@ import { missingBackend } from "../harness/backend-policy.js";
 import { table } from "./format.js";
 import { loadEvalResults, readPreviousReport, saveEvalResult, type StoredEval } from "./results-store.js";
 import { retrievalSection } from "./retrieval.js";
+import { summarySection } from "./sections/summary.js";
 import type { EvalSection } from "./section.js";
 import { buyingIntentSection } from "./sections/buying-intent.js";
 import { enrichmentCostSection } from "./sections/enrichment-cost.js";
@@ -39,6 +40,7 @@ export const SECTIONS: readonly EvalSection[] = [
   targetProductSection,
   enrichmentCostSection,
   retrievalSection,
+  summarySection,
   trendsHnSection,
   trendsRedditSection,
 ];
