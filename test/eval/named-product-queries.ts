@@ -17,7 +17,7 @@ import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 
 /** Queries as a user types them, each with the pattern a result must contain to mention its product. */
-export const NAMED_PRODUCT_QUERIES: readonly { query: string; mentions: RegExp }[] = [
+const NAMED_PRODUCT_QUERIES: readonly { query: string; mentions: RegExp }[] = [
   { query: "what do people think about quickbooks", mentions: /quick ?books/i },
   { query: "is shopify worth it", mentions: /shopify/i },
   { query: "mailchimp alternatives", mentions: /mail ?chimp/i },
@@ -40,7 +40,7 @@ export const NAMED_PRODUCT_QUERIES: readonly { query: string; mentions: RegExp }
   { query: "nexus 7 tablet review", mentions: /nexus/i },
 ];
 
-export const ALPHAS = [0, 0.3, 0.5, 0.7, 0.9, 1];
+const ALPHAS = [0, 0.3, 0.5, 0.7, 0.9, 1];
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error("usage: named-product-queries.ts <dataDir>");

@@ -329,41 +329,39 @@ async function run(ctx: EvalContext): Promise<string> {
       }
     }
   }
-  const sweepRows: string[][] = [];
-  const chosen: string[] = [];
-  for (const b of backends) {
-    if (b.ranks === undefined) continue;
+  const hybridMode = (a: number): string => `hybrid a=${a}`;
+  const alphaOf = (mode: string): number | undefined => (mode.startsWith("hybrid a=") ? Number(mode.slice("hybrid a=".length)) : undefined);
+  /**
+   * One backend's sweep over `modes` for one query form: a table row per mode (`label` names it),
+   * the line naming the alpha best on train_part2 with its dev figures, and train MAP by alpha.
+   */
+  const sweep = (name: string, ranks: Map<string, Map<string, string[]>>, modes: readonly string[], label: (mode: string) => string) => {
+    const rows: string[][] = [];
+    const trainMap = new Map<number, number>();
     let best = { alpha: defaultAlpha, map: -1 };
-    for (const a of alphas) {
-      const orders = b.ranks.get(`hybrid a=${a}`)!;
+    for (const mode of modes) {
+      const orders = ranks.get(mode)!;
       const train = score(bySplit("train_part2"), (q) => orders.get(q.id)!);
       const dev = score(bySplit("dev"), (q) => orders.get(q.id)!);
-      if (train.map > best.map) best = { alpha: a, map: train.map };
-      sweepRows.push([b.name, String(a), pts(train.map), pts(train.ndcg), pts(dev.map), pts(dev.ndcg)]);
+      const alpha = alphaOf(mode);
+      if (alpha !== undefined) {
+        trainMap.set(alpha, train.map);
+        if (train.map > best.map) best = { alpha, map: train.map };
+      }
+      rows.push([name, label(mode), pts(train.map), pts(train.ndcg), pts(dev.map), pts(dev.ndcg)]);
     }
-    const dev = score(bySplit("dev"), (q) => b.ranks!.get(`hybrid a=${best.alpha}`)!.get(q.id)!);
-    chosen.push(`${b.name}: alpha ${best.alpha} is best on train_part2 (MAP ${pts(best.map)}); on dev it gives MAP ${pts(dev.map)}, nDCG@10 ${pts(dev.ndcg)}.`);
-  }
-  const shortRows: string[][] = [];
-  const shortChosen: string[] = [];
-  for (const b of backends) {
-    if (b.shortRanks === undefined) continue;
-    let best = { alpha: defaultAlpha, map: -1 };
-    for (const mode of ["keyword", "vector", ...alphas.map((a) => `hybrid a=${a}`)]) {
-      const orders = b.shortRanks.get(mode)!;
-      const train = score(bySplit("train_part2"), (q) => orders.get(q.id)!);
-      const dev = score(bySplit("dev"), (q) => orders.get(q.id)!);
-      const alpha = mode.startsWith("hybrid a=") ? Number(mode.slice("hybrid a=".length)) : undefined;
-      if (alpha !== undefined && train.map > best.map) best = { alpha, map: train.map };
-      shortRows.push([b.name, alpha === undefined ? `${mode} only` : `hybrid, alpha ${alpha}`, pts(train.map), pts(train.ndcg), pts(dev.map), pts(dev.ndcg)]);
-    }
-    const dev = score(bySplit("dev"), (q) => b.shortRanks!.get(`hybrid a=${best.alpha}`)!.get(q.id)!);
-    shortChosen.push(`${b.name}: alpha ${best.alpha} is best on train_part2 (MAP ${pts(best.map)}); on dev it gives MAP ${pts(dev.map)}, nDCG@10 ${pts(dev.ndcg)}.`);
-  }
+    const dev = score(bySplit("dev"), (q) => ranks.get(hybridMode(best.alpha))!.get(q.id)!);
+    const chosen = `${name}: alpha ${best.alpha} is best on train_part2 (MAP ${pts(best.map)}); on dev it gives MAP ${pts(dev.map)}, nDCG@10 ${pts(dev.ndcg)}.`;
+    return { rows, chosen, trainMap };
+  };
+  const longSweeps = backends.flatMap((b) => (b.ranks === undefined ? [] : [sweep(b.name, b.ranks, alphas.map(hybridMode), (m) => String(alphaOf(m)))]));
+  const shortSweeps = backends.flatMap((b) =>
+    b.shortRanks === undefined ? [] : [sweep(b.name, b.shortRanks, ["keyword", "vector", ...alphas.map(hybridMode)], (m) => (alphaOf(m) === undefined ? `${m} only` : `hybrid, alpha ${alphaOf(m)}`))],
+  );
   // The service's one default for both backends: the alpha with the best train MAP averaged over
   // every backend and both query forms.
   const meanTrain = alphas.map((a) => {
-    const maps = backends.flatMap((b) => [b.ranks, b.shortRanks].flatMap((r) => (r === undefined ? [] : [score(bySplit("train_part2"), (q) => r.get(`hybrid a=${a}`)!.get(q.id)!).map])));
+    const maps = [...longSweeps, ...shortSweeps].map((w) => w.trainMap.get(a)!);
     return { alpha: a, map: maps.reduce((x, y) => x + y, 0) / Math.max(1, maps.length) };
   });
   const bestMean = meanTrain.reduce((x, y) => (y.map > x.map ? y : x));
@@ -393,17 +391,17 @@ async function run(ctx: EvalContext): Promise<string> {
     "Hybrid alpha (weight of the vector side), chosen on train_part2 only and then read on dev (dev is",
     "not used to choose):",
     "",
-    table(["backend", "alpha", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"], sweepRows),
+    table(["backend", "alpha", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"], longSweeps.flatMap((w) => w.rows)),
     "",
-    ...chosen.map((c) => `- ${c}`),
+    ...longSweeps.map((w) => `- ${w.chosen}`),
     "",
     "The same with short queries: the original question's subject line alone, for both sides (a",
     "search-box query, as the service mostly gets, where the rows above query with the question's",
     "long form). Chosen on train_part2 the same way:",
     "",
-    table(["backend", "ranking", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"], shortRows),
+    table(["backend", "ranking", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"], shortSweeps.flatMap((w) => w.rows)),
     "",
-    ...shortChosen.map((c) => `- ${c}`),
+    ...shortSweeps.map((w) => `- ${w.chosen}`),
     "",
     `Train MAP averaged over the backends and both query forms, by alpha: ${meanTrain.map((m) => `${m.alpha}: ${pts(m.map)}`).join(", ")}; best ${bestMean.alpha}. The service default (HYBRID_ALPHA, src/config.ts) is ${defaultAlpha}${bestMean.alpha === defaultAlpha ? "." : ", not the best here, for the reason below."}`,
     "",
