@@ -41,7 +41,7 @@ export const DEFAULT_BATCH_SIZE = 1024;
 /** File name endings a directory argument picks up. */
 const INPUT_FILE = /\.(ndjson|jsonl|json|csv)(\.(zst|gz))?$/i;
 
-const HELP = `usage: threadsight ingest <path...> [--format F] [--map FIELDS] [--source NAME] [--batch-size N] [--limit N]
+const HELP = `usage: threadsight ingest <path...> [--format F] [--map FIELDS] [--source NAME] [--batch-size N] [--limit N] [--defer-indexing]
 
   <path>        input files; a directory means the *.ndjson, *.jsonl, *.json, *.csv files in it
                 (optionally .zst or .gz compressed)
@@ -53,6 +53,10 @@ ${FORMATS.map((f) => `                  ${f.padEnd(20)} ${FORMAT_HELP[f]}`).join
   --source NAME source recorded for --map posts (default "jsonl"); ids are NAME:<id>
   --batch-size N posts per embed/write batch (default ${DEFAULT_BATCH_SIZE})
   --limit N     stop after N posts this run; the next run continues from there
+  --defer-indexing
+                embedded index only: bring its indexes up to date once, when the ingest ends,
+                instead of while it runs (a bulk load nobody searches meanwhile: faster, but
+                until the end new posts are found by slow scans, keyword searches most of all)
 
 An interrupted ingest resumes where it stopped when run again on the same unchanged file
 (checkpoints in THREADSIGHT_DATA_DIR/ingest-checkpoints). Re-ingesting a finished file updates
@@ -68,6 +72,7 @@ interface Args {
   source: string | undefined;
   batchSize: number;
   limit: number | undefined;
+  deferIndexing: boolean;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number | undefined, max: number): number | undefined {
@@ -88,6 +93,7 @@ function parse(argv: string[]): Args | "help" {
         source: { type: "string" },
         "batch-size": { type: "string" },
         limit: { type: "string" },
+        "defer-indexing": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -114,6 +120,7 @@ function parse(argv: string[]): Args | "help" {
     source: v.source,
     batchSize: positiveInt("--batch-size", v["batch-size"], DEFAULT_BATCH_SIZE, 10_000)!,
     limit: positiveInt("--limit", v.limit, undefined, Number.MAX_SAFE_INTEGER),
+    deferIndexing: v["defer-indexing"] === true,
   };
 }
 
@@ -168,6 +175,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw e;
   }
+  if (args.deferIndexing && config.weaviateUrl) {
+    err(`threadsight ingest: --defer-indexing applies to the embedded index; Weaviate (WEAVIATE_URL) indexes each post as it is written`);
+    return 2;
+  }
 
   const controller = new AbortController();
   const onSignal = (name: string) => (): void => {
@@ -189,7 +200,7 @@ export async function run(argv: string[]): Promise<number> {
   let postsThisRun = 0;
   try {
     embedder = await createEmbedder(config, controller.signal);
-    index = await openSearchIndex(config);
+    index = await openSearchIndex(config, { deferIndexing: args.deferIndexing });
     const info = await index.open(embedder.model, embedder.dimensions);
     err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model})`);
     enricher = await createIngestEnricher(config.dataDir, embedder);

@@ -58,6 +58,8 @@ export interface LanceDbIndexOptions {
   optimizeEveryRows?: number;
   /** Rows per vector index partition (lancedb-maintenance.ts); tests set it for small tables. */
   rowsPerPartition?: number;
+  /** A bulk load: indexes brought up to date once, at close (lancedb-maintenance.ts). */
+  deferIndexing?: boolean;
 }
 
 interface Opened {
@@ -105,6 +107,7 @@ export class LanceDbIndex implements SearchIndex {
         vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS,
         optimizeEveryRows: this.opts.optimizeEveryRows ?? DEFAULT_OPTIMIZE_EVERY_ROWS,
         rowsPerPartition: this.opts.rowsPerPartition,
+        deferred: this.opts.deferIndexing === true,
       });
       this.state = { db, table, dimensions, maintenance, lock: new WriterLock(this.opts.dir) };
       return { embeddingModel, dimensions, count: await table.countRows() };
@@ -249,7 +252,7 @@ export class LanceDbIndex implements SearchIndex {
     try {
       await this.writes;
       await s.maintenance.stop();
-      if (s.maintenance.pendingRows > 0) await s.maintenance.optimize();
+      await s.maintenance.finish();
     } finally {
       s.lock.release();
       s.table.close();

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { loadConfig } from "../../src/config.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
+import type { IndexUse } from "../../src/index/open-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { BENCH_DIR } from "./results-store.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
@@ -51,6 +52,6 @@ export function targetFor(backend: Backend, tag: string, weaviate?: BenchWeaviat
 }
 
 /** A not yet opened index for the target, configured exactly as the service would be. */
-export function indexFor(target: BackendTarget): Promise<SearchIndex> {
-  return openSearchIndex(loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env }));
+export function indexFor(target: BackendTarget, use: IndexUse = {}): Promise<SearchIndex> {
+  return openSearchIndex(loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env }), use);
 }

@@ -8,7 +8,7 @@
  * "tokio-rt-worker" and "lance-cpu" LanceDB). BACKEND=weaviate writes to a scratch collection of
  * the benchmark's Weaviate server instead and adds the server process's CPU ("weaviate-server");
  * PER sets the posts per corpus (250; 60000 takes every file whole), BATCH the posts per batch
- * (the CLI's default), NORAW=1 skips the raw replay.
+ * (the CLI's default), NORAW=1 skips the raw replay, DEFER=1 ingests as `--defer-indexing` does.
  * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] [BATCH=256] [NORAW=1] node --import tsx test/bench/ingest-cpu-split.ts
  */
 import type { Embedder } from "../../src/enrich/embedder.js";
@@ -31,7 +31,7 @@ const embedder = await startUseEmbedder(2);
 for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const { target, cleanup } = await scratch();
   const dataDir = target.dataDir;
-  const index = await indexFor(target);
+  const index = await indexFor(target, { deferIndexing: process.env.DEFER === "1" });
   await index.open(embedder.model, embedder.dimensions);
   const enricher = await createIngestEnricher(dataDir, embedder);
   const ev: string[] = [];

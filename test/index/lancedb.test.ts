@@ -11,6 +11,8 @@ import { connect, Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
+import { rowsTable } from "../../src/index/lancedb-rows.js";
+import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
@@ -198,6 +200,84 @@ describe("LanceDbIndex upkeep", () => {
       assert.equal(await unindexed(), 50);
       await writer.close();
       assert.equal(await unindexed(), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a deferred writer (--defer-indexing) builds nothing while writing, finds its rows meanwhile, and at close folds them in and trains the vector index at its final size", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-defer-"));
+    const stats = async (): Promise<{ content?: number; vector?: string; trainedAt?: number }> => {
+      const db = await connect(dir);
+      const table = await db.openTable("posts");
+      try {
+        return {
+          content: (await table.indexStats("content_idx"))?.numUnindexedRows,
+          vector: (await table.indexStats("vector_idx"))?.indexType,
+          trainedAt: await vectorIndexTrainedRows(table),
+        };
+      } finally {
+        table.close();
+        db.close();
+      }
+    };
+    // A normal writer with these settings trains at 300 rows and optimizes every 100.
+    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, deferIndexing: true });
+    try {
+      await writer.open(MODEL, DIMS);
+      const all: IndexedPost[] = [];
+      for (const seed of [31, 32, 33]) {
+        const posts = randomPosts(200, seed, `d${seed}`);
+        all.push(...posts);
+        await writer.upsert(posts);
+        await writer.indexesSettled();
+      }
+      // The first write creates the full-text indexes over its rows (keyword search needs them).
+      assert.deepEqual(await stats(), { content: 400, vector: undefined, trainedAt: undefined });
+      const target = all[all.length - 3]!;
+      const [hit] = await writer.nearVector({ vector: target.vector, limit: 1, offset: 0 });
+      assert.equal(hit?.post.id, target.id, "unindexed rows are searched by scan");
+      await writer.close();
+      assert.deepEqual(await stats(), { content: 0, vector: "IVF_RQ", trainedAt: 600 });
+    } finally {
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("counts rows an earlier writer left outside the indexes (an ingest killed before its close) towards the next optimize", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-inherit-"));
+    const first = new LanceDbIndex({ dir });
+    const unindexed = async (): Promise<number | undefined> => {
+      const db = await connect(dir);
+      const table = await db.openTable("posts");
+      try {
+        return (await table.indexStats("content_idx"))?.numUnindexedRows;
+      } finally {
+        table.close();
+        db.close();
+      }
+    };
+    try {
+      await first.open(MODEL, DIMS);
+      await first.upsert(randomPosts(20, 41, "k"));
+      await first.close();
+      // What a killed writer leaves: rows appended, no optimize after them.
+      const db = await connect(dir);
+      const table = await db.openTable("posts");
+      await table.add(rowsTable(randomPosts(400, 42, "l").map(toRow), postsSchema(MODEL, DIMS)));
+      table.close();
+      db.close();
+      assert.equal(await unindexed(), 400);
+      const next = new LanceDbIndex({ dir, optimizeEveryRows: 100 });
+      try {
+        await next.open(MODEL, DIMS);
+        await next.upsert(randomPosts(10, 43, "m"));
+        await next.indexesSettled();
+        assert.equal(await unindexed(), 0, "410 rows unindexed is past 100: optimized without waiting for 100 more");
+      } finally {
+        await next.close();
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
+import { connect } from "@lancedb/lancedb";
+import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { createProgress } from "../../src/ingest/progress.js";
 import { runIngestCli } from "./spawn-cli.js";
 
@@ -32,6 +34,27 @@ test("usage errors exit 2 with the reason", async () => {
     const run = await cli([...args]);
     assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
+  }
+});
+
+test("--defer-indexing: refused with Weaviate (exit 2); on the embedded index every post is indexed when the run ends", async () => {
+  const file = path.join(dir, "defer.ndjson");
+  writeFileSync(file, [post("d1", "Looking for a CRM for a two-person agency"), post("d2", "How do you invoice retainers?")].join("\n") + "\n");
+  const refused = await runIngestCli([file, "--defer-indexing"], path.join(dir, "defer-w"), { env: { WEAVIATE_URL: "http://127.0.0.1:9" } });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /--defer-indexing applies to the embedded index; Weaviate \(WEAVIATE_URL\) indexes each post as it is written/);
+  const dataDir = path.join(dir, "defer");
+  const run = await runIngestCli([file, "--defer-indexing"], dataDir);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /read 2, inserted 2,/);
+  const db = await connect(LanceDbIndex.dirFor(dataDir));
+  const table = await db.openTable("posts");
+  try {
+    assert.equal((await table.indexStats("content_idx"))?.numUnindexedRows, 0);
+    assert.equal(await table.countRows(), 2);
+  } finally {
+    table.close();
+    db.close();
   }
 });
 
