@@ -248,6 +248,8 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
+    // The deferred index work all happens in the close below, silent otherwise: minutes on a large table.
+    if (args.deferIndexing && index !== undefined) err("threadsight ingest: --defer-indexing: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
     const closed = await closeAll("threadsight ingest", [["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
     if (!closed) failed = true;
   }

@@ -47,6 +47,7 @@ test("--defer-indexing: refused with Weaviate (exit 2); on the embedded index ev
   const run = await runIngestCli([file, "--defer-indexing"], dataDir);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /read 2, inserted 2,/);
+  assert.match(run.stderr, /--defer-indexing: bringing the indexes up to date/);
   const db = await connect(LanceDbIndex.dirFor(dataDir));
   const table = await db.openTable("posts");
   try {
