@@ -130,8 +130,8 @@ export class LanceMaintenance {
   lastError: Error | undefined;
   /** Rows the vector index was trained at, once read or trained here. */
   private trainedRows: number | undefined;
-  /** Set by this process's first write, once rows left unindexed by an earlier one are counted. */
-  private inherited = false;
+  /** Set by this process's first write, which also counts the rows an earlier writer left unindexed. */
+  private wrote = false;
 
   constructor(
     private readonly table: Table,
@@ -157,10 +157,10 @@ export class LanceMaintenance {
     for (const column of ["title", "content"]) {
       if (!have.has(indexName(column))) await this.table.createIndex(column, { config: Index.fts(FTS_OPTIONS) });
     }
-    if (!this.inherited) {
+    if (!this.wrote) {
       // A killed ingest (or a deferred one) can leave many rows outside the indexes; counting
       // only this process's writes would leave them there until it had written 20% more.
-      this.inherited = true;
+      this.wrote = true;
       const unindexed = (await this.table.indexStats(indexName("content")))?.numUnindexedRows ?? 0;
       this.rowsSinceOptimize = Math.max(this.rowsSinceOptimize, unindexed);
     }
@@ -202,7 +202,7 @@ export class LanceMaintenance {
    */
   async finish(): Promise<void> {
     // Readers never build indexes; only a process that wrote here does.
-    if (!this.inherited) return;
+    if (!this.wrote) return;
     if (this.rowsSinceOptimize > 0) await this.optimize();
     if (await this.vectorIndexDue(await this.table.countRows())) await this.trainVectorIndex();
   }
