@@ -55,8 +55,9 @@ ${FORMATS.map((f) => `                  ${f.padEnd(20)} ${FORMAT_HELP[f]}`).join
   --limit N     stop after N posts this run; the next run continues from there
   --defer-indexing
                 embedded index only: bring its indexes up to date once, when the ingest ends,
-                instead of while it runs (a bulk load nobody searches meanwhile: faster, but
-                until the end new posts are found by slow scans, keyword searches most of all)
+                instead of while it runs (a bulk load nobody searches meanwhile: far less CPU
+                taken from the encoder, but until the end new posts are found by slow scans,
+                keyword searches most of all)
 
 An interrupted ingest resumes where it stopped when run again on the same unchanged file
 (checkpoints in THREADSIGHT_DATA_DIR/ingest-checkpoints). Re-ingesting a finished file updates
