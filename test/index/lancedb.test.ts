@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { connect, Index } from "@lancedb/lancedb";
+import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
@@ -15,6 +15,7 @@ import { rowsTable } from "../../src/index/lancedb-rows.js";
 import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
+import { withPostsTable } from "./lance-table.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
 registerIndexContract("lancedb", async () => {
@@ -36,11 +37,7 @@ describe("LanceDbIndex with a trained vector index", () => {
       assert.equal(res.inserted, 1200);
       // Training runs in the background, off the write path.
       await index.indexesSettled();
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      const vectorIdx = (await table.listIndices()).find((i) => i.name === "vector_idx");
-      table.close();
-      db.close();
+      const vectorIdx = await withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "vector_idx"));
       assert.equal(vectorIdx?.indexType, "IvfRq");
       const target = posts[17]!;
       const exact = posts
@@ -84,26 +81,13 @@ describe("LanceDbIndex with an older vector index type", () => {
   it("is retrained to IVF_RQ by its next writer, and answers exactly before and after", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-retrain-"));
     const posts = randomPosts(1200, 13);
-    const typeNow = async (): Promise<string | undefined> => {
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      try {
-        return (await table.listIndices()).find((i) => i.name === "vector_idx")?.indexType;
-      } finally {
-        table.close();
-        db.close();
-      }
-    };
+    const typeNow = (): Promise<string | undefined> => withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "vector_idx")?.indexType);
     const first = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
     await first.open(MODEL, DIMS);
     await first.upsert(posts);
     await first.close();
     // What an earlier version left: an IVF_HNSW_SQ index over the same rows.
-    const db = await connect(dir);
-    const table = await db.openTable("posts");
-    await table.createIndex("vector", { config: Index.hnswSq({ distanceType: "cosine", numPartitions: 1 }), replace: true });
-    table.close();
-    db.close();
+    await withPostsTable(dir, (t) => t.createIndex("vector", { config: Index.hnswSq({ distanceType: "cosine", numPartitions: 1 }), replace: true }));
     assert.equal(await typeNow(), "IvfHnswSq");
     const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
     try {
@@ -127,16 +111,7 @@ describe("LanceDbIndex with an older vector index type", () => {
 describe("LanceDbIndex vector index as the table grows", () => {
   it("is retrained once the table calls for twice the partitions it was trained with, and records the size it was trained at", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-grow-"));
-    const inspect = async <T>(fn: (table: Table) => Promise<T>): Promise<T> => {
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      try {
-        return await fn(table);
-      } finally {
-        table.close();
-        db.close();
-      }
-    };
+    const inspect = <T>(fn: (table: Table) => Promise<T>): Promise<T> => withPostsTable(dir, fn);
     const trainedAt = (): Promise<number | undefined> => inspect(vectorIndexTrainedRows);
     // 100 rows per partition: trained at 300 rows (3 partitions), due again from 550 (6).
     const options = { dir, vectorIndexMinRows: 300, rowsPerPartition: 100 };
@@ -189,14 +164,7 @@ describe("LanceDbIndex upkeep", () => {
       await writer.open(MODEL, DIMS);
       await writer.upsert(randomPosts(50, 2, "a"));
       await writer.upsert(randomPosts(50, 3, "b"));
-      const unindexed = async (): Promise<number> => {
-        const db = await connect(dir);
-        const table = await db.openTable("posts");
-        const fts = (await table.listIndices()).find((i) => i.name === "content_idx");
-        table.close();
-        db.close();
-        return fts?.numUnindexedRows ?? -1;
-      };
+      const unindexed = (): Promise<number> => withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "content_idx")?.numUnindexedRows ?? -1);
       assert.equal(await unindexed(), 50);
       await writer.close();
       assert.equal(await unindexed(), 0);
@@ -207,20 +175,12 @@ describe("LanceDbIndex upkeep", () => {
 
   it("a deferred writer (--defer-indexing) builds nothing while writing, finds its rows meanwhile, and at close folds them in and trains the vector index at its final size", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-defer-"));
-    const stats = async (): Promise<{ content?: number; vector?: string; trainedAt?: number }> => {
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      try {
-        return {
-          content: (await table.indexStats("content_idx"))?.numUnindexedRows,
-          vector: (await table.indexStats("vector_idx"))?.indexType,
-          trainedAt: await vectorIndexTrainedRows(table),
-        };
-      } finally {
-        table.close();
-        db.close();
-      }
-    };
+    const stats = (): Promise<{ content?: number; vector?: string; trainedAt?: number }> =>
+      withPostsTable(dir, async (t) => ({
+        content: (await t.indexStats("content_idx"))?.numUnindexedRows,
+        vector: (await t.indexStats("vector_idx"))?.indexType,
+        trainedAt: await vectorIndexTrainedRows(t),
+      }));
     // A normal writer with these settings trains at 300 rows and optimizes every 100.
     const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, deferIndexing: true });
     try {
@@ -248,26 +208,13 @@ describe("LanceDbIndex upkeep", () => {
   it("counts rows an earlier writer left outside the indexes (an ingest killed before its close) towards the next optimize", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-inherit-"));
     const first = new LanceDbIndex({ dir });
-    const unindexed = async (): Promise<number | undefined> => {
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      try {
-        return (await table.indexStats("content_idx"))?.numUnindexedRows;
-      } finally {
-        table.close();
-        db.close();
-      }
-    };
+    const unindexed = (): Promise<number | undefined> => withPostsTable(dir, async (t) => (await t.indexStats("content_idx"))?.numUnindexedRows);
     try {
       await first.open(MODEL, DIMS);
       await first.upsert(randomPosts(20, 41, "k"));
       await first.close();
       // What a killed writer leaves: rows appended, no optimize after them.
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      await table.add(rowsTable(randomPosts(400, 42, "l").map(toRow), postsSchema(MODEL, DIMS)));
-      table.close();
-      db.close();
+      await withPostsTable(dir, (t) => t.add(rowsTable(randomPosts(400, 42, "l").map(toRow), postsSchema(MODEL, DIMS))));
       assert.equal(await unindexed(), 400);
       const next = new LanceDbIndex({ dir, optimizeEveryRows: 100 });
       try {

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { connect } from "@lancedb/lancedb";
 import type { Table as LanceTable } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
+import { withPostsTable } from "../index/lance-table.js";
 import { DIMS, MODEL, randomPosts } from "../index/synthetic.js";
 import { registerTrendStoreContract } from "./trend-store-contract.js";
 
@@ -30,16 +30,7 @@ describe("LanceDbTrendStore re-tag of every post", () => {
   it("keeps every index valid while it runs, over several calls", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-lance-retag-"));
     const dir = LanceDbIndex.dirFor(root);
-    const inspect = async <T>(read: (table: LanceTable) => Promise<T>): Promise<T> => {
-      const db = await connect(dir);
-      const table = await db.openTable("posts");
-      try {
-        return await read(table);
-      } finally {
-        table.close();
-        db.close();
-      }
-    };
+    const inspect = <T>(read: (table: LanceTable) => Promise<T>): Promise<T> => withPostsTable(dir, read);
     // Per index: its type and [indexed, unindexed] rows.
     const indexes = () => inspect(async (table) => {
       const out: Record<string, { type: string; rows: [number, number] }> = {};
