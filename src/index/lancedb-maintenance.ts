@@ -70,17 +70,18 @@
  *   one all of it): otherwise they waited until this writer had written 20% more.
  * - Deferred (`threadsight ingest --defer-indexing`, a bulk load): the indexes the first write
  *   creates are all that is built while writing; at close the writer compacts and folds every
- *   row in, then trains the vector index once at the final size. Over the whole corpora
- *   (ingest-cpu-split.ts, Intel machine, 2026-11-24) LanceDB's CPU fell from 54 to 22 s; the
- *   close took 9.9 s instead of 6.9. Searches meanwhile scan everything written after the first
- *   batch, which is why it is a flag and not the default. One index is kept current while
- *   writing: the `id` btree, which every upsert's look-up uses (lancedb-index.ts). Left at the
- *   first batch, each look-up scanned every row written since, so a load's look-ups cost
- *   quadratically in its size; it is rebuilt alone (no data rewritten) once the rows outside
- *   it pass the optimize share above. test/bench/bulk-upsert.ts (Intel machine, 2026-11-24,
- *   batches of 1,024 synthetic rows): 200 batches, the last five upserts 216 -> 39 ms each,
- *   all 200 24.6 -> 8.6 s; 500 batches (512,000 rows), 478 -> 70 ms and
- *   122 -> 28 s.
+ *   row in, then trains the vector index once at the final size. Searches meanwhile scan
+ *   everything written after the first batch, which is why it is a flag and not the default.
+ *   One index is kept current while writing: the `id` btree, which every upsert's look-up uses
+ *   (lancedb-index.ts). Left at the first batch, each look-up scanned every row written since,
+ *   so a load's look-ups cost quadratically in its size; it is rebuilt alone (no data
+ *   rewritten) once the rows outside it pass the optimize share above. test/bench/bulk-upsert.ts
+ *   (Intel machine, 2026-11-24, batches of 1,024 synthetic rows): 200 batches, the last five
+ *   upserts 216 -> 39 ms each, all 200 24.6 -> 8.6 s; 500 batches (512,000 rows), 478 -> 70 ms
+ *   and 122 -> 28 s. Over the whole corpora (ingest-cpu-split.ts, same machine and day, three
+ *   rounds per mode) LanceDB's CPU fell from 53-56 s by default to 13-14 s deferred (22 s
+ *   before the id btree was kept), the wall time from 249-259 to 223-238 s; the close took
+ *   ~7 s either way.
  */
 import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
