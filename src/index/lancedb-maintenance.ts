@@ -189,7 +189,7 @@ export class LanceMaintenance {
    */
   private async keepIdIndex(rows: number): Promise<void> {
     const outside = (await this.table.indexStats(indexName("id")))?.numUnindexedRows ?? 0;
-    if (outside >= Math.max(this.opts.optimizeEveryRows, Math.floor(rows * OPTIMIZE_TABLE_SHARE))) await restoreIdIndex(this.table);
+    if (outside >= this.foldInThreshold(rows)) await restoreIdIndex(this.table);
   }
 
   /**
@@ -231,7 +231,12 @@ export class LanceMaintenance {
   }
 
   private optimizeDue(rows: number): boolean {
-    return this.rowsSinceOptimize >= Math.max(this.opts.optimizeEveryRows, Math.floor(rows * OPTIMIZE_TABLE_SHARE));
+    return this.rowsSinceOptimize >= this.foldInThreshold(rows);
+  }
+
+  /** Rows left outside an index that make folding them in due, for a table of `rows` rows. */
+  private foldInThreshold(rows: number): number {
+    return Math.max(this.opts.optimizeEveryRows, Math.floor(rows * OPTIMIZE_TABLE_SHARE));
   }
 
   private schedule(): void {

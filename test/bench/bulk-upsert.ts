@@ -17,8 +17,8 @@ const BATCH = 1024;
 const batches = Number(process.env.B ?? 200);
 const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-bulk-upsert-"));
 const mean = (ms: readonly number[]): string => (ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(1);
+const index = new LanceDbIndex({ dir, deferIndexing: true });
 try {
-  const index = new LanceDbIndex({ dir, deferIndexing: true });
   await index.open(MODEL, DIMS);
   const times: number[] = [];
   for (let i = 0; i < batches; i++) {
@@ -34,5 +34,8 @@ try {
   console.log(`upsert ms: first 5 mean ${mean(times.slice(0, 5))}, last 5 mean ${mean(times.slice(-5))}, total ${times.reduce((a, b) => a + b, 0).toFixed(0)}`);
   console.log(`close: ${closeMs.toFixed(0)} ms`);
 } finally {
+  // A failed upsert must not leave the writer open: its files would outlive the clean-up and
+  // hide the error behind the clean-up's own (close() twice is fine).
+  await index.close();
   rmSync(dir, { recursive: true, force: true });
 }
