@@ -81,7 +81,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
 
     const embedder = cachedEmbedder(await createEmbedder(config), QUERY_CACHE_SIZE);
     closers.push(() => embedder.close());
-    const index = await openSearchIndex(config);
+    // Serving: an ingest into the embedded index meanwhile keeps its indexes current for us.
+    const index = await openSearchIndex(config, { serving: true });
     closers.push(() => index.close());
     const info = await index.open(embedder.model, embedder.dimensions);
     logger.info({ backend: index.backend, posts: info.count, model: info.embeddingModel }, "search index open");

@@ -13,7 +13,8 @@ import { ConfigError, loadConfig } from "../config.js";
 import { createEmbedder } from "../enrich/create-embedder.js";
 import type { Embedder } from "../enrich/embedder.js";
 import type { SearchIndex } from "../index/search-index.js";
-import { openSearchIndex } from "../index/open-index.js";
+import { indexingPlan, openSearchIndex } from "../index/open-index.js";
+import type { IndexingMode } from "../index/open-index.js";
 import { CheckpointStore, checkpointScope } from "../ingest/checkpoint.js";
 import { FORMAT_HELP, FORMATS, isFormat } from "../ingest/formats.js";
 import type { Format } from "../ingest/formats.js";
@@ -41,7 +42,8 @@ export const DEFAULT_BATCH_SIZE = 1024;
 /** File name endings a directory argument picks up. */
 const INPUT_FILE = /\.(ndjson|jsonl|json|csv)(\.(zst|gz))?$/i;
 
-const HELP = `usage: threadsight ingest <path...> [--format F] [--map FIELDS] [--source NAME] [--batch-size N] [--limit N] [--defer-indexing]
+const HELP = `usage: threadsight ingest <path...> [--format F] [--map FIELDS] [--source NAME] [--batch-size N] [--limit N]
+                          [--defer-indexing | --live-indexing]
 
   <path>        input files; a directory means the *.ndjson, *.jsonl, *.json, *.csv files in it
                 (optionally .zst or .gz compressed)
@@ -55,9 +57,12 @@ ${FORMATS.map((f) => `                  ${f.padEnd(20)} ${FORMAT_HELP[f]}`).join
   --limit N     stop after N posts this run; the next run continues from there
   --defer-indexing
                 embedded index only: bring its indexes up to date once, when the ingest ends,
-                instead of while it runs (a bulk load nobody searches meanwhile: far less CPU
-                taken from the encoder, but until the end new posts are found by slow scans,
-                keyword searches most of all)
+                instead of while it runs (far less CPU taken from the encoder, but until the
+                end new posts are found by slow scans, keyword searches most of all)
+  --live-indexing
+                embedded index only: keep its indexes up to date while the ingest runs
+  By default the embedded index defers while no \`threadsight serve\` reads the same
+  THREADSIGHT_DATA_DIR and keeps its indexes up to date from the moment one does.
 
 An interrupted ingest resumes where it stopped when run again on the same unchanged file
 (checkpoints in THREADSIGHT_DATA_DIR/ingest-checkpoints). Re-ingesting a finished file updates
@@ -73,7 +78,7 @@ interface Args {
   source: string | undefined;
   batchSize: number;
   limit: number | undefined;
-  deferIndexing: boolean;
+  indexing: IndexingMode;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number | undefined, max: number): number | undefined {
@@ -95,6 +100,7 @@ function parse(argv: string[]): Args | "help" {
         "batch-size": { type: "string" },
         limit: { type: "string" },
         "defer-indexing": { type: "boolean" },
+        "live-indexing": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -113,6 +119,7 @@ function parse(argv: string[]): Args | "help" {
   }
   if (v.format === "jsonl" && map === undefined) throw new UsageError("--format jsonl needs --map (e.g. --map id=post_id,title=headline,created=ts)");
   if (map !== undefined && v.format !== undefined && v.format !== "jsonl") throw new UsageError(`--map only applies to --format jsonl, not ${v.format}`);
+  if (v["defer-indexing"] === true && v["live-indexing"] === true) throw new UsageError("give --defer-indexing or --live-indexing, not both");
   if (v.source !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(v.source)) throw new UsageError(`--source must be 1-32 lowercase letters, digits, - or _, got "${v.source}"`);
   return {
     paths: parsed.positionals,
@@ -121,7 +128,7 @@ function parse(argv: string[]): Args | "help" {
     source: v.source,
     batchSize: positiveInt("--batch-size", v["batch-size"], DEFAULT_BATCH_SIZE, 10_000)!,
     limit: positiveInt("--limit", v.limit, undefined, Number.MAX_SAFE_INTEGER),
-    deferIndexing: v["defer-indexing"] === true,
+    indexing: v["defer-indexing"] === true ? "deferred" : v["live-indexing"] === true ? "live" : "auto",
   };
 }
 
@@ -176,8 +183,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  if (args.deferIndexing && config.weaviateUrl) {
-    err(`threadsight ingest: --defer-indexing applies to the embedded index; Weaviate (WEAVIATE_URL) indexes each post as it is written`);
+  if (args.indexing !== "auto" && config.weaviateUrl) {
+    err(`threadsight ingest: --${args.indexing === "deferred" ? "defer" : "live"}-indexing applies to the embedded index; Weaviate (WEAVIATE_URL) indexes each post as it is written`);
     return 2;
   }
 
@@ -201,9 +208,9 @@ export async function run(argv: string[]): Promise<number> {
   let postsThisRun = 0;
   try {
     embedder = await createEmbedder(config, controller.signal);
-    index = await openSearchIndex(config, { deferIndexing: args.deferIndexing });
+    index = await openSearchIndex(config, { indexing: args.indexing });
     const info = await index.open(embedder.model, embedder.dimensions);
-    err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model})`);
+    err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model}; ${indexingPlan(config, args.indexing)})`);
     enricher = await createIngestEnricher(config.dataDir, embedder);
     const checkpoints = new CheckpointStore(config.dataDir, checkpointScope(config));
     const log = (line: string): void => {
@@ -249,8 +256,9 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
-    // The deferred index work all happens in the close below, silent otherwise: minutes on a large table.
-    if (args.deferIndexing && index !== undefined) err("threadsight ingest: --defer-indexing: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
+    // The embedded index's remaining work happens in the close below, silent otherwise: minutes
+    // on a large table after a deferred run.
+    if (index?.backend === "lancedb") err("threadsight ingest: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
     const closed = await closeAll("threadsight ingest", [["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
     if (!closed) failed = true;
   }

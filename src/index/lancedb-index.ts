@@ -29,7 +29,9 @@ import { engineCall, guardEngine, probe } from "./engine-call.js";
 import { candidateDepth, fuse } from "./fusion.js";
 import type { FusionType, Scored } from "./fusion.js";
 import { lanceWhere } from "./lancedb-filter.js";
-import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance } from "./lancedb-maintenance.js";
+import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, deferredFor, LanceMaintenance } from "./lancedb-maintenance.js";
+import type { IndexingMode } from "./lancedb-maintenance.js";
+import { announceReader } from "./lancedb-readers.js";
 import { CHOOSE_COLUMNS, keywordQuery, pageColumns, rowsByIdQuery, vectorIndexStats, vectorPlan, vectorQuery } from "./lancedb-queries.js";
 import { rowsTable } from "./lancedb-rows.js";
 import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./lancedb-schema.js";
@@ -58,8 +60,14 @@ export interface LanceDbIndexOptions {
   optimizeEveryRows?: number;
   /** Rows per vector index partition (lancedb-maintenance.ts); tests set it for small tables. */
   rowsPerPartition?: number;
-  /** A bulk load: indexes brought up to date once, at close (lancedb-maintenance.ts). */
-  deferIndexing?: boolean;
+  /**
+   * When a writer does its index work (lancedb-maintenance.ts): "live" (the default) keeps the
+   * indexes current while it writes; "deferred" (a bulk load) does it all at close; "auto"
+   * defers while no server reads the directory (lancedb-readers.ts), `threadsight ingest`'s default.
+   */
+  indexing?: IndexingMode;
+  /** This process serves searches: it tells writers in other processes so (lancedb-readers.ts). */
+  serving?: boolean;
 }
 
 interface Opened {
@@ -68,6 +76,8 @@ interface Opened {
   dimensions: number;
   maintenance: LanceMaintenance;
   lock: WriterLock;
+  /** Removes this server's reader mark (serving processes only). */
+  withdraw: (() => void) | undefined;
 }
 
 /** The LanceDB adapter; see the module comment. */
@@ -107,9 +117,10 @@ export class LanceDbIndex implements SearchIndex {
         vectorIndexMinRows: this.opts.vectorIndexMinRows ?? DEFAULT_VECTOR_INDEX_MIN_ROWS,
         optimizeEveryRows: this.opts.optimizeEveryRows ?? DEFAULT_OPTIMIZE_EVERY_ROWS,
         rowsPerPartition: this.opts.rowsPerPartition,
-        deferred: this.opts.deferIndexing === true,
+        deferred: deferredFor(this.opts.indexing ?? "live", this.opts.dir),
       });
-      this.state = { db, table, dimensions, maintenance, lock: new WriterLock(this.opts.dir) };
+      const withdraw = this.opts.serving === true ? announceReader(this.opts.dir) : undefined;
+      this.state = { db, table, dimensions, maintenance, lock: new WriterLock(this.opts.dir), withdraw };
       return { embeddingModel, dimensions, count: await table.countRows() };
     } catch (err) {
       db.close();
@@ -254,6 +265,7 @@ export class LanceDbIndex implements SearchIndex {
       await s.maintenance.stop();
       await s.maintenance.finish();
     } finally {
+      s.withdraw?.();
       s.lock.release();
       s.table.close();
       s.db.close();

@@ -68,10 +68,13 @@
  * - A writer counts, with its own writes, the rows an earlier writer left outside the full-text
  *   index (an ingest killed before its close leaves up to 20% of the table there, a deferred
  *   one all of it): otherwise they waited until this writer had written 20% more.
- * - Deferred (`threadsight ingest --defer-indexing`, a bulk load): the indexes the first write
- *   creates are all that is built while writing; at close the writer compacts and folds every
- *   row in, then trains the vector index once at the final size. Searches meanwhile scan
- *   everything written after the first batch, which is why it is a flag and not the default.
+ * - Deferred (a bulk load): the indexes the first write creates are all that is built while
+ *   writing; at close the writer compacts and folds every row in, then trains the vector index
+ *   once at the final size. Searches meanwhile scan everything written after the first batch,
+ *   so a writer defers only while nobody searches: `threadsight ingest` by default ("auto")
+ *   defers while no server has announced itself in the directory (lancedb-readers.ts, checked
+ *   at every write) and goes live for good at the first write that finds one; `--defer-indexing`
+ *   defers regardless, `--live-indexing` never does, and every other writer is live.
  *   One index is kept current while writing: the `id` btree, which every upsert's look-up uses
  *   (lancedb-index.ts). Left at the first batch, each look-up scanned every row written since,
  *   so a load's look-ups cost quadratically in its size; it is rebuilt alone (no data
@@ -79,12 +82,13 @@
  *   (Intel machine, 2026-11-24, batches of 1,024 synthetic rows): 200 batches, the last five
  *   upserts 216 -> 39 ms each, all 200 24.6 -> 8.6 s; 500 batches (512,000 rows), 478 -> 70 ms
  *   and 122 -> 28 s. Over the whole corpora (ingest-cpu-split.ts, same machine and day, three
- *   rounds per mode) LanceDB's CPU fell from 53-56 s by default to 13-14 s deferred (22 s
+ *   rounds per mode) LanceDB's CPU fell from 53-56 s live to 13-14 s deferred (22 s
  *   before the id btree was kept), the wall time from 249-259 to 223-238 s; the close took
  *   ~7 s either way.
  */
 import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
+import { serverReading } from "./lancedb-readers.js";
 
 /** The vector index type trained here, as LanceDB's index statistics name it. */
 export const VECTOR_INDEX_TYPE = "IVF_RQ";
@@ -115,9 +119,19 @@ export interface MaintenanceOptions {
   rowsPerPartition?: number;
   /**
    * A bulk load: no background runs while writing; {@link LanceMaintenance.finish} brings every
-   * index up to date once, at the end (see the module comment).
+   * index up to date once, at the end (see the module comment). A function is asked at each
+   * write (`threadsight ingest`'s default: defer while no server reads the directory); once it
+   * says no, this writer keeps its indexes current until it closes.
    */
-  deferred?: boolean;
+  deferred?: boolean | (() => boolean);
+}
+
+/** When a writer does its index work; see LanceDbIndexOptions.indexing (lancedb-index.ts). */
+export type IndexingMode = "live" | "deferred" | "auto";
+
+/** {@link MaintenanceOptions.deferred} for a writer to the LanceDB directory `dir`. */
+export function deferredFor(mode: IndexingMode, dir: string): boolean | (() => boolean) {
+  return mode === "auto" ? () => !serverReading(dir) : mode === "deferred";
 }
 
 /** Index names as LanceDB derives them from the column. */
@@ -140,6 +154,8 @@ export class LanceMaintenance {
   private trainedRows: number | undefined;
   /** Set by this process's first write, which also counts the rows an earlier writer left unindexed. */
   private wrote = false;
+  /** Set once this writer keeps its indexes current; it never goes back to deferring. */
+  private live = false;
 
   constructor(
     private readonly table: Table,
@@ -173,11 +189,24 @@ export class LanceMaintenance {
       this.rowsSinceOptimize = Math.max(this.rowsSinceOptimize, unindexed);
     }
     const rows = await this.table.countRows();
-    if (this.opts.deferred === true) {
+    if (this.deferring()) {
       await this.keepIdIndex(rows);
       return;
     }
     if ((await this.vectorIndexDue(rows)) || this.optimizeDue(rows)) this.schedule();
+  }
+
+  /**
+   * Whether index work waits for the close. Going live is one-way: a deferring writer's id
+   * rebuilds run on the write path because no background run can race them, which holds only
+   * while it has never started one.
+   */
+  private deferring(): boolean {
+    if (this.live) return false;
+    const { deferred } = this.opts;
+    if (deferred === true || (typeof deferred === "function" && deferred())) return true;
+    this.live = true;
+    return false;
   }
 
   /**

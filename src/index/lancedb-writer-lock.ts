@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
+import { isAlive } from "./process-alive.js";
 import { IndexUnavailableError } from "./search-index.js";
 
 const LOCK_FILE = "threadsight-writer.lock";
@@ -56,14 +57,5 @@ export class WriterLock {
     } catch {
       return undefined;
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

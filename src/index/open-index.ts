@@ -5,26 +5,33 @@
  */
 import type { Config } from "../config.js";
 import { LanceDbIndex } from "./lancedb-index.js";
+import type { IndexingMode } from "./lancedb-maintenance.js";
+import { serverReading } from "./lancedb-readers.js";
 import { trendStoreFor } from "./open-trend-store.js";
 import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
 import { WeaviateIndex } from "./weaviate-index.js";
 
-/** How a writer uses the index. */
+export type { IndexingMode } from "./lancedb-maintenance.js";
+
+/** How a process uses the index. */
 export interface IndexUse {
   /**
-   * A bulk load into the embedded index: its indexes are brought up to date once, when the
-   * writer closes, instead of in the background while it writes (lancedb-maintenance.ts).
-   * Weaviate indexes each object as it is written, so it has no such mode.
+   * When a writer to the embedded index does its index work (lancedb-maintenance.ts): "live"
+   * (the default) while it writes; "deferred", all at its close (a bulk load); "auto", deferred
+   * while no server reads the directory. Weaviate indexes each object as it is written: "auto"
+   * is "live" there, and "deferred" is refused.
    */
-  deferIndexing?: boolean;
+  indexing?: IndexingMode;
+  /** This process serves searches, which writers to the embedded index take into account. */
+  serving?: boolean;
 }
 
 /** The configured SearchIndex, not yet opened; its upserts keep the trend rollups current. */
 export async function openSearchIndex(config: Config, use: IndexUse = {}): Promise<SearchIndex> {
   const trends = trendStoreFor(config);
   if (config.weaviateUrl) {
-    if (use.deferIndexing === true) throw new RangeError("deferred indexing applies to the embedded index only; Weaviate indexes each object as it is written");
+    if (use.indexing === "deferred") throw new RangeError("deferred indexing applies to the embedded index only; Weaviate indexes each object as it is written");
     const index = new WeaviateIndex({
       httpUrl: config.weaviateUrl,
       ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
@@ -38,5 +45,18 @@ export async function openSearchIndex(config: Config, use: IndexUse = {}): Promi
     });
     return new RollupMaintainingIndex(index, trends);
   }
-  return new RollupMaintainingIndex(new LanceDbIndex({ dir: LanceDbIndex.dirFor(config.dataDir), fusion: config.hybridFusion, deferIndexing: use.deferIndexing === true }), trends);
+  return new RollupMaintainingIndex(new LanceDbIndex({ dir: LanceDbIndex.dirFor(config.dataDir), fusion: config.hybridFusion, indexing: use.indexing ?? "live", serving: use.serving === true }), trends);
+}
+
+/**
+ * What a writer in `mode` does with the configured index, in words for its log: whether index
+ * work waits for its close (the embedded index, deferred, or auto with no server reading).
+ */
+export function indexingPlan(config: Config, mode: IndexingMode): string {
+  if (config.weaviateUrl) return "Weaviate indexes each post as it is written";
+  if (mode === "live") return "indexes kept up to date while writing";
+  if (mode === "deferred") return "index work deferred to the end of the run";
+  return serverReading(LanceDbIndex.dirFor(config.dataDir))
+    ? "a server reads this data directory: indexes kept up to date while writing"
+    : "no server reads this data directory: index work deferred to the end of the run, or until one starts";
 }

@@ -133,6 +133,8 @@ describe("REST endpoints over real posts", { skip }, () => {
   test("posts ingested while the server runs become searchable without a restart", async () => {
     const res = await runIngest([path.join(CORPORA, "reddit_top2013/raw_csv/Etsy.csv"), "--limit", "40"], { THREADSIGHT_DATA_DIR: dataDir });
     assert.ok(res.code === 0 || res.code === 3, res.stderr);
+    // The running server is seen, so the ingest keeps the indexes current for its searches.
+    assert.match(res.stderr, /a server reads this data directory: indexes kept up to date while writing/);
     const deadline = Date.now() + 15_000;
     let found = 0;
     while (Date.now() < deadline && found === 0) {

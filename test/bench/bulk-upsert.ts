@@ -17,7 +17,7 @@ const BATCH = 1024;
 const batches = Number(process.env.B ?? 200);
 const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-bulk-upsert-"));
 const mean = (ms: readonly number[]): string => (ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(1);
-const index = new LanceDbIndex({ dir, deferIndexing: true });
+const index = new LanceDbIndex({ dir, indexing: "deferred" });
 try {
   await index.open(MODEL, DIMS);
   const times: number[] = [];

@@ -8,8 +8,9 @@
  * "tokio-rt-worker" and "lance-cpu" LanceDB). BACKEND=weaviate writes to a scratch collection of
  * the benchmark's Weaviate server instead and adds the server process's CPU ("weaviate-server");
  * PER sets the posts per corpus (250; 60000 takes every file whole), BATCH the posts per batch
- * (the CLI's default), NORAW=1 skips the raw replay, DEFER=1 ingests as `--defer-indexing` does.
- * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] [BATCH=256] [NORAW=1] node --import tsx test/bench/ingest-cpu-split.ts
+ * (the CLI's default), NORAW=1 skips the raw replay, INDEXING the embedded index's mode: auto (the
+ * CLI's default: with no server reading the scratch directory, the same as deferred), live or deferred.
+ * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] [BATCH=256] [NORAW=1] [INDEXING=live] node --import tsx test/bench/ingest-cpu-split.ts
  */
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
@@ -22,6 +23,7 @@ import { CORPORA_FILES, corpusPath } from "./corpora.js";
 import { scratchMaker } from "./ingest.js";
 import { procCpuMs, threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
+import { indexingMode } from "./indexing-mode.js";
 
 const per = Number(process.env.PER ?? 250);
 const weaviate = process.env.BACKEND === "weaviate" ? await startBenchWeaviate() : undefined;
@@ -31,7 +33,7 @@ const embedder = await startUseEmbedder(2);
 for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const { target, cleanup } = await scratch();
   const dataDir = target.dataDir;
-  const index = await indexFor(target, { deferIndexing: process.env.DEFER === "1" });
+  const index = await indexFor(target, { indexing: indexingMode(process.env.INDEXING ?? "auto") });
   await index.open(embedder.model, embedder.dimensions);
   const enricher = await createIngestEnricher(dataDir, embedder);
   const ev: string[] = [];

@@ -6,9 +6,10 @@
  * so the pipeline runs as fast as everything but the encoder allows. Prints wall time and CPU per thread name during the ingest ("main" this thread,
  * "tokio-rt-worker"/"lance-cpu" LanceDB, "node" V8 and libuv helpers) and during close (the final
  * optimize). VECTOR_INDEX=off keeps the vector index from being trained (brute-force vector
- * search), which isolates the vector index's share of LanceDB's work; DEFER=1 is a bulk load
- * (`--defer-indexing`); PER caps rows per corpus.
- * Run: [VECTOR_INDEX=off] [DEFER=1] [PER=1000] node --import tsx test/bench/ingest-upkeep.ts
+ * search), which isolates the vector index's share of LanceDB's work; INDEXING=deferred is a bulk
+ * load (`--defer-indexing`, and `threadsight ingest`'s default while no server reads the
+ * directory), live (the default here) keeps the indexes current; PER caps rows per corpus.
+ * Run: [VECTOR_INDEX=off] [INDEXING=deferred] [PER=1000] node --import tsx test/bench/ingest-upkeep.ts
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -24,17 +25,18 @@ import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { CORPORA_FILES, corpusPath } from "./corpora.js";
 import { threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
 import { embed } from "../index/synthetic.js";
+import { indexingMode } from "./indexing-mode.js";
 
 const DIMS = 512;
 const embedder: Embedder = { model: "use-lite-512", dimensions: DIMS, embed: async (texts) => texts.map((t) => embed(t, DIMS)), close: async () => {} };
 const perCorpus = process.env.PER ? Number(process.env.PER) : undefined;
-const defer = process.env.DEFER === "1";
+const indexing = indexingMode(process.env.INDEXING ?? "live");
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-upkeep-"));
 try {
   const index =
     process.env.VECTOR_INDEX === "off"
-      ? new LanceDbIndex({ dir: LanceDbIndex.dirFor(dataDir), vectorIndexMinRows: Number.MAX_SAFE_INTEGER, deferIndexing: defer })
-      : await openSearchIndex(loadConfig({ THREADSIGHT_DATA_DIR: dataDir }), { deferIndexing: defer });
+      ? new LanceDbIndex({ dir: LanceDbIndex.dirFor(dataDir), vectorIndexMinRows: Number.MAX_SAFE_INTEGER, indexing })
+      : await openSearchIndex(loadConfig({ THREADSIGHT_DATA_DIR: dataDir }), { indexing });
   await index.open(embedder.model, embedder.dimensions);
   const enricher = await createIngestEnricher(dataDir, embedder);
   let posts = 0;
@@ -49,7 +51,7 @@ try {
   await enricher.close();
   await index.close();
   const t2 = performance.now();
-  console.log(`vector index ${process.env.VECTOR_INDEX === "off" ? "off" : "on"}${defer ? ", indexing deferred" : ""}; ${posts} posts`);
+  console.log(`vector index ${process.env.VECTOR_INDEX === "off" ? "off" : "on"}, indexing ${indexing}; ${posts} posts`);
   console.log(`ingest: ${(t1 - t0).toFixed(0)} ms wall; CPU ms ${threadCpuDiff(before, ingested)}`);
   console.log(`close (final optimize): ${(t2 - t1).toFixed(0)} ms wall; CPU ms ${threadCpuDiff(ingested, threadCpuMs())}`);
 } finally {

@@ -89,7 +89,9 @@ function recording(inner: Embedder, calls: string[][]): Embedder {
 
 async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }>, embedder: Embedder, perCorpus: number): Promise<{ posts: number; ms: number }> {
   const { target, cleanup } = await make();
-  const index = await indexFor(target);
+  // As `threadsight ingest` opens it by default: with no server reading the scratch directory,
+  // the embedded index leaves its upkeep to the close (lancedb-maintenance.ts).
+  const index = await indexFor(target, { indexing: "auto" });
   try {
     await index.open(embedder.model, embedder.dimensions);
     const checkpoints = new CheckpointStore(target.dataDir);

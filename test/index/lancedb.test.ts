@@ -11,6 +11,7 @@ import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
+import { serverReading } from "../../src/index/lancedb-readers.js";
 import { rowsTable } from "../../src/index/lancedb-rows.js";
 import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
@@ -183,7 +184,7 @@ describe("LanceDbIndex upkeep", () => {
         trainedAt: await vectorIndexTrainedRows(t),
       }));
     // A normal writer with these settings trains at 300 rows and optimizes every 100.
-    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, deferIndexing: true });
+    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, indexing: "deferred" });
     try {
       await writer.open(MODEL, DIMS);
       const all: IndexedPost[] = [];
@@ -202,6 +203,38 @@ describe("LanceDbIndex upkeep", () => {
       await writer.close();
       assert.deepEqual(await stats(), { id: 0, content: 0, vector: "IVF_RQ", trainedAt: 600 });
     } finally {
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("an auto writer (threadsight ingest's default) defers while no server reads the directory, and keeps its indexes current once one does, even after it leaves", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-auto-"));
+    const stats = (): Promise<{ content?: number; vector?: string }> =>
+      withPostsTable(dir, async (t) => ({ content: (await t.indexStats("content_idx"))?.numUnindexedRows, vector: (await t.indexStats("vector_idx"))?.indexType }));
+    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, indexing: "auto" });
+    const server = new LanceDbIndex({ dir, serving: true });
+    try {
+      await writer.open(MODEL, DIMS);
+      for (const seed of [51, 52]) {
+        await writer.upsert(randomPosts(200, seed, `a${seed}`));
+        await writer.indexesSettled();
+      }
+      // Nobody reads: past both thresholds (100 rows, 300 for the vector index), nothing ran.
+      assert.deepEqual(await stats(), { content: 200, vector: undefined });
+      await server.open(MODEL, DIMS);
+      assert.equal(serverReading(dir), true);
+      await writer.upsert(randomPosts(200, 53, "a53"));
+      await writer.indexesSettled();
+      // The first background run trains the vector index (due first); the optimize follows the next write.
+      assert.deepEqual(await stats(), { content: 400, vector: "IVF_RQ" });
+      await server.close();
+      assert.equal(serverReading(dir), false, "a closed server withdraws its mark");
+      await writer.upsert(randomPosts(10, 54, "a54"));
+      await writer.indexesSettled();
+      assert.deepEqual(await stats(), { content: 0, vector: "IVF_RQ" }, "once live, the writer stays live");
+    } finally {
+      await server.close();
       await writer.close();
       rmSync(dir, { recursive: true, force: true });
     }

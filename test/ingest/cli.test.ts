@@ -11,6 +11,7 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { connect } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { announceReader } from "../../src/index/lancedb-readers.js";
 import { createProgress } from "../../src/ingest/progress.js";
 import { runIngestCli } from "./spawn-cli.js";
 
@@ -29,6 +30,7 @@ test("usage errors exit 2 with the reason", async () => {
     [[file, "--batch-size", "0"], /--batch-size must be a whole number between 1 and 10000, got "0"/],
     [[file, "--format", "xml"], /--format must be one of/],
     [[file, "--map", "title=headline"], /--map must name id, created/],
+    [[file, "--defer-indexing", "--live-indexing"], /give --defer-indexing or --live-indexing, not both/],
     [[path.join(dir, "missing.csv")], /no such file or directory/],
   ] as const) {
     const run = await cli([...args]);
@@ -37,17 +39,21 @@ test("usage errors exit 2 with the reason", async () => {
   }
 });
 
-test("--defer-indexing: refused with Weaviate (exit 2); on the embedded index every post is indexed when the run ends", async () => {
+test("--defer-indexing and --live-indexing: refused with Weaviate (exit 2); on the embedded index every post is indexed when the run ends", async () => {
   const file = path.join(dir, "defer.ndjson");
   writeFileSync(file, [post("d1", "Looking for a CRM for a two-person agency"), post("d2", "How do you invoice retainers?")].join("\n") + "\n");
   const refused = await runIngestCli([file, "--defer-indexing"], path.join(dir, "defer-w"), { env: { WEAVIATE_URL: "http://127.0.0.1:9" } });
   assert.equal(refused.code, 2, refused.stderr);
   assert.match(refused.stderr, /--defer-indexing applies to the embedded index; Weaviate \(WEAVIATE_URL\) indexes each post as it is written/);
+  const refusedLive = await runIngestCli([file, "--live-indexing"], path.join(dir, "defer-w"), { env: { WEAVIATE_URL: "http://127.0.0.1:9" } });
+  assert.equal(refusedLive.code, 2, refusedLive.stderr);
+  assert.match(refusedLive.stderr, /--live-indexing applies to the embedded index/);
   const dataDir = path.join(dir, "defer");
   const run = await runIngestCli([file, "--defer-indexing"], dataDir);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /read 2, inserted 2,/);
-  assert.match(run.stderr, /--defer-indexing: bringing the indexes up to date/);
+  assert.match(run.stderr, /index work deferred to the end of the run\)/);
+  assert.match(run.stderr, /bringing the indexes up to date/);
   const db = await connect(LanceDbIndex.dirFor(dataDir));
   const table = await db.openTable("posts");
   try {
@@ -56,6 +62,26 @@ test("--defer-indexing: refused with Weaviate (exit 2); on the embedded index ev
   } finally {
     table.close();
     db.close();
+  }
+});
+
+test("by default the embedded index defers its upkeep while no server reads the data directory, and keeps it current while one does", async () => {
+  const dataDir = path.join(dir, "auto");
+  const first = path.join(dir, "auto-1.ndjson");
+  writeFileSync(first, post("e1", "Looking for a scheduling app for a salon") + "\n");
+  const alone = await runIngestCli([first], dataDir);
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.match(alone.stderr, /no server reads this data directory: index work deferred to the end of the run, or until one starts/);
+  // A live process's mark, as `threadsight serve` leaves one (this test process stands in for it).
+  const withdraw = announceReader(LanceDbIndex.dirFor(dataDir));
+  try {
+    const second = path.join(dir, "auto-2.ndjson");
+    writeFileSync(second, post("e2", "Which invoicing tool handles retainers?") + "\n");
+    const served = await runIngestCli([second], dataDir);
+    assert.equal(served.code, 0, served.stderr);
+    assert.match(served.stderr, /a server reads this data directory: indexes kept up to date while writing/);
+  } finally {
+    withdraw();
   }
 });
 
