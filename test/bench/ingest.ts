@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import type { Embedder } from "../../src/enrich/embedder.js";
+import type { IndexingMode } from "../../src/index/open-index.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
@@ -46,6 +47,8 @@ export interface RatioResult {
   medianPipeline: number;
   /** Median over rounds of pipeline/raw in the same round. */
   medianRatio: number;
+  /** How the pipeline opened the index; absent in results stored before the ingest default deferred (they ran "live"). */
+  indexing?: IndexingMode;
 }
 
 /** One corpus of the full ingest. */
@@ -74,6 +77,9 @@ export interface FullIngest {
 
 const quietLog = (): void => {};
 
+/** How the pipeline opens its index: as `threadsight ingest` does by default. */
+const RATIO_INDEXING: IndexingMode = "auto";
+
 /** An embedder that remembers the texts of every call, to replay them against the raw embedder. */
 function recording(inner: Embedder, calls: string[][]): Embedder {
   return {
@@ -91,7 +97,7 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
   const { target, cleanup } = await make();
   // As `threadsight ingest` opens it by default: with no server reading the scratch directory,
   // the embedded index leaves its upkeep to the close (lancedb-maintenance.ts).
-  const index = await indexFor(target, { indexing: "auto" });
+  const index = await indexFor(target, { indexing: RATIO_INDEXING });
   try {
     await index.open(embedder.model, embedder.dimensions);
     const checkpoints = new CheckpointStore(target.dataDir);
@@ -164,7 +170,7 @@ export async function measureRatio(base: BackendTarget, posts: number, rounds: n
       ratios.push(pipe / raw);
       log(`ratio ${base.backend} round ${r + 1}/${rounds}: raw ${raw.toFixed(1)} texts/s, pipeline ${pipe.toFixed(1)} posts/s (${((100 * pipe) / raw).toFixed(1)}%)`);
     }
-    return { backend: base.backend, posts: texts, rounds, rawPerS, pipelinePerS, medianRaw: median(rawPerS), medianPipeline: median(pipelinePerS), medianRatio: median(ratios) };
+    return { backend: base.backend, posts: texts, rounds, rawPerS, pipelinePerS, medianRaw: median(rawPerS), medianPipeline: median(pipelinePerS), medianRatio: median(ratios), indexing: RATIO_INDEXING };
   } finally {
     await embedder.close();
   }

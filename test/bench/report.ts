@@ -35,6 +35,13 @@ const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redis
 const met = (ok: boolean): string => (ok ? "met" : "**not met**");
 const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16).replace("T", " ")} UTC, ${fixed(s.durationS / 60, 1)} min, load at start ${loadText(s.machine)}`;
 
+/** When the pipeline's index did its index work (src/index/lancedb-maintenance.ts). */
+function upkeepOf(d: RatioResult): string {
+  if (d.backend === "weaviate") return "as each post is written (Weaviate)";
+  const mode = d.indexing ?? "live";
+  return mode === "live" ? "while writing" : "at the close (no server reading)";
+}
+
 /** One table per backend and data tag, a row per slice size (keys ingest-ratio:<backend>:n<posts>:<tag>). */
 function ratioSections(entries: [string, StoredSection<RatioResult>][]): string[] {
   const groups = new Map<string, [string, StoredSection<RatioResult>][]>();
@@ -53,8 +60,8 @@ function ratioSections(entries: [string, StoredSection<RatioResult>][]): string[
       `**${list[0]![1].data.backend}**, ${g.split(":")[1]}`,
       "",
       table(
-        ["posts in slice", "rounds", "embedder raw (texts/s, median)", "pipeline end-to-end (posts/s, median)", "ratio (median of per-round ratios)", `goal >= ${GOALS.ratio * 100}%`],
-        list.map(([, s]) => [count(s.data.posts), String(s.data.rounds), fixed(s.data.medianRaw), fixed(s.data.medianPipeline), `${fixed(100 * s.data.medianRatio)}%`, met(s.data.medianRatio >= GOALS.ratio)]),
+        ["posts in slice", "rounds", "index upkeep", "embedder raw (texts/s, median)", "pipeline end-to-end (posts/s, median)", "ratio (median of per-round ratios)", `goal >= ${GOALS.ratio * 100}%`],
+        list.map(([, s]) => [count(s.data.posts), String(s.data.rounds), upkeepOf(s.data), fixed(s.data.medianRaw), fixed(s.data.medianPipeline), `${fixed(100 * s.data.medianRatio)}%`, met(s.data.medianRatio >= GOALS.ratio)]),
       ),
       "",
       "Per round:",
