@@ -30,21 +30,33 @@ export function announceReader(dir: string): () => void {
   };
 }
 
-/** Whether a live process serves searches from `dir`; removes the marks of processes that are gone. */
+/**
+ * Whether a live process serves searches from `dir`; removes the marks of processes that are
+ * gone. A directory that cannot be listed (other than a missing one) counts as read: not knowing
+ * is no reason to slow a server's searches, and the answer must not fail the write asking it.
+ */
 export function serverReading(dir: string): boolean {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw err;
+    return (err as NodeJS.ErrnoException).code !== "ENOENT";
   }
   let reading = false;
   for (const name of names) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(name.slice(PREFIX.length).split("-")[0]);
     if (Number.isSafeInteger(pid) && pid > 0 && isAlive(pid)) reading = true;
-    else rmSync(path.join(dir, name), { force: true });
+    else removeStale(path.join(dir, name));
   }
   return reading;
+}
+
+function removeStale(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Another user's mark in a directory where only its owner may delete it: ignored all the
+    // same (its pid is gone), and the next look tries again.
+  }
 }

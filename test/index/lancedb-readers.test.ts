@@ -21,11 +21,15 @@ function deadPid(): number {
 }
 
 describe("embedded index reader marks", () => {
-  it("a missing or empty directory has no reader", () => {
+  it("a missing or empty directory has no reader; one that cannot be listed counts as read", () => {
     const dir = tempDir();
     try {
       assert.equal(serverReading(path.join(dir, "absent")), false);
       assert.equal(serverReading(dir), false);
+      const file = path.join(dir, "not-a-directory");
+      writeFileSync(file, "");
+      assert.equal(serverReading(file), true);
+      rmSync(file);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
