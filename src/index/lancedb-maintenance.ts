@@ -127,7 +127,8 @@ export interface MaintenanceOptions {
 }
 
 /** When a writer does its index work; see LanceDbIndexOptions.indexing (lancedb-index.ts). */
-export type IndexingMode = "live" | "deferred" | "auto";
+export const INDEXING_MODES = ["live", "deferred", "auto"] as const;
+export type IndexingMode = (typeof INDEXING_MODES)[number];
 
 /** {@link MaintenanceOptions.deferred} for a writer to the LanceDB directory `dir`. */
 export function deferredFor(mode: IndexingMode, dir: string): boolean | (() => boolean) {

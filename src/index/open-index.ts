@@ -12,6 +12,7 @@ import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
 import { WeaviateIndex } from "./weaviate-index.js";
 
+export { INDEXING_MODES } from "./lancedb-maintenance.js";
 export type { IndexingMode } from "./lancedb-maintenance.js";
 
 /** How a process uses the index. */

@@ -1,9 +1,9 @@
 /** The INDEXING variable of the ingest benchmarks, checked. */
+import { INDEXING_MODES } from "../../src/index/open-index.js";
 import type { IndexingMode } from "../../src/index/open-index.js";
 
-const MODES: readonly IndexingMode[] = ["auto", "live", "deferred"];
-
 export function indexingMode(raw: string): IndexingMode {
-  if (!(MODES as readonly string[]).includes(raw)) throw new Error(`INDEXING must be one of ${MODES.join(", ")}, got "${raw}"`);
-  return raw as IndexingMode;
+  const mode = INDEXING_MODES.find((m) => m === raw);
+  if (mode === undefined) throw new Error(`INDEXING must be one of ${INDEXING_MODES.join(", ")}, got "${raw}"`);
+  return mode;
 }

@@ -39,7 +39,7 @@ const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16)
 function upkeepOf(d: RatioResult): string {
   if (d.backend === "weaviate") return "as each post is written (Weaviate)";
   const mode = d.indexing ?? "live";
-  return mode === "live" ? "while writing" : "at the close (no server reading)";
+  return mode === "live" ? "while writing" : mode === "auto" ? "at the close (no server reading)" : "at the close";
 }
 
 /** One table per backend and data tag, a row per slice size (keys ingest-ratio:<backend>:n<posts>:<tag>). */
