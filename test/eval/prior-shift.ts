@@ -5,8 +5,9 @@
  * source priors as the mean probability on GoEmotions train (what it learnt from), then the test
  * split classified with the probabilities re-weighted by new / source prior. Priors are
  * estimated on TweetEval's validation texts (labels unread) and applied to its test split;
- * GoEmotions dev -> test is the control (the same domain: little should move). Prints the estimated and the true priors and
- * macro-F1 before and after. Read by docs/EVALUATION.md's sentiment section.
+ * GoEmotions dev -> test is the control (the same domain: little should move). Prints the
+ * estimated and the true priors and macro-F1 before and after; docs/EVALUATION.md's sentiment
+ * section quotes them.
  * Run: npx tsx test/eval/prior-shift.ts
  */
 import { createSentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
@@ -58,5 +59,6 @@ for (const [name, unlabelled, test] of [
   const after = multiclass(gold, testP.map((p) => argmax(p.map((x, c) => (x * target[c]!) / source[c]!))), LABELS);
   const truth = LABELS.map((l) => gold.filter((g) => g === l).length / gold.length);
   console.log(`${name}: estimated priors ${fmt(target)}; true (test) ${fmt(truth)}`);
-  console.log(`  macro-F1 ${(100 * before.macroF1).toFixed(1)} -> ${(100 * after.macroF1).toFixed(1)}; per class after: ${LABELS.map((l) => `${l} ${(100 * after.perClass[l].f1).toFixed(1)}`).join(", ")}`);
+  const perClass = LABELS.map((l) => `${l} ${(100 * after.perClass[l].f1).toFixed(1)}`).join(", ");
+  console.log(`  macro-F1 ${(100 * before.macroF1).toFixed(1)} -> ${(100 * after.macroF1).toFixed(1)}; per class after: ${perClass}`);
 }
