@@ -93,10 +93,14 @@ export const FLOOR_TEXT = [
   "collection). The design serves gRPC through Connect, so that cost stays in every call.",
   "A re-run of this part on the Intel machine (2026-11-24 03:35 UTC, LanceDB, 7 x 20 queries; not tabled, as the other",
   "sections here are the AMD runs): SemanticSearch 1.27x (met), VectorSearch 1.37x (**not met**; rounds 1.31-1.41), its",
-  "engine slower there (raw vector query 11.5 ms against 7.4 below); with the Go client 1.13x and 1.30x.",
+  "engine slower there (raw vector query 11.5 ms against 7.4 in the AMD run of 2026-11-23); with the Go client 1.13x and 1.30x.",
   "Two more on that machine at lower load (2026-11-24 06:46 UTC, LanceDB; 5 x 20 and 7 x 20 queries): SemanticSearch",
   "1.21x and 1.20x (met), VectorSearch 1.33x and **1.34x** (not met; rounds 1.25-1.47), 12.3 ms end to end over an",
   "embedding of 2.6 ms and a raw query of 6.3 ms, the bare gRPC round trip 1.8 ms; with the Go client 1.23x and 1.18x.",
+  "Back on the AMD machine (the table below, 2026-11-24 21:37 UTC, and a run at 21:33 UTC",
+  "just after the kept index's ingest, at load 2.3): SemanticSearch 1.27x and 1.23x (met), VectorSearch 1.46x and 1.41x",
+  "(**not met**), 12.8 and 12.5 ms end to end over an embedding of 2.4-2.5 ms and a raw query of 6.0-6.4 ms; the bare",
+  "gRPC round trip there is 2.4 ms (1.8 on the Intel machine); with the Go client 1.35x and 1.27x.",
 ];
 
 export function floorSection(s: StoredSection<FloorResult>): string {
