@@ -42,8 +42,13 @@ export interface SearchLoadOptions {
 /** A running load; stop() waits for the calls in flight and returns every outcome. */
 export interface SearchLoad {
   outcomes: CallOutcome[];
-  /** Resolves once `n` more calls have finished successfully. */
-  waitForSuccesses(n: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once `n` more calls have finished successfully; with `startedAfter` (epoch ms), once
+   * `n` calls started after that moment have. A test that then counts successes by start time
+   * must pass it: a call in flight across a fault can succeed after it (the Weaviate client
+   * retries inside the call) and would otherwise be waited for but not counted.
+   */
+  waitForSuccesses(n: number, timeoutMs?: number, startedAfter?: number): Promise<void>;
   stop(): Promise<CallOutcome[]>;
 }
 
@@ -106,10 +111,11 @@ export function startSearchLoad(opts: SearchLoadOptions): SearchLoad {
 
   return {
     outcomes,
-    async waitForSuccesses(n, timeoutMs = 60_000) {
-      const target = outcomes.filter((o) => o.status === 200).length + n;
+    async waitForSuccesses(n, timeoutMs = 60_000, startedAfter) {
+      const counted = (o: CallOutcome): boolean => o.status === 200 && (startedAfter === undefined || o.startedAt > startedAfter);
+      const target = (startedAfter === undefined ? outcomes.filter(counted).length : 0) + n;
       const deadline = Date.now() + timeoutMs;
-      while (outcomes.filter((o) => o.status === 200).length < target) {
+      while (outcomes.filter(counted).length < target) {
         if (Date.now() > deadline) throw new Error(`fewer than ${n} successful calls within ${timeoutMs} ms; last: ${JSON.stringify(outcomes.slice(-5))}`);
         await new Promise((r) => setTimeout(r, 50));
       }
