@@ -263,6 +263,8 @@ export function renderReport(tag = "full"): string {
     "every round over 90%), where one round that kept the indexes current while writing had reached 85.7% (2026-11-23, the",
     "row this one replaces). Beside an encoder about 1.5x slower than the Intel machine's, the same costs besides it weigh",
     "less: the goal holds on this machine and sits at the edge of the noise on the faster one.",
+    "The slices there too (22:34-22:42 UTC, five rounds each, in the table): LanceDB 84.2% at 1,000 posts, where the",
+    "close's index builds weigh most in rounds of ~4 s, and 90.9% at 4,000; into Weaviate 75.1% and 84.9%.",
     "Moving enrichment into the encoder workers would not help: on a 12,000-post slice (`ingest-cpu-split.ts`, PER=3000,",
     "its second round) the workers spent 52.8 s of CPU in the pipeline and 52.7 s in the raw replay, so sharing the cores",
     "with the main thread costs the encoder nothing beyond the CPU the main thread takes (in the first round, the encoder's first work in that process, 58.9 against 55.3 s). Of that main thread, a profile of",
