@@ -43,12 +43,11 @@ export interface SearchLoadOptions {
 export interface SearchLoad {
   outcomes: CallOutcome[];
   /**
-   * Resolves once `n` more calls have finished successfully; with `startedAfter` (epoch ms), once
-   * `n` calls started after that moment have. A test that then counts successes by start time
-   * must pass it: a call in flight across a fault can succeed after it (the Weaviate client
-   * retries inside the call) and would otherwise be waited for but not counted.
+   * Resolves once `n` calls started after `startedAfter` (epoch ms; default: now) have finished
+   * successfully. Counted by start, as the tests count: a call in flight across a fault can
+   * succeed after it (the Weaviate client retries inside the call), and says nothing of recovery.
    */
-  waitForSuccesses(n: number, timeoutMs?: number, startedAfter?: number): Promise<void>;
+  waitForSuccesses(n: number, opts?: { startedAfter?: number; timeoutMs?: number }): Promise<void>;
   stop(): Promise<CallOutcome[]>;
 }
 
@@ -111,11 +110,9 @@ export function startSearchLoad(opts: SearchLoadOptions): SearchLoad {
 
   return {
     outcomes,
-    async waitForSuccesses(n, timeoutMs = 60_000, startedAfter) {
-      const counted = (o: CallOutcome): boolean => o.status === 200 && (startedAfter === undefined || o.startedAt > startedAfter);
-      const target = (startedAfter === undefined ? outcomes.filter(counted).length : 0) + n;
+    async waitForSuccesses(n, { startedAfter = Date.now(), timeoutMs = 60_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
-      while (outcomes.filter(counted).length < target) {
+      while (outcomes.filter((o) => o.status === 200 && o.startedAt > startedAfter).length < n) {
         if (Date.now() > deadline) throw new Error(`fewer than ${n} successful calls within ${timeoutMs} ms; last: ${JSON.stringify(outcomes.slice(-5))}`);
         await new Promise((r) => setTimeout(r, 50));
       }

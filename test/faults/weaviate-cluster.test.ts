@@ -146,7 +146,7 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
       assert.ok(ingest.code === 0 || ingest.code === 3, `ingest with a node down exited ${ingest.code}: ${ingest.stderr.slice(-1500)}`);
       // Twenty searches begun after the ingest's writes, so they run against the degraded cluster
       // with the new posts in it (and `during` below holds by construction).
-      await load.waitForSuccesses(20, undefined, Date.now());
+      await load.waitForSuccesses(20);
       const hn = await client.collections.use(collection).withConsistency("QUORUM").query.fetchObjects({
         filters: client.collections.use(collection).filter.byProperty("source").equal("hackernews"),
         limit: 100,

@@ -97,7 +97,7 @@ describe("Weaviate killed under load, then restarted", { skip, timeout: 180_000 
       restartBeganAt = Date.now();
       await node.restart();
       restartedAt = Date.now();
-      await load.waitForSuccesses(12, 60_000, restartedAt);
+      await load.waitForSuccesses(12, { startedAfter: restartedAt });
       await eventually("threadsight.index health after restart", () => indexStatus(), "SERVING", 15_000);
       assert.equal(await indexStatus(""), "SERVING");
       assert.equal(await readyz(), 200);
