@@ -72,7 +72,7 @@ export class SearchCore {
     const page = paginate(hits, limit, offset, fingerprint);
     const summary = await this.deps.summarizer.summarize(
       query,
-      page.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum })),
+      page.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })),
       signal,
     );
     return { ...page, summary };

@@ -98,7 +98,13 @@ export async function profileSearch(target: BackendTarget, queries: number, log:
       await time(sem, `page rows (by row address, ${RESULT_COLUMNS.length} columns, as served)`, () => table.takeRowIds(fused.map((h) => address.get(h.id)!)).select([...RESULT_COLUMNS]).toArray());
       const rows = await time(sem, `page rows (id IN query, all ${POST_COLUMNS.length} columns, as before)`, () => rowsByIdQuery(table, fused.map((h) => h.id), POST_COLUMNS).toArray());
       const posts = rows.map((r: Record<string, unknown>) => fromRow(r));
-      await time(sem, "summary (extractive)", () => summarizer.summarize(q, posts.slice(0, 10).map((p) => ({ title: p.title, content: p.content, subforum: p.subforum })), signal));
+      // In the fused order, with the fused score, as the service hands them to the summarizer.
+      const byId = new Map(posts.map((p) => [p.id, p]));
+      const ranked = fused.slice(0, 10).flatMap((h) => {
+        const p = byId.get(h.id);
+        return p ? [{ title: p.title, content: p.content, subforum: p.subforum, relevance: h.score }] : [];
+      });
+      await time(sem, "summary (extractive)", () => summarizer.summarize(q, ranked, signal));
       // The whole use case and the handler, on a variant of the query so its embedding is fresh too.
       await time(sem, "SearchCore.semantic (all stages, as served)", () => core.semantic({ query: `${q}?`, limit: 10, subforums: [], pageToken: "" }, signal));
       const res = await time(sem, "handler (SearchCore + response message)", () => handlers.semanticSearch({ query: `${q}??`, limit: 10, subforums: [], pageToken: "" } as never, ctx));

@@ -175,7 +175,7 @@ async function measureSplit(target: BackendTarget, address: string, key: string,
               : await index.nearVector({ vector: vector!, limit: 11, offset: 0, filter: {} }, signal);
           const engine = msSince(t);
           t = process.hrtime.bigint();
-          if (m === "semantic") await summarizer.summarize(q, hits.slice(0, 10).map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum })), signal);
+          if (m === "semantic") await summarizer.summarize(q, hits.slice(0, 10).map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })), signal);
           const summary = m === "semantic" ? msSince(t) : 0;
           parts.endToEnd.push(e2e);
           parts.embed.push(embed);

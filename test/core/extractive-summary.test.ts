@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { extractiveSummary, isQuestion } from "../../src/core/summary/extractive.js";
+import { extractiveSummary, isQuestion, RELATIVE_FLOOR } from "../../src/core/summary/extractive.js";
 
 const results = [
   { title: "How should I price my SaaS?", subforum: "startups", content: "We charge per seat right now. Pricing per seat punishes teams that grow, so we are thinking about usage-based pricing instead. Any experience with that?" },
@@ -17,6 +17,26 @@ test("the summary answers from the results, cites only existing results, and is 
   const sentenceCount = s.split(/(?<=[.!?])\s+(?=[A-Z])/).length;
   assert.ok(sentenceCount >= 2 && sentenceCount <= 4, `${sentenceCount}: ${s}`);
   assert.match(s, /pric/i);
+});
+
+test("a result scoring far below the first is not quoted, however many query words it shares", () => {
+  // The seventh result shares the query's rarest words; the first two share fewer but are what
+  // the search found relevant. Relevances as SemanticSearch returns them (0..1, ranked).
+  const ranked = [
+    { title: "Proof point on why resumes are not an effective way to hire engineers", subforum: "hackernews", content: "We hired three engineers last year and none of the resumes predicted who did well.", relevance: 0.71 },
+    { title: "Hiring and Retention Problem", subforum: "hackernews", content: "Our first hires left within a year and we still do not know why.", relevance: 0.686 },
+    { title: "Can we make consciousness into an engineering problem?", subforum: "hackernews", content: "Problems with first engineering principles of hiring the mind, a first engineer problem.", relevance: 0.414 },
+  ];
+  const query = "problems with hiring first engineer";
+  const cut = extractiveSummary(query, ranked);
+  assert.ok(0.414 < RELATIVE_FLOOR * 0.71, "the third result lies below the floor");
+  assert.doesNotMatch(cut, /\[3\]/, cut);
+  assert.match(cut, /\[1\]/, cut);
+  // Without relevances (or with the floor at 0) every result is read, and the third is quoted:
+  // the test shows the floor, not the sentence scoring, keeps it out.
+  const unscored = ranked.map(({ relevance: _, ...r }) => r);
+  assert.match(extractiveSummary(query, unscored), /\[3\]/);
+  assert.match(extractiveSummary(query, ranked, { relativeFloor: 0 }), /\[3\]/);
 });
 
 test("no results gives a summary that says nothing matched", () => {

@@ -237,7 +237,8 @@ function modes(alphas: readonly number[]): Mode[] {
   ];
 }
 
-async function fill(index: SearchIndex, posts: readonly Post[], vectors: readonly Float32Array[]): Promise<void> {
+/** Indexes the related threads as ingest would (enriched, upserted in batches, indexes folded in). */
+export async function fill(index: SearchIndex, posts: readonly Post[], vectors: readonly Float32Array[]): Promise<void> {
   await index.open(CACHE_MODEL, vectors[0]!.length);
   const enriched = await createPostEnricher().enrich(posts, vectors);
   const rows: IndexedPost[] = enriched.map((p, i) => ({ ...p, vector: vectors[i]! }));

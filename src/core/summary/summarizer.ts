@@ -9,6 +9,11 @@ export interface SummaryInput {
   title: string;
   content: string;
   subforum: string;
+  /**
+   * The result's score on the search's 0..1 scale (`relevance` of SemanticSearch), when the
+   * caller has one: the extractive summary reads only results scoring near the best one.
+   */
+  relevance?: number;
 }
 
 /** Writes a 2-4 sentence answer to `query` from `results`. */
