@@ -92,8 +92,9 @@ export class TrendsCore {
       ranked.length > 0
         ? await this.deps.store.topPostsFor(
             [
-              { topicIds: ranked.map((r) => r.stats.topicId), window },
-              { topicIds: withPrevious, window: previousWindow },
+              // The counts are the aggregates just read (the previous window is the last baseline).
+              { topicIds: ranked.map((r) => r.stats.topicId), window, posts: sum(ranked.map((r) => r.stats.count)) },
+              { topicIds: withPrevious, window: previousWindow, posts: sum(ranked.map((r) => r.previous)) },
             ],
             KEYWORD_POSTS,
             signal,
@@ -170,6 +171,10 @@ function observedWindows(baselines: ReadonlyMap<string, readonly number[]>): boo
     });
   }
   return observed;
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
 }
 
 function clampSentiment(x: number): number {

@@ -69,6 +69,8 @@ interface CellColumns {
   comments: number[];
   sentimentSum: number[];
   subforums: string[];
+  /** `subforums` parsed, filled as windows first read each cell (the snapshot outlives calls). */
+  parsedSubforums: (Readonly<Record<string, number>> | undefined)[];
 }
 
 /** The LanceDB RollupTable; `db` is owned by the caller. */
@@ -134,13 +136,14 @@ export class LanceDbRollups implements RollupTable {
     const { range, bucketMs } = baselineRange(window, buckets);
     const nBuckets = bucketCount(range, bucketMs);
     const from = nBuckets > 0 ? range.from : window.from;
-    const { topic, day, count, upvotes, comments, sentimentSum, subforums } = cells;
+    const { topic, day, count, upvotes, comments, sentimentSum, subforums, parsedSubforums } = cells;
     for (let i = 0; i < day.length; i++) {
       const d = day[i]!;
       if (d < from || d > window.to) continue;
       const id = topic[i]!;
       if (d >= window.from) {
-        stats.add(id, count[i]!, upvotes[i]!, comments[i]!, sentimentSum[i]!, JSON.parse(subforums[i]!) as Record<string, number>);
+        const subs = (parsedSubforums[i] ??= JSON.parse(subforums[i]!) as Record<string, number>);
+        stats.add(id, count[i]!, upvotes[i]!, comments[i]!, sentimentSum[i]!, subs);
         continue;
       }
       let counts = baselines.get(id);
@@ -167,7 +170,7 @@ export class LanceDbRollups implements RollupTable {
   }
 
   private async readColumns(table: Table, signal?: AbortSignal): Promise<CellColumns> {
-    const out: CellColumns = { topic: [], day: [], count: [], upvotes: [], comments: [], sentimentSum: [], subforums: [] };
+    const out: CellColumns = { topic: [], day: [], count: [], upvotes: [], comments: [], sentimentSum: [], subforums: [], parsedSubforums: [] };
     await guard(async () => {
       const q = table.query().where("day >= 0 AND count > 0").select(["topic_id", "day", "count", "upvotes", "comments", "sentiment_sum", "subforums"]);
       for await (const batch of q) {

@@ -142,6 +142,11 @@ export interface TrendInputs {
 export interface TopPostsAsk {
   topicIds: readonly string[];
   window: TimeWindow;
+  /**
+   * How many posts the topics have in the window, when the caller knows it (ListTrends does, from
+   * its aggregates). A hint, never a limit: a store may read a small window's text in the same pass.
+   */
+  posts?: number;
 }
 
 /** The range of `buckets` windows as long as `window` right before it, and that length. */

@@ -158,6 +158,23 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       assert.deepEqual(await backend.emptyStore.topPostsFor(asks.slice(0, 2), 5, signal), [new Map([["seo", []], ["crypto", []], ["python", []]]), new Map([["seo", []], ["no-such-topic", []]])]);
     });
 
+    it("gives the same top posts whatever an ask's posts hint says", async () => {
+      // A hint only picks how a store reads (the LanceDB store reads a small window's text in
+      // its ranking scan): 0 asks for that, a huge count for reading the winners by id after.
+      const asks = [
+        { topicIds: ["seo", "crypto", "python"], window: WINDOWS.march! },
+        { topicIds: ["seo", "no-such-topic"], window: WINDOWS.february! },
+        { topicIds: ["python"], window: WINDOWS["whole corpus"]! },
+      ];
+      for (const posts of [0, 1e9]) {
+        for (const n of [1, 7]) {
+          const got = await backend.store.topPostsFor(asks.map((a) => ({ ...a, posts })), n, signal);
+          const want = await Promise.all(asks.map((a) => oracle().topPosts(a.topicIds, a.window, n)));
+          assert.deepEqual(got, want, `posts=${posts} n=${n}`);
+        }
+      }
+    });
+
     it("returns the most engaged posts of a topic in the oracle's order", async () => {
       const topics = ["seo", "crypto", "python", "no-such-topic"];
       for (const store of [backend.store, ...(backend.alternate ? [backend.alternate] : [])]) {
