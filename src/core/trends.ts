@@ -93,8 +93,8 @@ export class TrendsCore {
         ? await this.deps.store.topPostsFor(
             [
               // The counts are the aggregates just read (the previous window is the last baseline).
-              { topicIds: ranked.map((r) => r.stats.topicId), window, posts: sum(ranked.map((r) => r.stats.count)) },
-              { topicIds: withPrevious, window: previousWindow, posts: sum(ranked.map((r) => r.previous)) },
+              { topicIds: ranked.map((r) => r.stats.topicId), window, counts: new Map(ranked.map((r) => [r.stats.topicId, r.stats.count])) },
+              { topicIds: withPrevious, window: previousWindow, counts: new Map(ranked.map((r) => [r.stats.topicId, r.previous])) },
             ],
             KEYWORD_POSTS,
             signal,
@@ -171,10 +171,6 @@ function observedWindows(baselines: ReadonlyMap<string, readonly number[]>): boo
     });
   }
   return observed;
-}
-
-function sum(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0);
 }
 
 function clampSentiment(x: number): number {

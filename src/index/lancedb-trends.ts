@@ -348,9 +348,12 @@ function textInScan(asks: readonly TopPostsAsk[], n: number): boolean {
   let posts = 0;
   let kept = 0;
   for (const a of asks) {
-    if (a.posts === undefined) return false;
-    posts += a.posts;
-    kept += Math.min(a.posts, n * a.topicIds.length);
+    for (const id of a.topicIds) {
+      const count = a.counts?.get(id);
+      if (count === undefined) return false;
+      posts += count;
+      kept += Math.min(count, n);
+    }
   }
   return posts <= TEXT_IN_SCAN_RATIO * kept;
 }

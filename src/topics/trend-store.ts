@@ -143,10 +143,10 @@ export interface TopPostsAsk {
   topicIds: readonly string[];
   window: TimeWindow;
   /**
-   * How many posts the topics have in the window, when the caller knows it (ListTrends does, from
-   * its aggregates). A hint, never a limit: a store may read a small window's text in the same pass.
+   * How many posts each topic has in the window, when the caller knows it (ListTrends does, from
+   * its aggregates). A hint that picks how a store reads, never a limit: the answer is the same.
    */
-  posts?: number;
+  counts?: ReadonlyMap<string, number>;
 }
 
 /** The range of `buckets` windows as long as `window` right before it, and that length. */

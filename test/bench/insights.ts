@@ -21,7 +21,7 @@ import { TermCache } from "../../src/core/trends/term-cache.js";
 import { postText } from "../../src/topics/terms.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { openTrendStore } from "../../src/index/open-trend-store.js";
-import type { TrendStore } from "../../src/topics/trend-store.js";
+import type { TopPostsAsk, TrendStore } from "../../src/topics/trend-store.js";
 import { DAY_MS, utcDay } from "../../src/topics/rollup.js";
 import { LeadService } from "../../gen/threadsight/v1/leads_pb.js";
 import { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
@@ -237,12 +237,13 @@ export async function benchInsights(target: BackendTarget, opts: InsightsOptions
     const asks = [{ topicIds: top, window: yearWindow }, { topicIds: top, window: previousYear }];
     split.push({ what: "one-year keyword posts, window + previous (topPostsFor, text read by id after ranking)", calls: n, p50: await timeMedian(n, () => store.topPostsFor(asks, KEYWORD_POSTS, signal)) });
     // As ListTrends asks: with each window's post count for the topics, from its aggregates.
-    const countOf = (stats: readonly { topicId: string; count: number }[]) => stats.filter((st) => top.includes(st.topicId)).reduce((a, st) => a + st.count, 0);
-    const counted = [
-      { ...asks[0]!, posts: countOf(yearStats) },
-      { ...asks[1]!, posts: countOf(await store.aggregateByTopic(previousYear, signal)) },
+    const countsOf = (stats: readonly { topicId: string; count: number }[]) => new Map(top.map((id) => [id, stats.find((st) => st.topicId === id)?.count ?? 0]));
+    const counted: TopPostsAsk[] = [
+      { ...asks[0]!, counts: countsOf(yearStats) },
+      { ...asks[1]!, counts: countsOf(await store.aggregateByTopic(previousYear, signal)) },
     ];
-    split.push({ what: `one-year keyword posts as ListTrends asks (${counted[0]!.posts} + ${counted[1]!.posts} posts in the windows)`, calls: n, p50: await timeMedian(n, () => store.topPostsFor(counted, KEYWORD_POSTS, signal)) });
+    const total = (a: TopPostsAsk) => [...(a.counts?.values() ?? [])].reduce((x, y) => x + y, 0);
+    split.push({ what: `one-year keyword posts as ListTrends asks (${total(counted[0]!)} + ${total(counted[1]!)} posts in the windows)`, calls: n, p50: await timeMedian(n, () => store.topPostsFor(counted, KEYWORD_POSTS, signal)) });
     const keywordPosts = (await store.topPostsFor(asks, KEYWORD_POSTS, signal)).flatMap((m) => [...m.values()].flat());
     const count = (cache: TermCache) => () => {
       const into = new Map<string, number>();
@@ -455,18 +456,20 @@ export const INSIGHTS_TEXT = [
   "match, as a 1M-post collection does anyway; the last row times FindLeads at Weaviate's own default, where the",
   "scan runs, and says how many of those exact leads the configured setting also returns.",
   "Goals: ListTrends one year p50 <= 100 ms on LanceDB (and < 1 s on Weaviate at 1M posts); FindLeads p50 <= 30 ms.",
-  "Since 2026-11-24, when ListTrends' counts say the windows hold few posts beyond the ones kept (at most 6 per post",
-  "kept), the LanceDB store reads the keyword posts' text in its ranking scan instead of by id afterwards, and its",
-  "rollup snapshot parses each cell's subforum counts once instead of on every call. On the same data (AMD, 2026-11-25",
-  "00:03-00:07 UTC, runs of the old and new code alternating; gRPC p50, old / new): newest year 37.5 and 39.6 / 26.5,",
-  "22.8 and 25.3 ms; busiest year unchanged within the noise (77.2 and 72.6 / 77.1, 66.3 and 77.5 ms: its windows hold",
-  "~7 posts per post kept, so it still reads by id); month 7.6 and 8.9 / 8.3, 5.6 and 7.2 ms; FindLeads 19.9 and 19.7 /",
-  "23.0, 19.6 and 22.1 ms. Over a 200-topic model of the same posts (the CLI's default k, where the busiest year's",
-  "windows hold ~2 posts per post kept) the busiest year went from 75.6 and 76.5 to 40.7 and 50.9 ms. The LanceDB table",
-  "below is the last new-code run; the Weaviate table (2026-11-23, before the busiest-year row existed) was not re-run:",
-  "this machine had no Weaviate insights collection this session, and neither change touches the Weaviate store.",
-  "The Weaviate table ran on the AMD machine (2026-11-23). On the Intel machine (not tabled: this file rewritten from",
-  "that machine's results would drop the AMD runs of the other sections) the figures follow the machine's load.",
+  "Since 2026-11-25, ListTrends passes each shown topic's post counts in its window and the previous one (from the",
+  "aggregates it just read) with its ask for their keyword posts. The LanceDB store then reads the posts' text in its",
+  "ranking scan instead of by id afterwards when the windows hold at most 6 posts per post kept, and its rollup",
+  "snapshot parses each cell's subforum counts once instead of on every call; the Weaviate store skips the unsorted",
+  "1,000-object fetch for a topic known to hold more and goes straight to its two sorted fetches. On the same data",
+  "(AMD, 2026-11-25, runs of the old and new code alternating; gRPC p50, old / new): LanceDB (00:03-00:07 UTC) newest",
+  "year 37.5 and 39.6 / 26.5, 22.8 and 25.3 ms, busiest year unchanged within the noise (77.2 and 72.6 / 77.1, 66.3 and",
+  "77.5 ms: its windows hold ~7 posts per post kept, so it still reads by id), month 7.6 and 8.9 / 8.3, 5.6 and 7.2 ms;",
+  "over a 200-topic model of the same posts (the CLI's default k, where the busiest year's windows hold ~2 posts per",
+  "post kept) the busiest year went from 75.6 and 76.5 to 40.7 and 50.9 ms. Weaviate (00:13-00:26 UTC) busiest year",
+  "449.7 and 414.9 / 363.7 and 374.7 ms, newest year (115-124 ms) and month (23-27 ms) unchanged. FindLeads is not",
+  "touched (19.7-27.5 ms in every run). The tables below are the last new-code run of each backend (AMD, 2026-11-25).",
+  "On the Intel machine (not tabled: this file rewritten from that machine's results would drop the AMD runs of the",
+  "other sections) the figures follow the machine's load.",
   "Three runs per backend at 06:38-06:45 UTC on 2026-11-24, backends alternating: FindLeads p50 over gRPC / REST",
   "LanceDB 27.5 / 26.9, 25.6 / 25.1 and 27.4 / 27.9 ms, Weaviate 24.8 / 23.4, 23.0 / 23.4 and 20.4 / 22.0 ms",
   "(**met** in every run), ListTrends one year over gRPC LanceDB 47.5, 45.6 and 50.1 ms, Weaviate 142.6, 140.4 and",
