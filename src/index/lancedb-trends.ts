@@ -195,13 +195,13 @@ export class LanceDbTrendStore implements TrendStore {
     const topics = [...new Set(live.flatMap((a) => a.topicIds))];
     const where = `${windowWhere(hull)} AND topic_id IN (${topics.map(sqlString).join(", ")})`;
     const withText = textInScan(live, n);
-    // With the text in the scan, a row's text is decoded only when it is kept (`text` below).
-    const texts = new Map<TopicPost, () => Pick<TopicPost, "title" | "content" | "subforum">>();
+    // With the text in the scan, a kept row's text is decoded only after ranking (`scanned`).
+    const scanned = new Map<TopicPost, () => Record<string, unknown>>();
     await this.scan(where, ["topic_id", "id", "upvotes", "comments", "created", ...(withText ? TEXT_COLUMNS : [])], signal, (batch) => {
       const topic = repeatedStrings(batch, "topic_id");
       const id = column(batch, "id");
       const [up, com, created] = ["upvotes", "comments", "created"].map((c) => numberColumn(batch, c)) as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
-      const [title, content, subforum] = withText ? TEXT_COLUMNS.map((c) => column(batch, c)) : [];
+      const text = withText ? TEXT_COLUMNS.map((c) => [c, column(batch, c)] as const) : undefined;
       for (let i = 0; i < batch.numRows; i++) {
         const t = topic(i);
         const c = created[i]!;
@@ -209,31 +209,26 @@ export class LanceDbTrendStore implements TrendStore {
           if (c < a.window.from || c > a.window.to || !a.topics.has(t)) continue;
           const post: TopicPost = { id: String(id(i)), title: "", content: "", subforum: "", upvotes: up[i]!, comments: com[i]!, created: c };
           out[a.k]!.get(t)!.push(post);
-          if (title && content && subforum) texts.set(post, () => ({ title: String(title(i) ?? ""), content: String(content(i) ?? ""), subforum: String(subforum(i) ?? "") }));
+          if (text) scanned.set(post, () => Object.fromEntries(text.map(([name, get]) => [name, get(i)])));
         }
       }
     });
     for (const m of out) for (const [topicId, ranked] of m) m.set(topicId, ranked.sort(byEngagement).slice(0, n));
     const winners = out.flatMap((m) => [...m.values()].flat());
-    if (withText) {
-      for (const p of winners) {
-        const text = texts.get(p)!();
-        p.title = text.title;
-        p.content = text.content.slice(0, TOPIC_POST_CONTENT_CHARS);
-        p.subforum = text.subforum;
-      }
-      return out;
-    }
     if (winners.length === 0) return out;
-    const table = this.table!;
-    const ids = [...new Set(winners.map((p) => p.id))];
-    const rows = await guard(
-      () => raceAbort(table.query().where(idsWhere(ids)).select(["id", "title", "content", "subforum"]).limit(ids.length).toArray(), signal),
-      signal,
-    );
-    const byId = new Map(rows.map((r: Record<string, unknown>) => [String(r.id), r]));
+    let textOf = (p: TopicPost): Record<string, unknown> | undefined => scanned.get(p)?.();
+    if (!withText) {
+      const table = this.table!;
+      const ids = [...new Set(winners.map((p) => p.id))];
+      const rows = await guard(
+        () => raceAbort(table.query().where(idsWhere(ids)).select(["id", ...TEXT_COLUMNS]).limit(ids.length).toArray(), signal),
+        signal,
+      );
+      const byId = new Map(rows.map((r: Record<string, unknown>) => [String(r.id), r]));
+      textOf = (p) => byId.get(p.id);
+    }
     for (const p of winners) {
-      const r = byId.get(p.id) ?? {};
+      const r = textOf(p) ?? {};
       p.title = String(r.title ?? "");
       p.content = String(r.content ?? "").slice(0, TOPIC_POST_CONTENT_CHARS);
       p.subforum = String(r.subforum ?? "");
