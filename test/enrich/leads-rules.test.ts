@@ -8,7 +8,7 @@ import type { Post } from "../../src/model/post.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { inferIndustry, INDUSTRIES } from "../../src/enrich/leads/industry.js";
 import { opportunityFor } from "../../src/enrich/leads/opportunity.js";
-import { findTargetProduct, isNamedProduct } from "../../src/enrich/leads/product.js";
+import { findTargetProduct, type Target } from "../../src/enrich/leads/product.js";
 import { engagement, leadScore, TYPE_WEIGHT } from "../../src/enrich/leads/score.js";
 import { matchIntents } from "../../src/enrich/leads/signals.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
@@ -77,26 +77,26 @@ describe("target product and opportunity", () => {
   /** The target of a post that is only this title, read with the title as its focus. */
   const one = (text: string): string => {
     const s = sentencesOf(post(text, ""));
-    return findTargetProduct(s, s[0]);
+    return findTargetProduct(s, s[0]).name;
   };
 
   it("prefers the product named in the sentence carrying the intent", () => {
     const s = sentencesOf(post("We use QuickBooks for invoices", "Can anyone recommend a CRM that syncs with it?"));
-    assert.equal(findTargetProduct(s, s[1]), "CRM");
-    assert.equal(findTargetProduct(s, undefined), "QuickBooks");
+    assert.equal(findTargetProduct(s, s[1]).name, "CRM");
+    assert.equal(findTargetProduct(s, undefined).name, "QuickBooks");
   });
 
   it("does not mistake common words for products", () => {
     const s = sentencesOf(post("Square feet of office space", "We need a buffer of cash in the office."));
-    assert.equal(findTargetProduct(s, undefined), "");
+    assert.equal(findTargetProduct(s, undefined).name, "");
   });
 
   it("reads only the focus sentence and the title, so a product mentioned in passing is not the target", () => {
     const s = sentencesOf(post("Growing my cleaning business", "A client called me on my new phone yesterday. Any tips for finding more clients?"));
-    assert.equal(findTargetProduct(s, s[2]), "");
+    assert.equal(findTargetProduct(s, s[2]).name, "");
     // The title still names what the post is about when the ask does not.
     const t = sentencesOf(post("CRM Recommendations?", "We're a team of four. Any suggestions?"));
-    assert.equal(findTargetProduct(t, t[2]), "CRM");
+    assert.equal(findTargetProduct(t, t[2]).name, "CRM");
   });
 
   it("takes names that are also words only when written as names", () => {
@@ -138,17 +138,25 @@ describe("target product and opportunity", () => {
   });
 
   it("phrases the opportunity by type, product kind and industry", () => {
-    assert.equal(isNamedProduct("Shopify"), true);
-    assert.equal(isNamedProduct("CRM"), false);
-    assert.equal(opportunityFor("comparison", "Shopify", "ecommerce_retail"), "an alternative to Shopify, with migration help");
-    assert.equal(opportunityFor("solution_request", "SEO tool", "marketing_advertising"), "recommend an SEO tool that fits");
-    assert.equal(opportunityFor("buying_intent", "CRM", "general"), "sell them a CRM");
-    assert.equal(opportunityFor("solution_request", "accounting software", "accounting_tax"), "recommend accounting software that fits");
-    assert.equal(opportunityFor("buying_intent", "web hosting", "general"), "sell them web hosting");
-    assert.equal(opportunityFor("buying_intent", "insurance", "general"), "sell them insurance");
-    assert.equal(opportunityFor("advice_request", "SEO tool", "marketing_advertising"), "expert help choosing or using an SEO tool");
-    assert.equal(opportunityFor("advice_request", "Shopify", "ecommerce_retail"), "expert help with Shopify");
-    assert.equal(opportunityFor("advice_request", "", "legal_compliance"), "expert help: legal services");
+    const named = (name: string): Target => ({ name, named: true, replacing: false });
+    const category = (name: string): Target => ({ name, named: false, replacing: false });
+    const none: Target = { name: "", named: false, replacing: false };
+    assert.equal(opportunityFor("comparison", named("Shopify"), "ecommerce_retail"), "an alternative to Shopify, with migration help");
+    assert.equal(opportunityFor("solution_request", category("SEO tool"), "marketing_advertising"), "recommend an SEO tool that fits");
+    assert.equal(opportunityFor("buying_intent", category("CRM"), "general"), "sell them a CRM");
+    assert.equal(opportunityFor("solution_request", category("accounting software"), "accounting_tax"), "recommend accounting software that fits");
+    assert.equal(opportunityFor("buying_intent", category("web hosting"), "general"), "sell them web hosting");
+    assert.equal(opportunityFor("buying_intent", category("insurance"), "general"), "sell them insurance");
+    assert.equal(opportunityFor("advice_request", category("SEO tool"), "marketing_advertising"), "expert help choosing or using an SEO tool");
+    assert.equal(opportunityFor("advice_request", named("Shopify"), "ecommerce_retail"), "expert help with Shopify");
+    assert.equal(opportunityFor("advice_request", none, "legal_compliance"), "expert help: legal services");
+  });
+
+  it("offers an alternative for whatever ask wants a product replaced", () => {
+    assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: true }, "marketing_advertising"), "an alternative to Hootsuite, with migration help");
+    assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: false }, "marketing_advertising"), "tools or services for Hootsuite");
+    assert.equal(opportunityFor("advice_request", { name: "web hosting", named: false, replacing: true }, "general"), "better web hosting");
+    assert.equal(opportunityFor("comparison", { name: "CRM", named: false, replacing: false }, "general"), "a better CRM");
   });
 });
 

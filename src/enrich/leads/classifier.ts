@@ -241,7 +241,7 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       }
 
       const match: IntentMatch = m[type];
-      const targetProduct = findTargetProduct(sentences, match.sentence, view);
+      const target = findTargetProduct(sentences, match.sentence, view);
       const pain = m.pain_point;
       const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence ? pain.sentence.text.slice(0, PAIN_SENTENCE_MAX) : "";
       const leadType: LeadType = type;
@@ -249,9 +249,9 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
         leadType,
         leadScore: leadScore({ type, strength: match.strength, text: sentences.map((s) => s.text).join(" "), upvotes: post.upvotes, comments: post.comments, selfPromotion: promo }),
         painPoint,
-        opportunity: opportunityFor(type, targetProduct, industry),
+        opportunity: opportunityFor(type, target, industry),
         industry,
-        targetProduct,
+        targetProduct: target.name,
         rejectedAs: "",
         evidence: match.sentence?.text ?? "",
       };

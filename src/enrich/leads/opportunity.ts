@@ -3,7 +3,7 @@
  * and the target product, falling back to the industry's usual offering when no product is named.
  */
 import type { Industry } from "./industry.js";
-import { isNamedProduct } from "./product.js";
+import type { Target } from "./product.js";
 import type { Intent } from "./signals.js";
 
 /** What a vendor in each industry typically sells, used when no product or category is named. */
@@ -46,9 +46,14 @@ function article(phrase: string): string {
   return `${an ? "an" : "a"} ${phrase}`;
 }
 
+/** "a better CRM", but "better web hosting": no article before a mass noun. */
+function better(phrase: string): string {
+  return MASS_NOUN.test(phrase) ? `better ${phrase}` : `a better ${phrase}`;
+}
+
 /** The opportunity phrase for a lead. */
-export function opportunityFor(type: Intent, target: string, industry: Industry): string {
-  if (target === "") {
+export function opportunityFor(type: Intent, target: Target, industry: Industry): string {
+  if (target.name === "") {
     const offer = OFFERING[industry];
     switch (type) {
       case "buying_intent":
@@ -63,17 +68,19 @@ export function opportunityFor(type: Intent, target: string, industry: Industry)
         return `solve their problem with ${offer}`;
     }
   }
-  const named = isNamedProduct(target);
+  const { name, named } = target;
+  // Whatever the ask, a post that wants a product replaced is a switch a vendor can win.
+  if (target.replacing) return named ? `an alternative to ${name}, with migration help` : better(name);
   switch (type) {
     case "buying_intent":
-      return named ? `sell them ${target}` : `sell them ${article(target)}`;
+      return named ? `sell them ${name}` : `sell them ${article(name)}`;
     case "comparison":
-      return named ? `an alternative to ${target}, with migration help` : `a better ${target}`;
+      return named ? `an alternative to ${name}, with migration help` : better(name);
     case "solution_request":
-      return named ? `tools or services for ${target}` : `recommend ${article(target)} that fits`;
+      return named ? `tools or services for ${name}` : `recommend ${article(name)} that fits`;
     case "advice_request":
-      return named ? `expert help with ${target}` : `expert help choosing or using ${article(target)}`;
+      return named ? `expert help with ${name}` : `expert help choosing or using ${article(name)}`;
     case "pain_point":
-      return `fix their ${target} problem`;
+      return `fix their ${name} problem`;
   }
 }

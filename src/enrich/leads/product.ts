@@ -1,54 +1,29 @@
 /**
- * `target_product`: the product or category a post is about. Named products come from a small
- * gazetteer of tools forum posters ask about; categories from phrase patterns ("email marketing
- * tool", "CRM"). Only the sentence carrying the intent and the title are read, in that order: a
- * product named anywhere else in a post is mostly context (the phone a poster was called on, the
- * shipping a price includes), and "" is a better answer than a wrong one. On hand-labelled leads
+ * `target_product`: the product or category a post is about. What the post wants replaced comes
+ * first (replaced.ts: "Skype alternatives for Linux?" is about Skype); then named products from a
+ * small gazetteer of tools forum posters ask about (gazetteer.ts); then categories from phrase
+ * patterns ("email marketing tool", "CRM"). Only the sentence carrying the intent and the title
+ * are read, in that order: a product named anywhere else in a post is mostly context (the phone a
+ * poster was called on, the shipping a price includes), and "" is a better answer than a wrong one. On hand-labelled leads
  * (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products named by reading every
  * sentence were right, 0.65-0.72 of those named this way.
  */
+import { canonicalProduct, namedProductIn, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
+import { replacedName } from "./replaced.js";
 import { sentenceView, type Sentence, type SentenceView } from "./text.js";
 
-/**
- * Named products, matched case-insensitively on word boundaries, reported with this spelling.
- * Products whose names are common words (Square, Wave, Office, Buffer) are left out; those kept
- * whose names are also words (WORD_NAMES) must be written capitalised.
- */
-const PRODUCTS = [
-  "Shopify", "WooCommerce", "Magento", "BigCommerce", "Squarespace", "Wix", "Weebly", "WordPress", "Drupal", "Joomla",
-  "Etsy", "eBay", "Amazon", "PayPal", "Stripe", "Braintree", "Authorize.net",
-  "Salesforce", "HubSpot", "Zoho", "Pipedrive", "Highrise", "Insightly", "SugarCRM",
-  "MailChimp", "Constant Contact", "AWeber", "GetResponse", "SendGrid", "Campaign Monitor",
-  "QuickBooks", "Xero", "FreshBooks", "Gusto",
-  "Google Analytics", "Google AdWords", "AdWords", "Google Ads", "Facebook Ads", "Hootsuite", "Moz", "Ahrefs", "SEMrush",
-  "Trello", "Asana", "Basecamp", "Jira", "Slack", "Evernote", "Dropbox", "Google Drive", "Google Apps", "Office 365", "Excel",
-  "Zendesk", "Freshdesk", "Intercom", "Olark", "Zapier",
-  "GoDaddy", "HostGator", "Bluehost", "DreamHost", "Linode", "DigitalOcean", "Heroku", "AWS", "Azure", "Rackspace", "Cloudflare",
-  "Windows Server", "Exchange Server", "Active Directory", "VMware", "ESXi", "Hyper-V", "Outlook", "Windows", "Ubuntu", "Linux",
-  "iPhone", "iPad", "MacBook", "Android", "Galaxy", "Kindle", "Chromebook",
-  "Photoshop", "Illustrator", "InDesign", "Sketch",
-  "Kickstarter", "Indiegogo", "Patreon", "Upwork", "oDesk", "Elance", "Fiverr", "99designs", "Yelp", "Groupon", "LinkedIn", "Twitter", "Facebook", "Instagram", "Pinterest", "YouTube",
-  "SharePoint", "LegalZoom",
-];
+/** What a lead is about, as `target_product` reports it and `opportunity` phrases it. */
+export interface Target {
+  /** The product or category; "" when the post names none. */
+  name: string;
+  /** A product by name (Shopify, Gmail), not a category (CRM, web hosting). */
+  named: boolean;
+  /** The post wants something in its place: "alternatives to Gmail", "switching from Basecamp". */
+  replacing: boolean;
+}
 
-/**
- * Names that are also everyday words ("lots of windows open", "the outlook for 2013", "excel at
- * sales"): a match counts only written with a capital, or, for Windows, lowercase before a
- * version ("windows 7", "windows xp") as people type it.
- */
-const WORD_NAMES = new Set(["windows", "excel", "outlook", "slack", "sketch", "galaxy"]);
-const WINDOWS_VERSION = /^\s+(?:xp|vista|me|nt|rt|server|phone|\d)/i;
-const CANONICAL = new Map(PRODUCTS.map((name) => [name.toLowerCase(), name]));
-const PRODUCT_RE = new RegExp(
-  `(?<![\\w.])(?:${[...PRODUCTS]
-    .sort((a, b) => b.length - a.length)
-    .map((name) => name.replace(/[.+]/g, "\\$&").replace(/ /g, "\\s+"))
-    .join("|")})(?![\\w])`,
-  "i",
-);
-/** The same, for walking every match of a sentence (matchAll copies it, so no state is shared). */
-const PRODUCT_SCAN = new RegExp(PRODUCT_RE.source, "gi");
+const NO_TARGET: Target = { name: "", named: false, replacing: false };
 
 /**
  * Categories: pattern -> label reported. First match in list order wins within a sentence. The
@@ -127,21 +102,26 @@ function candidatesIn(view: SentenceView): Candidates {
   };
 }
 
-function inSentence(text: string, can: Candidates): string {
-  if (can.named) {
-    for (const m of text.matchAll(PRODUCT_SCAN)) {
-      const key = m[0].toLowerCase().replace(/\s+/g, " ");
-      if (WORD_NAMES.has(key) && m[0][0] === key[0] && !(key === "windows" && WINDOWS_VERSION.test(text.slice(m.index + m[0].length)))) continue;
-      return CANONICAL.get(key) ?? m[0];
-    }
-  }
-  for (const [re, label] of can.categories) if (re.test(text)) return label;
-  return "";
+/** Options of {@link findTargetProduct}. */
+export interface TargetOptions {
+  /** Read what a post wants replaced (replaced.ts) first; the evaluation turns it off to compare. Default true. */
+  replaced?: boolean;
 }
 
-/** True for a named product (Shopify), false for a category (CRM, email marketing tool). */
-export function isNamedProduct(target: string): boolean {
-  return CANONICAL.has(target.toLowerCase());
+function inSentence(text: string, can: Candidates, options: TargetOptions): Target | undefined {
+  // What the post wants replaced comes first: in "Skype alternatives for Linux?" Linux is where.
+  const replaced = options.replaced === false ? "" : replacedName(text);
+  if (replaced) {
+    // An unlisted name may be a kind of thing written in capitals ("alternatives to CRM", "VPS alternatives").
+    const kind = canonicalProduct(replaced) ? undefined : CATEGORIES.find(([re]) => re.test(replaced));
+    return kind ? { name: kind[1], named: false, replacing: true } : { name: replaced, named: true, replacing: true };
+  }
+  if (can.named) {
+    const named = namedProductIn(text);
+    if (named) return { name: named, named: true, replacing: false };
+  }
+  for (const [re, label] of can.categories) if (re.test(text)) return { name: label, named: false, replacing: false };
+  return undefined;
 }
 
 /**
@@ -149,17 +129,22 @@ export function isNamedProduct(target: string): boolean {
  * title (sentences come title first), else "".
  * `view` (the sentences', when the caller has it) rules out the patterns absent from the post.
  */
-export function findTargetProduct(sentences: readonly Sentence[], focus: Sentence | undefined, view: SentenceView = sentenceView(sentences)): string {
+export function findTargetProduct(
+  sentences: readonly Sentence[],
+  focus: Sentence | undefined,
+  view: SentenceView = sentenceView(sentences),
+  options: TargetOptions = {},
+): Target {
   const can = candidatesIn(view);
   if (focus) {
     // A focus from elsewhere than `sentences` is not covered by the view.
-    const hit = inSentence(focus.text, sentences.includes(focus) ? can : ALL);
+    const hit = inSentence(focus.text, sentences.includes(focus) ? can : ALL, options);
     if (hit) return hit;
   }
   for (const s of sentences) {
     if (!s.inTitle) break;
-    const hit = inSentence(s.text, can);
+    const hit = inSentence(s.text, can, options);
     if (hit) return hit;
   }
-  return "";
+  return NO_TARGET;
 }
