@@ -63,6 +63,19 @@ describe("target product of a post that wants a product replaced", () => {
     assert.deepEqual(findTargetProduct(s, s[0]), { name: "Skype", named: true, replacing: true });
   });
 
+  it("is the title's replaced product even when the focus sentence names it plainly", () => {
+    const s = sentencesOf(post("Alternatives to Hootsuite?", "A colleague is looking for social media tool options aside from Hootsuite."));
+    assert.deepEqual(findTargetProduct(s, s[1]), { name: "Hootsuite", named: true, replacing: true });
+    // Without the cue in the title, the focus sentence's product is named, not replaced.
+    const t = sentencesOf(post("Social media tools?", "A colleague is looking for social media tool options aside from Hootsuite."));
+    assert.deepEqual(findTargetProduct(t, t[1]), { name: "Hootsuite", named: true, replacing: false });
+  });
+
+  it("names the chat a site offers its visitors as live chat software", () => {
+    const s = sentencesOf(post("What is the best web site chat provider to use?"));
+    assert.equal(findTargetProduct(s, s[0]).name, "live chat software");
+  });
+
   it("is the category when the replaced name is one ('VPS alternatives')", () => {
     const s = sentencesOf(post("VPS alternatives that are reliable and have little downtime"));
     assert.deepEqual(findTargetProduct(s, s[0]), { name: "web hosting", named: false, replacing: true });

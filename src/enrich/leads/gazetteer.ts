@@ -17,6 +17,7 @@ export const PRODUCTS: readonly string[] = [
   "QuickBooks", "Xero", "FreshBooks", "Gusto",
   "Google Analytics", "Google AdWords", "AdWords", "Google Ads", "Facebook Ads", "Hootsuite", "Moz", "Ahrefs", "SEMrush",
   "Trello", "Asana", "Basecamp", "Jira", "Slack", "Evernote", "Dropbox", "Google Drive", "Google Apps", "Office 365", "Excel",
+  "Gmail", "Hotmail", "Yahoo Mail", "Google Docs", "Skype", "TeamViewer", "WhatsApp",
   "Zendesk", "Freshdesk", "Intercom", "Olark", "Zapier",
   "GoDaddy", "HostGator", "Bluehost", "DreamHost", "Linode", "DigitalOcean", "Heroku", "AWS", "Azure", "Rackspace", "Cloudflare",
   "Windows Server", "Exchange Server", "Active Directory", "VMware", "ESXi", "Hyper-V", "Outlook", "Windows", "Ubuntu", "Linux",

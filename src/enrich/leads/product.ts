@@ -6,7 +6,7 @@
  * are read, in that order: a product named anywhere else in a post is mostly context (the phone a
  * poster was called on, the shipping a price includes), and "" is a better answer than a wrong one. On hand-labelled leads
  * (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products named by reading every
- * sentence were right, 0.65-0.72 of those named this way.
+ * sentence were right, 0.59-0.72 of those named this way.
  */
 import { canonicalProduct, namedProductIn, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
@@ -45,7 +45,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bwebsite builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
   [/\b(?:help ?desk|ticketing system|support ticket)\b/i, "help desk software"],
-  [/\blive chat\b/i, "live chat software"],
+  // "live chat", and the chat a site offers its visitors: "web site chat provider", "customer chat widget".
+  [/\blive chat\b|\b(?:web ?site|customer|support) chat\b|\bchat (?:widgets?|providers?)\b/i, "live chat software"],
   [/\b(?:seo (?:tool|software|service|company|agency|firm)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
   [/\bseo\b/i, "SEO service"],
   [/\bsocial media (?:management|scheduling|tool|manager|marketing)\b/i, "social media management tool"],
@@ -108,14 +109,17 @@ export interface TargetOptions {
   replaced?: boolean;
 }
 
-function inSentence(text: string, can: Candidates, options: TargetOptions): Target | undefined {
-  // What the post wants replaced comes first: in "Skype alternatives for Linux?" Linux is where.
-  const replaced = options.replaced === false ? "" : replacedName(text);
-  if (replaced) {
-    // An unlisted name may be a kind of thing written in capitals ("alternatives to CRM", "VPS alternatives").
-    const kind = canonicalProduct(replaced) ? undefined : CATEGORIES.find(([re]) => re.test(replaced));
-    return kind ? { name: kind[1], named: false, replacing: true } : { name: replaced, named: true, replacing: true };
-  }
+/** What `text` wants replaced, as a target (a category when the name is one), or undefined. */
+function replacedIn(text: string): Target | undefined {
+  const replaced = replacedName(text);
+  if (!replaced) return undefined;
+  // An unlisted name may be a kind of thing written in capitals ("alternatives to CRM", "VPS alternatives").
+  const kind = canonicalProduct(replaced) ? undefined : CATEGORIES.find(([re]) => re.test(replaced));
+  return kind ? { name: kind[1], named: false, replacing: true } : { name: replaced, named: true, replacing: true };
+}
+
+/** The first listed product in `text`, else the first category, else undefined. */
+function namedIn(text: string, can: Candidates): Target | undefined {
   if (can.named) {
     const named = namedProductIn(text);
     if (named) return { name: named, named: true, replacing: false };
@@ -125,8 +129,10 @@ function inSentence(text: string, can: Candidates, options: TargetOptions): Targ
 }
 
 /**
- * The product or category a post is about: in the sentence that carries its intent, else in the
- * title (sentences come title first), else "".
+ * The product or category a post is about. What it wants replaced comes first, in the sentence
+ * that carries its intent, else in the title: in "Skype alternatives for Linux?" Linux is where,
+ * and a post titled "Alternatives to Hootsuite?" that asks for "options aside from Hootsuite" wants
+ * Hootsuite replaced. Then the product or category named in that sentence, else in the title, else "".
  * `view` (the sentences', when the caller has it) rules out the patterns absent from the post.
  */
 export function findTargetProduct(
@@ -135,15 +141,18 @@ export function findTargetProduct(
   view: SentenceView = sentenceView(sentences),
   options: TargetOptions = {},
 ): Target {
-  const can = candidatesIn(view);
-  if (focus) {
-    // A focus from elsewhere than `sentences` is not covered by the view.
-    const hit = inSentence(focus.text, sentences.includes(focus) ? can : ALL, options);
-    if (hit) return hit;
+  const title = sentences.filter((s) => s.inTitle && s !== focus);
+  const read = focus ? [focus, ...title] : title;
+  if (options.replaced !== false) {
+    for (const s of read) {
+      const hit = replacedIn(s.text);
+      if (hit) return hit;
+    }
   }
-  for (const s of sentences) {
-    if (!s.inTitle) break;
-    const hit = inSentence(s.text, can, options);
+  const can = candidatesIn(view);
+  for (const s of read) {
+    // A focus from elsewhere than `sentences` is not covered by the view.
+    const hit = namedIn(s.text, s === focus && !sentences.includes(focus) ? ALL : can);
     if (hit) return hit;
   }
   return NO_TARGET;

@@ -24,7 +24,8 @@ const NAME_THEN_CUE = /\s+(?:alternatives?|replacements?)\b/gi;
  * A cue followed by the replaced name: "alternative to Gmail", "switching from Basecamp". Not the
  * past tense, nor the noun: "I switched from a GNex", "before the switch from windows" tell a
  * story, they do not ask. Not "instead of": "through Coursera instead of a University" names no
- * product.
+ * product. Nor the verb "replace": its subject is mostly the replacer in a forecast ("Will
+ * TypeScript replace JavaScript", "Obama is replacing Bernanke"), not the poster.
  */
 const CUE_THEN_NAME = /\b(?:alternatives?|replacements?|substitutes?)\s+(?:to|for)\s+|(?<switch>(?<!\bthe\s)\b(?:switch(?:ing)?|migrat(?:e|ing))\s+(?:away\s+)?from\s+|\bmov(?:e|ing)\s+away\s+from\s+)/gi;
 /**
@@ -36,14 +37,14 @@ const SWITCH_NAME_WORDS = 1;
 const CUE_WORDS = ["alternative", "replacement", "substitute", "from"];
 
 /** Determiners after a cue: "an alternative to the Google Play Store". */
-const DETERMINER = /^(?:the|a|an|my|our|their|using)\s+/i;
+const DETERMINER = /^(?:the|a|an|my|our|their|your|using)\s+/i;
 
 /**
  * Capitalised words that are not names where they stand: determiners, adjectives before
  * "alternative", prepositions inside a title. Lowercased.
  */
 const NOT_NAMES = new Set([
-  "i", "a", "an", "the", "my", "our", "your", "their", "this", "that", "these", "those", "what", "which", "who", "any",
+  "i", "a", "an", "another", "one", "no", "the", "my", "our", "your", "their", "this", "that", "these", "those", "what", "which", "who", "any",
   "some", "something", "anything", "and", "or", "for", "to", "in", "on", "with", "of", "from", "is", "are", "ask", "hn",
   "show", "tell", "free", "open", "open-source", "source", "cheap", "cheaper", "good", "great", "best", "better", "other",
   "new", "faster", "lighter", "smaller", "bigger", "simpler", "cheapest", "simple", "similar", "possible", "viable", "affordable", "decent", "secure", "private", "self-hosted", "hosted",
