@@ -71,6 +71,17 @@ describe("industry taxonomy", () => {
     assert.equal(inferIndustry("", "Hello there"), "general");
     assert.equal(inferIndustry("r/SEO", "thoughts?"), "marketing_advertising");
   });
+
+  it("counts a word once whatever its form, and a trade's subforum as two words", () => {
+    // "employee" and "employees" are one careers word: the tech-support subforum keeps the post.
+    assert.equal(inferIndustry("talesfromtechsupport", "The employee asked why employees need new computers."), "it_support");
+    // Two words of another trade do not overrule a trade's subforum; three do.
+    assert.equal(inferIndustry("netsec", "Programming a netcat wrapper in Java"), "cybersecurity");
+    assert.equal(inferIndustry("netsec", "Programming a netcat wrapper in Java, code on git"), "software_development");
+    // On a startup forum two words of a trade name what the post is about.
+    assert.equal(inferIndustry("onstartups", "Should I follow up after a job interview when hiring?"), "careers_hr");
+    assert.equal(inferIndustry("onstartups", "Should I follow up after the interview?"), "startups_small_business");
+  });
 });
 
 describe("target product and opportunity", () => {

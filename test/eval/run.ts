@@ -23,6 +23,7 @@ import { summarySection } from "./sections/summary.js";
 import type { EvalSection } from "./section.js";
 import { buyingIntentSection } from "./sections/buying-intent.js";
 import { enrichmentCostSection } from "./sections/enrichment-cost.js";
+import { industrySection } from "./sections/industry.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
@@ -38,6 +39,7 @@ export const SECTIONS: readonly EvalSection[] = [
   painPointSection,
   buyingIntentSection,
   targetProductSection,
+  industrySection,
   enrichmentCostSection,
   retrievalSection,
   summarySection,

@@ -1,7 +1,7 @@
 /**
  * `target_product` against hand labels: 264 leads of the reddit 2013, Hacker News and Stack
- * Exchange corpora, labelled for this project (test/eval/labels/target-product.tsv: post id and the values a reader
- * would accept; no post text is stored). Posts are read with the ingest readers and enriched as
+ * Exchange corpora, labelled for this project (test/eval/labels/target-product.tsv: post id and
+ * the values a reader would accept; no post text is stored). Posts are read with the ingest readers and enriched as
  * ingest does (embedding, sentiment, then the lead rules), so the focus sentence is the one
  * ingest would pick.
  *
@@ -10,61 +10,17 @@
  * (how often it has been scored since is stated in the report); `replace` holds only leads that
  * say they want something replaced, where the replaced-product rule (replaced.ts) acts.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
 import { createLeadClassifier, type LeadDecision } from "../../../src/enrich/leads/classifier.js";
 import { findTargetProduct } from "../../../src/enrich/leads/product.js";
 import { sentencesOf } from "../../../src/enrich/leads/text.js";
 import { sentimentText } from "../../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
-import { readerFor, type Format } from "../../../src/ingest/formats.js";
-import { openInput } from "../../../src/ingest/open-input.js";
 import type { Post } from "../../../src/model/post.js";
-import { PACKAGE_ROOT } from "../../../src/package-root.js";
 import { embedCached } from "../embedding-cache.js";
 import { fmt, table } from "../format.js";
+import { LABELLED_CORPORA, labelledPosts, loadLabels, type Label } from "../labelled-posts.js";
 import type { EvalContext, EvalSection } from "../section.js";
-import { dataPath } from "../shared-data.js";
-
-const LABELS = path.join(PACKAGE_ROOT, "test", "eval", "labels", "target-product.tsv");
-
-const FILES: readonly [string, Format][] = [
-  ["corpora/reddit_top2013/submissions_top2013.ndjson.zst", "reddit-ndjson"],
-  ["corpora/hackernews_2015_2016/hacker_news.csv", "hn-csv"],
-  ["corpora/stackexchange_startups/startups_se_questions.jsonl", "stackexchange-jsonl"],
-  ["corpora/stackexchange_startups/onstartups_questions.jsonl", "stackexchange-jsonl"],
-];
-
-interface Label {
-  split: string;
-  id: string;
-  /** Accepted answers, lowercased; "" when the post may be said to be about no product. */
-  accepted: ReadonlySet<string>;
-}
-
-function loadLabels(): Label[] {
-  return readFileSync(LABELS, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !l.startsWith("#"))
-    .map((l) => {
-      const [split, id, values] = l.split("\t");
-      if (!split || !id || values === undefined) throw new Error(`${LABELS}: malformed line ${JSON.stringify(l)}`);
-      return { split, id, accepted: new Set(values.split("|").map((v) => (v.trim() === "NONE" ? "" : v.trim().toLowerCase()))) };
-    });
-}
-
-/** The labelled posts, read as ingest reads them. */
-async function labelledPosts(ids: ReadonlySet<string>): Promise<Map<string, Post>> {
-  const found = new Map<string, Post>();
-  for (const [file, format] of FILES) {
-    const input = await openInput(dataPath(file));
-    for await (const item of readerFor(format)(input.bytes)) {
-      if ("post" in item && ids.has(item.post.id)) found.set(item.post.id, item.post);
-    }
-  }
-  return found;
-}
 
 /** Today's rule without reading what a post wants replaced (replaced.ts, added 2026-11-25). */
 function withoutReplaced(post: Post, focusText: string): string {
@@ -118,13 +74,11 @@ const ratio = (a: number, b: number): string => (b === 0 ? "-" : fmt(a / b));
 export const targetProductSection: EvalSection = {
   id: "target-product",
   title: "Target product (hand-labelled leads)",
-  requires: FILES.map(([file]) => file),
+  requires: LABELLED_CORPORA.map(([file]) => file),
   async run(ctx: EvalContext) {
-    const labels = loadLabels();
-    const posts = await labelledPosts(new Set(labels.map((l) => l.id)));
-    const missing = labels.filter((l) => !posts.has(l.id));
-    if (missing.length > 0) throw new Error(`target-product: ${missing.length} labelled posts not in the corpora (first ${missing[0]!.id})`);
-    const ordered = labels.map((l) => posts.get(l.id)!);
+    const labels = loadLabels("target-product.tsv");
+    const ordered = await labelledPosts(labels);
+    const posts = new Map(ordered.map((p) => [p.id, p]));
     const vectors = await embedCached("target-product", ordered.map(postEmbeddingText));
     const sentiment = createSentimentClassifier();
     const leads = createLeadClassifier();
