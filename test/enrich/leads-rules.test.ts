@@ -146,6 +146,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Do you need an accountant for an LLC?"), "accountant");
     assert.equal(one("Always wanted to be a lawyer, now I'm in law school: what should I know?"), "");
     assert.equal(one("Backup homelab solution?"), "backup solution");
+    assert.equal(one("Looking for a UK online payment solution that takes a flat fee"), "payment processing");
+    assert.equal(one("Time Tracking tool?"), "time tracking software");
+    assert.equal(one("What do you use for real-time tracking of visitors?"), "");
   });
 
   it("phrases the opportunity by type, product kind and industry", () => {

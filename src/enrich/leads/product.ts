@@ -38,7 +38,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // "invoicing and payment software", "what software do you use to create invoices", "what do you use for time tracking and invoicing".
   [/\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|use)(?: [\w']+){0,4} (?:for|to) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+ ){1,2}(?:and|&) )?invoic(?:es|ing)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
-  [/\b(?:payment (?:processors?|processing|gateways?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
+  [/\b(?:payment (?:processors?|processing|gateways?|solutions?|systems?|providers?|platforms?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
+  [/\b(?:(?<!\breal[- ])time[- ]?track(?:ing|er)|timesheets?|time sheets?)\b/i, "time tracking software"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],
   [/\b(?:e-?commerce|online store|shopping cart) (?:platform|software|solution|site)?\b/i, "ecommerce platform"],
   [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?)\b/i, "web hosting"],
