@@ -39,6 +39,21 @@ test("a result scoring far below the first is not quoted, however many query wor
   assert.match(extractiveSummary(query, ranked, { relativeFloor: 0 }), /\[3\]/);
 });
 
+test("when the results above the floor give nothing to quote, every result read is quoted from", () => {
+  // A link post's bare title (too short to quote) far ahead of posts that discuss the query.
+  const ranked = [
+    { title: "Angular 2 versus React", subforum: "hackernews", content: "", relevance: 1 },
+    { title: "Google Trends: React.js has surpassed Angular.js", subforum: "hackernews", content: "Opinions on React versus Angular have shifted: React is now searched for more often than Angular.", relevance: 0.36 },
+  ];
+  const query = "opinions on react vs angular";
+  assert.ok(0.36 < RELATIVE_FLOOR * 1, "the second result lies below the floor");
+  const s = extractiveSummary(query, ranked);
+  assert.match(s, /\[2\]/, s);
+  assert.doesNotMatch(s, /The closest are/, s);
+  // Without the fallback the floor leaves only the titles to cite.
+  assert.match(extractiveSummary(query, ranked, { fallback: false }), /The closest are/);
+});
+
 test("no results gives a summary that says nothing matched", () => {
   assert.match(extractiveSummary("quantum bakeries", []), /^No discussions matched "quantum bakeries"/);
 });

@@ -160,12 +160,20 @@ function framed(chosen: readonly Candidate[]): string[] {
 export interface SummaryWeights {
   rankWeight?: number;
   relativeFloor?: number;
+  /** Read every result when those above the floor give nothing to quote (default true). */
+  fallback?: boolean;
 }
 
 /** Builds the summary text from chosen sentences. Exported for tests and for the evaluation. */
 export function extractiveSummary(query: string, results: readonly SummaryInput[], weights: SummaryWeights = {}): string {
   if (results.length === 0) return noMatchSummary(query);
-  const chosen = pick(candidates(query, results, weights.rankWeight ?? RANK_PRIOR, weights.relativeFloor ?? RELATIVE_FLOOR));
+  const rankWeight = weights.rankWeight ?? RANK_PRIOR;
+  const floor = weights.relativeFloor ?? RELATIVE_FLOOR;
+  let chosen = pick(candidates(query, results, rankWeight, floor));
+  // The floor guards against quoting an off-topic post, not against quoting at all: when the results
+  // above it hold no quotable sentence (a link post's bare title, "Angular 2 versus React"), every
+  // result read is a better source than the titles alone.
+  if (chosen.length === 0 && floor > 0 && weights.fallback !== false) chosen = pick(candidates(query, results, rankWeight, 0));
   const where = topSubforums(results);
   const n = results.length;
   const opening = `${n} discussion${n === 1 ? "" : "s"} matched${where.length > 0 ? `, mostly in ${where.join(" and ")}` : ""}.`;
