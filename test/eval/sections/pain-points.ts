@@ -97,7 +97,12 @@ export const painPointSection: EvalSection = {
       "threshold re-choice (F1 0.714), after the solution-request changes (0.718), with the complaint head",
       "(0.748), with that rule (0.749), and with those cues (the figure above: five runs in all, the",
       "goal met by 0.003, which is within what one more rule could move either way); nothing was changed",
-      "in response to them.",
+      "in response to them. Tried and not adopted (2026-11-25): the same question rule for tone alone (a",
+      "frustrated post's most negative sentence not quoted as its pain when it is a question with no",
+      "negative word). Over the corpora it moved 211 leads, mostly opinion questions from pain_point to",
+      "advice_request, but on the dev half F1 fell 0.767 -> 0.759 (recall 0.840 -> 0.816): complaint tweets",
+      "often ask (\"why is my order late?\"). It was rejected on the dev figure; the test half, scored in",
+      "the same run (its sixth), gave 0.733; the figure above is its seventh, with the rule reverted.",
     ].join("\n");
   },
 };
