@@ -161,6 +161,7 @@ describe("target product and opportunity", () => {
     assert.equal(opportunityFor("solution_request", category("accounting software"), "accounting_tax"), "recommend accounting software that fits");
     assert.equal(opportunityFor("buying_intent", category("web hosting"), "general"), "sell them web hosting");
     assert.equal(opportunityFor("buying_intent", category("insurance"), "general"), "sell them insurance");
+    assert.equal(opportunityFor("buying_intent", category("lawyer"), "legal_compliance"), "sell them a lawyer's services");
     assert.equal(opportunityFor("advice_request", category("SEO tool"), "marketing_advertising"), "expert help choosing or using an SEO tool");
     assert.equal(opportunityFor("advice_request", named("Shopify"), "ecommerce_retail"), "expert help with Shopify");
     assert.equal(opportunityFor("advice_request", none, "legal_compliance"), "expert help: legal services");

@@ -46,6 +46,9 @@ function article(phrase: string): string {
   return `${an ? "an" : "a"} ${phrase}`;
 }
 
+/** Categories that are people hired, not things bought: "sell them a lawyer" reads wrong. */
+const PROFESSIONS = new Set(["lawyer", "accountant", "web developer"]);
+
 /** "a better CRM", but "better web hosting": no article before a mass noun. */
 function better(phrase: string): string {
   return MASS_NOUN.test(phrase) ? `better ${phrase}` : `a better ${phrase}`;
@@ -73,6 +76,7 @@ export function opportunityFor(type: Intent, target: Target, industry: Industry)
   if (target.replacing) return named ? `an alternative to ${name}, with migration help` : better(name);
   switch (type) {
     case "buying_intent":
+      if (PROFESSIONS.has(name)) return `sell them ${article(name)}'s services`;
       return named ? `sell them ${name}` : `sell them ${article(name)}`;
     case "comparison":
       return named ? `an alternative to ${name}, with migration help` : better(name);

@@ -51,7 +51,10 @@ async function run(ctx: EvalContext): Promise<string> {
     "another trade overrule it) and a startup forum's as one, and no longer maps r/productivity to",
     "software development; \"hosting\" joined the infrastructure words. The rows below are that rule:",
     "the test split's second scoring. The subforum alone is still ahead on test, by one post; the",
-    "text decides where no subforum is known (Hacker News) and on startup forums.",
+    "text decides where no subforum is known (Hacker News) and on startup forums. Tried after it and",
+    "rejected on dev: a startup forum counting half a word, so that one word of a trade overrules it",
+    "(\"a lawyer that specializes in Internet startups\"): dev 0.800 -> 0.720 (test, scored in the same",
+    "run, 0.720; its third scoring, the rows below its fourth).",
     "",
     table(["split", "leads", "rule", "accuracy"], rows),
   ].join("\n");
