@@ -67,7 +67,7 @@ describe("target product of a post that wants a product replaced", () => {
     const s = sentencesOf(post("Alternatives to Hootsuite?", "A colleague is looking for social media tool options aside from Hootsuite."));
     assert.deepEqual(findTargetProduct(s, s[1]), { name: "Hootsuite", named: true, replacing: true });
     // Without the cue in the title, the focus sentence's product is named, not replaced.
-    const t = sentencesOf(post("Social media tools?", "A colleague is looking for social media tool options aside from Hootsuite."));
+    const t = sentencesOf(post("Social media tools?", "A colleague on Hootsuite is looking for other options."));
     assert.deepEqual(findTargetProduct(t, t[1]), { name: "Hootsuite", named: true, replacing: false });
   });
 

@@ -138,6 +138,19 @@ describe("target product and opportunity", () => {
     assert.equal(one("Don't switch from bullets to paragraphs in a resume, right?"), "");
   });
 
+  it("takes the kind of thing asked for over a listed product named after it or as its platform", () => {
+    assert.equal(one("Can you recommend a CRM that syncs with Gmail?"), "CRM");
+    assert.equal(one("What's the best accounting software for Etsy sellers?"), "accounting software");
+    assert.equal(one("Best Linux laptop?"), "laptop");
+    assert.equal(one("Any recommendations for a good cheap Windows VPS?"), "web hosting");
+    // A vendor's name before its own kind stays the product; broad kinds never displace a name.
+    assert.equal(one("Does Highrise CRM have an API?"), "Highrise");
+    assert.equal(one("My website runs on WordPress, how do I speed it up?"), "WordPress");
+    assert.equal(one("What is your go-to WordPress plugin for contact pages?"), "WordPress");
+    assert.equal(one("Is the new Windows logo growing on you yet?"), "Windows");
+    assert.equal(one("We use Excel for everything, is that bad?"), "Excel");
+  });
+
   it("matches products people shop for in the plural, professions only in the singular", () => {
     assert.equal(one("Any good hosting providers with data centers in Canada?"), "web hosting");
     assert.equal(one("Which payment processors handle subscriptions?"), "payment processing");

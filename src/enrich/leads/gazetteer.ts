@@ -45,6 +45,13 @@ export const PRODUCT_RE = new RegExp(
 /** The same, for walking every match of a sentence (matchAll copies it, so no state is shared). */
 const PRODUCT_SCAN = new RegExp(PRODUCT_RE.source, "gi");
 
+/**
+ * Listed names that are platforms other things run on: before a kind of thing they only say which
+ * one ("a Linux laptop", "a cheap Windows VPS", "an Excel timesheet"), where a vendor's name before
+ * its own kind stays the product ("Highrise CRM", "Braintree Payment Solutions").
+ */
+export const PLATFORMS: ReadonlySet<string> = new Set(["Windows", "Linux", "Ubuntu", "Android", "iPhone", "iPad", "MacBook", "Chromebook", "WordPress", "Excel"]);
+
 /** The gazetteer's spelling of `name` (any case, spaces collapsed), or undefined when it is not listed. */
 export function canonicalProduct(name: string): string | undefined {
   return CANONICAL.get(name.toLowerCase().replace(/\s+/g, " "));
@@ -55,10 +62,15 @@ export function canonicalProduct(name: string): string | undefined {
  * written with a capital (or "windows" before a version); "" when none.
  */
 export function namedProductIn(text: string): string {
+  return namedProductAt(text)?.name ?? "";
+}
+
+/** {@link namedProductIn} with where the name stands in `text` (start and end offsets). */
+export function namedProductAt(text: string): { name: string; start: number; end: number } | undefined {
   for (const m of text.matchAll(PRODUCT_SCAN)) {
     const key = m[0].toLowerCase().replace(/\s+/g, " ");
     if (WORD_NAMES.has(key) && m[0][0] === key[0] && !(key === "windows" && WINDOWS_VERSION.test(text.slice(m.index + m[0].length)))) continue;
-    return CANONICAL.get(key) ?? m[0];
+    return { name: CANONICAL.get(key) ?? m[0], start: m.index, end: m.index + m[0].length };
   }
-  return "";
+  return undefined;
 }

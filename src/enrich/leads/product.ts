@@ -8,7 +8,7 @@
  * (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products named by reading every
  * sentence were right, 0.59-0.72 of those named this way.
  */
-import { canonicalProduct, namedProductIn, PRODUCT_RE } from "./gazetteer.js";
+import { canonicalProduct, namedProductAt, PLATFORMS, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
 import { replacedName } from "./replaced.js";
 import { sentenceView, type Sentence, type SentenceView } from "./text.js";
@@ -120,13 +120,32 @@ function replacedIn(text: string): Target | undefined {
 }
 
 /** The first listed product in `text`, else the first category, else undefined. */
+/**
+ * Categories so broad that a product named in the same sentence says more: "my website runs on
+ * WordPress", "a WordPress plugin", "an Android developer" (the category's bare "developer"), "the
+ * Ubuntu logo".
+ */
+const CATCH_ALL = new Set(["website", "plugin", "software library", "web developer", "logo design"]);
+
+/**
+ * The product or category `text` is about. A listed product wins, unless the kind of thing the
+ * sentence asks for comes before it ("a CRM that syncs with Gmail", "accounting software for Etsy
+ * sellers") or right after a platform's name, which only says which kind ("a good cheap Windows
+ * VPS" is web hosting). Among categories the list order decides.
+ */
 function namedIn(text: string, can: Candidates): Target | undefined {
-  if (can.named) {
-    const named = namedProductIn(text);
-    if (named) return { name: named, named: true, replacing: false };
+  const named = can.named ? namedProductAt(text) : undefined;
+  for (const [re, label] of can.categories) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const category: Target = { name: label, named: false, replacing: false };
+    if (!named) return category;
+    // Wholly before: "use QuickBooks for invoices" matches the invoicing pattern around the name.
+    const before = m.index + m[0].length <= named.start;
+    const modified = PLATFORMS.has(named.name) && m.index >= named.end && /^\s*$/.test(text.slice(named.end, m.index));
+    return (before || modified) && !CATCH_ALL.has(label) ? category : { name: named.name, named: true, replacing: false };
   }
-  for (const [re, label] of can.categories) if (re.test(text)) return { name: label, named: false, replacing: false };
-  return undefined;
+  return named && { name: named.name, named: true, replacing: false };
 }
 
 /**

@@ -148,6 +148,12 @@ export const targetProductSection: EvalSection = {
       "second change, has one more answer and it is wrong (precision 0.625 -> 0.588, recall unchanged).",
       "An eighth, after \"payment solution/system/provider\" joined payment processing and time tracking",
       "became a category (from FindLeads answers; 24 answers changed over the corpora), moved no figure.",
+      "Nor did a ninth, after a change of precedence: a listed product no longer wins over the kind of",
+      "thing the sentence asks for when that comes first (\"a CRM that syncs with Gmail\") or right after a",
+      "platform's name (\"a cheap Windows VPS\", \"a Linux laptop\"); broad kinds (website, plugin, library,",
+      "developer, logo) never displace a name. 99 answers changed over the corpora; by the writer's reading",
+      "about 64 right where the old answer was not, 10 wrong (\"Windows Firewall\" as network equipment), the",
+      "rest neither.",
       "",
       table(["split", "leads", "rule", "answered", "precision", "recall"], rows),
     ].join("\n");
