@@ -188,6 +188,16 @@ describe("target product and opportunity", () => {
   });
 });
 
+describe("buying intent", () => {
+  it("is not read into getting what nobody sells: a job, a degree, a life", () => {
+    assert.notEqual(type("What kind of experience do I need to get a job at an ad agency?"), "buying_intent");
+    assert.notEqual(type("Should I get a job before I start my business?"), "buying_intent");
+    assert.notEqual(type("I really need to get a life."), "buying_intent");
+    assert.equal(type("I need to get a new laptop for my design work, any suggestions?"), "buying_intent");
+    assert.equal(type("Should I get a Synology or build my own NAS?"), "buying_intent");
+  });
+});
+
 describe("sentence splitting", () => {
   it("keeps abbreviations inside a sentence and the title apart from the body", () => {
     const s = sentencesOf(post("Majestic SEO vs. SEOMoz Pro?", "I use e.g. Moz daily. It costs $99.50 a month! Worth it?"));

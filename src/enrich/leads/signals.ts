@@ -39,10 +39,11 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     { re: /\bbudget (?:is |of |around |about |between |under |~)?(?:\$|£|€|usd ?)?\d|\$\s?\d[\d,.]*k? budget\b/i, weight: 0.75 },
     { re: /\bwhere (?:can|do|should|could) (?:i|we) (?:buy|purchase|order|get)\b/i, weight: 0.85 },
     // The poster's own plan ("I'm going to buy a...", "need to get a new..."), not "it was going to get this many views".
-    { re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are|i'll|we'll)(?: \w+){0,2} )(?:want|wanna|gonna|going|need) (?:to )?(?:buy|get) (?:a |an |the |that |this |some |my |new )/i, weight: 0.65 },
-    { re: /\bshould (?:i|we) (?:buy|purchase|get|order|upgrade)\b/i, weight: 0.8 },
+    // Nor what nobody sells: "I need to get a job", "should I get a degree", "Get a job as ..." (read among buying-intent answers).
+    { re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are|i'll|we'll)(?: \w+){0,2} )(?:want|wanna|gonna|going|need) (?:to )?(?:buy|get) (?:a |an |the |that |this |some |my |new )(?!(?:job|jobs|raise|promotion|degree|visa|grip|life|clue|chance|response|reply|feel|sense|girlfriend|boyfriend|internship|interview|position|mentor)\b)/i, weight: 0.65 },
+    { re: /\bshould (?:i|we) (?:buy|purchase|get|order|upgrade)\b(?! (?:a |an |my |the )?(?:job|jobs|raise|promotion|degree|visa|internship|interview|position|mentor)\b)/i, weight: 0.8 },
     { re: /\b(?:quote|quotes|pricing|price) (?:for|on)\b.*\?/i, weight: 0.6 },
-    { re: /^(?:buy|order|get) (?:a|an|the|my|new|me)\b/i, weight: 0.55 },
+    { re: /^(?:buy|order|get) (?:a|an|the|my|new|me)\b(?! (?:job|jobs|raise|promotion|degree|visa|life|clue|grip|internship|interview|position|mentor)\b)/i, weight: 0.55 },
     { re: /\b(?:wtb|want to buy)\b/i, weight: 0.95 },
   ],
   comparison: [
