@@ -44,13 +44,15 @@ const DETERMINER = /^(?:the|a|an|my|our|their|your|using)\s+/i;
  * "alternative", prepositions inside a title. Lowercased.
  */
 const NOT_NAMES = new Set([
-  "i", "a", "an", "another", "one", "no", "the", "my", "our", "your", "their", "this", "that", "these", "those", "what", "which", "who", "any",
-  "some", "something", "anything", "and", "or", "for", "to", "in", "on", "with", "of", "from", "is", "are", "ask", "hn",
-  "show", "tell", "free", "open", "open-source", "source", "cheap", "cheaper", "good", "great", "best", "better", "other",
-  "new", "faster", "lighter", "smaller", "bigger", "simpler", "cheapest", "simple", "similar", "possible", "viable", "affordable", "decent", "secure", "private", "self-hosted", "hosted",
-  "lightweight", "cross-platform", "online", "web-based", "mobile", "desktop", "native", "modern", "easy", "easier", "paid",
-  "local", "small", "reliable", "professional", "alternative", "alternatives", "replacement", "clone", "uk", "us", "usa",
-  "eu", "ux", "ui", "pr",
+  "i", "a", "an", "another", "one", "no", "the", "my", "our", "your", "their", "this", "that", "these",
+  "those", "what", "which", "who", "any", "some", "something", "anything", "and", "or", "for", "to", "in",
+  "on", "with", "of", "from", "is", "are", "ask", "hn", "show", "tell", "free", "open", "open-source",
+  "source", "cheap", "cheaper", "good", "great", "best", "better", "other", "new", "faster", "lighter",
+  "smaller", "bigger", "simpler", "cheapest", "simple", "similar", "possible", "viable", "affordable",
+  "decent", "secure", "private", "self-hosted", "hosted", "lightweight", "cross-platform", "online",
+  "web-based", "mobile", "desktop", "native", "modern", "easy", "easier", "paid", "local", "small",
+  "reliable", "professional", "alternative", "alternatives", "replacement", "clone", "uk", "us", "usa", "eu",
+  "ux", "ui", "pr",
 ]);
 
 /** A word written as a name: a capital first (Gmail, H-1B) or inside (iCloud, eBay). */
@@ -149,9 +151,11 @@ function nameBefore(text: string, to: number, capitalsMean: boolean): string {
     if (listed && listed.split(" ").length === k) return listed;
   }
   const run: string[] = [];
-  for (let i = all.length - 1; i >= 0 && run.length < MAX_NAME_WORDS; i--) {
+  for (let i = all.length - 1; i >= 0; i--) {
     const w = all[i]!;
     if ((w.closes && i !== all.length - 1) || !isName(w, capitalsMean, i === 0)) break;
+    // As after a cue: a longer run of capitals is a phrase, not a name.
+    if (run.length === MAX_NAME_WORDS) return "";
     run.unshift(w.text);
     if (w.opens) break;
   }
