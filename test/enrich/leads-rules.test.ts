@@ -161,6 +161,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Backup homelab solution?"), "backup solution");
     assert.equal(one("Looking for a UK online payment solution that takes a flat fee"), "payment processing");
     assert.equal(one("Time Tracking tool?"), "time tracking software");
+    assert.equal(one("Working with ecommerce fulfillment companies"), "shipping service");
+    assert.equal(one("Which ecommerce platform for a small shop?"), "ecommerce platform");
+    assert.equal(one("Need ecommerce marketing advice"), "");
     assert.equal(one("What do you use for real-time tracking of visitors?"), "");
   });
 

@@ -41,7 +41,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:payment (?:processors?|processing|gateways?|solutions?|systems?|providers?|platforms?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
   [/\b(?:(?<!\breal[- ])time[- ]?track(?:ing|er)|timesheets?|time sheets?)\b/i, "time tracking software"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],
-  [/\b(?:e-?commerce|online store|shopping cart) (?:platform|software|solution|site)?\b/i, "ecommerce platform"],
+  // "ecommerce" alone is mostly an adjective ("ecommerce fulfillment companies", "an ecommerce business"): it needs the thing.
+  [/\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i, "ecommerce platform"],
   [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?)\b/i, "web hosting"],
   [/\bwebsite builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
@@ -74,7 +75,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
   // A sentence that opens with it is about it: "Shipping for Ecommerce", "International shipping questions?".
-  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:center|centre|service|services|company|house))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i, "shipping service"],
+  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:centers?|centres?|services?|company|companies|houses?))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i, "shipping service"],
   [/\b(?:domain names?|domain registrars?)\b/i, "domain registrar"],
   [/\b(?:marketing agency|ad agency|advertising agency|pr firm)\b/i, "marketing agency"],
   [/\b(?:website|web site)\b/i, "website"],
