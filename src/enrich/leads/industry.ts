@@ -109,7 +109,7 @@ const WORDS: Partial<Record<Industry, RegExp>> = {
   real_estate: /\b(?:real estate|landlord|tenants?|mortgage|rental property|realtor|escrow|house flipping|property management)\b/gi,
   healthcare: /\b(?:clinic|patients?|medical|doctor|dental|dentist|hospital|healthcare|pharmacy|therap\w*)\b/gi,
   food_hospitality: /\b(?:restaurant|cafe|coffee shop|food truck|bakery|catering|menu|bar|brewery|hotel|kitchen)\b/gi,
-  logistics_shipping: /\b(?:shipping|freight|courier|fedex|ups|usps|dhl|fulfil?ment|warehouse|logistics|parcel|delivery)\b/gi,
+  logistics_shipping: /\b(?:shipping|freight|courier|fedex|ups|usps|dhl|fulfill?ment|warehouse|logistics|parcel|delivery)\b/gi,
   cybersecurity: /\b(?:malware|virus|phishing|hacked|breach|encryption|firewall|vulnerabilit\w*|ransomware|2fa|password manager)\b/gi,
   it_infrastructure: /\b(?:server|active directory|vmware|esxi|hyper-v|exchange server|network(?:ing)?|switch(?:es)?|vlan|backup|nas|san|raid|dns|dhcp|vpn|hosting|aws|azure)\b/gi,
   software_development: /\b(?:code|coding|developer|programming|api|framework|database|sql|javascript|python|php|ruby|rails|java|react|django|git|deploy\w*)\b/gi,

@@ -75,7 +75,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
   // A sentence that opens with it is about it: "Shipping for Ecommerce", "International shipping questions?".
-  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfil?ment (?:centers?|centres?|services?|company|companies|houses?))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i, "shipping service"],
+  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfill?ment (?:centers?|centres?|services?|company|companies|houses?))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i, "shipping service"],
   [/\b(?:domain names?|domain registrars?)\b/i, "domain registrar"],
   [/\b(?:marketing agency|ad agency|advertising agency|pr firm)\b/i, "marketing agency"],
   [/\b(?:website|web site)\b/i, "website"],
