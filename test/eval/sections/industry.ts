@@ -55,7 +55,10 @@ async function run(ctx: EvalContext): Promise<string> {
     "rejected on dev: a startup forum counting half a word, so that one word of a trade overrules it",
     "(\"a lawyer that specializes in Internet startups\"): dev 0.800 -> 0.720 (test, scored in the same",
     "run, 0.720; its third scoring). The rows below are its fifth, after \"fulfillment\" (US spelling)",
-    "joined the shipping words, which had only \"fulfilment\".",
+    "joined the shipping words, which had only \"fulfilment\". Tried after and rejected: dropping \"bar\"",
+    "from the hospitality words (\"Best Note-Taking App?\" read \"menu bar\" as a bar); the labelled figures",
+    "did not move, and of the 16 industries it changed over the corpora 11 were real bars, restaurants",
+    "and coffee shops lost.",
     "",
     table(["split", "leads", "rule", "accuracy"], rows),
   ].join("\n");
