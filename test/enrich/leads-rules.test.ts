@@ -164,6 +164,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Working with ecommerce fulfillment companies"), "shipping service");
     assert.equal(one("Which ecommerce platform for a small shop?"), "ecommerce platform");
     assert.equal(one("Need ecommerce marketing advice"), "");
+    assert.equal(one("What note taking app do you guys use?"), "note-taking app");
+    assert.equal(one("Best lecture note taking techniques?"), "");
+    assert.equal(one("Can anyone recommend an inexpensive service for expense tracking?"), "expense tracking software");
     assert.equal(one("What do you use for real-time tracking of visitors?"), "");
   });
 

@@ -38,8 +38,10 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // "invoicing and payment software", "what software do you use to create invoices", "what do you use for time tracking and invoicing".
   [/\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|use)(?: [\w']+){0,4} (?:for|to) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+ ){1,2}(?:and|&) )?invoic(?:es|ing)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
+  [/\bexpenses?[- ]?(?:track\w*|reports?|reporting|management)\b|\bmileage[- ]?track\w*/i, "expense tracking software"],
   [/\b(?:payment (?:processors?|processing|gateways?|solutions?|systems?|providers?|platforms?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
   [/\b(?:(?<!\breal[- ])time[- ]?track(?:ing|er)|timesheets?|time sheets?)\b/i, "time tracking software"],
+  [/\bnote[- ]?taking (?:apps?|applications?|tools?|programs?|software|services?)\b/i, "note-taking app"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],
   // "ecommerce" alone is mostly an adjective ("ecommerce fulfillment companies", "an ecommerce business"): it needs the thing.
   [/\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i, "ecommerce platform"],
