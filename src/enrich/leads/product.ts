@@ -122,7 +122,6 @@ function replacedIn(text: string): Target | undefined {
   return kind ? { name: kind[1], named: false, replacing: true } : { name: replaced, named: true, replacing: true };
 }
 
-/** The first listed product in `text`, else the first category, else undefined. */
 /**
  * Categories so broad that a product named in the same sentence says more: "my website runs on
  * WordPress", "a WordPress plugin", "an Android developer" (the category's bare "developer"), "the
