@@ -9,7 +9,7 @@
  * Products whose names are common words (Square, Wave, Office, Buffer) are left out; those kept
  * whose names are also words (WORD_NAMES) must be written capitalised.
  */
-export const PRODUCTS: readonly string[] = [
+const PRODUCTS: readonly string[] = [
   "Shopify", "WooCommerce", "Magento", "BigCommerce", "Squarespace", "Wix", "Weebly", "WordPress", "Drupal", "Joomla",
   "Etsy", "eBay", "Amazon", "PayPal", "Stripe", "Braintree", "Authorize.net",
   "Salesforce", "HubSpot", "Zoho", "Pipedrive", "Highrise", "Insightly", "SugarCRM",
@@ -58,14 +58,10 @@ export function canonicalProduct(name: string): string | undefined {
 }
 
 /**
- * The first listed product named in `text` as a name: a word name ({@link WORD_NAMES}) only
- * written with a capital (or "windows" before a version); "" when none.
+ * The first listed product named in `text` as a name, with where it stands (start and end
+ * offsets): a word name ({@link WORD_NAMES}) counts only written with a capital (or "windows"
+ * before a version); undefined when none.
  */
-export function namedProductIn(text: string): string {
-  return namedProductAt(text)?.name ?? "";
-}
-
-/** {@link namedProductIn} with where the name stands in `text` (start and end offsets). */
 export function namedProductAt(text: string): { name: string; start: number; end: number } | undefined {
   for (const m of text.matchAll(PRODUCT_SCAN)) {
     const key = m[0].toLowerCase().replace(/\s+/g, " ");

@@ -166,7 +166,7 @@ function distinctWords(text: string, groups: RegExp): number {
  * of the labelled leads (docs/EVALUATION.md, "Industry"), where the text alone overruled a right
  * subforum six times in 50 and a wrong one three times.
  */
-export const SUBFORUM_HITS = 2;
+const SUBFORUM_HITS = 2;
 const GENERALIST_HITS = 1;
 
 /** The usual industry of a subforum ("r/SEO", "seo"), or undefined for one the table does not hold. */

@@ -4,9 +4,9 @@
  * small gazetteer of tools forum posters ask about (gazetteer.ts); then categories from phrase
  * patterns ("email marketing tool", "CRM"). Only the sentence carrying the intent and the title
  * are read, in that order: a product named anywhere else in a post is mostly context (the phone a
- * poster was called on, the shipping a price includes), and "" is a better answer than a wrong one. On hand-labelled leads
- * (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products named by reading every
- * sentence were right, 0.59-0.72 of those named this way.
+ * poster was called on, the shipping a price includes), and "" is a better answer than a wrong
+ * one. On hand-labelled leads (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products
+ * named by reading every sentence were right, 0.59-0.72 of those named this way.
  */
 import { canonicalProduct, namedProductAt, PLATFORMS, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
