@@ -270,3 +270,25 @@ test("generic JSONL with --map: dotted paths, epoch s/ms and ISO dates, required
   assert.throws(() => parseFieldMap("title=headline"), /must name id, created/);
   assert.throws(() => parseFieldMap("id=a,title=b,created=c,colour=d"), /unknown field "colour"/);
 });
+
+test("Stack Exchange JSONL: the archive's 'no answers' notice and licence line are cut, the asker's words kept", async () => {
+  const notice = (licence: string): string => `\n\n## No Answers\n\nThere were no answers to this question.\n\n\n---\n\n${licence}`;
+  const rows = [
+    { body: `Is there a CRM for florists?${notice("All content is licensed under [CC BY-SA 3.0](https://creativecommons.org/licenses/by-sa/3.0/).")}` },
+    { body: `Any payroll tool?\n\nThanks.${notice("All content is licensed under the [CC BY-SA 3.0 license](https://creativecommons.org/licenses/by-sa/3.0/).")}` },
+    // The asker's own mention of a licence, and a heading of theirs, stay.
+    { body: "Our library is licensed under the GPL.\n\n## No Answers yet from our lawyer\n\nWhat now?" },
+    { body: notice("All content is licensed under [CC BY-SA 3.0](https://creativecommons.org/licenses/by-sa/3.0/).").trim() },
+  ];
+  const file = write(
+    "se.jsonl",
+    rows.map((r, i) => JSON.stringify({ id: i + 1, community: "startups_se", title: `q${i + 1}`, created_date: "2015-01-02", ...r })).join("\n") + "\n",
+  );
+  const contents = postsOf(await allItems(file, "stackexchange-jsonl")).map((p) => p.content);
+  assert.deepEqual(contents, [
+    "Is there a CRM for florists?",
+    "Any payroll tool?\n\nThanks.",
+    "Our library is licensed under the GPL.\n\nNo Answers yet from our lawyer\n\nWhat now?",
+    "",
+  ]);
+});

@@ -151,17 +151,23 @@ test("Stack Exchange JSONL: both archives, markdown and HTML bodies to text, arc
   ] as const) {
     const full = path.join(SE_DIR, file);
     assert.equal(newlines(full), expected, `independent count of ${file}`);
+    // Raw bodies carrying the archive's "no answers" notice, counted on the JSON text itself.
+    const footers = readFileSync(full, "utf8").split("\n").filter((l) => l.includes('"body": "') && /There were no answers to this question\.(\\n)+---(\\n)+All content is licensed under [^"]*"/.test(l)).length;
+    assert.ok(footers > 100, `${file}: expected the archive's notice in many raw bodies, found ${footers}`);
     let n = 0;
     let html = 0;
     let noUrl = 0;
+    let notice = 0;
     for await (const item of readFile(full)) {
       assert.ok("post" in item, `${file}: unexpected skip ${JSON.stringify(item)}`);
       n += 1;
       if (/<\/?(p|a|code|pre)\b[^>]*>/.test(item.post.content)) html += 1;
       if (!item.post.url.startsWith("https://collapsed-stacks.github.io/")) noUrl += 1;
+      if (/There were no answers to this question|All content is licensed under|No Answers\s*$/.test(item.post.content)) notice += 1;
     }
     assert.equal(n, expected);
     assert.equal(html, 0, `${file}: HTML tags left in ${html} bodies`);
     assert.equal(noUrl, 0);
+    assert.equal(notice, 0, `${file}: the archive's notice left in ${notice} of ${footers} bodies`);
   }
 });

@@ -5,6 +5,10 @@
  * Question ids restart at 1 in every community, so the native id is `<community>:<id>`; the
  * community is the subforum; answers are not separate posts. `comments` counts the replies a
  * question drew: answers plus comments on the question (comment_count is null in some archives).
+ * The archives end an unanswered question's body with their own page furniture ("## No Answers",
+ * "There were no answers to this question.", a rule and the CC BY-SA notice); it is cut off, since
+ * the asker never wrote it and, kept, it made "licensed" and "by-sa" trending keywords and put the
+ * same sentences into 439 posts' embeddings.
  */
 import { postId } from "../../model/post.js";
 import { anyTimeToMs, count, isObject, text } from "../field-values.js";
@@ -12,6 +16,14 @@ import { isJsonRecord, jsonRecords } from "../json-records.js";
 import { decodeEntities, markdownToText, singleLine } from "../plain-text.js";
 import type { ByteSource, ReadItem } from "../read-item.js";
 import { skip } from "../read-item.js";
+
+const ARCHIVE_FOOTER =
+  /(?:^|\n)[ \t]*#{1,6}[ \t]*No Answers[ \t]*\n\s*There were no answers to this question\.\s*(?:\n[ \t]*-{3,}[ \t]*\n\s*All content is licensed under [^\n]*)?\s*$/;
+
+/** The body without the archive's trailing "no answers" notice and licence line, if it has them. */
+export function withoutArchiveFooter(body: string): string {
+  return body.replace(ARCHIVE_FOOTER, "");
+}
 
 function question(record: unknown, line: number): ReadItem {
   if (!isObject(record)) return skip(line, "bad_json", "not a JSON object");
@@ -23,7 +35,7 @@ function question(record: unknown, line: number): ReadItem {
   if (title === undefined) return skip(line, "missing_title", `id ${nativeId}`);
   const created = anyTimeToMs(record["created_date"] ?? record["creation_date"]);
   if (created === undefined) return skip(line, "bad_date", `id ${nativeId}: created_date ${JSON.stringify(record["created_date"] ?? null)}`);
-  const body = typeof record["body"] === "string" ? record["body"] : "";
+  const body = typeof record["body"] === "string" ? withoutArchiveFooter(record["body"]) : "";
   return {
     line,
     post: {
