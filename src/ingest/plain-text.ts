@@ -1,6 +1,6 @@
 /**
  * Turns forum markup into plain text for storage, display and embedding: HTML entities decoded,
- * HTML tags dropped (HN item text, older Stack Exchange bodies), markdown reduced to its words
+ * HTML tags and comments dropped (HN item text, older Stack Exchange bodies), markdown reduced to its words
  * (reddit selftext, Stack Exchange bodies). The aim is readable text, not a faithful renderer:
  * link text stays and URLs go, code stays as text, and paragraph breaks survive as blank lines.
  */
@@ -39,6 +39,7 @@ function decodeOnce(text: string): string {
 /** Drops HTML tags, turning block-level boundaries into line breaks, then decodes entities. */
 export function htmlToText(html: string): string {
   const text = html
+    .replace(/<!--[\s\S]*?-->/g, "")
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
     .replace(/<br\s*\/?>/gi, "\n")
     .replace(/<\/?(p|div|li|ul|ol|pre|blockquote|h[1-6]|tr|table)\b[^>]*>/gi, "\n\n")
@@ -54,6 +55,7 @@ export function markdownToText(markdown: string, options: { html?: boolean; enti
   let text = markdown.replace(/\r\n?/g, "\n");
   if (options.html === true) {
     text = text
+      .replace(/<!--[\s\S]*?-->/g, "")
       .replace(/<br\s*\/?>/gi, "\n")
       .replace(/<\/?(p|div|li|ul|ol|pre|blockquote|h[1-6])\b[^>]*>/gi, "\n\n")
       .replace(/<\/?[a-zA-Z][^>]*>/g, "");

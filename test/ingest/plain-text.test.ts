@@ -35,10 +35,12 @@ test("markdown: links, images, emphasis, headings, quotes, lists, code, escapes"
   );
   assert.equal(markdownToText("a &lt;b&gt; tag", {}), "a <b> tag", "escaped HTML stays as text");
   assert.equal(markdownToText("<p>Hi <a href='x'>there</a></p><p>Bye</p>", { html: true }), "Hi there\n\nBye");
+  assert.equal(markdownToText("Before <!-- a note,\nover lines --> after", { html: true }), "Before after", "HTML comments are not text");
 });
 
 test("HTML: block tags become breaks, scripts vanish", () => {
   assert.equal(htmlToText("<p>One &amp; two</p><script>x()</script><p>Three<br>four</p>"), "One & two\n\nThree\nfour");
+  assert.equal(htmlToText("<p>One<!-- <p>hidden</p> --></p>"), "One");
 });
 
 test("embedding text: title plus the opening of the content, cut at a word", () => {

@@ -271,7 +271,7 @@ test("generic JSONL with --map: dotted paths, epoch s/ms and ISO dates, required
   assert.throws(() => parseFieldMap("id=a,title=b,created=c,colour=d"), /unknown field "colour"/);
 });
 
-test("Stack Exchange JSONL: the archive's 'no answers' notice and licence line are cut, the asker's words kept", async () => {
+test("Stack Exchange JSONL: the site's duplicate box and the archive's 'no answers' notice are cut, the asker's words kept", async () => {
   const notice = (licence: string): string => `\n\n## No Answers\n\nThere were no answers to this question.\n\n\n---\n\n${licence}`;
   const rows = [
     { body: `Is there a CRM for florists?${notice("All content is licensed under [CC BY-SA 3.0](https://creativecommons.org/licenses/by-sa/3.0/).")}` },
@@ -279,6 +279,12 @@ test("Stack Exchange JSONL: the archive's 'no answers' notice and licence line a
     // The asker's own mention of a licence, and a heading of theirs, stay.
     { body: "Our library is licensed under the GPL.\n\n## No Answers yet from our lawyer\n\nWhat now?" },
     { body: notice("All content is licensed under [CC BY-SA 3.0](https://creativecommons.org/licenses/by-sa/3.0/).").trim() },
+    // The site's "Possible Duplicate" box names another question; the asker's text follows it.
+    {
+      body:
+        "> **Possible Duplicate:**  \n> [What is the best merchant processing solution?](http://answers.onstartups.com/questions/615/x)  \n\n" +
+        "<!-- End of automatically inserted text -->\n\nI plan to sell online space and charge per month.",
+    },
   ];
   const file = write(
     "se.jsonl",
@@ -290,5 +296,6 @@ test("Stack Exchange JSONL: the archive's 'no answers' notice and licence line a
     "Any payroll tool?\n\nThanks.",
     "Our library is licensed under the GPL.\n\nNo Answers yet from our lawyer\n\nWhat now?",
     "",
+    "I plan to sell online space and charge per month.",
   ]);
 });

@@ -8,7 +8,9 @@
  * The archives end an unanswered question's body with their own page furniture ("## No Answers",
  * "There were no answers to this question.", a rule and the CC BY-SA notice); it is cut off, since
  * the asker never wrote it and, kept, it made "licensed" and "by-sa" trending keywords and put the
- * same sentences into 439 posts' embeddings.
+ * same sentences into 439 posts' embeddings. Likewise the site's "Possible Duplicate" box, which it
+ * inserted above the asker's text and closed with an "End of automatically inserted text" comment
+ * (73 questions): it names another question, whose title then read as this asker's request.
  */
 import { postId } from "../../model/post.js";
 import { anyTimeToMs, count, isObject, text } from "../field-values.js";
@@ -20,9 +22,17 @@ import { skip } from "../read-item.js";
 const ARCHIVE_FOOTER =
   /(?:^|\n)[ \t]*#{1,6}[ \t]*No Answers[ \t]*\n\s*There were no answers to this question\.\s*(?:\n[ \t]*-{3,}[ \t]*\n\s*All content is licensed under [^\n]*)?\s*$/;
 
-/** The body without the archive's trailing "no answers" notice and licence line, if it has them. */
-export function withoutArchiveFooter(body: string): string {
-  return body.replace(ARCHIVE_FOOTER, "");
+const INSERTED_BOX_END = /<!--\s*End of automatically inserted text\s*-->/i;
+
+/**
+ * The body without what the site and the archive added around the asker's text: a leading box
+ * closed by the "End of automatically inserted text" comment, and the trailing "no answers"
+ * notice with its licence line.
+ */
+export function withoutArchiveFurniture(body: string): string {
+  const boxEnd = INSERTED_BOX_END.exec(body);
+  const text = boxEnd === null ? body : body.slice(boxEnd.index + boxEnd[0].length);
+  return text.replace(ARCHIVE_FOOTER, "");
 }
 
 function question(record: unknown, line: number): ReadItem {
@@ -35,7 +45,7 @@ function question(record: unknown, line: number): ReadItem {
   if (title === undefined) return skip(line, "missing_title", `id ${nativeId}`);
   const created = anyTimeToMs(record["created_date"] ?? record["creation_date"]);
   if (created === undefined) return skip(line, "bad_date", `id ${nativeId}: created_date ${JSON.stringify(record["created_date"] ?? null)}`);
-  const body = typeof record["body"] === "string" ? withoutArchiveFooter(record["body"]) : "";
+  const body = typeof record["body"] === "string" ? withoutArchiveFurniture(record["body"]) : "";
   return {
     line,
     post: {
