@@ -20,7 +20,7 @@
 import type { Enrichment, LeadType, Post } from "../../model/post.js";
 import type { SentimentResult } from "../sentiment/classifier.js";
 import { vaderScores } from "../sentiment/vader.js";
-import { isJobPost, isNewsLink, isPromotionalAsk, isResolved, isSelfPromotion, isVenting, type Disqualifier } from "./false-positives.js";
+import { isJobPost, isNewsLink, isPromotionalAsk, isResolved, isSelfPromotion, isStoryForumPost, isVenting, type Disqualifier } from "./false-positives.js";
 import { inferIndustry } from "./industry.js";
 import { opportunityFor } from "./opportunity.js";
 import { findTargetProduct } from "./product.js";
@@ -198,8 +198,9 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
 
   return {
     classify(post, vector, sentiment) {
-      const sentences = sentencesOf(post);
       const industry = inferIndustry(post.subforum, `${post.title}\n${post.content}`);
+      if (isStoryForumPost(post)) return notLead(industry, "story");
+      const sentences = sentencesOf(post);
       // Built once: the cue and product rules both ask it which patterns can match in the post.
       const view = sentenceView(sentences);
       const heads: PostHeads = { complaint: headProbability("complaint", vector), suggestion: headProbability("suggestion", vector) };

@@ -1,13 +1,14 @@
 /**
  * The known false positives of intent matching, each detected on its own so tests and the
  * evaluation can name which one fired: job posts, self-promotion, news/link posts, posts whose
- * problem is already solved, and venting with no ask and nothing a vendor could fix.
+ * problem is already solved, venting with no ask and nothing a vendor could fix, and stories
+ * told in a storytelling forum.
  */
 import type { Post } from "../../model/post.js";
 import type { Sentence } from "./text.js";
 
 /** Why a post with intent cues is still not a lead. */
-export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting";
+export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting" | "story";
 
 const JOB_TAG = /^\s*[[(]\s*(?:hiring|for hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
 const JOB_TEXT =
@@ -80,4 +81,33 @@ const FIXABLE =
 /** Pain about nothing a vendor could fix (no product, service or business process named). */
 export function isVenting(sentences: readonly Sentence[]): boolean {
   return !sentences.some((s) => FIXABLE.test(s.text));
+}
+
+/**
+ * Forums whose rules admit only stories, told by whoever served the customer: the support tech,
+ * the clerk, the waiter. Their posts are full of problems, asks and purchases, all retold from the
+ * other side of the counter, so none is the poster's own; in the reddit corpus 91% of
+ * r/talesfromtechsupport read as leads before this rule. Reddit's "Tales From ..." family and the
+ * forums of the same kind; names compared in lower case.
+ */
+const STORY_FORUMS = new Set([
+  "talesfromtechsupport",
+  "talesfromretail",
+  "talesfromyourserver",
+  "talesfromcallcenters",
+  "talesfromthefrontdesk",
+  "talesfromthepizzaguy",
+  "talesfromthelaw",
+  "talesfrommedicine",
+  "talesfromthesquadcar",
+  "talesfromthepharmacy",
+  "talesfromtheclassroom",
+  "talesfromcablesupport",
+  "idontworkherelady",
+  "maliciouscompliance",
+]);
+
+/** A post of a storytelling forum: a story, not a request. */
+export function isStoryForumPost(post: Post): boolean {
+  return STORY_FORUMS.has(post.subforum.toLowerCase());
 }

@@ -1,10 +1,11 @@
 /**
- * Text handling for lead detection: the post's title and body as one string, split into
- * sentences that keep their position (title first), with URLs and markdown noise removed so
- * patterns see prose.
+ * Text handling for lead detection: the post's title and body split into sentences that keep
+ * their position (title first), with URLs and markdown noise removed so patterns see prose, and
+ * with other people's words (retold dialogue, quoted speech) left out.
  */
 import type { Post } from "../../model/post.js";
 import { Trigrams } from "./literals.js";
+import { isTranscript, quotedSpeech, speakerOf } from "./reported-speech.js";
 
 /** One sentence of a post. `inTitle` marks sentences taken from the title. */
 export interface Sentence {
@@ -40,23 +41,41 @@ export function clean(text: string): string {
   return (plain.includes("  ") || plain.includes("\t") ? plain.replace(BLANKS, " ") : plain).trim();
 }
 
-function split(text: string): string[] {
+/** The sentences of one line. */
+function splitLine(line: string): string[] {
   const out: string[] = [];
-  for (const line of text.split(/\n+/)) {
-    // A sentence ends at . ! ? (runs of them) followed by space and a capital; abbreviations such
-    // as "vs." and "e.g." do not end one, and decimals never match.
-    for (const part of line.split(/(?<!\b(?:[Vv]s|[Ee]\.g|[Ii]\.e|etc|approx|[Mm]rs?|[Mm]s|[Dd]r|[Ss]t|[Ii]nc|[Ll]td|[Nn]o)\.)(?<=[.!?]+)\s+(?=[A-Z0-9"'(\[@#])/)) {
-      const s = part.trim();
-      if (s.length > 1) out.push(s);
-    }
+  // A sentence ends at . ! ? (runs of them) followed by space and a capital; abbreviations such
+  // as "vs." and "e.g." do not end one, and decimals never match.
+  for (const part of line.split(/(?<!\b(?:[Vv]s|[Ee]\.g|[Ii]\.e|etc|approx|[Mm]rs?|[Mm]s|[Dd]r|[Ss]t|[Ii]nc|[Ll]td|[Nn]o)\.)(?<=[.!?]+)\s+(?=[A-Z0-9"'(\[@#\u201c])/)) {
+    const s = part.trim();
+    if (s.length > 1) out.push(s);
   }
   return out;
 }
 
-/** The post's sentences, title first. A title ending without punctuation is still one sentence. */
+/**
+ * The poster's own sentences of a text, in order: the lines of a retold dialogue and sentences
+ * spoken inside quotation marks are someone else's words (reported-speech.ts) and are left out.
+ * `transcripts` false reads every line as the poster's (a title is one line, never a dialogue).
+ */
+function ownSentences(text: string, transcripts: boolean): string[] {
+  const lines = text.split(/\n+/).map((line) => ({ line, parts: splitLine(line) })).filter((l) => l.parts.length > 0);
+  const speakers = transcripts ? lines.map((l) => speakerOf(l.line.trim())) : [];
+  const dialogue = transcripts && isTranscript(speakers);
+  return lines.flatMap((l, i) => {
+    if (dialogue && speakers[i] !== undefined) return [];
+    const quoted = quotedSpeech(l.parts);
+    return l.parts.filter((_, j) => !quoted[j]);
+  });
+}
+
+/**
+ * The post's sentences, title first: the poster's own words only (see {@link ownSentences}). A
+ * title ending without punctuation is still one sentence.
+ */
 export function sentencesOf(post: Pick<Post, "title" | "content">): Sentence[] {
-  const title = split(clean(post.title));
-  const body = split(clean(post.content.slice(0, MAX_BODY_CHARS)));
+  const title = ownSentences(clean(post.title), false);
+  const body = ownSentences(clean(post.content.slice(0, MAX_BODY_CHARS)), true);
   return [
     ...title.map((text, i) => ({ text, inTitle: true, index: i })),
     ...body.map((text, i) => ({ text, inTitle: false, index: title.length + i })),
