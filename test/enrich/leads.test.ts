@@ -25,8 +25,9 @@ function classify(ref: string) {
 
 const REJECTED: Record<string, readonly string[]> = {
   // "[HIRING] Public Accountants in Colorado Springs", "[Hiring] Freelance Infographic Designers",
-  // "[Hiring] Need a 4"x6" postcard designed quick - interested?"
-  job_post: ["Accounting/xhiyd", "freelance/kenr2", "GraphicDesign/wab94"],
+  // "[Hiring] Need a 4"x6" postcard designed quick - interested?", "[ forhire ] Will code for plane
+  // tickets" (r/forhire's one-word tag; its "I need to buy the ticket" read as buying intent)
+  job_post: ["Accounting/xhiyd", "freelance/kenr2", "GraphicDesign/wab94", "freelance/h0cth"],
   // "I Just Launched GoPollGo.com, what do you think?", "Looking for iPhone app feedback",
   // "We just launched our product on Kickstarter, take a look and let me know what you think!"
   // "Used SquareSpace to make my new portfolio site. What do you guys think?"
@@ -34,7 +35,8 @@ const REJECTED: Record<string, readonly string[]> = {
   // program for automatic file management, looking for feedback" ("It would be very useful to hear
   // what you could imagine using this for."), "I've just released an open source client for
   // Reddit" (its feature list: "Support for multiple accounts.").
-  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz"],
+  // "Just finished up a email based ticketing system for WordPress (CPT), anyone interested in testing?"
+  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz", "Wordpress/15oa7b"],
   // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com"
   news_link: ["startups/1ewarp", "smallbusiness/urkl6"],
   // "Can't update drivers ..." with "EDIT: [](/solved)", "A book every sysadmin should read?" ending
@@ -64,6 +66,7 @@ describe("lead false positives on real posts", { skip }, () => {
 describe("lead types on real posts", { skip }, () => {
   const cases: { ref: string; type: (typeof LEAD_TYPES)[number]; target?: string; why: string }[] = [
     { ref: "smallbusiness/1b0s3d", type: "solution_request", why: "Any recommendations for a ... branding agency?" },
+    { ref: "techsupport/r8jbi", type: "solution_request", target: "help desk software", why: "Looking for an easy to use ticket management system" },
     { ref: "SEO/oe62t", type: "solution_request", target: "SEO tool", why: "What do you use to track your rankings?" },
     // An earlier choice ("ended up going with MailChimp") followed by a new ask is still a lead.
     { ref: "Entrepreneur/16tngo", type: "solution_request", target: "CRM", why: "suggestions for free or low cost CRM program" },

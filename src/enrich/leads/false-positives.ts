@@ -10,7 +10,8 @@ import type { Sentence } from "./text.js";
 /** Why a post with intent cues is still not a lead. */
 export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting" | "story";
 
-const JOB_TAG = /^\s*[[(]\s*(?:hiring|for hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
+// "[forhire]" is r/forhire's own tag, written as one word.
+const JOB_TAG = /^\s*[[(]\s*(?:hiring|for ?hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
 const JOB_TEXT =
   /\b(?:we(?:'re| are) (?:now )?hiring|now hiring|is hiring|are hiring|job (?:opening|posting)s?|positions? (?:available|open)|open positions?|send (?:me |us )?(?:your |a )?(?:resume|cv)|apply (?:now|here|today|online)|competitive salary|(?:available|looking) for (?:hire|freelance (?:work|projects)|new clients)|for hire|hire me)\b/i;
 
@@ -22,7 +23,7 @@ export function isJobPost(post: Post): boolean {
 }
 
 const MADE_IT =
-  /\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:built|made|created|launched|released|developed|designed|started|wrote|published|opened)\b|\b(?:i|we)(?:'m| am| are|'re) (?:launching|releasing)\b|(?:^|[-–:,] )(?:just|finally|recently) (?:built|made|created|launched|released|developed|published)\b|\bmy (?:new|first|latest) (?:[\w-]+ ){0,3}(?:app|site|website|startup|product|tool|game|service|saas|plugin|extension)\b/i;
+  /\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:built|made|created|launched|released|developed|designed|started|wrote|published|opened|finished (?:up|building|making|writing|developing|coding) (?:a|an|my|our)\b)\b|\b(?:i|we)(?:'m| am| are|'re) (?:launching|releasing)\b|(?:^|[-–:,] )(?:just|finally|recently) (?:built|made|created|launched|released|developed|published|finished (?:up|building|making|writing|developing|coding) (?:a|an|my|our)\b)\b|\bmy (?:new|first|latest) (?:[\w-]+ ){0,3}(?:app|site|website|startup|product|tool|game|service|saas|plugin|extension)\b/i;
 /**
  * Calls to action: the poster wants visitors, users or praise, not a product. "Let me know if you
  * need more info" is a help seeker's offer, not one of them.

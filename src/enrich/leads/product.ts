@@ -48,7 +48,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?)\b/i, "web hosting"],
   [/\bwebsite builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
-  [/\b(?:help ?desk|ticketing system|support ticket)\b/i, "help desk software"],
+  [/\b(?:help ?desk|ticketing system|support ticket|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
   // "live chat", and the chat a site offers its visitors: "web site chat provider", "customer chat widget".
   [/\blive chat\b|\b(?:web ?site|customer|support) chat\b|\bchat (?:widgets?|providers?)\b/i, "live chat software"],
   [/\b(?:seo (?:tool|software|service|company|agency|firm)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
