@@ -6,6 +6,7 @@
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, SearchIndex } from "../index/search-index.js";
 import { decodePageToken, encodePageToken, requestFingerprint } from "./page-token.js";
+import { querySubject } from "./query-subject.js";
 import { queryVector } from "./query-vector.js";
 import { RULES, requireText, resolveLimit, resolveSearchRange, resolveSubforums } from "./request-rules.js";
 import { shorten } from "./snippet.js";
@@ -63,10 +64,12 @@ export class SearchCore {
     const subforums = resolveSubforums(params.subforums);
     const fingerprint = requestFingerprint(["semantic", query, subforums]);
     const offset = decodePageToken(params.pageToken, fingerprint, limit);
+    // Retrieval reads what the query is about, not its opinion frame (query-subject.ts).
+    const subject = querySubject(query);
     // Not awaited here: the index can run its keyword side while the query is embedded.
-    const vector = queryVector(this.deps.embedder, query, signal);
+    const vector = queryVector(this.deps.embedder, subject, signal);
     const hits = await this.deps.index.hybrid(
-      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
+      { text: subject, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
       signal,
     );
     const page = paginate(hits, limit, offset, fingerprint);

@@ -52,6 +52,16 @@ describe("REST endpoints over real posts", { skip }, () => {
     assert.ok(data.processing_time_ms >= 0);
   });
 
+  test("semantic search reads an opinion question's subject: the same posts as the subject alone, the query echoed as sent", async () => {
+    const framed = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "What are people saying about marketing a small business?", limit: 8 } });
+    const bare = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "marketing a small business", limit: 8 } });
+    assert.equal(framed.status, 200);
+    assert.equal(framed.body.data.query, "What are people saying about marketing a small business?");
+    const ids = (r: typeof framed) => r.body.data.results.map((x: { id: string }) => x.id);
+    assert.ok(ids(framed).length > 0);
+    assert.deepEqual(ids(framed), ids(bare));
+  });
+
   test("semantic search pages without overlap and filters by subforum", async () => {
     const first = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "marketing a small business", limit: 5 } });
     assert.notEqual(first.body.data.next_page_token, "");

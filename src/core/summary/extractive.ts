@@ -8,6 +8,7 @@
  * Each quoted sentence cites its result by 1-based position, e.g. "[2]". Lexical rather than
  * embedding similarity keeps it under a millisecond, which the search latency budget needs.
  */
+import { querySubject } from "../query-subject.js";
 import { jaccard, sentences, terms } from "./text-units.js";
 import { noMatchSummary } from "./summarizer.js";
 import type { Summarizer, SummaryInput } from "./summarizer.js";
@@ -62,7 +63,8 @@ function readable(results: readonly SummaryInput[], floor: number): readonly Sum
 }
 
 function candidates(query: string, results: readonly SummaryInput[], rankWeight: number, floor: number): Candidate[] {
-  const queryTerms = new Set(terms(query));
+  // "opinions on X" is scored on X: the frame's words would favour posts asking for opinions.
+  const queryTerms = new Set(terms(querySubject(query)));
   // Each sentence's terms are extracted once, for the document frequencies and its own score.
   const docs = readable(results, floor).map((r) => [r.title, ...sentences(r.content)].map((text) => ({ text, terms: new Set(terms(text)) })));
   // Document frequency of each term across the results read: shared vocabulary says less.
