@@ -9,10 +9,15 @@
  * label (a post can name the product in passing) but a result that never names it is almost
  * never about it.
  *
+ * A second table asks about the same products as opinion questions ("what are people saying
+ * about quickbooks", "opinions on shopify"), top 10 at the service's alpha, searched as written
+ * and as SemanticSearch searches them (their subject alone, src/core/query-subject.ts).
+ *
  * Run over a copy of a data directory (it opens the index as the service does):
  *   node --import tsx test/eval/named-product-queries.ts <dataDir>
  */
 import { loadConfig } from "../../src/config.js";
+import { querySubject } from "../../src/core/query-subject.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 
@@ -42,6 +47,17 @@ const NAMED_PRODUCT_QUERIES: readonly { query: string; mentions: RegExp }[] = [
 
 const ALPHAS = [0, 0.3, 0.5, 0.7, 0.9, 1];
 
+/** The products of {@link NAMED_PRODUCT_QUERIES} asked about as opinion questions, frames in turn. */
+const OPINION_FRAMES = ["what are people saying about %s", "opinions on %s", "what do people think of %s", "thoughts on %s", "how do people feel about %s"];
+const OPINION_SUBJECTS: readonly [string, RegExp][] = [
+  ["quickbooks", /quick ?books/i], ["shopify", /shopify/i], ["mailchimp", /mail ?chimp/i], ["godaddy", /go ?daddy/i],
+  ["wordpress", /wordpress/i], ["salesforce", /salesforce/i], ["paypal", /paypal/i], ["dropbox", /dropbox/i],
+  ["evernote", /evernote/i], ["trello", /trello/i], ["heroku", /heroku/i], ["squarespace", /squarespace/i],
+  ["linode", /linode/i], ["photoshop", /photoshop/i], ["the raspberry pi", /raspberry/i], ["kickstarter", /kickstarter/i],
+  ["freshbooks", /freshbooks/i], ["google analytics", /google analytics/i], ["ubuntu", /ubuntu/i], ["the nexus 7", /nexus/i],
+];
+const OPINION_QUERIES = OPINION_SUBJECTS.map(([subject, mentions], i) => ({ query: OPINION_FRAMES[i % OPINION_FRAMES.length]!.replace("%s", subject), mentions }));
+
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error("usage: named-product-queries.ts <dataDir>");
 const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, THREADSIGHT_DATA_DIR: dataDir });
@@ -63,6 +79,20 @@ try {
   for (const a of ALPHAS) {
     const s = shares.get(a)!;
     console.log(`| ${a} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
+  }
+
+  console.log(`\n${OPINION_QUERIES.length} opinion questions about the same products, top 10 at alpha ${config.hybridAlpha}`);
+  console.log("| searched | top 10 naming the product (mean) | queries with none of 10 |");
+  console.log("| --- | --- | --- |");
+  for (const [name, textOf] of [["as written", (q: string) => q], ["their subject (as SemanticSearch does)", querySubject]] as const) {
+    const texts = OPINION_QUERIES.map((q) => textOf(q.query));
+    const qv = await embedder.embed(texts);
+    const s: number[] = [];
+    for (const [i, { mentions }] of OPINION_QUERIES.entries()) {
+      const hits = await index.hybrid({ text: texts[i]!, vector: qv[i]!, alpha: config.hybridAlpha, limit: 10, offset: 0 });
+      s.push(hits.filter((h) => mentions.test(`${h.post.title}\n${h.post.content}`)).length / 10);
+    }
+    console.log(`| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
   }
 } finally {
   await index.close();

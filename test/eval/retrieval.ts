@@ -66,6 +66,18 @@ const NAMED_PRODUCT_TEXT = [
   "\"Is a Costco Membership worth it?\" second for shopify, \"Using a pocket-sized notebook\" second",
   "for quickbooks). 0.5 gives up 0.8 MAP points on the questions above against 0.7 and keeps",
   "product queries on their product; it stays the default.",
+  "",
+  "Asked as opinion questions (\"what are people saying about quickbooks\", \"opinions on shopify\",",
+  "\"thoughts on trello\", five frames in turn over the same twenty products; the same script, run on",
+  "2026-11-25 against a copy of that index whose Stack Exchange posts had been re-read without the",
+  "archive's notices), the frame's words pull in posts that ask for opinions on anything. SemanticSearch",
+  "therefore searches the subject alone (src/core/query-subject.ts); share of the top 10 at alpha 0.5",
+  "that name the product:",
+  "",
+  "| searched | top 10 naming the product (mean) | queries with none of 10 |",
+  "| --- | --- | --- |",
+  "| as written | 0.70 | 0 |",
+  "| their subject (as SemanticSearch does) | 0.80 | 0 |",
 ];
 
 export interface Query {
