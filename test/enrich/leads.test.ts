@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LEAD_TYPES } from "../../src/model/post.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
-import { isPromotionalAsk, isSelfPromotion } from "../../src/enrich/leads/false-positives.js";
+import { isHeadlineCase, isPromotionalAsk, isSelfPromotion } from "../../src/enrich/leads/false-positives.js";
 import { INDUSTRIES } from "../../src/enrich/leads/industry.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
 import { missingBackend } from "../harness/backend-policy.js";
@@ -37,8 +37,10 @@ const REJECTED: Record<string, readonly string[]> = {
   // Reddit" (its feature list: "Support for multiple accounts.").
   // "Just finished up a email based ticketing system for WordPress (CPT), anyone interested in testing?"
   self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz", "Wordpress/15oa7b"],
-  // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com"
-  news_link: ["startups/1ewarp", "smallbusiness/urkl6"],
+  // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com";
+  // headlines that end in a question: "Is Antivirus Software a Waste of Money?", "Why Don’t
+  // Smartphones Have A “Guest Mode”?", "How Long Does a Flash Drive Last?"
+  news_link: ["startups/1ewarp", "smallbusiness/urkl6", "software/qedjm", "gadgets/o3b7h", "programming/dwbge"],
   // "Can't update drivers ..." with "EDIT: [](/solved)", "A book every sysadmin should read?" ending
   // "... is the one I went with."; testimonials whose vendor already made it right: "Why you
   // should buy Corsair products." ("They sent me a replacement H80..."), "Logitech, you have
@@ -66,6 +68,8 @@ describe("lead false positives on real posts", { skip }, () => {
 describe("lead types on real posts", { skip }, () => {
   const cases: { ref: string; type: (typeof LEAD_TYPES)[number]; target?: string; why: string }[] = [
     { ref: "smallbusiness/1b0s3d", type: "solution_request", why: "Any recommendations for a ... branding agency?" },
+    // A body-less question written as a sentence is the poster's, not a headline.
+    { ref: "Entrepreneur/1asi17", type: "advice_request", why: "How much did it cost to start your business and how did you get that money?" },
     { ref: "techsupport/r8jbi", type: "solution_request", target: "help desk software", why: "Looking for an easy to use ticket management system" },
     { ref: "SEO/oe62t", type: "solution_request", target: "SEO tool", why: "What do you use to track your rankings?" },
     // An earlier choice ("ended up going with MailChimp") followed by a new ask is still a lead.
@@ -144,5 +148,12 @@ describe("lead types on real posts", { skip }, () => {
     const strong = classify("smallbusiness/14twtp").d.leadScore;
     const vague = classify("smallbusiness/1cxsy5").d.leadScore;
     assert.ok(strong > vague, `${strong} <= ${vague}`);
+  });
+});
+
+describe("headline case", () => {
+  it("tells a headline from a question written as a sentence", () => {
+    for (const t of ["Are Movie Theaters Actually Fueling Piracy?", "What If Everybody Didn't Have to Work to Get Paid?", "How Did Slack Grow So Fast?"]) assert.equal(isHeadlineCase(t), true, t);
+    for (const t of ["Which MacBook can code 8 hours without charging?", "Any CRM for a team of four?", "Is Slack down?", "What do you use for invoicing?"]) assert.equal(isHeadlineCase(t), false, t);
   });
 });
