@@ -97,6 +97,16 @@ describe("target product and opportunity", () => {
     assert.equal(findTargetProduct(s, undefined).name, "QuickBooks");
   });
 
+  it("lets a platform named where the intent is yield to the kind of thing the title names", () => {
+    const s = sentencesOf(post("Buying a New Laptop. Any Suggestions?", "It would be really nice if I could run TF2 on the Ubuntu half."));
+    assert.equal(findTargetProduct(s, s[2]).name, "laptop");
+    // With no kind in the title the platform stays the target, and a product that is not a platform always does.
+    const t = sentencesOf(post("Any suggestions?", "It would be really nice if I could run TF2 on the Ubuntu half."));
+    assert.equal(findTargetProduct(t, t[1]).name, "Ubuntu");
+    const u = sentencesOf(post("Buying a New Laptop", "Would Photoshop run well on it?"));
+    assert.equal(findTargetProduct(u, u[1]).name, "Photoshop");
+  });
+
   it("does not mistake common words for products", () => {
     const s = sentencesOf(post("Square feet of office space", "We need a buffer of cash in the office."));
     assert.equal(findTargetProduct(s, undefined).name, "");

@@ -172,10 +172,17 @@ export function findTargetProduct(
     }
   }
   const can = candidatesIn(view);
-  for (const s of read) {
+  for (const [i, s] of read.entries()) {
     // A focus from elsewhere than `sentences` is not covered by the view.
     const hit = namedIn(s.text, s === focus && !sentences.includes(focus) ? ALL : can);
-    if (hit) return hit;
+    if (!hit) continue;
+    // A platform named where the intent is ("it will run Ubuntu") says which kind; the kind
+    // the title names is what is wanted ("Buying a New Laptop. Any Suggestions?").
+    if (i === 0 && focus && hit.named && PLATFORMS.has(hit.name)) {
+      const kind = read.slice(1).map((t) => namedIn(t.text, can)).find((t) => t && !t.named && !CATCH_ALL.has(t.name));
+      if (kind) return kind;
+    }
+    return hit;
   }
   return NO_TARGET;
 }
