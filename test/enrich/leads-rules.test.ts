@@ -194,6 +194,7 @@ describe("target product and opportunity", () => {
     assert.equal(opportunityFor("advice_request", category("SEO tool"), "marketing_advertising"), "expert help choosing or using an SEO tool");
     assert.equal(opportunityFor("advice_request", named("Shopify"), "ecommerce_retail"), "expert help with Shopify");
     assert.equal(opportunityFor("advice_request", none, "legal_compliance"), "expert help: legal services");
+    assert.equal(opportunityFor("comparison", none, "startups_small_business"), "help weighing the options: small-business services");
   });
 
   it("offers an alternative for whatever ask wants a product replaced", () => {

@@ -61,8 +61,10 @@ export function opportunityFor(type: Intent, target: Target, industry: Industry)
     switch (type) {
       case "buying_intent":
         return `sell them ${offer}`;
+      // Most comparisons that name no product weigh ideas ("high margin vs low margin",
+      // "cofounder vs outsourcing"): "a better alternative" to nothing read as nonsense.
       case "comparison":
-        return `a better alternative: ${offer}`;
+        return `help weighing the options: ${offer}`;
       case "solution_request":
         return `recommend ${offer}`;
       case "advice_request":
