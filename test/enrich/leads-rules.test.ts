@@ -107,6 +107,13 @@ describe("target product and opportunity", () => {
     assert.equal(findTargetProduct(u, u[1]).name, "Photoshop");
   });
 
+  it("knows inventory, video editing and security camera kinds, but not a PC for video editing", () => {
+    assert.equal(one("Can anyone recommend free inventory software for a small business?"), "inventory management software");
+    assert.equal(one("What is the best free video editing software for Windows?"), "video editing software");
+    assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "");
+    assert.equal(one("What security camera would help?"), "security cameras");
+  });
+
   it("does not mistake common words for products", () => {
     const s = sentencesOf(post("Square feet of office space", "We need a buffer of cash in the office."));
     assert.equal(findTargetProduct(s, undefined).name, "");

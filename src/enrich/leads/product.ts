@@ -43,6 +43,10 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:(?<!\breal[- ])time[- ]?track(?:ing|er)|timesheets?|time sheets?)\b/i, "time tracking software"],
   [/\bnote[- ]?taking (?:apps?|applications?|tools?|programs?|software|services?)\b/i, "note-taking app"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],
+  [/\binventory (?:management|tracking|control)(?: (?:software|system|tools?|apps?|solutions?))?\b|\binventory (?:software|system|apps?)\b/i, "inventory management software"],
+  // The software, not the PC: "a gaming/video editing rig" wants a computer.
+  [/\bvideo edit(?:ing (?:software|programs?|apps?|tools?|suites?)|ors?)\b/i, "video editing software"],
+  [/\b(?:ip|security|surveillance|cctv) cam(?:era)?s?\b|\bcctv\b/i, "security cameras"],
   // "ecommerce" alone is mostly an adjective ("ecommerce fulfillment companies", "an ecommerce business"): it needs the thing.
   [/\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i, "ecommerce platform"],
   [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?)\b/i, "web hosting"],
