@@ -105,6 +105,9 @@ describe("target product and opportunity", () => {
     assert.equal(findTargetProduct(t, t[1]).name, "Ubuntu");
     const u = sentencesOf(post("Buying a New Laptop", "Would Photoshop run well on it?"));
     assert.equal(findTargetProduct(u, u[1]).name, "Photoshop");
+    // A broad kind where the intent is yields the same way.
+    const v = sentencesOf(post("Brother bought an SEO package from a local company", "We have yet to get a single lead from our website."));
+    assert.equal(findTargetProduct(v, v[1]).name, "SEO service");
   });
 
   it("knows inventory, video editing and security camera kinds, but not a PC for video editing", () => {

@@ -180,9 +180,10 @@ export function findTargetProduct(
     // A focus from elsewhere than `sentences` is not covered by the view.
     const hit = namedIn(s.text, s === focus && !sentences.includes(focus) ? ALL : can);
     if (!hit) continue;
-    // A platform named where the intent is ("it will run Ubuntu") says which kind; the kind
-    // the title names is what is wanted ("Buying a New Laptop. Any Suggestions?").
-    if (i === 0 && focus && hit.named && PLATFORMS.has(hit.name)) {
+    // A platform named where the intent is ("it will run Ubuntu") says which kind, and a broad
+    // kind there ("our website") says little; the kind the title names is what is wanted
+    // ("Buying a New Laptop. Any Suggestions?", "Brother bought an SEO package ...").
+    if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) : CATCH_ALL.has(hit.name))) {
       const kind = read.slice(1).map((t) => namedIn(t.text, can)).find((t) => t && !t.named && !CATCH_ALL.has(t.name));
       if (kind) return kind;
     }
