@@ -223,6 +223,14 @@ describe("buying intent", () => {
     assert.equal(type("I need to get a new laptop for my design work, any suggestions?"), "buying_intent");
     assert.equal(type("Should I get a Synology or build my own NAS?"), "buying_intent");
   });
+
+  it("is the poster's readiness to pay for something, not what others pay nor paying what is owed", () => {
+    assert.notEqual(type("So what are they willing to pay for this urgent need? $45-55k per year."), "buying_intent");
+    assert.notEqual(type("Note that I'm willing to pay tax in all countries, if I really have to."), "buying_intent");
+    assert.notEqual(type("I finally got hired, so I'll be able to pay off my loans."), "buying_intent");
+    assert.equal(type("We're willing to pay a development house to build our iOS app."), "buying_intent");
+    assert.equal(type("I'll pay well for a logo that does not look like clip art."), "buying_intent");
+  });
 });
 
 describe("sentence splitting", () => {

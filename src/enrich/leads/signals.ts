@@ -35,7 +35,13 @@ export const CUES: Record<Intent, readonly Cue[]> = {
       weight: 0.9,
     },
     { re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|need|hoping) to hire (?:a|an|someone|somebody)\b/i, weight: 0.7 },
-    { re: /\b(?:willing|happy|able|prepared) to (?:pay|spend)\b|\bi'?(?:ll| will) (?:gladly )?pay\b/i, weight: 0.9 },
+    // The poster's readiness to pay for something: not what others would pay ("what are they willing
+    // to pay for this urgent need?": an employer's salary), nor paying what is owed ("willing to pay
+    // tax in all countries", "able to pay off my loans").
+    {
+      re: /(?<!\b(?:they|he|she|customers?|people|clients?|users?|investors?|employers?|companies|buyers?)(?: (?:are|is|were|was|be|'re|'s))?(?: not| still| also| only| really| just)? )\b(?:willing|happy|able|prepared) to (?:pay|spend)\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest|my (?:loans?|debts?|mortgage|bills?|rent|taxes))\b)|\bi'?(?:ll| will) (?:gladly )?pay\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest)\b)/i,
+      weight: 0.9,
+    },
     { re: /\bbudget (?:is |of |around |about |between |under |~)?(?:\$|£|€|usd ?)?\d|\$\s?\d[\d,.]*k? budget\b/i, weight: 0.75 },
     { re: /\bwhere (?:can|do|should|could) (?:i|we) (?:buy|purchase|order|get)\b/i, weight: 0.85 },
     // The poster's own plan ("I'm going to buy a...", "need to get a new..."), not "it was going to get this many views".
