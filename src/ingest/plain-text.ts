@@ -1,8 +1,9 @@
 /**
  * Turns forum markup into plain text for storage, display and embedding: HTML entities decoded,
- * HTML tags and comments dropped (HN item text, older Stack Exchange bodies), markdown reduced to its words
- * (reddit selftext, Stack Exchange bodies). The aim is readable text, not a faithful renderer:
- * link text stays and URLs go, code stays as text, and paragraph breaks survive as blank lines.
+ * HTML tags and comments dropped (HN item text, older Stack Exchange bodies), markdown reduced to
+ * its words (reddit selftext, Stack Exchange bodies). The aim is readable text, not a faithful
+ * renderer: link text stays and URLs go, code stays as text, and paragraph breaks survive as
+ * blank lines.
  */
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {

@@ -184,8 +184,10 @@ export function findTargetProduct(
     // kind there ("our website") says little; the kind the title names is what is wanted
     // ("Buying a New Laptop. Any Suggestions?", "Brother bought an SEO package ...").
     if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) : CATCH_ALL.has(hit.name))) {
-      const kind = read.slice(1).map((t) => namedIn(t.text, can)).find((t) => t && !t.named && !CATCH_ALL.has(t.name));
-      if (kind) return kind;
+      for (const t of read.slice(1)) {
+        const kind = namedIn(t.text, can);
+        if (kind && !kind.named && !CATCH_ALL.has(kind.name)) return kind;
+      }
     }
     return hit;
   }

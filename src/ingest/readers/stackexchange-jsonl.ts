@@ -29,7 +29,7 @@ const INSERTED_BOX_END = /<!--\s*End of automatically inserted text\s*-->/i;
  * closed by the "End of automatically inserted text" comment, and the trailing "no answers"
  * notice with its licence line.
  */
-export function withoutArchiveFurniture(body: string): string {
+function withoutArchiveFurniture(body: string): string {
   const boxEnd = INSERTED_BOX_END.exec(body);
   const text = boxEnd === null ? body : body.slice(boxEnd.index + boxEnd[0].length);
   return text.replace(ARCHIVE_FOOTER, "");
