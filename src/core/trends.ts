@@ -12,6 +12,7 @@ import { dayStart, resolveLimit, resolveTrendsRange } from "./request-rules.js";
 import type { DayRange } from "./request-rules.js";
 import { acceleration, BASELINE_WINDOWS, growthRate, median, trendScore } from "./trends/formulas.js";
 import { trendingKeywords } from "./trends/log-odds.js";
+import { termRarity } from "./trends/rarity.js";
 import { TermCache } from "./trends/term-cache.js";
 
 /** Sample posts per trend. */
@@ -86,6 +87,7 @@ export class TrendsCore {
     const ranked = rank(stats, baselines).slice(0, limit);
     const previousWindow: TimeWindow = { from: range.from - len, to: range.from - 1 };
     const topics = new Map(model?.topics.map((t) => [t.id, t]) ?? []);
+    const weight = termRarity(model);
     const withPrevious = ranked.filter((r) => r.previous > 0).map((r) => r.stats.topicId);
     // Keyword posts of the window and of the previous one, in one store call.
     const [nowTop = new Map<string, TopicPost[]>(), prevTop = new Map<string, TopicPost[]>()] =
@@ -106,7 +108,7 @@ export class TrendsCore {
       const prevPosts = prevTop.get(id) ?? [];
       const topic = topics.get(id);
       const background = new Map(topic?.terms ?? []);
-      const keywords = trendingKeywords(this.termCounts(nowPosts), this.termCounts(prevPosts), background, { top: TRENDING_KEYWORDS });
+      const keywords = trendingKeywords(this.termCounts(nowPosts), this.termCounts(prevPosts), background, { top: TRENDING_KEYWORDS, weight });
       return {
         topicId: id,
         label: topic?.label ?? id,

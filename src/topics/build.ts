@@ -8,7 +8,7 @@ import { classKeywords, labelFor } from "./ctfidf.js";
 import { chooseK, sphericalKMeans } from "./kmeans.js";
 import { seededRandom } from "./random.js";
 import { countTerms, postText, terms } from "./terms.js";
-import { matchTopicIds, TOPIC_MODEL_FORMAT } from "./topic-model.js";
+import { matchTopicIds, MIN_CORPUS_DOCUMENTS, TOPIC_MODEL_FORMAT } from "./topic-model.js";
 import type { TopicModel } from "./topic-model.js";
 import { nearest, unit } from "./vectors.js";
 
@@ -105,6 +105,12 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
       const top = [...counts[i]!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, backgroundTerms);
       return { id: ids[i]!, label: labelFor(words), keywords: words, centroid: round6(c), size: sizes[i]!, terms: top };
     }),
+    corpus: {
+      posts: posts.length,
+      documentFrequency: [...docFrequency]
+        .filter(([, n]) => n >= MIN_CORPUS_DOCUMENTS)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+    },
   };
   return { model, topicIds: clusterOf.map((c) => ids[c]!) };
 }

@@ -39,7 +39,24 @@ export interface TopicModel {
   /** Next numeric id to hand out. */
   nextId: number;
   topics: Topic[];
+  /**
+   * How many of the posts the model was built from use each term (terms used by at least
+   * {@link MIN_CORPUS_DOCUMENTS} posts): trending keywords weigh a term's rise by its rarity, so an
+   * equal rise of "discount" outranks one of "mean". Missing in models built before 2026-11-25;
+   * their keywords rank by the rise alone until the next `threadsight topics rebuild`.
+   */
+  corpus?: CorpusTerms;
 }
+
+/** Document frequencies over the posts a model was built from. */
+export interface CorpusTerms {
+  posts: number;
+  /** [term, posts using it], most used first. */
+  documentFrequency: [string, number][];
+}
+
+/** Fewest posts a term is used by to be listed in {@link CorpusTerms}: rarer terms all count as this rare. */
+export const MIN_CORPUS_DOCUMENTS = 3;
 
 /** The id of the topic nearest to `vector` (cosine), or "" when the model has no topics. */
 export function assignTopic(model: TopicModel, vector: ArrayLike<number>): string {
@@ -107,6 +124,13 @@ export function checkTopicModel(value: unknown, source: string): TopicModel {
   if (!Number.isInteger(m.dimensions) || !Array.isArray(m.topics)) fail("dimensions or topics missing");
   for (const t of m.topics!) {
     if (typeof t.id !== "string" || !Array.isArray(t.centroid) || t.centroid.length !== m.dimensions) fail(`topic ${String(t.id)} is malformed`);
+  }
+  if (m.corpus !== undefined) {
+    const c = m.corpus as Partial<CorpusTerms> | null;
+    const wellFormed =
+      typeof c === "object" && c !== null && Number.isInteger(c.posts) && Array.isArray(c.documentFrequency) &&
+      c.documentFrequency.every((e) => Array.isArray(e) && typeof e[0] === "string" && Number.isInteger(e[1]));
+    if (!wellFormed) fail("corpus term counts are malformed");
   }
   return m as TopicModel;
 }

@@ -103,6 +103,19 @@ describe("trendingKeywords", () => {
     assert.equal(top[0]?.term, "helpful");
     assert.deepEqual(trendingKeywords(new Map(), counts("a b"), background), []);
   });
+  it("ranks by z times the term's weight: an equal rise of a rare word outranks a common one's", () => {
+    // "mean" is in the topic's background and "discount" is not: the larger prior gives "mean"
+    // the smaller variance, so the larger z at the same counts (proportions as in a small window).
+    const bg = counts(`${"google seo ranking backlinks ".repeat(2500)}${"mean ".repeat(20)}`.trim());
+    const prev = counts("google seo ranking backlinks ".repeat(45).trim());
+    const now = counts(`${"google seo ranking backlinks ".repeat(75)}mean mean discount discount`);
+    const plain = trendingKeywords(now, prev, bg).map((k) => k.term);
+    assert.deepEqual(plain.slice(0, 2), ["mean", "discount"]);
+    const rarity = new Map([["mean", 1], ["discount", 4]]);
+    const weighted = trendingKeywords(now, prev, bg, { weight: (t) => rarity.get(t) ?? 2 });
+    assert.deepEqual(weighted.slice(0, 2).map((k) => k.term), ["discount", "mean"]);
+    for (const k of weighted) assert.equal(k.score, k.z * (rarity.get(k.term) ?? 2));
+  });
   it("ignores words seen once and returns at most `top`", () => {
     const now = counts("alpha alpha beta beta gamma gamma delta delta eps eps zeta zeta once");
     const top = trendingKeywords(now, new Map(), new Map(), { top: 5 });

@@ -53,6 +53,19 @@ describe("TrendsCore.list", () => {
     assert.ok(!crypto.trendingKeywords.includes("spreadsheet"), crypto.trendingKeywords.join(", "));
   });
 
+  it("weighs a keyword's rise by its rarity in the model's corpus: a word nearly every post uses goes last", async () => {
+    const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    const ask = { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 };
+    const plain = (await new TrendsCore({ store, topics: async () => labelled }).list(ask, signal)).trends.find((t) => t.topicId === "seo")!;
+    // The first keyword by z alone, made a word of nearly every post of the corpus.
+    const common = plain.trendingKeywords[0]!;
+    assert.ok(plain.trendingKeywords.length >= 2 && SURGE_WORDS.includes(common), plain.trendingKeywords.join(", "));
+    const withCorpus = { ...labelled, corpus: { posts: 1_000, documentFrequency: [[common, 999]] as [string, number][] } };
+    const weighted = (await new TrendsCore({ store, topics: async () => withCorpus }).list(ask, signal)).trends.find((t) => t.topicId === "seo")!;
+    assert.equal(weighted.trendingKeywords.at(-1), common, weighted.trendingKeywords.join(", "));
+    assert.deepEqual([...weighted.trendingKeywords].sort(), [...plain.trendingKeywords].sort());
+  });
+
   it("fills every field consistently with the posts of the window", async () => {
     const out = await core().list({ startDate: "2024-02-01", endDate: "2024-02-29", limit: 10 }, signal);
     const from = Date.UTC(2024, 1, 1);

@@ -21,12 +21,18 @@ export interface LogOddsOptions {
   priorWeight?: number;
   /** A term needs at least this many occurrences in the window. Default 2. */
   minCount?: number;
+  /**
+   * A factor on each term's z before ranking (a positive number; the default is 1 for every
+   * term): ListTrends passes the term's rarity in the corpus, see core/trends/rarity.ts.
+   */
+  weight?: (term: string) => number;
 }
 
-/** A term and its z-score. */
+/** A term, its z-score, and the z times its weight (what the terms are ranked by). */
 export interface KeywordScore {
   term: string;
   z: number;
+  score: number;
 }
 
 function total(m: ReadonlyMap<string, number>): number {
@@ -35,7 +41,7 @@ function total(m: ReadonlyMap<string, number>): number {
   return s;
 }
 
-/** Terms of `now` with the highest positive z against `previous`, given the `background` counts. */
+/** Terms of `now` with a positive z against `previous`, given the `background` counts, highest weighted z first. */
 export function trendingKeywords(
   now: ReadonlyMap<string, number>,
   previous: ReadonlyMap<string, number>,
@@ -45,6 +51,7 @@ export function trendingKeywords(
   const top = opts.top ?? 5;
   const A = opts.priorWeight ?? 500;
   const minCount = opts.minCount ?? 2;
+  const weight = opts.weight ?? (() => 1);
   const n = total(now);
   const np = total(previous);
   if (n === 0) return [];
@@ -58,8 +65,8 @@ export function trendingKeywords(
     const yp = previous.get(term) ?? 0;
     const d = Math.log((y + a) / (n + A - y - a)) - Math.log((yp + a) / (np + A - yp - a));
     const z = d / Math.sqrt(1 / (y + a) + 1 / (yp + a));
-    if (Number.isFinite(z) && z > 0) scored.push({ term, z });
+    if (Number.isFinite(z) && z > 0) scored.push({ term, z, score: z * weight(term) });
   }
-  scored.sort((x, y) => y.z - x.z || (x.term < y.term ? -1 : 1));
+  scored.sort((x, y) => y.score - x.score || (x.term < y.term ? -1 : 1));
   return scored.slice(0, top);
 }
