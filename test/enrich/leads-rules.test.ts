@@ -207,6 +207,38 @@ describe("target product and opportunity", () => {
     assert.equal(opportunityFor("comparison", none, "startups_small_business"), "help weighing the options: small-business services");
   });
 
+  it("reads a product named as an example as the kind wanted, and the verb 'like' as no example", () => {
+    const target = (title: string, body: string, focus: number): Target => {
+      const s = sentencesOf(post(title, body));
+      return findTargetProduct(s, s[focus]);
+    };
+    const skype = target("Does any good, free, multi-user videoconferencing app exist?", "I'm looking for something like Skype, but need it to support multiple connections at once.", 1);
+    assert.deepEqual(skype, { name: "Skype", named: true, replacing: false, like: true });
+    assert.equal(opportunityFor("solution_request", skype, "general"), "recommend something like Skype");
+    assert.equal(opportunityFor("buying_intent", skype, "general"), "sell them something like Skype");
+    // Advice and pain keep the product: their examples are mostly businesses asked about or dealt with.
+    assert.equal(opportunityFor("advice_request", skype, "general"), "expert help with Skype");
+    for (const [title, name] of [
+      ["Is there a VoIP service similar to Skype that is secure?", "Skype"],
+      ["Other sites like oDesk that you have used?", "oDesk"],
+      ["Personal Sharepoint or something similar?", "SharePoint"],
+      ["Legal Issues Building a GMail like Application?", "Gmail"],
+      ["Any Dropbox-like service I can host myself?", "Dropbox"],
+    ] as const) {
+      const t = target(title, "", 0);
+      assert.deepEqual([t.name, t.like], [name, true], title);
+    }
+    // The kind of thing, named beside the example or in the title, is the answer.
+    assert.equal(target("Third-party subscription payment processing like Recurly?", "", 0).name, "payment processing");
+    const basecamp = target("project management software for marketing", "It would be great to use something like basecamp or similar.", 1);
+    assert.deepEqual(basecamp, { name: "project management tool", named: false, replacing: false });
+    // Not examples: the verb, a comparison of the poster, a feature of the product, using it like something.
+    for (const title of ["You think you like Wordpress?", "I felt like a Linux ninja yesterday", "Is adding the Facebook Like button enough?", "Use Excel like a simple calculator", "Why does Excel not like Alt-Tabbing?"]) {
+      assert.equal(target(title, "", 0).like, undefined, title);
+    }
+    assert.equal(opportunityFor("solution_request", target("Any tools that work with Shopify?", "", 0), "general"), "tools or services for Shopify");
+  });
+
   it("offers an alternative for whatever ask wants a product replaced", () => {
     assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: true }, "marketing_advertising"), "an alternative to Hootsuite, with migration help");
     assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: false }, "marketing_advertising"), "tools or services for Hootsuite");

@@ -76,6 +76,14 @@ export function opportunityFor(type: Intent, target: Target, industry: Industry)
   const { name, named } = target;
   // Whatever the ask, a post that wants a product replaced is a switch a vendor can win.
   if (target.replacing) return named ? `an alternative to ${name}, with migration help` : better(name);
+  // A product named as an example of what a post asks for or would buy is the kind wanted, not
+  // one to sell add-ons for: "looking for something like Skype, but with multiple connections"
+  // wants a Skype-like app, not "tools or services for Skype". Advice and pain keep the product:
+  // read over the corpora, their examples are mostly the businesses they ask about ("How do sites
+  // like Elance attract freelancers?") or the ones they had trouble with ("companies such as Yelp").
+  if (named && target.like && (type === "solution_request" || type === "buying_intent")) {
+    return type === "solution_request" ? `recommend something like ${name}` : `sell them something like ${name}`;
+  }
   switch (type) {
     case "buying_intent":
       if (PROFESSIONS.has(name)) return `sell them ${article(name)}'s services`;

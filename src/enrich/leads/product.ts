@@ -21,9 +21,34 @@ export interface Target {
   named: boolean;
   /** The post wants something in its place: "alternatives to Gmail", "switching from Basecamp". */
   replacing: boolean;
+  /**
+   * The product is named as an example of the kind wanted, not as the thing used: "something like
+   * Skype", "sites similar to oDesk", "a Kickstarter-like site", "Sharepoint or something similar".
+   */
+  like?: boolean;
 }
 
 const NO_TARGET: Target = { name: "", named: false, replacing: false };
+
+/**
+ * Before a name, what makes it an example: "like", "similar to", "such as", "a la". A bare "like"
+ * after a subject or a verb of seeming is the verb or a comparison of the poster ("I like
+ * WordPress", "would like a YouTube series", "felt like a Linux ninja"), not an example.
+ */
+const LIKE_BEFORE =
+  /(?:\b(?:similar to|such as|à la|a la)|(?<!\b(?:i|you|we|they|he|she|it|who|would|i'd|we'd|do|does|did|don'?t|doesn'?t|really|also|just|to|felt|feel|feels|looks?|sounds?|seems?)\s)\blike)\s+(?:an? |the )?$/i;
+
+/**
+ * After a name: "-like", "like" then the kind of thing ("a NINITE like website"), "or (something)
+ * similar", "clone(s)". Not "Facebook Like button" nor "Use Excel like a calculator".
+ */
+const LIKE_AFTER =
+  /^(?:-like\b|\s+like\s+(?:websites?|sites?|apps?|applications?|services?|platforms?|business(?:es)?|tools?|software|products?|startups?|systems?)\b|,?\s+or\s+(?:something\s+|anything\s+)?similar\b|[- ]clones?\b)/i;
+
+/** Whether the name at [start, end) of `text` is named as an example of the kind wanted. */
+function namedAsExample(text: string, start: number, end: number): boolean {
+  return LIKE_BEFORE.test(text.slice(Math.max(0, start - 40), start)) || LIKE_AFTER.test(text.slice(end, end + 40));
+}
 
 /**
  * Categories: pattern -> label reported. First match in list order wins within a sentence. The
@@ -140,18 +165,21 @@ const CATCH_ALL = new Set(["website", "plugin", "software library", "web develop
  * VPS" is web hosting). Among categories the list order decides.
  */
 function namedIn(text: string, can: Candidates): Target | undefined {
-  const named = can.named ? namedProductAt(text) : undefined;
+  const at = can.named ? namedProductAt(text) : undefined;
+  const named: Target | undefined = at && { name: at.name, named: true, replacing: false, ...(namedAsExample(text, at.start, at.end) ? { like: true } : {}) };
   for (const [re, label] of can.categories) {
     const m = re.exec(text);
     if (!m) continue;
     const category: Target = { name: label, named: false, replacing: false };
-    if (!named) return category;
+    if (!at || !named) return category;
     // Wholly before: "use QuickBooks for invoices" matches the invoicing pattern around the name.
-    const before = m.index + m[0].length <= named.start;
-    const modified = PLATFORMS.has(named.name) && m.index >= named.end && /^\s*$/.test(text.slice(named.end, m.index));
-    return (before || modified) && !CATCH_ALL.has(label) ? category : { name: named.name, named: true, replacing: false };
+    const before = m.index + m[0].length <= at.start;
+    const modified = PLATFORMS.has(at.name) && m.index >= at.end && /^\s*$/.test(text.slice(at.end, m.index));
+    // A name given as an example says what kind; the kind, named, is the answer: "payment
+    // processing like Recurly", "a Kickstarter-like crowdfunding site".
+    return (before || modified || named.like) && !CATCH_ALL.has(label) ? category : named;
   }
-  return named && { name: named.name, named: true, replacing: false };
+  return named;
 }
 
 /**
@@ -183,7 +211,9 @@ export function findTargetProduct(
     // A platform named where the intent is ("it will run Ubuntu") says which kind, and a broad
     // kind there ("our website") says little; the kind the title names is what is wanted
     // ("Buying a New Laptop. Any Suggestions?", "Brother bought an SEO package ...").
-    if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) : CATCH_ALL.has(hit.name))) {
+    // So does a name given as an example there ("it would be great to use something like
+    // Basecamp" under "project management software for marketing").
+    if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) || hit.like === true : CATCH_ALL.has(hit.name))) {
       for (const t of read.slice(1)) {
         const kind = namedIn(t.text, can);
         if (kind && !kind.named && !CATCH_ALL.has(kind.name)) return kind;
