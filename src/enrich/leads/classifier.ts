@@ -20,7 +20,7 @@
 import type { Enrichment, LeadType, Post } from "../../model/post.js";
 import type { SentimentResult } from "../sentiment/classifier.js";
 import { vaderScores } from "../sentiment/vader.js";
-import { isJobPost, isNewsLink, isPromotionalAsk, isResolved, isSelfPromotion, isStoryForumPost, isVenting, type Disqualifier } from "./false-positives.js";
+import { isJobPost, isNewsLink, isPromotionalAsk, isResolved, isSelfPromotion, isSharedTip, isStoryForumPost, isVenting, type Disqualifier } from "./false-positives.js";
 import { inferIndustry } from "./industry.js";
 import { opportunityFor } from "./opportunity.js";
 import { findTargetProduct } from "./product.js";
@@ -223,6 +223,8 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       const lastAsk = Math.max(-1, ...asks.map((t) => m[t].sentence?.index ?? -1));
       if (isNewsLink(post)) return notLead(industry, "news_link");
       if (isResolved(post, sentences, lastAsk)) return notLead(industry, "resolved");
+      // A shared how-to or tip is a lead only for a question it puts to its readers.
+      if (isSharedTip(post) && !asks.some((t) => m[t].sentence?.text.trimEnd().endsWith("?"))) return notLead(industry, "shared_tip");
 
       let type: Intent | undefined;
       let best = 0;

@@ -1,14 +1,14 @@
 /**
  * The known false positives of intent matching, each detected on its own so tests and the
  * evaluation can name which one fired: job posts, self-promotion, news/link posts, posts whose
- * problem is already solved, venting with no ask and nothing a vendor could fix, and stories
- * told in a storytelling forum.
+ * problem is already solved, venting with no ask and nothing a vendor could fix, stories
+ * told in a storytelling forum, and how-tos, tips and announcements the poster shares.
  */
 import type { Post } from "../../model/post.js";
 import type { Sentence } from "./text.js";
 
 /** Why a post with intent cues is still not a lead. */
-export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting" | "story";
+export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting" | "story" | "shared_tip";
 
 // "[forhire]" is r/forhire's own tag, written as one word.
 const JOB_TAG = /^\s*[[(]\s*(?:hiring|for ?hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
@@ -130,4 +130,25 @@ const STORY_FORUMS = new Set([
 /** A post of a storytelling forum: a story, not a request. */
 export function isStoryForumPost(post: Post): boolean {
   return STORY_FORUMS.has(post.subforum.toLowerCase());
+}
+
+/** A title's tag for a tip, guide or announcement: "[Guide]", "Protip:", "LPT:", "PSA -", "Tutorial:". */
+const TIP_TAG = /^\s*(?:[[(]\s*(?:guide|tutorial|protip|pro tip|lpt|tip|psa|how-?to)\s*[\])]|(?:guide|tutorial|protip|pro tip|lpt|quick tip|tip|psa)\s*[:\-–])|^\s*my (?:guide|tutorial)\b/i;
+
+/**
+ * "How I" and a past tense: the poster tells how it went ("How I sped up my Python code 47
+ * times", "How I got out of my Sprint contract"). Not the present ("How I update Ubuntu", often
+ * followed by "is this good practice?") nor "How I wish", "How I feel".
+ */
+const HOW_I_DID = /^\s*how i (?:\w+ed|got|built|went|made|won|lost|paid|found|beat|broke|sold|bought|quit|left|ran|wrote|learnt|taught|spent|kept|became|did|drew|fought|grew|hit|held|met|put|set|shut|sent|stole|struck|swore|took|threw|wore|overcame|rebuilt)\b/i;
+
+/**
+ * A how-to, tip or announcement the poster shares ("[Guide] Building a small form factor PC",
+ * "Protip: install Windows from a flash drive", "PSA: don't install the Feb 16th nightly", "How I
+ * sped up my code 47 times"): the problems and purchases in it are the poster's material, already
+ * dealt with. Over the 92,912 corpus posts this rule takes 53 leads away, 41 of them pain points.
+ * The classifier still takes a question the post asks its readers ("Does anyone know of a good one?").
+ */
+export function isSharedTip(post: Post): boolean {
+  return TIP_TAG.test(post.title) || HOW_I_DID.test(post.title);
 }
