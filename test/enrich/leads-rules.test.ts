@@ -190,6 +190,15 @@ describe("target product and opportunity", () => {
     assert.equal(one("What do you use for real-time tracking of visitors?"), "");
   });
 
+  it("reads developers in the plural as the target only where they are hired", () => {
+    assert.equal(one("Having trouble finding qualified php web developers."), "web developer");
+    assert.equal(one("Where is the best place to find devs?"), "web developer");
+    assert.equal(one("How to hire competent programmers"), "web developer");
+    assert.equal(one("Web developers, what editor do you use?"), "");
+    assert.equal(one("What forums do you find useful for rails developers?"), "");
+    assert.equal(one("How to find 3rd party app developers for our API?"), "mobile app development");
+  });
+
   it("phrases the opportunity by type, product kind and industry", () => {
     const named = (name: string): Target => ({ name, named: true, replacing: false });
     const category = (name: string): Target => ({ name, named: false, replacing: false });
