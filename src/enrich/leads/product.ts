@@ -170,12 +170,15 @@ const CATCH_ALL = new Set(["website", "plugin", "software library", "web develop
  */
 function namedIn(text: string, can: Candidates): Target | undefined {
   const at = can.named ? namedProductAt(text) : undefined;
-  const named: Target | undefined = at && { name: at.name, named: true, replacing: false, ...(namedAsExample(text, at.start, at.end) ? { like: true } : {}) };
+  if (!at) {
+    const kind = can.categories.find(([re]) => re.test(text));
+    return kind && { name: kind[1], named: false, replacing: false };
+  }
+  const named: Target = { name: at.name, named: true, replacing: false, ...(namedAsExample(text, at.start, at.end) ? { like: true } : {}) };
   for (const [re, label] of can.categories) {
     const m = re.exec(text);
     if (!m) continue;
     const category: Target = { name: label, named: false, replacing: false };
-    if (!at || !named) return category;
     // Wholly before: "use QuickBooks for invoices" matches the invoicing pattern around the name.
     const before = m.index + m[0].length <= at.start;
     const modified = PLATFORMS.has(at.name) && m.index >= at.end && /^\s*$/.test(text.slice(at.end, m.index));
