@@ -31,7 +31,7 @@ import { indexFor } from "./backends.js";
 import { knownVectors } from "./known-vectors.js";
 import type { BackendTarget } from "./backends.js";
 import { runCalls } from "./latency.js";
-import { loadText, machineInfo } from "./machine.js";
+import { loadText, machineInfo, measuredWhen } from "./machine.js";
 import type { StoredSection } from "./results-store.js";
 import type { RunStats } from "./latency.js";
 import type { SearchCall } from "./search-clients.js";
@@ -491,7 +491,7 @@ export function insightsSection(s: StoredSection<InsightsResult & { copySeconds?
       const notes = [goal, r.errors > 0 ? `${r.errors} failed calls, e.g. ${r.firstError ?? ""}` : ""].filter(Boolean).join("; ");
       return [r.op, r.protocol, String(r.concurrency), String(r.callsPerRun), String(r.rounds), r.p50.toFixed(1), r.p95.toFixed(1), r.rps.toFixed(1), notes];
     });
-  const when = `measured ${s.machine.at.slice(0, 16).replace("T", " ")} UTC, ${(s.durationS / 60).toFixed(1)} min, load at start ${loadText(s.machine)}`;
+  const when = measuredWhen(s.machine, s.durationS);
   return [
     `**${d.backend}**, ${d.posts.toLocaleString("en-US")} posts, ${d.topicsInYear} topics active in ${d.year.start}..${d.year.end} (month: ${d.month.start}..${d.month.end}${d.busiestYear ? `; busiest year: ${d.busiestYear.start}..${d.busiestYear.end}, ${d.busiestYear.posts.toLocaleString("en-US")} posts in ${d.busiestYear.topics} topics` : ""}); rollups ${d.rollupsFresh ? "fresh" : "**not fresh** (trends read every post)"}${d.copySeconds === undefined ? "" : `; filled by copy in ${d.copySeconds.toFixed(0)} s`} (${when})`,
     "",

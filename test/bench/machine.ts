@@ -31,6 +31,15 @@ export function machineInfo(): MachineInfo {
   };
 }
 
+/**
+ * When and where a section was measured, as its report line gives it: "measured 2026-11-27 16:35
+ * UTC on Intel(R) Xeon(R) Processor, 0.4 min, load at start ...". The processor is named because
+ * one report holds sections from several machines (report-carry-over.ts).
+ */
+export function measuredWhen(m: MachineInfo, durationS: number): string {
+  return `measured ${m.at.slice(0, 16).replace("T", " ")} UTC on ${m.cpu}, ${(durationS / 60).toFixed(1)} min, load at start ${loadText(m)}`;
+}
+
 /** "9.04 / 10.26 / 9.09 (1/5/15 min) on 2 cores". */
 export function loadText(m: Pick<MachineInfo, "load" | "cores">): string {
   return `${m.load.map((x) => x.toFixed(2)).join(" / ")} (1/5/15 min) on ${m.cores} cores`;

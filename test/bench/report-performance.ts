@@ -8,7 +8,7 @@ import { P99_BOUND_MS } from "./capacity.js";
 import type { CapacityResult } from "./capacity.js";
 import { FLOOR_GOAL } from "./floor.js";
 import type { FloorResult } from "./floor.js";
-import { loadText } from "./machine.js";
+import { loadText, measuredWhen } from "./machine.js";
 import { REST_GOAL } from "./protocol.js";
 import type { ProtocolResult } from "./protocol.js";
 import type { StoredSection } from "./results-store.js";
@@ -16,7 +16,7 @@ import type { ProfileResult } from "./search-profile.js";
 import { count, fixed } from "./stats.js";
 
 const met = (ok: boolean): string => (ok ? "met" : "**not met**");
-const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16).replace("T", " ")} UTC, ${fixed(s.durationS / 60, 1)} min, load at start ${loadText(s.machine)}`;
+const when = (s: StoredSection): string => measuredWhen(s.machine, s.durationS);
 
 export const PROFILE_TEXT = [
   "test/bench/search-profile.ts, embedded index only, in the benchmark process (no transport): each stage of a search timed",

@@ -3,7 +3,7 @@
  * here was measured by a section of `npm run bench`; each section states when it ran and the
  * machine's load at that moment, because the machine is shared.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { skippedTotal } from "../../src/ingest/ingest-stats.js";
 import { SKIP_REASONS } from "../../src/ingest/read-item.js";
@@ -12,10 +12,11 @@ import { table } from "../eval/format.js";
 import type { CopyResult } from "./copy-index.js";
 import type { FullIngest, RatioResult } from "./ingest.js";
 import type { LimitsResult } from "./limits.js";
-import { loadText } from "./machine.js";
+import { loadText, measuredWhen } from "./machine.js";
 import type { MachineInfo } from "./machine.js";
-import { loadResults } from "./results-store.js";
+import { loadResults, RESULTS_FILE } from "./results-store.js";
 import type { StoredSection } from "./results-store.js";
+import { carryOver, measuredSections } from "./report-carry-over.js";
 import { renderScaling } from "./scaling.js";
 import type { ScalingRow } from "./scaling.js";
 import { storedVectorsNote } from "./stored-vectors.js";
@@ -33,7 +34,7 @@ import { count, fixed } from "./stats.js";
 const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redisMs: 1 };
 
 const met = (ok: boolean): string => (ok ? "met" : "**not met**");
-const when = (s: StoredSection): string => `measured ${s.machine.at.slice(0, 16).replace("T", " ")} UTC, ${fixed(s.durationS / 60, 1)} min, load at start ${loadText(s.machine)}`;
+const when = (s: StoredSection): string => measuredWhen(s.machine, s.durationS);
 
 /** When the pipeline's index did its index work (src/index/lancedb-maintenance.ts). */
 function upkeepOf(d: RatioResult): string {
@@ -167,11 +168,13 @@ export function renderReport(tag = "full"): string {
     .filter((k) => k === "limits" || k.endsWith(`:${tag}`))
     .sort();
   const of = <T>(prefix: string): [string, StoredSection<T>][] => keys.filter((k) => k.startsWith(prefix)).map((k) => [k, all[k] as StoredSection<T>]);
-  const first = keys.length > 0 ? all[keys[0]!]!.machine : undefined;
+  const machines = [...new Set(keys.map((k) => machineLine(all[k]!.machine).replace(/, Node .*$/, "")))];
   const out: string[] = [
     "# Benchmarks",
     "",
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
+    "The measured sections are kept in docs/benchmarks.json; those measured before it was kept in the repository (2026-11-27)",
+    "are carried over from the previous report as they stood (report-carry-over.ts): their lines name no processor.",
     "Re-run parts with `npm run bench -- --only ratio,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling --backend lancedb|weaviate|all [--posts N] [--rounds R]`.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
@@ -179,7 +182,7 @@ export function renderReport(tag = "full"): string {
     "(ingest ratio, limiter overhead) are less affected than absolute figures.",
     "",
     `- Written: ${new Date().toISOString()}`,
-    first ? `- Machine: ${machineLine(first)}` : "- Machine: (no section measured yet)",
+    machines.length > 0 ? `- Machine${machines.length > 1 ? "s" : ""} of the stored sections: ${machines.join("; ")}` : "- Machine: (no section measured yet)",
     "- Keys: the service benchmark uses an `enterprise` key with a per-key override of 10,000,000 requests/minute, so the",
     "  rate limit never throttles it; every call still passes through authentication, both limiters and usage metering.",
     "- Loopback only. The service runs in its own process (test/bench/serve-child.ts, built by the test harness's",
@@ -278,7 +281,7 @@ export function renderReport(tag = "full"): string {
     "",
     ...of<FullIngest>("ingest-full:").flatMap(([, s]) => [fullSection(s), ""]),
     ...(of("ingest-full:weaviate").length === 0
-      ? ["No whole-corpora pipeline ingest into Weaviate has been measured for this data size (`npm run bench -- --only ingest --backend weaviate`); the ratio section above measures the pipeline into Weaviate on a slice.", ""]
+      ? ["Not measured yet: no whole-corpora pipeline ingest into Weaviate for this data size (`npm run bench -- --only ingest --backend weaviate`); the ratio section above measures the pipeline into Weaviate on a slice.", ""]
       : []),
     ...of<CopyResult>("copy:").flatMap(([, s]) => [copySection(s), ""]),
     "## Search latency",
@@ -340,9 +343,27 @@ export function renderReport(tag = "full"): string {
   return out.join("\n");
 }
 
-/** Writes docs/BENCHMARKS.md; returns its path. */
-export function writeReport(text: string): string {
-  const file = path.join(PACKAGE_ROOT, "docs", "BENCHMARKS.md");
+/**
+ * Writes docs/BENCHMARKS.md. Sections of the current report that `text` lacks (the results store
+ * has no data for them: measured on another machine before the store was kept in the repository)
+ * are carried over as they stand (report-carry-over.ts); should any still be missing, nothing is
+ * written, since those figures may not be reproducible on this machine. `dropMissing` writes
+ * `text` as it is.
+ */
+export function writeReport(fresh: string, dropMissing = false, file = path.join(PACKAGE_ROOT, "docs", "BENCHMARKS.md")): string {
+  let text = fresh;
+  if (!dropMissing && existsSync(file)) {
+    const current = readFileSync(file, "utf8");
+    text = carryOver(fresh, current);
+    const now = measuredSections(text);
+    const lost = [...measuredSections(current)].filter((s) => !now.has(s));
+    if (lost.length > 0) {
+      throw new Error(
+        `not writing ${file}: the results store (${RESULTS_FILE}) lacks ${lost.length} section(s) the report has: ${lost.join("; ")}. ` +
+          "Measure them again, or pass --drop-missing to write without them (--no-write prints the report).",
+      );
+    }
+  }
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   return file;

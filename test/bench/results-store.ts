@@ -1,15 +1,23 @@
 /**
  * Measured sections kept between runs (`--only` re-runs one part and the report still shows the
- * others), in THREADSIGHT_BENCH_DIR (default ~/.cache/threadsight-bench)/results.json. Each section
- * carries the machine snapshot and load taken when it started; nothing here is ever edited by hand.
+ * others). They live in the repository, beside the report they render (docs/benchmarks.json),
+ * not in the machine's cache: a session on a new machine starts with an empty cache, and a
+ * report written from it would have dropped every section not measured again (it happened once:
+ * the sections measured on the AMD machine survive only as docs/BENCHMARKS.md's text). Each
+ * section carries the machine snapshot and load taken when it started; nothing here is ever
+ * edited by hand. THREADSIGHT_BENCH_RESULTS names another file (a scratch run's).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PACKAGE_ROOT } from "../../src/package-root.js";
 import type { MachineInfo } from "./machine.js";
 
-/** Where the benchmark keeps its indexes, Weaviate data and results. */
+/** Where the benchmark keeps its indexes and Weaviate data (large, rebuilt per machine). */
 export const BENCH_DIR = path.resolve(process.env.THREADSIGHT_BENCH_DIR ?? path.join(os.homedir(), ".cache", "threadsight-bench"));
+
+/** The results store (committed with the report it renders). */
+export const RESULTS_FILE = path.resolve(process.env.THREADSIGHT_BENCH_RESULTS ?? path.join(PACKAGE_ROOT, "docs", "benchmarks.json"));
 
 /** One measured section: when, on what load, and its figures (shape owned by the section). */
 export interface StoredSection<T = unknown> {
@@ -18,19 +26,18 @@ export interface StoredSection<T = unknown> {
   data: T;
 }
 
-const FILE = path.join(BENCH_DIR, "results.json");
-
 /** All stored sections by key. */
 export function loadResults(): Record<string, StoredSection> {
-  if (!existsSync(FILE)) return {};
-  return JSON.parse(readFileSync(FILE, "utf8")) as Record<string, StoredSection>;
+  if (!existsSync(RESULTS_FILE)) return {};
+  return JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as Record<string, StoredSection>;
 }
 
-/** Stores (replaces) one section. */
+/** Stores (replaces) one section. Keys are written sorted, so a commit's diff shows what changed. */
 export function saveResult(key: string, section: StoredSection): void {
-  mkdirSync(BENCH_DIR, { recursive: true });
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   const all = loadResults();
   all[key] = section;
-  writeFileSync(`${FILE}.tmp`, JSON.stringify(all, null, 1));
-  renameSync(`${FILE}.tmp`, FILE);
+  const sorted = Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]]));
+  writeFileSync(`${RESULTS_FILE}.tmp`, `${JSON.stringify(sorted, null, 1)}\n`);
+  renameSync(`${RESULTS_FILE}.tmp`, RESULTS_FILE);
 }

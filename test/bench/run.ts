@@ -16,7 +16,9 @@
  *
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
- * --rounds R repeats each timed measurement R times (medians reported); --no-write prints only.
+ * --rounds R repeats each timed measurement R times (medians reported); --no-write prints only;
+ * --drop-missing writes the report even when the results store (docs/benchmarks.json) lacks
+ * sections the current report shows (report.ts, writeReport).
  * Loopback only; every loop is bounded in count and time.
  */
 import { parseArgs } from "node:util";
@@ -57,6 +59,7 @@ function options() {
       queries: { type: "string" },
       "ingest-until": { type: "string" },
       "no-write": { type: "boolean", default: false },
+      "drop-missing": { type: "boolean", default: false },
     },
   });
   const only = (values.only ?? PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
@@ -80,6 +83,7 @@ function options() {
     queries: int("queries", values.queries, 300)!,
     ingestUntil: values["ingest-until"] === undefined ? undefined : untilTime(values["ingest-until"]),
     write: values["no-write"] !== true,
+    dropMissing: values["drop-missing"] === true,
   };
 }
 
@@ -194,7 +198,7 @@ async function main(): Promise<void> {
   const { renderReport, writeReport } = await import("./report.js");
   const text = renderReport(tag);
   if (opts.write) {
-    log(`bench: wrote ${writeReport(text)}`);
+    log(`bench: wrote ${writeReport(text, opts.dropMissing)}`);
   } else {
     process.stdout.write(text);
   }

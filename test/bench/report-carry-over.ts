@@ -1,0 +1,166 @@
+/**
+ * Sections of the current docs/BENCHMARKS.md that the results store cannot render again are
+ * carried into the new report as they stand. The store lives in the repository since 2026-11-27
+ * (results-store.ts); the sections measured before that, on a machine since gone, exist only as
+ * the report's text, and a run on another machine re-measures some parts, not all.
+ *
+ * The unit carried is a backend's block: from a line opening with **lancedb** or **weaviate** to
+ * the next such line or the next heading. A section with no block of its own (the limiter's, the
+ * scaling table) is carried whole when the new report measured nothing in it.
+ */
+
+/** A heading ("" for the text before the first) and the lines under it. */
+interface Section {
+  heading: string;
+  lines: string[];
+}
+
+const HEADING = /^#{1,3} /;
+const BACKEND_LINE = /^\*\*(lancedb|weaviate)\*\*/;
+/** How the renderer opens a line for a part it has no data for. */
+const PLACEHOLDER = "Not measured yet";
+
+/**
+ * The name of a measured line ("... (measured <date> ...)"), or undefined for any other line: the
+ * backend in bold, a per-slice bullet ("- 4,000 posts"), or a sentence whose counts vary from run
+ * to run (the Weaviate copy's rows, the limiter's runs) cut at its first colon, numbers blanked.
+ */
+function measuredName(line: string): string | undefined {
+  const at = line.indexOf("(measured ");
+  if (at < 0) return undefined;
+  const head = line.slice(0, at);
+  return /^\*\*[^*]+\*\*/.exec(head)?.[0] ?? (head.startsWith("- ") ? head.trim() : head.split(":")[0]!.replace(/\d[\d,.]*/g, "N").trim());
+}
+
+/**
+ * The measured sections a report shows, by the heading they stand under and the name of their
+ * line: "## Search latency / **lancedb**". Their figures and dates may change between two
+ * reports; the set of sections should only grow.
+ */
+export function measuredSections(text: string): Set<string> {
+  const out = new Set<string>();
+  let heading = "";
+  for (const line of text.split("\n")) {
+    if (/^#{2,3} /.test(line)) heading = line.trim();
+    const name = measuredName(line);
+    if (name !== undefined) out.add(`${heading} / ${name}`);
+  }
+  return out;
+}
+
+function split(text: string): Section[] {
+  const out: Section[] = [{ heading: "", lines: [] }];
+  for (const line of text.split("\n")) {
+    if (HEADING.test(line)) out.push({ heading: line.trim(), lines: [] });
+    else out.at(-1)!.lines.push(line);
+  }
+  return out;
+}
+
+/** A section's backend blocks by backend, each its lines up to the next block or the end. */
+function blocks(lines: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of lines) {
+    const backend = BACKEND_LINE.exec(line)?.[1];
+    if (backend !== undefined) {
+      current = [];
+      out.set(backend, current);
+    }
+    current?.push(line);
+  }
+  return out;
+}
+
+/** Paragraphs of a block (runs of lines between blank lines). */
+function paragraphs(lines: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") {
+      if (current.length > 0) out.push(current);
+      current = [];
+    } else current.push(line);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+const measured = (lines: readonly string[]): boolean => lines.some((l) => l.includes("(measured "));
+const unmeasured = (lines: readonly string[]): boolean => lines.some((l) => l.startsWith(PLACEHOLDER));
+
+/**
+ * A carried block without the paragraphs that are measurements of their own which the new report
+ * has again (the Weaviate copy's line follows the Weaviate ingest's block in "All four corpora").
+ */
+function stillMissing(block: readonly string[], freshNames: ReadonlySet<string>): string[] {
+  const [head, ...rest] = paragraphs(block);
+  const kept = rest.filter((p) => !p.some((l) => freshNames.has(measuredName(l) ?? "\u0000")));
+  return [head ?? [], ...kept].flatMap((p) => [...p, ""]);
+}
+
+/**
+ * `fresh` (rendered from the store) with every block and section of `current` (the report as it
+ * stands) that `fresh` lacks, each under its own heading; headings `fresh` no longer has are not
+ * carried (the renderer dropped them on purpose), except the sub-sections of a section carried
+ * whole, which the renderer writes only with data.
+ */
+export function carryOver(fresh: string, current: string): string {
+  const oldSections = split(current);
+  const old = new Map(oldSections.map((s) => [s.heading, s.lines]));
+  const freshSections = split(fresh);
+  const freshHeadings = new Set(freshSections.map((s) => s.heading));
+  const out: string[] = [];
+  let carried = false;
+  for (const [i, section] of freshSections.entries()) {
+    if (i > 0) out.push(section.heading);
+    const before = old.get(section.heading);
+    if (before === undefined || section.heading === "") {
+      out.push(...section.lines);
+      continue;
+    }
+    // Nothing measured here in the new report (the scaling table's rows carry no measured line,
+    // only its placeholder says so), where the current one has something: the whole section.
+    if (!measured(section.lines) && (measured(before) || (unmeasured(section.lines) && !unmeasured(before)))) {
+      carried = true;
+      out.push(...before);
+      const at = oldSections.findIndex((s) => s.heading === section.heading);
+      for (const sub of oldSections.slice(at + 1)) {
+        if (!sub.heading.startsWith("### ") || freshHeadings.has(sub.heading)) break;
+        out.push(sub.heading, ...sub.lines);
+      }
+      continue;
+    }
+    const have = blocks(section.lines);
+    const missing = [...blocks(before).entries()].filter(([backend]) => !have.has(backend));
+    if (missing.length === 0) {
+      out.push(...section.lines);
+      continue;
+    }
+    carried = true;
+    const freshNames = new Set(section.lines.flatMap((l) => measuredName(l) ?? []));
+    // The renderer's placeholders speak of the store alone; the carried blocks may answer them.
+    out.push(...section.lines.filter((l) => !l.startsWith(PLACEHOLDER)));
+    while (out.length > 0 && out.at(-1)!.trim() === "") out.pop();
+    out.push("");
+    for (const [, lines] of missing) out.push(...stillMissing(lines, freshNames));
+  }
+  return (carried ? withCarriedMachine(out, current.split("\n")) : out).join("\n");
+}
+
+const CARRIED_MACHINE = "- Sections carried over from earlier reports, whose measured line names no processor, ran on: ";
+
+/**
+ * The report's header with a line naming the machine of the carried sections: until 2026-11-27
+ * a section's line named no machine, only the header did ("- Machine: ..."), and the new header
+ * names the store's machines.
+ */
+function withCarriedMachine(report: string[], currentLines: readonly string[]): string[] {
+  const header = currentLines.slice(0, currentLines.findIndex((l) => l.startsWith("## ")));
+  const previous =
+    header.find((l) => l.startsWith(CARRIED_MACHINE))?.slice(CARRIED_MACHINE.length) ??
+    header.find((l) => l.startsWith("- Machine: ") && !l.includes("(no section measured yet)"))?.slice("- Machine: ".length);
+  const at = report.findIndex((l) => /^- Machines? /.test(l));
+  if (previous === undefined || at < 0) return report;
+  return [...report.slice(0, at + 1), `${CARRIED_MACHINE}${previous}`, ...report.slice(at + 1)];
+}
