@@ -19,6 +19,17 @@ const CURRENT = [
   "",
   "## Ingest",
   "",
+  "### Embedder raw throughput vs the ingest pipeline",
+  "",
+  "**lancedb**, full",
+  "",
+  "- 1,000 posts (measured 2026-11-24 22:34 UTC, 0.7 min): raw 283.5",
+  "- 92,912 posts (measured 2026-11-24 20:49 UTC, 37.4 min): raw 294.1",
+  "",
+  "**weaviate**, full",
+  "",
+  "- 1,000 posts (measured 2026-11-24 22:38 UTC, 0.8 min): raw 258.1",
+  "",
   "### All four corpora",
   "",
   "Each corpus file once.",
@@ -70,6 +81,13 @@ const FRESH = [
   "",
   "## Ingest",
   "",
+  "### Embedder raw throughput vs the ingest pipeline",
+  "",
+  "**lancedb**, full",
+  "",
+  "- 1,000 posts (measured 2026-11-27 17:40 UTC on Intel, 0.7 min): raw 290.1",
+  "- 92,912 posts (measured 2026-11-27 16:53 UTC on Intel, 38.8 min): raw 297.8",
+  "",
   "### All four corpora",
   "",
   "Each corpus file once.",
@@ -98,6 +116,9 @@ test("measured sections are named by heading and backend, not by their figures",
   assert.deepEqual(
     [...measuredSections(CURRENT)],
     [
+      "### Embedder raw throughput vs the ingest pipeline / **lancedb** / - 1,000 posts",
+      "### Embedder raw throughput vs the ingest pipeline / **lancedb** / - 92,912 posts",
+      "### Embedder raw throughput vs the ingest pipeline / **weaviate** / - 1,000 posts",
       "### All four corpora / **lancedb**",
       "### All four corpora / **weaviate**",
       "### All four corpora / Weaviate collection `BenchPostsfull` filled",
@@ -107,7 +128,7 @@ test("measured sections are named by heading and backend, not by their figures",
       "### ListTrends and FindLeads over the replicated store / **lancedb**",
     ],
   );
-  const rerun = CURRENT.replaceAll("2026-11-2", "2026-12-0").replace("run 2 times", "run 3 times").replaceAll("92,912", "93,000");
+  const rerun = CURRENT.replaceAll("2026-11-2", "2026-12-0").replace("run 2 times", "run 3 times").replaceAll("92,912 posts in the index", "93,000 posts in the index");
   assert.deepEqual(measuredSections(rerun), measuredSections(CURRENT));
 });
 
@@ -137,6 +158,9 @@ test("blocks and sections the store lacks are carried under their headings; what
 test("a report that would still lose a section is not written, unless asked", () => {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "bench-report-")), "BENCHMARKS.md");
   writeFileSync(file, CURRENT);
+  // A backend block the store has, but with fewer of its slices: the block is not carried.
+  const fewerSlices = FRESH.replace(/^- 1,000 posts .*\n/m, "");
+  assert.throws(() => writeReport(fewerSlices, false, file), /lacks 1 section\(s\) the report has: ### Embedder raw throughput vs the ingest pipeline \/ \*\*lancedb\*\* \/ - 1,000 posts/);
   // The renderer no longer writes the scaling sub-heading's section at all: nothing can carry it.
   const renamed = FRESH.replace("## Scaling", "## Scale");
   assert.throws(() => writeReport(renamed, false, file), /lacks 1 section\(s\) the report has: ### ListTrends and FindLeads over the replicated store \/ \*\*lancedb\*\*/);

@@ -40,10 +40,17 @@ function measuredName(line: string): string | undefined {
 export function measuredSections(text: string): Set<string> {
   const out = new Set<string>();
   let heading = "";
+  let backend = "";
   for (const line of text.split("\n")) {
-    if (/^#{2,3} /.test(line)) heading = line.trim();
+    if (/^#{2,3} /.test(line)) {
+      heading = line.trim();
+      backend = "";
+    }
+    backend = BACKEND_LINE.exec(line)?.[0] ?? backend;
     const name = measuredName(line);
-    if (name !== undefined) out.add(`${heading} / ${name}`);
+    if (name === undefined) continue;
+    // A bullet is a row of the backend block it stands in ("- 4,000 posts" of **lancedb**).
+    out.add(`${heading} / ${name.startsWith("- ") && backend !== "" ? `${backend} / ` : ""}${name}`);
   }
   return out;
 }
@@ -138,7 +145,8 @@ export function carryOver(fresh: string, current: string): string {
       continue;
     }
     carried = true;
-    const freshNames = new Set(section.lines.flatMap((l) => measuredName(l) ?? []));
+    // Bullets are rows of their own block; only a standalone measured sentence stands for itself.
+    const freshNames = new Set(section.lines.flatMap((l) => measuredName(l) ?? []).filter((n) => !n.startsWith("- ")));
     // The renderer's placeholders speak of the store alone; the carried blocks may answer them.
     out.push(...section.lines.filter((l) => !l.startsWith(PLACEHOLDER)));
     while (out.length > 0 && out.at(-1)!.trim() === "") out.pop();

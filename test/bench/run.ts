@@ -17,6 +17,7 @@
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
  * --rounds R repeats each timed measurement R times (medians reported); --no-write prints only;
+ * `--only report` measures nothing and writes the report again from the stored sections;
  * --drop-missing writes the report even when the results store (docs/benchmarks.json) lacks
  * sections the current report shows (report.ts, writeReport).
  * Loopback only; every loop is bounded in count and time.
@@ -31,7 +32,7 @@ import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
 
 /** Parts in the order they run. */
-const PARTS = ["ratio", "ingest", "copy", "search", "profile", "protocol", "floor", "capacity", "limits", "scaling", "insights"] as const;
+const PARTS = ["ratio", "ingest", "copy", "search", "profile", "protocol", "floor", "capacity", "limits", "scaling", "insights", "report"] as const;
 type Part = (typeof PARTS)[number];
 
 /** "HH:MM" (UTC, today or tomorrow) or an ISO date -> epoch ms. */
@@ -102,7 +103,8 @@ async function main(): Promise<void> {
   }, 110 * 60_000);
   hardStop.unref();
   try {
-    const needsIndex = opts.parts.some((p) => p !== "limits" && p !== "scaling" && p !== "insights");
+    // "report" measures nothing: the report is written again from the stored sections.
+    const needsIndex = opts.parts.some((p) => p !== "limits" && p !== "scaling" && p !== "insights" && p !== "report");
     if (needsIndex && opts.backends.includes("weaviate")) weaviate = await startBenchWeaviate();
     for (const backend of needsIndex ? opts.backends : []) {
       const target = targetFor(backend, tag, weaviate);
