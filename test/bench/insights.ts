@@ -31,7 +31,7 @@ import { indexFor } from "./backends.js";
 import { knownVectors } from "./known-vectors.js";
 import type { BackendTarget } from "./backends.js";
 import { runCalls } from "./latency.js";
-import { loadText, machineInfo, measuredWhen } from "./machine.js";
+import { machineInfo, measuredWhen } from "./machine.js";
 import type { StoredSection } from "./results-store.js";
 import type { RunStats } from "./latency.js";
 import type { SearchCall } from "./search-clients.js";

@@ -8,7 +8,7 @@ import { P99_BOUND_MS } from "./capacity.js";
 import type { CapacityResult } from "./capacity.js";
 import { FLOOR_GOAL } from "./floor.js";
 import type { FloorResult } from "./floor.js";
-import { loadText, measuredWhen } from "./machine.js";
+import { measuredWhen } from "./machine.js";
 import { REST_GOAL } from "./protocol.js";
 import type { ProtocolResult } from "./protocol.js";
 import type { StoredSection } from "./results-store.js";

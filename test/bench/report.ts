@@ -12,7 +12,7 @@ import { table } from "../eval/format.js";
 import type { CopyResult } from "./copy-index.js";
 import type { FullIngest, RatioResult } from "./ingest.js";
 import type { LimitsResult } from "./limits.js";
-import { loadText, measuredWhen } from "./machine.js";
+import { measuredWhen } from "./machine.js";
 import type { MachineInfo } from "./machine.js";
 import { loadResults, RESULTS_FILE } from "./results-store.js";
 import type { StoredSection } from "./results-store.js";
@@ -175,7 +175,7 @@ export function renderReport(tag = "full"): string {
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
     "The measured sections are kept in docs/benchmarks.json; those measured before it was kept in the repository (2026-11-27)",
     "are carried over from the previous report as they stood (report-carry-over.ts): their lines name no processor.",
-    "Re-run parts with `npm run bench -- --only ratio,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling --backend lancedb|weaviate|all [--posts N] [--rounds R]`.",
+    "Re-run parts with `npm run bench -- --only ratio,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights --backend lancedb|weaviate|all [--posts N] [--rounds R]`; `--only report` rewrites this file from the stored sections.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
     "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
