@@ -110,7 +110,29 @@ export function countTerms(text: string, into: Map<string, number>): Map<string,
   return into;
 }
 
+/** Whether the unit at `i` of `s` can be part of a token: a letter, digit, ' + # . or - (a surrogate half counts as its code point). */
+function isTokenUnit(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c === 39 || c === 43 || c === 35 || c === 46 || c === 45) return true;
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+    const h = s.charCodeAt(i - 1);
+    if (h >= 0xd800 && h <= 0xdbff) return LETTER_OR_DIGIT.test(String.fromCodePoint(s.codePointAt(i - 1)!));
+  }
+  return isWordCode(s, i, c);
+}
+
+/**
+ * The first `max` UTF-16 units of `text`, less the token the cut would split: without this, a body
+ * cut inside "platform" gave the term "platfor", and two posts cut there made it a trending keyword.
+ */
+export function clipAtToken(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let i = max;
+  if (isTokenUnit(text, i)) while (i > 0 && isTokenUnit(text, i - 1)) i--;
+  return text.slice(0, i);
+}
+
 /** The text a post contributes to topic terms: title twice (titles say what a post is about) and the body. */
 export function postText(title: string, content: string, maxContentChars = 2000): string {
-  return `${title}\n${title}\n${content.slice(0, maxContentChars)}`;
+  return `${title}\n${title}\n${clipAtToken(content, maxContentChars)}`;
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { isStopword, terms, TOKEN } from "../../src/topics/terms.js";
+import { clipAtToken, isStopword, postText, terms, TOKEN } from "../../src/topics/terms.js";
 import { CORPORA, corporaSkip } from "../harness/seed.js";
 
 /** The regex definition of terms(): match TOKEN on the lower-cased text, then the same word rules. */
@@ -24,6 +24,11 @@ function regexTerms(text: string): string[] {
     out.push(word);
   }
   return out;
+}
+
+/** Whether `a` is `b`'s first a.length items. */
+function isPrefix(a: readonly string[], b: readonly string[]): boolean {
+  return a.length <= b.length && a.every((t, i) => t === b[i]);
 }
 
 const CASES = [
@@ -71,5 +76,44 @@ describe("terms", () => {
         assert.deepEqual(terms(chunk), regexTerms(chunk));
       }
     }
+  });
+
+  it("clips a body before the token a cut would split, so no fragment becomes a term", () => {
+    assert.equal(clipAtToken("the new platform would", 15), "the new ");
+    assert.equal(clipAtToken("the new platform would", 19), "the new platform ");
+    assert.equal(clipAtToken("the new platform would", 16), "the new platform");
+    assert.equal(clipAtToken("the new platform would", 17), "the new platform ");
+    assert.equal(clipAtToken("see node.js docs", 9), "see ");
+    assert.equal(clipAtToken("short", 100), "short");
+    assert.equal(clipAtToken("𝐀𝐁𝐂 x", 3), "");
+    assert.deepEqual(terms(postText("Launch", "In the hope that the new platform would", 30)), ["launch", "launch", "hope"]);
+    const alphabet = ["a", "B", "0", "'", "+", "#", ".", "-", " ", ",", "é", "中", "🎉", "𝐀", "\ud800", "\udc00", "'s", "\n"];
+    let seed = 777;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let k = 0; k < 3000; k++) {
+      let text = "";
+      const len = Math.floor(next() * 40);
+      for (let i = 0; i < len; i++) text += alphabet[Math.floor(next() * alphabet.length)]!;
+      const max = Math.floor(next() * (text.length + 1));
+      const clipped = clipAtToken(text, max);
+      assert.ok(text.startsWith(clipped) && clipped.length <= max, JSON.stringify([text, max]));
+      assert.ok(isPrefix(terms(clipped), terms(text)), JSON.stringify([text, max]));
+      // Only the split token's run goes: never a separator before it.
+      assert.ok(!/[ ,\n]|\ud83c/.test(text.slice(clipped.length, max)), JSON.stringify([text, max]));
+    }
+  });
+
+  it("gives only terms the whole body has when real bodies are cut", { skip: corporaSkip() }, () => {
+    const lines = readFileSync(path.join(CORPORA, "hackernews_2015_2016/hacker_news.csv"), "utf8").slice(0, 1_000_000).split("\n");
+    let cutInsideWord = 0;
+    for (const line of lines) {
+      if (line.length < 120) continue;
+      const whole = new Set(terms(line));
+      for (const max of [37, 61, 100]) {
+        if (/[\p{L}\p{N}]/u.test(line[max - 1]!) && /[\p{L}\p{N}]/u.test(line[max]!)) cutInsideWord++;
+        for (const t of terms(postText("", line, max))) assert.ok(whole.has(t), `"${t}" from ${JSON.stringify(line.slice(0, max + 10))}`);
+      }
+    }
+    assert.ok(cutInsideWord > 500, `the sample cuts inside words (${cutInsideWord})`);
   });
 });
