@@ -36,6 +36,15 @@ export function epochSecondsToMs(value: unknown): number | undefined {
 }
 
 /**
+ * Whether year-month-day names a day of the calendar. Date.parse rolls "2020-02-30" over to
+ * 1 March instead of refusing it, so a mistyped date would be stored as another real one.
+ */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
  * Any common timestamp -> epoch ms: numbers below 1e11 are seconds, larger ones milliseconds;
  * strings are numeric (same rule) or ISO 8601 (a date without zone is UTC).
  */
@@ -44,7 +53,9 @@ export function anyTimeToMs(value: unknown): number | undefined {
   if (typeof value !== "string") return undefined;
   const s = value.trim();
   if (/^\d+(\.\d+)?$/.test(s)) return anyTimeToMs(Number(s));
-  if (!/^\d{4}-\d{2}-\d{2}/.test(s)) return undefined;
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (day === null || !isCalendarDay(Number(day[1]), Number(day[2]), Number(day[3]))) return undefined;
+  // A written 24:00 is the next day's midnight, which Date.parse accepts (the day itself is checked above).
   const isoUtc = /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : /[zZ]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s}Z`;
   return inRange(Date.parse(isoUtc.replace(" ", "T")));
 }
@@ -55,11 +66,8 @@ export function usDateTimeUtcToMs(value: unknown): number | undefined {
   const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*$/.exec(value);
   if (m === null) return undefined;
   const [month, day, year, hour, minute, second] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x))) as number[];
-  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || second! > 59) return undefined;
-  const ms = Date.UTC(year!, month! - 1, day!, hour, minute, second);
-  // Reject rollovers such as 2/31.
-  if (new Date(ms).getUTCDate() !== day) return undefined;
-  return inRange(ms);
+  if (hour! > 23 || minute! > 59 || second! > 59 || !isCalendarDay(year!, month!, day!)) return undefined;
+  return inRange(Date.UTC(year!, month! - 1, day!, hour, minute, second));
 }
 
 /** Reads a dotted path ("data.title") from a JSON object. */

@@ -245,6 +245,11 @@ test("generic JSONL with --map: dotted paths, epoch s/ms and ISO dates, required
     { headline: "No id", ts: 1700000000 },
     { post_id: "p6", ts: 1700000000 },
     { post_id: "p7", headline: "Bad date", ts: "last week" },
+    // Date.parse would roll these over to 1 March and 1 May: a mistyped date is refused, not moved.
+    { post_id: "p8", headline: "No 30 February", ts: "2020-02-30" },
+    { post_id: "p9", headline: "No 31 April", ts: "2020-04-31T10:00:00+02:00" },
+    { post_id: "p10", headline: "No 29 February in 2021", ts: "2021-02-29T00:00:00Z" },
+    { post_id: "p11", headline: "Leap day", ts: "2020-02-29T24:00:00Z" },
   ].map((l) => JSON.stringify(l));
   const items = await allItems(write("forum.jsonl", lines.join("\n")), "jsonl", { map, source: "forum" });
   const posts = postsOf(items);
@@ -261,11 +266,14 @@ test("generic JSONL with --map: dotted paths, epoch s/ms and ISO dates, required
     created: 1700000000000,
     url: "https://f.example/p1",
   });
-  assert.deepEqual(posts.map((p) => p.created), [1700000000000, 1700000000123, 1700000000000, Date.UTC(2023, 10, 14)]);
+  assert.deepEqual(posts.map((p) => p.created), [1700000000000, 1700000000123, 1700000000000, Date.UTC(2023, 10, 14), Date.UTC(2020, 2, 1)]);
   assert.deepEqual(skipsOf(items), [
     [5, "missing_id"],
     [6, "missing_title"],
     [7, "bad_date"],
+    [8, "bad_date"],
+    [9, "bad_date"],
+    [10, "bad_date"],
   ]);
   assert.throws(() => parseFieldMap("title=headline"), /must name id, created/);
   assert.throws(() => parseFieldMap("id=a,title=b,created=c,colour=d"), /unknown field "colour"/);
