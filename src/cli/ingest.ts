@@ -52,7 +52,7 @@ ${FORMATS.map((f) => `                  ${f.padEnd(20)} ${FORMAT_HELP[f]}`).join
   --map FIELDS  field names for generic JSON Lines (implies --format jsonl), e.g.
                 id=post_id,title=headline,content=body,created=ts
                 mappable: id, title, content, subforum, author, upvotes, comments, created, url
-  --source NAME source recorded for --map posts (default "jsonl"); ids are NAME:<id>
+  --source NAME source recorded for generic jsonl posts (default "jsonl"); ids are NAME:<id>
   --batch-size N posts per embed/write batch (default ${DEFAULT_BATCH_SIZE})
   --limit N     stop after N posts this run; the next run continues from there
   --defer-indexing
@@ -117,7 +117,6 @@ function parse(argv: string[]): Args | "help" {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (v.format === "jsonl" && map === undefined) throw new UsageError("--format jsonl needs --map (e.g. --map id=post_id,title=headline,created=ts)");
   if (map !== undefined && v.format !== undefined && v.format !== "jsonl") throw new UsageError(`--map only applies to --format jsonl, not ${v.format}`);
   if (v["defer-indexing"] === true && v["live-indexing"] === true) throw new UsageError("give --defer-indexing or --live-indexing, not both");
   if (v.source !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(v.source)) throw new UsageError(`--source must be 1-32 lowercase letters, digits, - or _, got "${v.source}"`);

@@ -22,6 +22,8 @@ function fromObject(record: Record<string, unknown>): Format | undefined {
   if ("title" in record && ("subreddit" in record || "created_utc" in record)) return "reddit-ndjson";
   if ("time" in record && "type" in record && ("by" in record || "title" in record)) return "hn-json";
   if ("community" in record && ("archive_url" in record || "permalink_original" in record)) return "stackexchange-jsonl";
+  // Last: the post model's own names (a dump in any of the formats above matches those first).
+  if ("id" in record && "title" in record && "created" in record) return "jsonl";
   return undefined;
 }
 
@@ -35,7 +37,7 @@ export function detectFormat(name: string, head: Buffer, hasMap = false): Format
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const trimmed = text.trimStart();
   const firstLine = (trimmed.split("\n", 1)[0] ?? "").replace(/\r$/, "");
-  const hint = `; pass --format (one of reddit-ndjson, reddit-listing, reddit-csv, hn-csv, hn-json, stackexchange-jsonl, jsonl with --map)`;
+  const hint = `; pass --format (one of reddit-ndjson, reddit-listing, reddit-csv, hn-csv, hn-json, stackexchange-jsonl, jsonl with --map, or jsonl fields named id, title, created, ...)`;
   if (trimmed === "") throw new FormatDetectionError(`${name} is empty${hint}`);
   const first = trimmed[0];
   if (first !== "{" && first !== "[") {

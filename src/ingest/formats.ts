@@ -4,7 +4,7 @@
  */
 import type { RecordReader } from "./read-item.js";
 import type { FieldMap } from "./readers/generic-jsonl.js";
-import { genericJsonlReader } from "./readers/generic-jsonl.js";
+import { genericJsonlReader, POST_FIELD_MAP } from "./readers/generic-jsonl.js";
 import { readHnCsv } from "./readers/hn-csv.js";
 import { readHnJson } from "./readers/hn-json.js";
 import { readRedditCsv } from "./readers/reddit-csv.js";
@@ -25,7 +25,7 @@ export const FORMAT_HELP: Readonly<Record<Format, string>> = {
   "hn-csv": "Hacker News CSV (id, title, url, num_points, num_comments, author, created_at)",
   "hn-json": "Hacker News API items (one item, an array, or JSON Lines)",
   "stackexchange-jsonl": "Stack Exchange questions, JSON Lines (community, title, body, archive_url, ...)",
-  jsonl: "any JSON Lines with --map naming the fields (id, title, created required)",
+  jsonl: "any JSON Lines: fields named as the post model (id, title, created, content, ...) or mapped with --map",
 };
 
 /** True when `name` is a format name. */
@@ -41,7 +41,7 @@ export interface ReaderOptions {
   source?: string;
 }
 
-/** Returns the reader for `format`. Throws when `jsonl` has no map. */
+/** Returns the reader for `format`; `jsonl` without a map reads the post model's field names. */
 export function readerFor(format: Format, options: ReaderOptions = {}): RecordReader {
   switch (format) {
     case "reddit-ndjson":
@@ -57,7 +57,6 @@ export function readerFor(format: Format, options: ReaderOptions = {}): RecordRe
     case "stackexchange-jsonl":
       return readStackExchangeJsonl;
     case "jsonl":
-      if (options.map === undefined) throw new Error("the jsonl format needs --map naming at least id, title and created");
-      return genericJsonlReader(options.map, options.source ?? "jsonl");
+      return genericJsonlReader(options.map ?? POST_FIELD_MAP, options.source ?? "jsonl");
   }
 }

@@ -103,6 +103,13 @@ test("a directory with a bad line exits 3; an unreadable file exits 1 and the re
   assert.equal(failed.code, 1, failed.stderr);
   assert.match(failed.stderr, /mystery\.jsonl: .*match no known format.*--format/);
   assert.match(failed.stdout, /read 1, inserted 1,/);
+
+  // A file named as the post model loads with no flag; ids take the default source.
+  const own = path.join(dir, "own.jsonl");
+  writeFileSync(own, JSON.stringify({ id: "o1", title: "Which CRM for a two-person agency?", content: "We outgrew spreadsheets.", created: "2024-05-01" }) + "\n");
+  const loaded = await cli([own]);
+  assert.equal(loaded.code, 0, loaded.stderr);
+  assert.match(loaded.stderr + loaded.stdout, /own\.jsonl \[jsonl\]: read 1, inserted 1,/);
 });
 
 test("SIGINT stops the run with exit 1, counts what was written, and the rerun resumes", async () => {

@@ -33,6 +33,10 @@ test("crafted heads: listing, HN items, BOM, and --map", () => {
   assert.equal(detectFormat("x.json", b('[{"by":"pg","id":1,"time":1160418111,"type":"story"}]')), "hn-json");
   assert.equal(detectFormat("x.csv", b("\ufeffid,title,url,num_points,num_comments,author,created_at\n1,a,b,1,1,c,1/1/2016 0:00")), "hn-csv");
   assert.equal(detectFormat("x.jsonl", b('{"post_id": 1}'), true), "jsonl");
+  // The post model's own names need no --map; a Reddit dump with an id and created is still Reddit.
+  assert.equal(detectFormat("x.jsonl", b('{"id":"p1","title":"T","content":"c","created":"2020-01-01"}\n')), "jsonl");
+  assert.equal(detectFormat("x.jsonl", b('{"id":"a1","title":"T","created":1,"created_utc":1,"subreddit":"s"}\n')), "reddit-ndjson");
+  assert.throws(() => detectFormat("x.jsonl", b('{"id":"p1","title":"T"}\n')), /match no known format/);
 });
 
 test("unknown input fails with a message that suggests --format", () => {

@@ -276,6 +276,12 @@ test("generic JSONL with --map: dotted paths, epoch s/ms and ISO dates, required
     [10, "bad_date"],
   ]);
   assert.throws(() => parseFieldMap("title=headline"), /must name id, created/);
+
+  // No map: the post model's own field names.
+  const own = await allItems(write("own.jsonl", JSON.stringify({ id: "q1", title: "Own names", content: "Body", subforum: "general", author: "ann", upvotes: 3, comments: 2, created: "2023-11-14", url: "https://f.example/q1", extra: true })), "jsonl", { source: "forum" });
+  assert.deepEqual(postsOf(own), [
+    { id: "forum:q1", source: "forum", nativeId: "q1", title: "Own names", content: "Body", subforum: "general", author: "ann", upvotes: 3, comments: 2, created: Date.UTC(2023, 10, 14), url: "https://f.example/q1" },
+  ]);
   assert.throws(() => parseFieldMap("id=a,title=b,created=c,colour=d"), /unknown field "colour"/);
 });
 

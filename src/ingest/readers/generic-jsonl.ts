@@ -1,7 +1,9 @@
 /**
  * Any JSON Lines file whose field names are given by a map (`--map id=post_id,title=headline,
- * content=body,created=ts`). Values may be dotted paths into nested objects ("data.title").
- * id, title and created must be mapped; the rest default to "" or 0. `created` accepts epoch
+ * content=body,created=ts`), or that already uses the post model's names (id, title, content,
+ * subforum, author, upvotes, comments, created, url), which needs no map: an export of another
+ * system shaped like our API's posts loads as it is. Values may be dotted paths into nested
+ * objects ("data.title"). id, title and created must be mapped; the rest default to "" or 0. `created` accepts epoch
  * seconds, epoch ms or ISO 8601. Content is treated as markdown (plain text passes through).
  */
 import { postId } from "../../model/post.js";
@@ -19,6 +21,9 @@ export type MappableField = (typeof MAPPABLE_FIELDS)[number];
 export type FieldMap = Partial<Record<MappableField, string>>;
 
 const REQUIRED: readonly MappableField[] = ["id", "title", "created"];
+
+/** The map of a file that names its fields as the post model does: each field read from its own name. */
+export const POST_FIELD_MAP: FieldMap = Object.fromEntries(MAPPABLE_FIELDS.map((f) => [f, f]));
 
 /** Thrown for an unusable --map value; the message says what to write instead. */
 export class FieldMapError extends Error {
