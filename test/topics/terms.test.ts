@@ -31,6 +31,19 @@ function isPrefix(a: readonly string[], b: readonly string[]): boolean {
   return a.length <= b.length && a.every((t, i) => t === b[i]);
 }
 
+const ALPHABET = ["a", "B", "z", "0", "9", "'", "+", "#", ".", "-", " ", ",", "é", "ß", "İ", "中", "🎉", "𝐀", "\ud800", "\udc00", "s", "'s", "\n"];
+
+/** `count` strings of up to 40 pieces of {@link ALPHABET}, the same every run for a seed, each with the generator's next number in [0, 1). */
+function* randomTexts(seed: number, count: number): Generator<{ text: string; next: () => number }> {
+  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let k = 0; k < count; k++) {
+    let text = "";
+    const len = Math.floor(next() * 40);
+    for (let i = 0; i < len; i++) text += ALPHABET[Math.floor(next() * ALPHABET.length)]!;
+    yield { text, next };
+  }
+}
+
 const CASES = [
   "",
   "Hello, World! C++ and C# are languages; so is F#.",
@@ -54,15 +67,7 @@ describe("terms", () => {
   });
 
   it("equals the token regex on random strings over a tricky alphabet", () => {
-    const alphabet = ["a", "B", "z", "0", "9", "'", "+", "#", ".", "-", " ", ",", "é", "ß", "İ", "中", "🎉", "𝐀", "\ud800", "\udc00", "s", "'s", "\n"];
-    let seed = 12345;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    for (let k = 0; k < 3000; k++) {
-      let text = "";
-      const len = Math.floor(next() * 40);
-      for (let i = 0; i < len; i++) text += alphabet[Math.floor(next() * alphabet.length)]!;
-      assert.deepEqual(terms(text), regexTerms(text), JSON.stringify(text));
-    }
+    for (const { text } of randomTexts(12345, 3000)) assert.deepEqual(terms(text), regexTerms(text), JSON.stringify(text));
   });
 
   it("equals the token regex on real post text", { skip: corporaSkip() }, () => {
@@ -87,13 +92,7 @@ describe("terms", () => {
     assert.equal(clipAtToken("short", 100), "short");
     assert.equal(clipAtToken("𝐀𝐁𝐂 x", 3), "");
     assert.deepEqual(terms(postText("Launch", "In the hope that the new platform would", 30)), ["launch", "launch", "hope"]);
-    const alphabet = ["a", "B", "0", "'", "+", "#", ".", "-", " ", ",", "é", "中", "🎉", "𝐀", "\ud800", "\udc00", "'s", "\n"];
-    let seed = 777;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    for (let k = 0; k < 3000; k++) {
-      let text = "";
-      const len = Math.floor(next() * 40);
-      for (let i = 0; i < len; i++) text += alphabet[Math.floor(next() * alphabet.length)]!;
+    for (const { text, next } of randomTexts(777, 3000)) {
       const max = Math.floor(next() * (text.length + 1));
       const clipped = clipAtToken(text, max);
       assert.ok(text.startsWith(clipped) && clipped.length <= max, JSON.stringify([text, max]));
