@@ -58,7 +58,12 @@ async function onNode(httpUrl: string, collection: string, uuid: string, node: s
   return true;
 }
 
-/** Polls GET /v1/nodes on `httpUrl` until `node` is absent or not HEALTHY; throws after `boundMs`. */
+/**
+ * Polls GET /v1/nodes on `httpUrl` until it lists the cluster without `node`, or with `node` not
+ * HEALTHY; throws after `boundMs`. Only an answer that lists nodes counts: for the first seconds
+ * after a SIGKILL node1 answers with an error and no list (5.3 s in a probe run), and taking that
+ * for "gone" started the steady-state clock while searches could still wait on the dead node.
+ */
 async function waitNodeGone(httpUrl: string, node: string, boundMs: number): Promise<void> {
   const until = Date.now() + boundMs;
   let last = "";
@@ -66,9 +71,13 @@ async function waitNodeGone(httpUrl: string, node: string, boundMs: number): Pro
     try {
       const res = await fetch(`${httpUrl}/v1/nodes`, { signal: AbortSignal.timeout(5_000) });
       const body = (await res.json()) as { nodes?: { name: string; status: string }[] };
-      const status = body.nodes?.find((n) => n.name === node)?.status;
-      last = String(status);
-      if (status !== "HEALTHY") return;
+      if (!Array.isArray(body.nodes)) {
+        last = `HTTP ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
+      } else {
+        const status = body.nodes.find((n) => n.name === node)?.status;
+        last = String(status);
+        if (status !== "HEALTHY") return;
+      }
     } catch (err) {
       last = String(err);
     }
