@@ -88,9 +88,17 @@ export function markdownToText(markdown: string, options: { html?: boolean; enti
   return tidy(decodeEntities(text, options.entityPasses ?? 1));
 }
 
-/** Collapses runs of spaces, trims lines, and keeps at most one blank line between paragraphs. */
+/**
+ * C0 control characters other than the whitespace ones (tab, line feed, vertical tab, form feed,
+ * carriage return), and DEL: a NUL or an escape in a dump is noise, and kept in a title it reaches
+ * every client that prints the post.
+ */
+const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]/g;
+
+/** Collapses runs of spaces, trims lines, keeps at most one blank line between paragraphs, and drops control characters. */
 export function tidy(text: string): string {
   return text
+    .replace(CONTROL, "")
     .replace(/\u00a0/g, " ")
     .replace(/[ \t\f\v]+/g, " ")
     .replace(/ *\n */g, "\n")
@@ -98,7 +106,7 @@ export function tidy(text: string): string {
     .trim();
 }
 
-/** One-line text: all whitespace runs become one space. For titles. */
+/** One-line text: all whitespace runs become one space, control characters go. For titles. */
 export function singleLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(CONTROL, "").replace(/\s+/g, " ").trim();
 }

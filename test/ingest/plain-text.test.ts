@@ -1,7 +1,7 @@
 /** Markup to plain text: what forum bodies look like after the readers are done with them. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decodeEntities, htmlToText, markdownToText } from "../../src/ingest/plain-text.js";
+import { decodeEntities, htmlToText, markdownToText, singleLine, tidy } from "../../src/ingest/plain-text.js";
 import { cutAtWord, postEmbeddingText, queryEmbeddingText } from "../../src/enrich/embed-text.js";
 
 test("entities: named, numeric, repeated escaping, unknown left alone", () => {
@@ -41,6 +41,12 @@ test("markdown: links, images, emphasis, headings, quotes, lists, code, escapes"
 test("HTML: block tags become breaks, scripts vanish", () => {
   assert.equal(htmlToText("<p>One &amp; two</p><script>x()</script><p>Three<br>four</p>"), "One & two\n\nThree\nfour");
   assert.equal(htmlToText("<p>One<!-- <p>hidden</p> --></p>"), "One");
+});
+
+test("control characters: dropped from titles and bodies, whitespace ones still read as space or break", () => {
+  assert.equal(singleLine("nul \u0000char, esc \u001b[31mred\u001b[0m, del \u007f, tab\tand\r\nbreak"), "nul char, esc [31mred[0m, del , tab and break");
+  assert.equal(tidy("a\u0000b\u0008c\n\n\n\u0007\nd\u000ce"), "abc\n\nd e");
+  assert.equal(markdownToText("**bold**\u0000 text"), "bold text");
 });
 
 test("embedding text: title plus the opening of the content, cut at a word", () => {
