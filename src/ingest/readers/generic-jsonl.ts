@@ -3,8 +3,9 @@
  * content=body,created=ts`), or that already uses the post model's names (id, title, content,
  * subforum, author, upvotes, comments, created, url), which needs no map: an export of another
  * system shaped like our API's posts loads as it is. Values may be dotted paths into nested
- * objects ("data.title"). id, title and created must be mapped; the rest default to "" or 0. `created` accepts epoch
- * seconds, epoch ms or ISO 8601. Content is treated as markdown (plain text passes through).
+ * objects ("data.title"). id, title and created must be mapped; the rest default to "" or 0.
+ * `created` accepts epoch seconds, epoch ms or ISO 8601. Content is treated as markdown (plain
+ * text passes through).
  */
 import { postId } from "../../model/post.js";
 import { anyTimeToMs, count, isObject, pathValue, text } from "../field-values.js";
