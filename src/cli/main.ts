@@ -35,5 +35,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`threadsight: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
+  // LanceDB's native logger prints its warnings to stderr unless told otherwise, and reads this
+  // before the command's first import of it. Its warnings are engine chatter the user cannot act
+  // on ("partition 4 is empty, skipping" for every empty partition when an ingest folds a few
+  // edited posts into the vector index); its failures reach us as errors, which we report.
+  // LANCEDB_LOG=warn (or debug) in the environment brings them back.
+  process.env.LANCEDB_LOG ??= "error";
   return (await command.load())(rest);
 }

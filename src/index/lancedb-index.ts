@@ -245,6 +245,18 @@ export class LanceDbIndex implements SearchIndex {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  async getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]> {
+    const { table } = this.opened();
+    checkAborted(signal);
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const batch = await engineCall(ENGINE, () => rowsByIdQuery(table, unique, [...POST_COLUMNS, "vector"]).toArrow(), signal);
+    const posts = postsOf(batch, POST_COLUMNS);
+    const vectors = posts.length === 0 ? [] : column(batch, "vector");
+    const byId = new Map(posts.map((post, i) => [post.id, { ...post, vector: Float32Array.from((vectors[i] as { toArray(): ArrayLike<number> }).toArray()) }]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async count(signal?: AbortSignal): Promise<number> {
     const { table } = this.opened();
     return engineCall(ENGINE, () => table.countRows(), signal);

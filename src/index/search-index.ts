@@ -93,6 +93,12 @@ export interface KeywordQuery extends Page {
 export interface UpsertResult {
   inserted: number;
   updated: number;
+  /**
+   * Posts identical to their stored version (every field and the vector), which were not
+   * written. Only indexes that compare before writing report it (RollupMaintainingIndex, which
+   * reads the stored versions anyway); absent means none were told apart from `updated`.
+   */
+  unchanged?: number;
   failed: { id: string; reason: string }[];
 }
 
@@ -133,6 +139,11 @@ export interface SearchIndex {
   keyword(query: KeywordQuery, signal?: AbortSignal): Promise<Hit[]>;
   /** Posts by id, in the order asked; missing ids are left out. */
   get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]>;
+  /**
+   * Posts by id with their stored vectors, in the order asked; missing ids are left out. Ingest
+   * reads them to reuse the embedding of a post whose text has not changed.
+   */
+  getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]>;
   /** Number of stored posts. */
   count(signal?: AbortSignal): Promise<number>;
   /** Cheap liveness check for readiness and health. */

@@ -221,6 +221,25 @@ export class WeaviateIndex implements SearchIndex {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  async getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]> {
+    const posts = this.opened();
+    checkAborted(signal);
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const res = await this.call(() => posts.query.fetchObjects({
+      filters: posts.filter.byId().containsAny(unique.map(postUuid)),
+      limit: unique.length,
+      returnProperties: RETURN_PROPERTIES,
+      includeVector: true,
+    }), signal);
+    const byId = new Map(res.objects.map((o) => {
+      const vectors = o.vectors as Record<string, number[]> | undefined;
+      const post = fromProperties(o.properties as Record<string, unknown>);
+      return [post.id, { ...post, vector: Float32Array.from(vectors?.default ?? Object.values(vectors ?? {})[0] ?? []) }] as const;
+    }));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async count(signal?: AbortSignal): Promise<number> {
     const posts = this.opened();
     return this.call(() => posts.length(), signal);

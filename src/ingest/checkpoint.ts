@@ -6,8 +6,8 @@
  * is never taken for progress into another that shares the data directory. A restarted ingest
  * skips that many records. A kill between a write and its checkpoint replays at most one batch,
  * which is harmless because upserts are idempotent by id (the replayed posts count as
- * "updated"). A finished file's checkpoint is deleted, so ingesting the same file again
- * re-reads it (updating every post).
+ * "updated" or "unchanged"). A finished file's checkpoint is deleted, so ingesting the same file
+ * again re-reads it (updating the posts that changed; pipeline.ts reuses unchanged vectors).
  *
  * Why content and not path + mtime: dumps get redeployed (rsync without -t, a fresh download,
  * a container image layer) with the same bytes and a new mtime, or under another directory; the

@@ -100,31 +100,48 @@ export interface ReadFile {
 }
 
 /**
- * The batch's posts embedded and enriched, in input order. The batch goes to the embedder in parts
- * of EMBED_PART posts, longest texts first, and each part is enriched as soon as its vectors are
- * back (enrichment reads them: sentiment model, lead heads, topic). So enrichment overlaps the
- * embedding of the parts after it, instead of starting when the batch's last vector arrives; at
- * the end of a run, with nothing left queued, that wait left both embedder workers idle. Shortest
- * last keeps the final part's enrichment small.
+ * The batch's posts embedded and enriched, in input order. A post whose stored version has the
+ * same embedding text (title and opening, embed-text.ts) keeps its stored vector: the vector is a
+ * function of that text and the model, which open() checked, so re-ingesting a dump costs the
+ * embedding of the posts whose text changed, not of every post. The rest go to the embedder in
+ * parts of EMBED_PART posts, longest texts first, and each part is enriched as soon as its
+ * vectors are back (enrichment reads them: sentiment model, lead heads, topic). So enrichment
+ * overlaps the embedding of the parts after it, instead of starting when the batch's last vector
+ * arrives; at the end of a run, with nothing left queued, that wait left both embedder workers
+ * idle. Shortest last keeps the final part's enrichment small.
  */
-function embedAndEnrich(posts: readonly Post[], deps: IngestDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
+function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, IndexedPost>, deps: IngestDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
   if (posts.length === 0) return Promise.resolve([]);
   const texts = posts.map(postEmbeddingText);
-  const order = texts.map((_, i) => i).sort((a, b) => texts[b]!.length - texts[a]!.length);
+  const kept = new Map<number, Float32Array>();
+  texts.forEach((text, i) => {
+    const before = stored.get(posts[i]!.id);
+    if (before !== undefined && postEmbeddingText(before) === text) kept.set(i, before.vector);
+  });
+  const order = texts.map((_, i) => i).filter((i) => !kept.has(i)).sort((a, b) => texts[b]!.length - texts[a]!.length);
   const rows = new Array<IndexedPost>(posts.length);
+  const enrichPart = async (part: readonly number[], vectors: readonly Float32Array[]): Promise<void> => {
+    const enriched = await deps.enricher.enrich(part.map((i) => posts[i]!), vectors);
+    enriched.forEach((post, k) => {
+      rows[part[k]!] = { ...post, vector: vectors[k]! };
+    });
+  };
   const parts: Promise<void>[] = [];
+  if (kept.size > 0) parts.push(enrichPart([...kept.keys()], [...kept.values()]));
   for (let start = 0; start < order.length; start += EMBED_PART) {
     const part = order.slice(start, start + EMBED_PART);
-    const done = deps.embedder.embed(part.map((i) => texts[i]!), signal).then(async (vectors) => {
-      const enriched = await deps.enricher.enrich(part.map((i) => posts[i]!), vectors);
-      enriched.forEach((post, k) => {
-        rows[part[k]!] = { ...post, vector: vectors[k]! };
-      });
-    });
+    const done = deps.embedder.embed(part.map((i) => texts[i]!), signal).then((vectors) => enrichPart(part, vectors));
     done.catch(() => undefined); // surfaces through Promise.all below
     parts.push(done);
   }
   return Promise.all(parts).then(() => rows);
+}
+
+/** The stored versions of the batch's posts, by id (none for ids the index knows it lacks). */
+async function storedVersions(posts: readonly Post[], deps: IngestDeps, signal: AbortSignal | undefined): Promise<Map<string, IndexedPost>> {
+  if (posts.length === 0) return new Map();
+  const stored = await deps.index.getIndexed([...new Set(posts.map((p) => p.id))], signal);
+  return new Map(stored.map((p) => [p.id, p]));
 }
 
 /** Ingests one file; see the module comment. Throws on unreadable input or index failure. */
@@ -223,6 +240,7 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
       const result = await deps.index.upsert(rows);
       delta.inserted = result.inserted;
       delta.updated = result.updated;
+      delta.unchanged = result.unchanged ?? 0;
       delta.failed = result.failed.length;
       for (const f of result.failed) deps.log(`${absolute}: index rejected ${f.id}: ${f.reason}`);
     }
@@ -252,7 +270,7 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
         else if (logged === MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
         logged += 1;
       }
-      const embedded = embedAndEnrich(batch.posts, deps, signal);
+      const embedded = storedVersions(batch.posts, deps, signal).then((stored) => embedAndEnrich(batch.posts, stored, deps, signal));
       embedded.catch(() => undefined); // awaited in order by `write`; don't report it unhandled meanwhile
       chain = chain.then(() => write(batch, embedded));
       chain.catch(() => undefined); // a failed write surfaces at the next await below, not as unhandled

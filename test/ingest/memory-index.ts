@@ -86,6 +86,13 @@ export class MemoryIndex implements SearchIndex {
     });
   }
 
+  async getIndexed(ids: readonly string[]): Promise<IndexedPost[]> {
+    return ids.flatMap((id) => {
+      const row = this.rows.get(id);
+      return row === undefined ? [] : [{ ...row, vector: Float32Array.from(row.vector) }];
+    });
+  }
+
   async count(): Promise<number> {
     return this.rows.size;
   }

@@ -20,6 +20,8 @@ import type { IngestDeps } from "../../src/ingest/pipeline.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
+import { RollupMaintainingIndex } from "../../src/index/rollup-index.js";
+import type { RollupWriter } from "../../src/topics/rollup.js";
 
 let embedder: UseEmbedder;
 let enricher: IngestEnricher;
@@ -113,6 +115,45 @@ test("--limit stops early and keeps the place; the next run resumes; re-ingestin
   assert.equal(again.stats.inserted, 0);
   assert.equal(again.stats.updated, 25);
   assert.equal(index.rows.size, 25);
+});
+
+test("re-ingesting embeds only posts whose text changed; identical posts are not written", async () => {
+  const file = writeDump("again.ndjson");
+  const inner = await openIndex();
+  const noRollups: RollupWriter = { open: async () => undefined, close: async () => undefined, recordUpsert: async () => undefined };
+  const index = new RollupMaintainingIndex(inner, noRollups);
+  await index.open(embedder.model, embedder.dimensions);
+  const texts: string[] = [];
+  const counting: Embedder = { ...embedder, model: embedder.model, dimensions: embedder.dimensions, close: async () => undefined, embed: (t, signal) => (texts.push(...t), embedder.embed(t, signal)) };
+  const run = (input: string, data: string) => ingestFile(input, { batchSize: 8 }, { ...deps(inner, path.join(dir, data), []), index, embedder: counting });
+  const first = await run(file, "data-again");
+  assert.equal(first.stats.inserted, 25);
+  assert.equal(texts.length, 25);
+  const stored = new Map([...inner.rows].map(([id, row]) => [id, row]));
+
+  texts.length = 0;
+  const same = await run(file, "data-again");
+  assert.deepEqual([same.stats.inserted, same.stats.updated, same.stats.unchanged], [0, 0, 25]);
+  assert.deepEqual(texts, [], "nothing embedded");
+  for (const [id, row] of inner.rows) assert.equal(row, stored.get(id), `${id} not rewritten`);
+
+  // p3 gets a new title (its text changes), p5 a new score (its text does not).
+  const edited = readFileSync(file, "utf8").split("\n").map((line) => {
+    if (line.includes('"id":"p3"')) return line.replace(/"title":"[^"]*"/, '"title":"Which payroll service for a team of four?"');
+    if (line.includes('"id":"p5"')) return line.replace('"score":5,', '"score":500,');
+    return line;
+  });
+  const changed = path.join(dir, "again-edited.ndjson");
+  writeFileSync(changed, edited.join("\n"));
+  texts.length = 0;
+  const third = await run(changed, "data-again");
+  assert.deepEqual([third.stats.inserted, third.stats.updated, third.stats.unchanged], [0, 2, 23]);
+  assert.deepEqual(texts, ["Which payroll service for a team of four? Details for post 3."]);
+  const p5 = inner.rows.get("reddit:p5")!;
+  assert.equal(p5.upvotes, 500);
+  assert.deepEqual(p5.vector, stored.get("reddit:p5")!.vector, "p5 keeps its stored vector");
+  const [expected] = await embedder.embed([texts[0]!]);
+  assert.deepEqual(inner.rows.get("reddit:p3")!.vector, expected);
 });
 
 test("a redeployed identical file (new mtime, new path) resumes; a changed one starts afresh", async () => {

@@ -22,12 +22,16 @@ class MapRollups implements RollupWriter {
   }
 }
 
-/** A MemoryIndex that records the ids of every get(). */
+/** A MemoryIndex that records the ids of every read of stored versions. */
 class CountingIndex extends MemoryIndex {
   readonly reads: string[][] = [];
   override async get(ids: readonly string[]) {
     this.reads.push([...ids]);
     return super.get(ids);
+  }
+  override async getIndexed(ids: readonly string[]) {
+    this.reads.push([...ids]);
+    return super.getIndexed(ids);
   }
 }
 
@@ -90,5 +94,28 @@ test("after a failed write every id is read again, and refused ids are not taken
   await assert.rejects(index.upsert([post(3)]), /disk full/);
   await index.upsert([post(4)]);
   assert.deepEqual(inner.reads, [["reddit:p4"]], "after a failure the index may hold rows it was not told about");
+  assert.deepEqual(nonEmpty(rollups.cells), recount(inner));
+});
+
+test("a post identical to its stored version is not written and counts as unchanged; any difference is written", async () => {
+  const inner = new CountingIndex();
+  const rollups = new MapRollups();
+  const index = new RollupMaintainingIndex(inner, rollups);
+  await index.open("m", 2);
+  await index.upsert([post(1), post(2), post(3)]);
+  const writes = inner.upserts;
+  assert.deepEqual(await index.upsert([post(1), post(2), post(3)]), { inserted: 0, updated: 0, unchanged: 3, failed: [] });
+  assert.equal(inner.upserts, writes, "nothing to write, no write");
+  // One field each: engagement, a score below float32 precision (not a change), the vector.
+  const more = { ...post(1), upvotes: 99 };
+  const sameScore = { ...post(2), sentimentScore: 0.1 + 1e-12 };
+  const moved = { ...post(3), vector: new Float32Array([0, 1]) };
+  const result = await index.upsert([more, sameScore, moved, post(4)]);
+  assert.deepEqual(result, { inserted: 1, updated: 2, unchanged: 1, failed: [] });
+  assert.equal(inner.rows.get("reddit:p1")?.upvotes, 99);
+  assert.deepEqual([...inner.rows.get("reddit:p3")!.vector], [0, 1]);
+  assert.deepEqual(nonEmpty(rollups.cells), recount(inner));
+  // The last version of an id in a batch is the one compared: here the stored p1 (99 upvotes).
+  assert.deepEqual(await index.upsert([post(1), { ...post(1), upvotes: 99 }]), { inserted: 0, updated: 0, unchanged: 1, failed: [] });
   assert.deepEqual(nonEmpty(rollups.cells), recount(inner));
 });
