@@ -1,6 +1,6 @@
 /**
  * The word tokenizer shared by topic labelling (c-TF-IDF) and trending keywords (log-odds):
- * lower-case letter/digit runs of 3..24 characters, English and forum stopwords removed (with
+ * lower-case letter/digit runs of 3..24 characters outside links, English and forum stopwords removed (with
  * contractions in the apostrophe-less form the tokenizer gives them), and pure numbers dropped
  * (they are rarely a topic). One tokenizer for both, so a label's words
  * and a trend's keywords come from the same vocabulary.
@@ -34,6 +34,20 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
+/**
+ * A link: a scheme or "www." and everything up to the next space or markup delimiter. Links are
+ * dropped before tokenizing: their parts ("eugenehennie.com", "my-first-20-with-alibaba") are
+ * not words, and one post's link led the keywords of a trend on a 4,013-post index. A domain
+ * written without a scheme ("shopify.com") stays a term.
+ */
+const LINK = /(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]*/g;
+
+/** `lower` (lower-cased text) with its links replaced by a space. */
+export function stripLinks(lower: string): string {
+  // The check first: most texts hold no link, and includes() is far cheaper than the regex scan.
+  return lower.includes("http") || lower.includes("www.") ? lower.replace(LINK, " ") : lower;
+}
+
 /** The token grammar, spelled as a regular expression; {@link terms} scans for the same tokens by hand. */
 export const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'+#.-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
 
@@ -60,7 +74,7 @@ function width(s: string, i: number): number {
 }
 
 /**
- * The terms of a text, in order, repeats kept. A token is a run of letters, digits and ' + # . -
+ * The terms of a text, in order, repeats kept, links left out ({@link stripLinks}). A token is a run of letters, digits and ' + # . -
  * that starts with a letter or digit and ends on the last letter, digit, + or # of the run (what
  * {@link TOKEN} matches). ListTrends tokenizes every keyword post on each call (its largest CPU
  * cost), so the run is found by char codes instead of the Unicode regex, about 3x faster with
@@ -68,7 +82,7 @@ function width(s: string, i: number): number {
  */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  const s = text.toLowerCase();
+  const s = stripLinks(text.toLowerCase());
   const n = s.length;
   let i = 0;
   while (i < n) {

@@ -7,13 +7,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { clipAtToken, isStopword, postText, terms, TOKEN } from "../../src/topics/terms.js";
+import { clipAtToken, isStopword, postText, stripLinks, terms, TOKEN } from "../../src/topics/terms.js";
 import { CORPORA, corporaSkip } from "../harness/seed.js";
 
-/** The regex definition of terms(): match TOKEN on the lower-cased text, then the same word rules. */
+/** The regex definition of terms(): match TOKEN on the lower-cased text without its links, then the same word rules. */
 function regexTerms(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
+  const lower = stripLinks(text.toLowerCase());
   const re = new RegExp(TOKEN.source, TOKEN.flags);
   for (let m = re.exec(lower); m !== null; m = re.exec(lower)) {
     let word = m[0];
@@ -60,6 +60,14 @@ const CASES = [
 describe("terms", () => {
   it("drops contractions in the apostrophe-less form it gives them, and keeps the words around them", () => {
     assert.deepEqual(terms("I don't think it's broken, but you'll see: they're shipping Rust and it wasn't slow"), ["broken", "shipping", "rust", "slow"]);
+  });
+
+  it("leaves links out, and keeps a domain written without a scheme", () => {
+    assert.deepEqual(
+      terms("My first $20 with Alibaba: http://eugenehennie.com/my-first-20-with-alibaba/ (see [the post](https://Example.org/a-b?c=d) or www.foo-bar.io/x). Shopify.com works"),
+      ["first", "alibaba", "post", "shopify.com", "works"],
+    );
+    assert.deepEqual(terms("<a href=\"http://x.io/deep-link\">pricing</a>"), ["href", "pricing"]);
   });
 
   it("equals the token regex on edge cases", () => {
