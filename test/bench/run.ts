@@ -3,9 +3,10 @@
  * writes docs/BENCHMARKS.md from every section measured so far (kept in BENCH_DIR/results.json,
  * each with the date and load at its start), so parts can be re-run alone:
  *
- *   npm run bench -- --only ratio,ingest,copy,search,limits --backend lancedb|weaviate|all --posts N
+ *   npm run bench -- --only ratio,reingest,ingest,copy,search,limits --backend lancedb|weaviate|all --posts N
  *
- * ratio: embedder raw vs pipeline throughput on slices (--ratio-posts 1000,4000); ingest: the whole corpora into the kept
+ * ratio: embedder raw vs pipeline throughput on slices (--ratio-posts 1000,4000); reingest: a
+ * slice ingested, then the same files again (3 rounds at most); ingest: the whole corpora into the kept
  * index (skipped per corpus when an earlier run finished it); copy: fill the Weaviate collection
  * from the embedded index's rows and vectors (no second embedding pass; see copy-index.ts);
  * search: latency over REST and gRPC; profile: a search's stages timed one by one (embedded index);
@@ -32,7 +33,7 @@ import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
 
 /** Parts in the order they run. */
-const PARTS = ["ratio", "ingest", "copy", "search", "profile", "protocol", "floor", "capacity", "limits", "scaling", "insights", "report"] as const;
+const PARTS = ["ratio", "reingest", "ingest", "copy", "search", "profile", "protocol", "floor", "capacity", "limits", "scaling", "insights", "report"] as const;
 type Part = (typeof PARTS)[number];
 
 /** "HH:MM" (UTC, today or tomorrow) or an ISO date -> epoch ms. */
@@ -115,6 +116,15 @@ async function main(): Promise<void> {
           const ratio = await measureRatio(target, Math.min(size, opts.posts === undefined ? Infinity : opts.posts * 4), opts.rounds, log);
           saveResult(`ingest-ratio:${backend}:n${size}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: ratio });
         }
+      }
+      if (opts.parts.includes("reingest")) {
+        const { measureReingest } = await import("./reingest.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        // 1,000 posts of each corpus: a first pass of under a minute, long enough that the
+        // second pass's fixed costs (starting, the index's close) do not decide its rate.
+        const res = await measureReingest(target, Math.min(4000, opts.posts === undefined ? Infinity : opts.posts * 4), Math.min(opts.rounds, 3), log);
+        saveResult(`reingest:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
       }
       if (opts.parts.includes("ingest")) {
         const m = machineInfo();
