@@ -10,13 +10,15 @@
  * are ignored, so one post's typo cannot label a topic.
  */
 
+import { distinctForms } from "./inflection.js";
+
 /** Per-cluster term counts, and per-term document frequency over the corpus. */
 export interface ClassTerms {
   counts: Map<string, number>[];
   docFrequency: Map<string, number>;
 }
 
-/** Keywords of each cluster, best first, with their weights. */
+/** Keywords of each cluster, best first, with their weights; a plural beside its singular is left out (inflection.ts). */
 export function classKeywords(input: ClassTerms, top: number, minDocs = 2): { term: string; weight: number }[][] {
   const total = new Map<string, number>();
   const sizes = input.counts.map((counts) => {
@@ -38,7 +40,7 @@ export function classKeywords(input: ClassTerms, top: number, minDocs = 2): { te
       scored.push({ term: t, weight: (n / size) * Math.log(1 + avg / total.get(t)!) });
     }
     scored.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
-    return scored.slice(0, top);
+    return distinctForms(scored, top, (w) => w.term);
   });
 }
 

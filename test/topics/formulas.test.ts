@@ -116,6 +116,13 @@ describe("trendingKeywords", () => {
     assert.deepEqual(weighted.slice(0, 2).map((k) => k.term), ["discount", "mean"]);
     for (const k of weighted) assert.equal(k.score, k.z * (rarity.get(k.term) ?? 2));
   });
+  it("leaves out a plural beside its singular and fills the list from further down", () => {
+    const prev = counts("google seo ranking backlinks ".repeat(10).trim());
+    const now = counts(`${"google seo ranking backlinks ".repeat(10)}coupon coupon coupon coupons coupons udemy udemy courses courses course course book book`);
+    // Equal counts rank alphabetically: book, coupons, course, courses, udemy.
+    const top = trendingKeywords(now, prev, background, { top: 4 }).map((k) => k.term);
+    assert.deepEqual(top, ["coupon", "book", "course", "udemy"]);
+  });
   it("ignores words seen once and returns at most `top`", () => {
     const now = counts("alpha alpha beta beta gamma gamma delta delta eps eps zeta zeta once");
     const top = trendingKeywords(now, new Map(), new Map(), { top: 5 });

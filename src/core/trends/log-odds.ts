@@ -13,6 +13,8 @@
  * the background alone.
  */
 
+import { distinctForms } from "../../topics/inflection.js";
+
 /** Options of {@link trendingKeywords}. */
 export interface LogOddsOptions {
   /** Keywords returned. Default 5. */
@@ -41,7 +43,10 @@ function total(m: ReadonlyMap<string, number>): number {
   return s;
 }
 
-/** Terms of `now` with a positive z against `previous`, given the `background` counts, highest weighted z first. */
+/**
+ * Terms of `now` with a positive z against `previous`, given the `background` counts, highest
+ * weighted z first; a plural beside its singular is left out (topics/inflection.ts).
+ */
 export function trendingKeywords(
   now: ReadonlyMap<string, number>,
   previous: ReadonlyMap<string, number>,
@@ -68,5 +73,5 @@ export function trendingKeywords(
     if (Number.isFinite(z) && z > 0) scored.push({ term, z, score: z * weight(term) });
   }
   scored.sort((x, y) => y.score - x.score || (x.term < y.term ? -1 : 1));
-  return scored.slice(0, top);
+  return distinctForms(scored, top, (k) => k.term);
 }
