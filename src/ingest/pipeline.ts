@@ -65,7 +65,8 @@ export interface IngestFileOptions extends ReaderOptions {
 /** Outcome of one file. `stats` covers the whole file, earlier interrupted runs included. */
 export interface FileResult {
   path: string;
-  format: Format;
+  /** "empty" for an input with nothing in it but blank lines (or a byte-order mark). */
+  format: Format | "empty";
   stats: IngestStats;
   /** Posts read in this call (for --limit accounting and throughput). */
   postsThisRun: number;
@@ -144,6 +145,11 @@ async function storedVersions(posts: readonly Post[], deps: IngestDeps, signal: 
   return new Map(stored.map((p) => [p.id, p]));
 }
 
+/** Whether a head read to the input's end (shorter than DETECT_BYTES) holds only a byte-order mark and white space. */
+function isBlank(head: Buffer): boolean {
+  return head.length < DETECT_BYTES && head.toString("utf8").replace(/^\uFEFF/, "").trim() === "";
+}
+
 /** Ingests one file; see the module comment. Throws on unreadable input or index failure. */
 export async function ingestFile(file: string, options: IngestFileOptions, deps: IngestDeps): Promise<FileResult> {
   return (await beginIngestFile(file, options, deps)).result;
@@ -192,6 +198,14 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
   const absolute = path.resolve(file);
   const input = await openInput(absolute);
   const { head, bytes, close } = await peek(input.bytes, DETECT_BYTES);
+  if (options.format === undefined && isBlank(head)) {
+    // Nothing to read in any format, so no format to ask for: a scheduled dump with no posts in
+    // it is an ordinary run, not a failure.
+    await close();
+    deps.log(`${absolute}: empty; nothing to read`);
+    const stats = emptyStats();
+    return { posts: 0, skipped: 0, result: Promise.resolve({ path: absolute, format: "empty", stats, postsThisRun: 0, complete: true, resumedFrom: 0 }) };
+  }
   let format: Format;
   let reader: ReturnType<typeof readerFor>;
   let checkpoint: Awaited<ReturnType<CheckpointStore["load"]>>;

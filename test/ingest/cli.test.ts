@@ -117,6 +117,20 @@ test("a directory with a bad line exits 3; an unreadable file exits 1 and the re
   assert.match(loaded.stderr + loaded.stdout, /own\.jsonl \[jsonl\]: read 1, inserted 1,/);
 });
 
+test("an empty input (nothing, blank lines or a byte-order mark) reads as no records and fails nothing", async () => {
+  const empty = path.join(dir, "nothing-new.ndjson");
+  writeFileSync(empty, "");
+  const blank = path.join(dir, "blank.csv");
+  writeFileSync(blank, "\uFEFF\n  \r\n");
+  const good = path.join(dir, "after-empty.ndjson");
+  writeFileSync(good, post("e9", "Which booking tool for a yoga studio?") + "\n");
+  const run = await cli([empty, blank, good]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /nothing-new\.ndjson: empty; nothing to read/);
+  assert.match(run.stderr + run.stdout, /blank\.csv \[empty\]: read 0, inserted 0,/);
+  assert.match(run.stdout, /ingest summary: read 1, inserted 1,/);
+});
+
 test("SIGINT stops the run with exit 1, counts what was written, and the rerun resumes", async () => {
   const file = path.join(dir, "many.ndjson");
   writeFileSync(file, Array.from({ length: 400 }, (_, i) => post(`s${i}`, `Question ${i}: which invoicing tool suits a ${i % 2 ? "bakery" : "design studio"}?`)).join("\n") + "\n");
