@@ -203,8 +203,10 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
     // it is an ordinary run, not a failure.
     await close();
     deps.log(`${absolute}: empty; nothing to read`);
-    const stats = emptyStats();
-    return { posts: 0, skipped: 0, result: Promise.resolve({ path: absolute, format: "empty", stats, postsThisRun: 0, complete: true, resumedFrom: 0 }) };
+    const empty: FileResult = { path: absolute, format: "empty", stats: emptyStats(), postsThisRun: 0, complete: true, resumedFrom: 0 };
+    // Settled after the previous file, like any file's last write: the next file's writes wait
+    // for this result, and must still come after the previous file's.
+    return { posts: 0, skipped: 0, result: after.then(() => empty, () => empty) };
   }
   let format: Format;
   let reader: ReturnType<typeof readerFor>;

@@ -16,7 +16,7 @@ import { FormatDetectionError } from "../../src/ingest/detect-format.js";
 import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import type { FileOutcome } from "../../src/ingest/ingest-files.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import { IngestFileError } from "../../src/ingest/pipeline.js";
+import { beginIngestFile, IngestFileError } from "../../src/ingest/pipeline.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
 import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
@@ -50,7 +50,9 @@ const summary = (outcomes: readonly FileOutcome[]): string[] =>
   outcomes.map((o) => `${path.basename(o.file)}:${"result" in o ? o.result.stats.inserted : "error"}`);
 
 test("the next file is embedded before the previous one is written; writes and reports keep input order", async () => {
-  const files = [dump("a.ndjson", "a", 7), dump("b.ndjson", "b", 5), dump("c.ndjson", "c", 6)];
+  const empty = path.join(dir, "empty.ndjson");
+  writeFileSync(empty, "\n");
+  const files = [dump("a.ndjson", "a", 7), empty, dump("b.ndjson", "b", 5), dump("c.ndjson", "c", 6)];
   const index = await openIndex();
   const events: string[] = [];
   // The first file's vectors are held until the next embedding starts (5 s at most), so a
@@ -83,7 +85,7 @@ test("the next file is embedded before the previous one is written; writes and r
   };
   const outcomes: FileOutcome[] = [];
   await ingestFiles(files, { batchSize: 10 }, deps(index, "data-a", watching), (o) => outcomes.push(o));
-  assert.deepEqual(summary(outcomes), ["a.ndjson:7", "b.ndjson:5", "c.ndjson:6"]);
+  assert.deepEqual(summary(outcomes), ["a.ndjson:7", "empty.ndjson:0", "b.ndjson:5", "c.ndjson:6"]);
   assert.deepEqual(
     written,
     ["a", "b", "c"].flatMap((p, f) => Array.from({ length: [7, 5, 6][f]! }, (_, i) => `reddit:${p}${i + 1}`)),
@@ -160,4 +162,19 @@ test("an abort stops the run: the files it cut short are reported, then their er
   // Chunks the abort found already in the workers still run: let them finish (a call queued
   // behind them returns after them) before the fixture closes the workers.
   await embedder.embed(Array.from({ length: 64 }, (_, i) => `drain ${i}`));
+});
+
+test("an empty file's result settles after the previous file's, so the files after it still write in order", async () => {
+  const empty = path.join(dir, "empty-gate.jsonl");
+  writeFileSync(empty, "\uFEFF");
+  let release: () => void = () => undefined;
+  const previous = new Promise<void>((resolve) => (release = resolve));
+  const begun = await beginIngestFile(empty, { batchSize: 4 }, deps(await openIndex(), "data-empty"), previous);
+  let settled = false;
+  void begun.result.then(() => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(settled, false, "waits for the previous file");
+  release();
+  const result = await begun.result;
+  assert.deepEqual([result.format, result.stats.read, result.complete], ["empty", 0, true]);
 });
