@@ -37,7 +37,7 @@ import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { weaviateWhere } from "./weaviate-filter.js";
 import { hybridRequest } from "./weaviate-hybrid-window.js";
-import { BM25_PROPERTIES, collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, propertiesFor, RETURN_PROPERTIES, toProperties, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
+import { BM25_PROPERTIES, collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, propertiesFor, RETURN_PROPERTIES, toProperties, vectorOf, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
 
 export { parseHostPort } from "./weaviate-connect.js";
 
@@ -222,20 +222,12 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   async getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]> {
-    const posts = this.opened();
+    this.opened();
     checkAborted(signal);
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return [];
-    const res = await this.call(() => posts.query.fetchObjects({
-      filters: posts.filter.byId().containsAny(unique.map(postUuid)),
-      limit: unique.length,
-      returnProperties: RETURN_PROPERTIES,
-      includeVector: true,
-    }), signal);
-    const byId = new Map(res.objects.map((o) => {
-      const vectors = o.vectors as Record<string, number[]> | undefined;
-      const post = fromProperties(o.properties as Record<string, unknown>);
-      return [post.id, { ...post, vector: Float32Array.from(vectors?.default ?? Object.values(vectors ?? {})[0] ?? []) }] as const;
+    const objects = await this.call(() => this.fetchByIds(ids, RETURN_PROPERTIES, true), signal);
+    const byId = new Map(objects.map((o) => {
+      const post = fromProperties(o.properties);
+      return [post.id, { ...post, vector: vectorOf(o) }] as const;
     }));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -289,15 +281,22 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   private async readPosts(ids: readonly string[], properties: string[] = RETURN_PROPERTIES): Promise<Map<string, EnrichedPost>> {
+    const objects = await this.fetchByIds(ids, properties, false);
+    return new Map(objects.map((o) => [String(o.properties.postId), fromProperties(o.properties)]));
+  }
+
+  /** The stored objects of these post ids (each once), with `properties` and, when asked, the vector. */
+  private async fetchByIds(ids: readonly string[], properties: string[], includeVector: boolean): Promise<(WObject & { vectors?: unknown })[]> {
     const posts = this.opened();
     const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
+    if (unique.length === 0) return [];
     const res = await posts.query.fetchObjects({
       filters: posts.filter.byId().containsAny(unique.map(postUuid)),
       limit: unique.length,
       returnProperties: properties,
+      includeVector,
     });
-    return new Map((res.objects as WObject[]).map((o) => [String(o.properties.postId), fromProperties(o.properties)]));
+    return res.objects as (WObject & { vectors?: unknown })[];
   }
 
   /** Which of these uuids already exist (to split inserted from updated). */

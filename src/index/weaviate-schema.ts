@@ -58,6 +58,12 @@ export const POST_PROPERTIES: Prop[] = [
   exact("topicId"),
 ];
 
+/** An object's stored vector: the collection's one (default) vector, as a Float32Array; empty when the object came without it. */
+export function vectorOf(o: { vectors?: unknown }): Float32Array {
+  const vectors = o.vectors as Record<string, number[]> | undefined;
+  return Float32Array.from(vectors?.default ?? Object.values(vectors ?? {})[0] ?? []);
+}
+
 /** Names of the properties queries return. */
 export const RETURN_PROPERTIES = POST_PROPERTIES.map((p) => p.name);
 

@@ -25,7 +25,7 @@ import { connectWeaviate } from "./weaviate-connect.js";
 import { scanPages } from "./weaviate-cursor.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { groups, rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
-import { postUuid } from "./weaviate-schema.js";
+import { postUuid, vectorOf } from "./weaviate-schema.js";
 import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
 import type { RollupCell, RollupPost } from "../topics/rollup.js";
 import { RollupFreshness } from "../topics/rollup-freshness.js";
@@ -305,9 +305,7 @@ export class WeaviateTrendStore implements TrendStore {
       if (next.done) break;
       for (const o of next.value) {
         const p = o.properties as Props;
-        const vectors = o.vectors as Record<string, number[]> | undefined;
-        const vector = vectors?.default ?? Object.values(vectors ?? {})[0] ?? [];
-        pending.push({ id: String(p.postId ?? ""), vector: Float32Array.from(vector), title: String(p.title ?? ""), content: String(p.content ?? ""), topicId: String(p.topicId ?? "") });
+        pending.push({ id: String(p.postId ?? ""), vector: vectorOf(o), title: String(p.title ?? ""), content: String(p.content ?? ""), topicId: String(p.topicId ?? "") });
         if (pending.length >= batchSize) {
           yield pending;
           pending = [];

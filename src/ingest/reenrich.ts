@@ -16,8 +16,9 @@
  */
 import { open, rm } from "node:fs/promises";
 import path from "node:path";
+import { sameEnrichment } from "../index/same-post.js";
 import type { SearchIndex } from "../index/search-index.js";
-import type { EnrichedPost, IndexedPost } from "../model/post.js";
+import type { IndexedPost } from "../model/post.js";
 import type { ScannedPost } from "../topics/trend-store.js";
 import type { Enricher } from "./enricher.js";
 
@@ -59,14 +60,6 @@ export interface ReenrichReport {
   sentiments: Record<string, number>;
 }
 
-const ENRICHMENT_TEXT = ["sentiment", "leadType", "painPoint", "opportunity", "industry", "targetProduct", "topicId"] as const;
-const ENRICHMENT_NUMBERS = ["sentimentScore", "leadScore"] as const;
-
-/** True when the enrichment fields differ (scores compared at the float32 precision indexes store). */
-export function enrichmentChanged(before: EnrichedPost, after: EnrichedPost): boolean {
-  return ENRICHMENT_TEXT.some((k) => before[k] !== after[k]) || ENRICHMENT_NUMBERS.some((k) => Math.fround(before[k]) !== Math.fround(after[k]));
-}
-
 /** Re-enriches every post of `index`; see the module comment. */
 export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher: Enricher, opts: ReenrichOptions): Promise<ReenrichReport> {
   const { batchSize, dimensions, signal } = opts;
@@ -101,7 +94,7 @@ export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher
         const post = opts.keepTopics ? { ...p, topicId: stored[i]!.topicId } : p;
         report.leadTypes[post.leadType] = (report.leadTypes[post.leadType] ?? 0) + 1;
         report.sentiments[post.sentiment] = (report.sentiments[post.sentiment] ?? 0) + 1;
-        if (enrichmentChanged(stored[i]!, post)) rows.push({ ...post, vector: vectors[i]! });
+        if (!sameEnrichment(stored[i]!, post)) rows.push({ ...post, vector: vectors[i]! });
       });
       report.enriched += stored.length;
       if (rows.length > 0) {
