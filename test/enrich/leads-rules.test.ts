@@ -11,7 +11,7 @@ import { opportunityFor } from "../../src/enrich/leads/opportunity.js";
 import { findTargetProduct, type Target } from "../../src/enrich/leads/product.js";
 import { engagement, leadScore, TYPE_WEIGHT } from "../../src/enrich/leads/score.js";
 import { matchIntents } from "../../src/enrich/leads/signals.js";
-import { sentencesOf } from "../../src/enrich/leads/text.js";
+import { clip, sentencesOf } from "../../src/enrich/leads/text.js";
 
 function post(title: string, content: string, extra: Partial<Post> = {}): Post {
   return { id: "t:1", source: "test", nativeId: "1", title, content, subforum: "smallbusiness", author: "", upvotes: 0, comments: 0, created: 0, url: "", ...extra };
@@ -149,6 +149,10 @@ describe("target product and opportunity", () => {
     assert.equal(one("Freelance Invoicing and Payment software"), "invoicing software");
     assert.equal(one("What software do you use to create invoices?"), "invoicing software");
     assert.equal(one("Freelancers: what do you use for time tracking and invoicing?"), "invoicing software");
+    assert.equal(one("Is there a free service that i can create quotes, invoices, etc?"), "invoicing software");
+    assert.equal(one("Can I sell modified themes as a finished web design project for hire?"), "");
+    assert.equal(one("New web design freelancer - need some advice from experienced freelancers."), "");
+    assert.equal(one("How to select a web design firm?"), "web developer");
     assert.equal(one("I sent the invoice to the client yesterday."), "");
     assert.equal(one("My budget must include shipping, what can I build?"), "");
     assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");
@@ -269,12 +273,40 @@ describe("buying intent", () => {
     assert.notEqual(type("So what are they willing to pay for this urgent need? $45-55k per year."), "buying_intent");
     assert.notEqual(type("Note that I'm willing to pay tax in all countries, if I really have to."), "buying_intent");
     assert.notEqual(type("I finally got hired, so I'll be able to pay off my loans."), "buying_intent");
+    // From the corpora: clients, a market, a buyer, each someone else's readiness.
+    assert.notEqual(type("Not everyone wants to pay with paypal, but almost everyone is willing to pay with a credit card."), "buying_intent");
+    assert.notEqual(type("I'm 100% sure no one is willing to pay for that."), "buying_intent");
+    assert.notEqual(type("Find at least 10 people who are willing to pay for the product."), "buying_intent");
+    assert.notEqual(type("If nobody is willing to pay there's no reason for me to start at all."), "buying_intent");
+    assert.notEqual(type("I'm happy to pay by cheque if the shop takes them."), "buying_intent");
     assert.equal(type("We're willing to pay a development house to build our iOS app."), "buying_intent");
     assert.equal(type("I'll pay well for a logo that does not look like clip art."), "buying_intent");
   });
 });
 
 describe("sentence splitting", () => {
+  it("joins a hard-wrapped sentence and keeps short lines (lists, headings) apart", () => {
+    // onstartups 50727, as its body arrives: wrapped and indented inside a list item.
+    const body =
+      "4. **Buy a database from the \"cheap\" companies usually listed in Google Adwords**. They offer an entire database of US\n" +
+      "    businesses for around $200. Which sounds ideal, but because of the\n    low pricing...i'm sceptical. Last thing I want is to build an\n" +
+      "    application around outdated data that provides no real value and a\n    frustrating experience to the user.\n\n" +
+      "Options so far\nzoho, for the price\n- highrise is simple but expensive for what it does in the end, sadly\n- pipedrive";
+    const s = sentencesOf(post("", body)).map((x) => x.text);
+    assert.ok(s.includes("Last thing I want is to build an application around outdated data that provides no real value and a frustrating experience to the user."), s.join(" | "));
+    assert.ok(s.includes("They offer an entire database of US businesses for around $200."), s.join(" | "));
+    assert.deepEqual(s.slice(-4), ["Options so far", "zoho, for the price", "- highrise is simple but expensive for what it does in the end, sadly", "- pipedrive"]);
+  });
+
+  it("shows a long pain point cut after a whole word", () => {
+    assert.equal(clip("but when i got car accident, I stopped accepting orders", 30), "but when i got car accident\u2026");
+    assert.equal(clip("short", 10), "short");
+    assert.equal(clip("a".repeat(12), 5), "aaaa\u2026");
+    const long = `I am so frustrated with our invoicing app, ${"it crashes whenever we export a report and loses the changes, ".repeat(6)}and support never answers.`;
+    const p = rules.classify(post("", long)).painPoint;
+    assert.ok(p.length <= 300 && p.endsWith("\u2026") && !/\s\u2026$/.test(p), p);
+  });
+
   it("keeps abbreviations inside a sentence and the title apart from the body", () => {
     const s = sentencesOf(post("Majestic SEO vs. SEOMoz Pro?", "I use e.g. Moz daily. It costs $99.50 a month! Worth it?"));
     assert.deepEqual(

@@ -27,7 +27,7 @@ import { findTargetProduct } from "./product.js";
 import { leadScore } from "./score.js";
 import { matchIntents, type Intent, type IntentMatch, type MatchLimits } from "./signals.js";
 import { headProbability } from "./heads.js";
-import { sentencesOf, sentenceView, type Sentence, type SentenceView } from "./text.js";
+import { clip, sentencesOf, sentenceView, type Sentence, type SentenceView } from "./text.js";
 
 /** The lead fields of {@link Enrichment}. */
 export type LeadFields = Pick<Enrichment, "leadType" | "leadScore" | "painPoint" | "opportunity" | "industry" | "targetProduct">;
@@ -246,7 +246,7 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       const match: IntentMatch = m[type];
       const target = findTargetProduct(sentences, match.sentence, view);
       const pain = m.pain_point;
-      const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence ? pain.sentence.text.slice(0, PAIN_SENTENCE_MAX) : "";
+      const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence ? clip(pain.sentence.text, PAIN_SENTENCE_MAX) : "";
       const leadType: LeadType = type;
       return {
         leadType,

@@ -62,8 +62,9 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i, "email marketing tool"],
   // The kind of thing is required: "accounting" alone is mostly the profession, the degree or r/Accounting.
   [/\b(?:accounting|bookkeeping)(?: (?:and|&) \w+)? (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?)(?: [\w']+){0,4} for (?:accounting|bookkeeping)\b/i, "accounting software"],
-  // "invoicing and payment software", "what software do you use to create invoices", "what do you use for time tracking and invoicing".
-  [/\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|use)(?: [\w']+){0,4} (?:for|to) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+ ){1,2}(?:and|&) )?invoic(?:es|ing)\b/i, "invoicing software"],
+  // "invoicing and payment software", "what software do you use to create invoices", "what do you use for time tracking and invoicing",
+  // "is there a free service that i can create quotes, invoices, etc?".
+  [/\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|services?|use)(?: [\w']+){0,4} (?:for|to|that (?:i|we) can|where (?:i|we) can) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+,? ){1,2}(?:(?:and|&) )?)?invoic(?:es|ing)\b/i, "invoicing software"],
   [/\bpayroll\b/i, "payroll service"],
   [/\bexpenses?[- ]?(?:track\w*|reports?|reporting|management)\b|\bmileage[- ]?track\w*/i, "expense tracking software"],
   [/\b(?:payment (?:processors?|processing|gateways?|solutions?|systems?|providers?|platforms?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
@@ -100,8 +101,10 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:smart ?phones?|cell ?phones?|mobile phones?|(?:new|unlocked|android|prepaid) phones?)\b/i, "smartphone"],
   [/\b(?:logo|branding) (?:design|designer)?\b/i, "logo design"],
   // In the plural only when hired: "finding qualified PHP web developers", "where to find devs?"
-  // ("web developers" alone is mostly the poster's own trade).
-  [/\b(?:web ?designer|web ?developer|web design|website design|developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:app|ios|android|mobile|game)\s)(?:developers|programmers|coders|devs)\b/i, "web developer"],
+  // ("web developers" alone is mostly the poster's own trade), and "web design" not as a trade's
+  // noun ("a web design project for hire", "new web design freelancer": the poster sells it); a web
+  // design company or firm is as often hired as owned, and stays.
+  [/\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:app|ios|android|mobile|game)\s)(?:developers|programmers|coders|devs)\b/i, "web developer"],
   [/\b(?:app developers?|mobile app|ios app|android app)\b/i, "mobile app development"],
   // Not the poster's own career: "always wanted to be a lawyer", "working as an accountant".
   [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],

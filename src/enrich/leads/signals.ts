@@ -36,10 +36,11 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     },
     { re: /(?:^|\b(?:i|we|i'm|we're|im|i am|we are)(?: \w+){0,2} )(?:looking|want|wanting|planning|ready|need|hoping) to hire (?:a|an|someone|somebody)\b/i, weight: 0.7 },
     // The poster's readiness to pay for something: not what others would pay ("what are they willing
-    // to pay for this urgent need?": an employer's salary), nor paying what is owed ("willing to pay
-    // tax in all countries", "able to pay off my loans").
+    // to pay for this urgent need?": an employer's salary; "almost everyone is willing to pay with a
+    // credit card": a freelancer's clients), nor paying what is owed ("willing to pay tax in all
+    // countries", "able to pay off my loans"), nor how one pays ("pay with a card", "pay by cheque").
     {
-      re: /(?<!\b(?:they|he|she|customers?|people|clients?|users?|investors?|employers?|companies|buyers?)(?: (?:are|is|were|was|be|'re|'s))?(?: not| still| also| only| really| just)? )\b(?:willing|happy|able|prepared) to (?:pay|spend)\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest|my (?:loans?|debts?|mortgage|bills?|rent|taxes))\b)|\bi'?(?:ll| will) (?:gladly )?pay\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest)\b)/i,
+      re: /(?<!\b(?:they|he|she|customers?|people|clients?|users?|investors?|employers?|companies|buyers?|everyone|everybody|anyone|anybody|nobody|no one|someone|somebody|most|many|few|who)(?: (?:are|is|were|was|be|'re|'s))?(?: not| still| also| only| really| just)? )\b(?:willing|happy|able|prepared) to (?:pay|spend)\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest|with|by|via|using|in cash|my (?:loans?|debts?|mortgage|bills?|rent|taxes))\b)|\bi'?(?:ll| will) (?:gladly )?pay\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest)\b)/i,
       weight: 0.9,
     },
     { re: /\bbudget (?:is |of |around |about |between |under |~)?(?:\$|£|€|usd ?)?\d|\$\s?\d[\d,.]*k? budget\b/i, weight: 0.75 },

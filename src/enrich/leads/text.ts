@@ -54,12 +54,36 @@ function splitLine(line: string): string[] {
 }
 
 /**
+ * A line break inside a sentence: a long line (a hard wrap falls near column 70-80; list items and
+ * headings are mostly short) ending mid-sentence, then a line going on in lower case. Stack
+ * Exchange bodies and e-mailed text arrive wrapped this way, and splitting there cut a pain point
+ * in two ("frustrating experience to the user." shown for the sentence it ended).
+ */
+const WRAP_MIN = 60;
+
+/** `text` with its soft-wrapped lines joined (see above); most texts have no line break. */
+function unwrap(text: string): string {
+  if (!text.includes("\n")) return text;
+  const lines = text.split("\n");
+  let out = lines[0]!;
+  let last = out.trim();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const next = line.trimStart();
+    const wrapped = last.length >= WRAP_MIN && /[\p{L}\p{N},;]$/u.test(last) && /^[a-z]/.test(next);
+    out += wrapped ? ` ${next}` : `\n${line}`;
+    last = wrapped ? last + next : line.trim();
+  }
+  return out;
+}
+
+/**
  * The poster's own sentences of a text, in order: the lines of a retold dialogue and sentences
  * spoken inside quotation marks are someone else's words (reported-speech.ts) and are left out.
  * `transcripts` false reads every line as the poster's (a title is one line, never a dialogue).
  */
 function ownSentences(text: string, transcripts: boolean): string[] {
-  const lines = text.split(/\n+/).map((line) => ({ line, parts: splitLine(line) })).filter((l) => l.parts.length > 0);
+  const lines = unwrap(text).split(/\n+/).map((line) => ({ line, parts: splitLine(line) })).filter((l) => l.parts.length > 0);
   const speakers = transcripts ? lines.map((l) => speakerOf(l.line.trim())) : [];
   const dialogue = transcripts && isTranscript(speakers);
   return lines.flatMap((l, i) => {
@@ -80,6 +104,19 @@ export function sentencesOf(post: Pick<Post, "title" | "content">): Sentence[] {
     ...title.map((text, i) => ({ text, inTitle: true, index: i })),
     ...body.map((text, i) => ({ text, inTitle: false, index: title.length + i })),
   ];
+}
+
+/**
+ * `text` at most `max` characters long, cut after a whole word with an ellipsis when it was cut
+ * (a pain point is shown to people: "... and I stopp" reads as a fault). A first word longer than
+ * `max` is cut where it must be.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max); // the ellipsis takes the place of the space it is cut at
+  const space = head.lastIndexOf(" ");
+  const cut = (space > 0 ? head.slice(0, space) : head.slice(0, max - 1)).replace(/[\s,;:(-]+$|[\ud800-\udbff]$/, "");
+  return `${cut}\u2026`;
 }
 
 /** URLs in the raw post text (title and body). */
