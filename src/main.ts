@@ -33,7 +33,7 @@ import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
 import { createPortalService } from "./portal/portal-accounts.js";
-import { TopicModelFile, topicModelPath } from "./topics/model-file.js";
+import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
 
 /** Query embeddings kept in the LRU cache. */
@@ -90,6 +90,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     const trendStore = await openTrendStore(config);
     closers.push(() => trendStore.close());
     const topicModel = new TopicModelFile(topicModelPath(config.dataDir));
+    await reportTopicModel(topicModel, logger);
     const trends = new TrendsCore({ store: trendStore, topics: () => topicModel.current() });
 
     const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha });

@@ -66,3 +66,30 @@ export class TopicModelFile {
     return this.model;
   }
 }
+
+/** What {@link reportTopicModel} found. */
+export type TopicModelState = "loaded" | "missing" | "unreadable";
+
+/**
+ * Says at start-up whether ListTrends has a model to answer from. Without one every window has
+ * no trends, a valid answer that reads like a fault to someone who never ran `topics rebuild`; the
+ * log line says what to do. An unreadable file is logged, not thrown: search and leads do not
+ * need it, and ListTrends reports the fault on each call until a rebuild replaces the file.
+ */
+export async function reportTopicModel(
+  models: TopicModelFile,
+  log: { info(obj: object, msg: string): void; warn(msg: string): void; error(obj: object, msg: string): void },
+): Promise<TopicModelState> {
+  try {
+    const model = await models.current();
+    if (model === undefined) {
+      log.warn("no topic model yet: ListTrends returns no trends until `threadsight topics rebuild` has run");
+      return "missing";
+    }
+    log.info({ topics: model.topics.length, version: model.version, builtAt: model.createdAt }, "topic model loaded");
+    return "loaded";
+  } catch (err) {
+    log.error({ err, file: models.file }, "topic model unreadable: ListTrends fails until `threadsight topics rebuild` replaces it");
+    return "unreadable";
+  }
+}

@@ -4,14 +4,14 @@
  * seeding that finds plainly separate themes for any seed, and the atomic model file.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { createTopicAssigner } from "../../src/topics/assigner.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { chooseK, seedTrials, sphericalKMeans } from "../../src/topics/kmeans.js";
-import { loadTopicModel, saveTopicModel, TopicModelFile, topicModelPath } from "../../src/topics/model-file.js";
+import { loadTopicModel, reportTopicModel, saveTopicModel, TopicModelFile, topicModelPath } from "../../src/topics/model-file.js";
 import { assignTopic, matchTopicIds } from "../../src/topics/topic-model.js";
 import { terms } from "../../src/topics/terms.js";
 import { unit } from "../../src/topics/vectors.js";
@@ -157,6 +157,27 @@ describe("buildTopicModel", () => {
     await saveTopicModel(file, { ...built.model, version: 99 });
     assert.equal((await watcher.current())?.version, 99);
     assert.deepEqual(readdirSync(path.dirname(file)), ["model.json"]);
+  });
+});
+
+describe("reportTopicModel (the start-up line)", () => {
+  it("says a missing model leaves ListTrends empty, names a loaded one, and logs an unreadable one without throwing", async () => {
+    const lines: string[] = [];
+    const log = {
+      info: (obj: object, msg: string) => lines.push(`info ${msg} ${JSON.stringify(obj)}`),
+      warn: (msg: string) => lines.push(`warn ${msg}`),
+      error: (_obj: object, msg: string) => lines.push(`error ${msg}`),
+    };
+    const { model } = buildTopicModel(trendCorpus(false).posts, { k: 3, seed: 42 });
+    const file = path.join(tmp, "report", "topics", "model.json");
+    assert.equal(await reportTopicModel(new TopicModelFile(file, 0), log), "missing");
+    assert.match(lines.at(-1)!, /^warn .*threadsight topics rebuild/);
+    await saveTopicModel(file, model);
+    assert.equal(await reportTopicModel(new TopicModelFile(file, 0), log), "loaded");
+    assert.match(lines.at(-1)!, /^info topic model loaded .*"topics":3,/);
+    writeFileSync(file, "{ not json");
+    assert.equal(await reportTopicModel(new TopicModelFile(file, 0), log), "unreadable");
+    assert.match(lines.at(-1)!, /^error topic model unreadable/);
   });
 });
 
