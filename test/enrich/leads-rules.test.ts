@@ -153,6 +153,11 @@ describe("target product and opportunity", () => {
     assert.equal(one("Can I sell modified themes as a finished web design project for hire?"), "");
     assert.equal(one("New web design freelancer - need some advice from experienced freelancers."), "");
     assert.equal(one("How to select a web design firm?"), "web developer");
+    assert.equal(one("We are looking to get an app developer to work on a project."), "mobile app development");
+    assert.equal(one("Looking for an iOS developer for a small contract"), "mobile app development");
+    assert.equal(one("Is it possible to find an iPhone App Developer that is willing to work for equity?"), "mobile app development");
+    assert.equal(one("Should I include ads in my new iPhone app?"), "iPhone");
+    assert.equal(one("Need a developer for a booking site"), "web developer");
     assert.equal(one("I sent the invoice to the client yesterday."), "");
     assert.equal(one("My budget must include shipping, what can I build?"), "");
     assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");

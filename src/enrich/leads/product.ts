@@ -104,8 +104,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // ("web developers" alone is mostly the poster's own trade), and "web design" not as a trade's
   // noun ("a web design project for hire", "new web design freelancer": the poster sells it); a web
   // design company or firm is as often hired as owned, and stays.
-  [/\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:app|ios|android|mobile|game)\s)(?:developers|programmers|coders|devs)\b/i, "web developer"],
-  [/\b(?:app developers?|mobile app|ios app|android app)\b/i, "mobile app development"],
+  [/\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|(?<!\b(?:app|ios|iphone|ipad|android|mobile|game)\s)developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:app|ios|android|mobile|game)\s)(?:developers|programmers|coders|devs)\b/i, "web developer"],
+  [/\b(?:app developers?|(?:ios|iphone|ipad|android|mobile) (?:app )?developer|mobile app|ios app|android app)\b/i, "mobile app development"],
   // Not the poster's own career: "always wanted to be a lawyer", "working as an accountant".
   [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],
   [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:accountant|cpa|bookkeeper)\b|\boutsourc\w* (?:my |our |the )?(?:accounting|bookkeeping)\b/i, "accountant"],
@@ -169,7 +169,8 @@ const CATCH_ALL = new Set(["website", "plugin", "software library", "web develop
  * The product or category `text` is about. A listed product wins, unless the kind of thing the
  * sentence asks for comes before it ("a CRM that syncs with Gmail", "accounting software for Etsy
  * sellers") or right after a platform's name, which only says which kind ("a good cheap Windows
- * VPS" is web hosting). Among categories the list order decides.
+ * VPS" is web hosting), or around it for a developer ("an Android developer"). Among categories
+ * the list order decides.
  */
 function namedIn(text: string, can: Candidates): Target | undefined {
   const at = can.named ? namedProductAt(text) : undefined;
@@ -185,9 +186,12 @@ function namedIn(text: string, can: Candidates): Target | undefined {
     // Wholly before: "use QuickBooks for invoices" matches the invoicing pattern around the name.
     const before = m.index + m[0].length <= at.start;
     const modified = PLATFORMS.has(at.name) && m.index >= at.end && /^\s*$/.test(text.slice(at.end, m.index));
+    // A developer named by platform is the kind wanted: "an Android developer", "an iPhone App
+    // Developer". Not "an iPhone app": mostly the poster's own ("pricing for my iPhone app").
+    const covers = PLATFORMS.has(at.name) && m.index <= at.start && m.index + m[0].length >= at.end && /developers?$/i.test(m[0]);
     // A name given as an example says what kind; the kind, named, is the answer: "payment
     // processing like Recurly", "a Kickstarter-like crowdfunding site".
-    return (before || modified || named.like) && !CATCH_ALL.has(label) ? category : named;
+    return (before || modified || covers || named.like) && !CATCH_ALL.has(label) ? category : named;
   }
   return named;
 }
