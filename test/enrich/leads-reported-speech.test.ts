@@ -32,6 +32,10 @@ test("quoted speech: sentences said inside quotation marks, not the poster's phr
   assert.deepEqual(quotedSpeech(['I have a 47" TV as a monitor.', "Which GPU should I get?"]), [false, false], "inches close no quotation");
   assert.deepEqual(quotedSpeech(['I type a time such as "35:00" in column a.', "I'd like column c to show the pace."]), [false, false]);
   assert.deepEqual(quotedSpeech(['"Best CRM" lists are all ads, so what do you use?']), [false], "a quoted phrase opening an ask");
+  // reddit web_design qnkqy: a speaker's label before the quotation it introduces, with or without a space.
+  assert.deepEqual(quotedSpeech(['Me:"I never got your e-mail, are these updates effecting e-mail as well?"']), [true]);
+  assert.deepEqual(quotedSpeech(['Him: "uh, yeah.', 'I guess so."', "I just hung up."]), [true, true, false]);
+  assert.deepEqual(quotedSpeech(['Error: "Access denied" whenever I log in from the office network.']), [false], "a label before a short quoted message");
 });
 
 test("sentencesOf keeps the poster's own sentences, renumbered, title first", () => {

@@ -158,6 +158,7 @@ describe("target product and opportunity", () => {
     assert.equal(one("Is it possible to find an iPhone App Developer that is willing to work for equity?"), "mobile app development");
     assert.equal(one("Should I include ads in my new iPhone app?"), "iPhone");
     assert.equal(one("Need a developer for a booking site"), "web developer");
+    assert.equal(one("Needless to say we will be finding a new host."), "web hosting");
     assert.equal(one("I sent the invoice to the client yesterday."), "");
     assert.equal(one("My budget must include shipping, what can I build?"), "");
     assert.equal(one("Which shipping company is cheapest for small parcels?"), "shipping service");
@@ -262,6 +263,16 @@ describe("target product and opportunity", () => {
     assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: false }, "marketing_advertising"), "tools or services for Hootsuite");
     assert.equal(opportunityFor("advice_request", { name: "web hosting", named: false, replacing: true }, "general"), "better web hosting");
     assert.equal(opportunityFor("comparison", { name: "CRM", named: false, replacing: false }, "general"), "a better CRM");
+  });
+});
+
+describe("comparison: replacing what the poster has", () => {
+  it("reads the poster seeking a new one, not a habit nor a hypothesis", () => {
+    assert.equal(type("Needless to say we will be finding a new host."), "comparison");
+    assert.equal(type("We need to find a new accountant."), "comparison");
+    assert.equal(type("We will be moving to a new host next month."), "comparison");
+    assert.notEqual(type("I usually add to it when i find a new tool i like."), "comparison");
+    assert.notEqual(type("If they can hold off on buying hardware by just moving to a new framework, it may be justifiable."), "comparison");
   });
 });
 

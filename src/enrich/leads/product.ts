@@ -77,7 +77,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:ip|security|surveillance|cctv) cam(?:era)?s?\b|\bcctv\b/i, "security cameras"],
   // "ecommerce" alone is mostly an adjective ("ecommerce fulfillment companies", "an ecommerce business"): it needs the thing.
   [/\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i, "ecommerce platform"],
-  [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?)\b/i, "web hosting"],
+  // "a new host" is the web host being replaced ("we will be finding a new host").
+  [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host)\b/i, "web hosting"],
   [/\bwebsite builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
   [/\b(?:help ?desk|ticketing system|support ticket|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],

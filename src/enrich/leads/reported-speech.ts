@@ -49,6 +49,13 @@ const STRAIGHT = '"';
 const ANY_QUOTE = /["\u201c\u201d]/;
 const LETTER = /[\p{L}\p{N}]/u;
 
+/**
+ * A speaker's label right before the quotation it introduces: 'Me:"I never got your e-mail"',
+ * 'Him: "uh, yeah."'. The words are still said, not written by the poster, so the sentence opens
+ * inside the quotation for {@link quotedSpeech}.
+ */
+const LABEL_BEFORE_QUOTE = /^[A-Za-z][\w'’.-]*(?: [\w'’.-]+){0,2}\s*:\s*(?=["“])/;
+
 /** Share of a sentence's letters that must lie inside quotation marks for it to be speech. */
 const QUOTED_SHARE = 0.5;
 
@@ -61,7 +68,8 @@ function isLetter(ch: string): boolean {
 /**
  * Quotation state along one line's sentences, in order: which of them are spoken inside quotation
  * marks. A sentence is speech when it opens inside a quotation (it starts with a quotation mark, or
- * a quotation left open by the sentence before runs on into it) and at least half of its letters
+ * a quotation left open by the sentence before runs on into it, or a speaker's label comes first:
+ * {@link LABEL_BEFORE_QUOTE}) and at least half of its letters
  * are quoted. One that only quotes a phrase or an error message ('I get "Access denied" when I
  * log in') starts outside the quotation and stays the poster's.
  */
@@ -69,7 +77,7 @@ export function quotedSpeech(sentences: readonly string[]): boolean[] {
   if (!sentences.some((s) => ANY_QUOTE.test(s))) return sentences.map(() => false);
   let open = false;
   return sentences.map((text) => {
-    const first = text.trimStart()[0] ?? "";
+    const first = text.trimStart().replace(LABEL_BEFORE_QUOTE, "")[0] ?? "";
     const opensInside = open || first === STRAIGHT || first === OPEN;
     let inside = 0;
     let letters = 0;

@@ -58,6 +58,10 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     { re: /\b[\w.+#-]+ (?:vs\.?|versus) [\w.+#-]+/i, weight: 0.85, titleOnly: true },
     { re: /\b[\w.+#-]+ (?:vs\.?|versus) [\w.+#-]+.*\?/i, weight: 0.85 },
     { re: /\b(?:switch|switching|migrate|migrating|moving|move) (?:away )?from\b/i, weight: 0.8 },
+    // The poster seeking a new one of what they have: "we will be finding a new host" (after an
+    // outage), "we need to find a new accountant"; not a habit ("when I find a new tool I like")
+    // nor a hypothesis ("by just moving to a new framework").
+    { re: new RegExp(`\\b(?:i|we)(?:'m|'re|'ll| am| are| will| need to| have to| want to| plan to| must| should)(?: (?:be|now|probably|definitely|need to|have to|going to|gonna|currently|just|already|actively|seriously))* (?:find|finding|look for|looking for|search for|searching for|shop for|shopping for|switch to|switching to|move to|moving to)(?: a| an| some)? new (?:[\\w-]+ )?(?:${THING}|hosts?|hosting|banks?|carriers?|suppliers?|accountants?|isps?|registrars?)\\b`, "i"), weight: 0.8 },
     { re: /\bwhich (?:one )?is (?:better|best|cheaper|faster|easier)\b|\bdifference between\b.*\?/i, weight: 0.8 },
     { re: /\b(?:compared? (?:to|with)|better than|cheaper than)\b.*\?/i, weight: 0.65 },
     { re: /\bpros and cons\b/i, weight: 0.6 },
