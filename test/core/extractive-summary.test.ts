@@ -94,8 +94,19 @@ test("a question is quoted as one: 'asks', with its question mark", () => {
   ];
   const s = extractiveSummary("how to find a technical cofounder", posts);
   assert.match(s, /(?:One post|Another) asks: "How to find a technical cofounder without the university network\?" \[1\]/, s);
-  assert.match(s, /(?:One post says|Another adds): "(?:Finding|I found)[^"?]+" \[2\]/, s);
+  assert.match(s, /(?:(?:One post says|Another adds): "I found|(?:One post|Another) is titled: "Finding)[^"?]+" \[2\]/, s);
   assert.doesNotMatch(s, /(?:says|adds|notes): "[^"]*\?"/, s);
+});
+
+test("a headline title is quoted as a title, not as something the post says", () => {
+  const posts = [
+    { title: "How should I price our SaaS for resellers?", subforum: "onstartups", content: "" },
+    { title: "Pricing strategy for SaaS based products", subforum: "onstartups", content: "" },
+    { title: "We doubled our SaaS price and lost no customers.", subforum: "startups", content: "" },
+  ];
+  const s = extractiveSummary("how do you price a SaaS product", posts);
+  assert.match(s, /Another is titled: "Pricing strategy for SaaS based products" \[2\]/, s);
+  assert.match(s, /A third notes: "We doubled our SaaS price and lost no customers" \[3\]/, s);
 });
 
 test("questions are told from statements by their mark or their opening word", () => {
