@@ -11,6 +11,7 @@
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
+import { keywordText } from "./keyword-text.js";
 import { queryVector } from "./query-vector.js";
 import { requireText, resolveLimit, resolveMinScore } from "./request-rules.js";
 import { shorten } from "./snippet.js";
@@ -54,7 +55,7 @@ export class LeadsCore {
     const vector = queryVector(this.deps.embedder, query, signal);
     const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
     const hits = await this.deps.index.hybrid(
-      { text: query, vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
+      { text: keywordText(query), vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
       signal,
     );
     // Ranked again on the posts as read: a post rewritten between ranking and reading is judged

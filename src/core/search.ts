@@ -6,6 +6,7 @@
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, SearchIndex } from "../index/search-index.js";
 import { decodePageToken, encodePageToken, requestFingerprint } from "./page-token.js";
+import { keywordText } from "./keyword-text.js";
 import { querySubject } from "./query-subject.js";
 import { queryVector } from "./query-vector.js";
 import { RULES, requireText, resolveLimit, resolveSearchRange, resolveSubforums } from "./request-rules.js";
@@ -69,7 +70,7 @@ export class SearchCore {
     // Not awaited here: the index can run its keyword side while the query is embedded.
     const vector = queryVector(this.deps.embedder, subject, signal);
     const hits = await this.deps.index.hybrid(
-      { text: subject, vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
+      { text: keywordText(subject), vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
       signal,
     );
     const page = paginate(hits, limit, offset, fingerprint);

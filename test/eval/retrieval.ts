@@ -25,6 +25,7 @@ import { loadConfig } from "../../src/config.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { WeaviateIndex } from "../../src/index/weaviate-index.js";
+import { keywordText } from "../../src/core/keyword-text.js";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { createPostEnricher } from "../../src/enrich/post-enricher.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
@@ -287,11 +288,12 @@ async function run(ctx: EvalContext): Promise<string> {
   for (const s of SPLITS) ctx.recordData(`SemEval-2016 T3 subtask B queries, ${s}`, data.queries.filter((q) => q.split === s).length, "10 judged candidates each");
   const postVectors = await embedCached("semeval-posts", data.posts.map(postEmbeddingText));
   const queryVectors = await embedCached("semeval-queries", data.queries.map((q) => q.text));
-  const full: QueryForm = { text: (q) => q.text, vectors: new Map(data.queries.map((q, i) => [q.id, queryVectors[i]!])) };
+  // The keyword side gets what the service sends it (keyword-text.ts: no "vs"/"versus").
+  const full: QueryForm = { text: (q) => keywordText(q.text), vectors: new Map(data.queries.map((q, i) => [q.id, queryVectors[i]!])) };
   // The subject line alone: a short query, as people type into a search box, where the question's
   // body is the long form the task judged.
   const subjectVectors = await embedCached("semeval-subjects", data.queries.map((q) => q.subject));
-  const short: QueryForm = { text: (q) => q.subject, vectors: new Map(data.queries.map((q, i) => [q.id, subjectVectors[i]!])) };
+  const short: QueryForm = { text: (q) => keywordText(q.subject), vectors: new Map(data.queries.map((q, i) => [q.id, subjectVectors[i]!])) };
   const fusion = loadConfig({}).hybridFusion;
   const defaultAlpha = loadConfig({}).hybridAlpha;
   const alphas = [...new Set([...SWEEP, defaultAlpha])].sort();
@@ -423,7 +425,9 @@ async function run(ctx: EvalContext): Promise<string> {
     "What limits these numbers: 50 dev and 67 train queries (one query moves MAP by up to 2 points);",
     "re-ranking only 10 candidates that a web search engine already found similar, so every method",
     "starts from a strong pool; USE-lite is a small general-purpose sentence encoder that has never",
-    "seen Qatar Living text; the keyword side is each engine's BM25 with our title boost, untuned.",
+    "seen Qatar Living text; the keyword side is each engine's BM25 with our title boost, untuned,",
+    "given the query as SearchCore sends it (since 2026-11-28 without \"vs\"/\"versus\", which one",
+    "dev query holds: \"Indian guys versus Pakistani guys\").",
     "The task's best systems used supervised rankers trained on these forums; we use none.",
   ].join("\n");
 }
