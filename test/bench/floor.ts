@@ -24,6 +24,8 @@
  * distance to the floor is the service and how much the Node client. Informational too.
  */
 import { loadConfig } from "../../src/config.js";
+import { keywordText } from "../../src/core/keyword-text.js";
+import { querySubject } from "../../src/core/query-subject.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { BackendTarget } from "./backends.js";
 import { openEngineFloor } from "./engine-floor.js";
@@ -88,18 +90,20 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
     for (const q of pool.take(WARMUP)) {
       for (const m of METHODS) await clients.get(m)!.call(q);
       await health.call();
-      const [v] = await embedder.embed([q], signal);
-      await engine.semantic(q, v!);
+      const [v] = await embedder.embed([querySubject(q)], signal);
+      await engine.semantic(keywordText(querySubject(q)), v!);
       await engine.vector(v!);
     }
     for (let round = 0; round < opts.rounds; round++) {
       for (const m of METHODS) {
         const timedFloor = async (q: string): Promise<{ embed: number; engine: number }> => {
           let t = process.hrtime.bigint();
-          const [v] = await embedder.embed([q], signal);
+          // What the service embeds and searches for (query-subject.ts, keyword-text.ts).
+          const subject = querySubject(q);
+          const [v] = await embedder.embed([subject], signal);
           const embed = msSince(t);
           t = process.hrtime.bigint();
-          if (m === "semantic") await engine.semantic(q, v!);
+          if (m === "semantic") await engine.semantic(keywordText(subject), v!);
           else await engine.vector(v!);
           return { embed, engine: msSince(t) };
         };
