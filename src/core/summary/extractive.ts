@@ -146,9 +146,9 @@ const ASKS = ["One post asks", "Another asks", "A third asks"];
 /** A title that is a headline, not a sentence: "Another adds: 'Pricing strategy for SaaS products'" misread it as a claim. */
 const TITLED = ["One post is titled", "Another is titled", "A third is titled"];
 
-/** A title with no end mark that is not a question reads as a headline. */
-function isHeadline(c: Candidate, question: boolean): boolean {
-  return c.position === 0 && !question && !/[.!]$/.test(c.text.trim());
+/** A title with no end mark reads as a headline (asked only of sentences that are not questions). */
+function isHeadline(c: Candidate): boolean {
+  return c.position === 0 && !/[.!]$/.test(c.text.trim());
 }
 
 /** The quoted sentences, in result order and each post's own order, each with its lead-in. */
@@ -164,7 +164,7 @@ function framed(chosen: readonly Candidate[]): string[] {
       ? question ? "It goes on to ask" : "It goes on"
       : samePost
         ? question ? "The same post asks" : "The same post adds"
-        : (question ? ASKS : isHeadline(c, question) ? TITLED : SAYS)[posts++]!;
+        : (question ? ASKS : isHeadline(c) ? TITLED : SAYS)[posts++]!;
     return `${lead}: ${quote(c.text, question)} [${c.result + 1}].`;
   });
 }

@@ -50,6 +50,9 @@ function namedAsExample(text: string, start: number, end: number): boolean {
   return LIKE_BEFORE.test(text.slice(Math.max(0, start - 40), start)) || LIKE_AFTER.test(text.slice(end, end + 40));
 }
 
+/** Developers of something other than the web: "an app developer", "iOS developers", "a game developer". */
+const NOT_WEB_DEVELOPERS = "app|ios|iphone|ipad|android|mobile|game";
+
 /**
  * Categories: pattern -> label reported. First match in list order wins within a sentence. The
  * products and services people shop for also match in the plural ("any good hosting providers?");
@@ -105,7 +108,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // ("web developers" alone is mostly the poster's own trade), and "web design" not as a trade's
   // noun ("a web design project for hire", "new web design freelancer": the poster sells it); a web
   // design company or firm is as often hired as owned, and stays.
-  [/\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|(?<!\b(?:app|ios|iphone|ipad|android|mobile|game)\s)developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:app|ios|android|mobile|game)\s)(?:developers|programmers|coders|devs)\b/i, "web developer"],
+  [new RegExp(String.raw`\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|(?<!\b(?:${NOT_WEB_DEVELOPERS})\s)developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:${NOT_WEB_DEVELOPERS})\s)(?:developers|programmers|coders|devs)\b`, "i"), "web developer"],
   [/\b(?:app developers?|(?:ios|iphone|ipad|android|mobile) (?:app )?developer|mobile app|ios app|android app)\b/i, "mobile app development"],
   // Not the poster's own career: "always wanted to be a lawyer", "working as an accountant".
   [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],

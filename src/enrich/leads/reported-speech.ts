@@ -6,12 +6,14 @@
  * are marked, and the lead rules read only the others.
  */
 
+/** Who speaks: one to three words (shared by {@link SPEAKER} and {@link LABEL_BEFORE_QUOTE}). */
+const LABEL = String.raw`[A-Za-z$@][\w$@.'’&-]*(?: [\w$@.'’&-]+){0,2}`;
 /**
  * A line opening with who speaks: one to three words, a colon, then the words. Written for
  * retold conversations; field labels a post fills in ("Budget:", "Edit:") are filtered by
  * {@link FIELD_LABELS} and by the transcript rule, which needs labels that take turns.
  */
-const SPEAKER = /^([A-Za-z$@][\w$@.'’&-]*(?: [\w$@.'’&-]+){0,2})\s*:\s+\S/;
+const SPEAKER = new RegExp(String.raw`^(${LABEL})\s*:\s+\S`);
 
 /** Labels that head a note or a field of a form, not a turn of speech. */
 const FIELD_LABELS =
@@ -54,7 +56,7 @@ const LETTER = /[\p{L}\p{N}]/u;
  * 'Him: "uh, yeah."'. The words are still said, not written by the poster, so the sentence opens
  * inside the quotation for {@link quotedSpeech}.
  */
-const LABEL_BEFORE_QUOTE = /^[A-Za-z][\w'’.-]*(?: [\w'’.-]+){0,2}\s*:\s*(?=["“])/;
+const LABEL_BEFORE_QUOTE = new RegExp(String.raw`^${LABEL}\s*:\s*(?=["\u201c])`);
 
 /** Share of a sentence's letters that must lie inside quotation marks for it to be speech. */
 const QUOTED_SHARE = 0.5;

@@ -66,13 +66,12 @@ function unwrap(text: string): string {
   if (!text.includes("\n")) return text;
   const lines = text.split("\n");
   let out = lines[0]!;
-  let last = out.trim();
   for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const next = line.trimStart();
+    // Each wrapped line is judged on its own length: a hard wrap falls at about the same column on every line.
+    const last = lines[i - 1]!.trim();
+    const next = lines[i]!.trimStart();
     const wrapped = last.length >= WRAP_MIN && /[\p{L}\p{N},;]$/u.test(last) && /^[a-z]/.test(next);
-    out += wrapped ? ` ${next}` : `\n${line}`;
-    last = wrapped ? last + next : line.trim();
+    out += wrapped ? ` ${next}` : `\n${lines[i]!}`;
   }
   return out;
 }
