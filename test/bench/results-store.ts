@@ -26,14 +26,29 @@ export interface StoredSection<T = unknown> {
   data: T;
 }
 
-/** All stored sections by key. */
+/**
+ * Sections of a run that writes nothing (`--no-write`): they are rendered with the stored ones
+ * but never reach the file, which a trial run on a busy machine would otherwise overwrite.
+ */
+let unsaved: Record<string, StoredSection> | undefined;
+
+/** From now on, {@link saveResult} keeps sections in memory only (the process's own report still shows them). */
+export function keepResultsInMemory(): void {
+  unsaved ??= {};
+}
+
+/** All stored sections by key (with this run's unsaved ones over them). */
 export function loadResults(): Record<string, StoredSection> {
-  if (!existsSync(RESULTS_FILE)) return {};
-  return JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as Record<string, StoredSection>;
+  const stored = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as Record<string, StoredSection>) : {};
+  return unsaved === undefined ? stored : { ...stored, ...unsaved };
 }
 
 /** Stores (replaces) one section. Keys are written sorted, so a commit's diff shows what changed. */
 export function saveResult(key: string, section: StoredSection): void {
+  if (unsaved !== undefined) {
+    unsaved[key] = section;
+    return;
+  }
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   const all = loadResults();
   all[key] = section;

@@ -17,7 +17,8 @@
  *
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
- * --rounds R repeats each timed measurement R times (medians reported); --no-write prints only;
+ * --rounds R repeats each timed measurement R times (medians reported); --no-write prints the
+ * report and stores nothing (neither docs/BENCHMARKS.md nor the results store);
  * `--only report` measures nothing and writes the report again from the stored sections;
  * --drop-missing writes the report even when the results store (docs/benchmarks.json) lacks
  * sections the current report shows (report.ts, writeReport).
@@ -28,7 +29,7 @@ import { targetFor } from "./backends.js";
 import type { Backend } from "./backends.js";
 import { ingestAll, measureRatio } from "./ingest.js";
 import { loadText, machineInfo } from "./machine.js";
-import { saveResult } from "./results-store.js";
+import { keepResultsInMemory, saveResult } from "./results-store.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
 
@@ -93,6 +94,7 @@ const log = (line: string): void => void process.stderr.write(`[${new Date().toI
 
 async function main(): Promise<void> {
   const opts = options();
+  if (!opts.write) keepResultsInMemory();
   const tag = opts.posts === undefined ? "full" : `p${opts.posts}`;
   const started = machineInfo();
   log(`bench: ${opts.parts.join(",")} on ${opts.backends.join(",")} (${tag}); load ${loadText(started)}`);
