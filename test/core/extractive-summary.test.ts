@@ -87,13 +87,13 @@ test("a second sentence of the post just quoted is framed as that post's, in its
   assert.deepEqual(ofFirst, [...ofFirst].sort((a, b) => a - b), `quoted in the post's order: ${s}`);
 });
 
-test("a question is quoted as one: 'asks', with its question mark", () => {
+test("a question is quoted as one: 'asks', its words as written (no mark added)", () => {
   const posts = [
     { title: "How to find a technical cofounder without the university network", subforum: "startups", content: "" },
     { title: "Finding a technical cofounder took me a year", subforum: "startups", content: "I found my technical cofounder at a local hackathon after months of meetups." },
   ];
   const s = extractiveSummary("how to find a technical cofounder", posts);
-  assert.match(s, /(?:One post|Another) asks: "How to find a technical cofounder without the university network\?" \[1\]/, s);
+  assert.match(s, /(?:One post|Another) asks: "How to find a technical cofounder without the university network" \[1\]/, s);
   assert.match(s, /(?:(?:One post says|Another adds): "I found|(?:One post|Another) is titled: "Finding)[^"?]+" \[2\]/, s);
   assert.doesNotMatch(s, /(?:says|adds|notes): "[^"]*\?"/, s);
 });
@@ -116,4 +116,20 @@ test("questions are told from statements by their mark or their opening word", (
   assert.equal(isQuestion("We moved to value-based pricing."), false);
   assert.equal(isQuestion("Templates for SaaS pricing"), false);
   assert.equal(isQuestion("What I did so far: I listed it on a marketplace and priced it from my costs."), false);
+  // A question word opening a headline's clause, its subject straight after it: no question.
+  assert.equal(isQuestion("Why I got Fired from Facebook (a $100M dollar lesson)"), false);
+  assert.equal(isQuestion("How we doubled our SaaS price"), false);
+  assert.equal(isQuestion("What you need to know about GDPR"), false);
+  assert.equal(isQuestion("Why do I keep losing trial users"), true);
+  assert.equal(isQuestion("How can we price a SaaS product"), true);
+});
+
+test("a quote keeps its words and its own question mark, and gains none", () => {
+  const posts = [
+    { title: "What Mailchimp does to make sure emails get delivered", subforum: "hackernews", content: "" },
+    { title: "Is Mailchimp worth it for a tiny list??", subforum: "marketing", content: "" },
+  ];
+  const s = extractiveSummary("mailchimp", posts);
+  assert.match(s, /"What Mailchimp does to make sure emails get delivered" \[1\]/, s);
+  assert.match(s, /asks: "Is Mailchimp worth it for a tiny list\?" \[2\]/, s);
 });

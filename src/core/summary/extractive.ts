@@ -121,20 +121,31 @@ function topSubforums(results: readonly SummaryInput[]): string[] {
 const QUESTION_OPENING = /^(?:how|what|why|which|where|when|who|whose|is|are|was|were|can|could|should|would|will|do|does|did|has|have|any|anyone|anybody)\b/i;
 
 /**
+ * A question word followed by its subject, with no auxiliary between: a headline's clause ("Why I
+ * got fired from Facebook", "How we doubled our price", "What you need to know about GDPR"), not
+ * a question, which puts the auxiliary first ("Why did I ...", "How can we ...").
+ */
+const WH_CLAUSE = /^(?:how|what|why|where|when|who)\s+(?:i|we|you|he|she|they|it|this|that|my|our|your|his|her|their)\b/i;
+
+/**
  * A question: it ends with "?", or, ending with no mark at all as forum titles often do, opens
- * with a question word ("How to find a cofounder without the university network"). A sentence
- * ending in "." or "!" is a statement whatever its first word ("What I did so far: ..."). Exported
- * for tests.
+ * with a question word ("How to find a cofounder without the university network") that does not
+ * open a headline's clause ({@link WH_CLAUSE}). A sentence ending in "." or "!" is a statement
+ * whatever its first word ("What I did so far: ..."). Exported for tests.
  */
 export function isQuestion(text: string): boolean {
   const t = text.trim();
-  return t.endsWith("?") || (!/[.!:;]$/.test(t) && QUESTION_OPENING.test(t));
+  return t.endsWith("?") || (!/[.!:;]$/.test(t) && QUESTION_OPENING.test(t) && !WH_CLAUSE.test(t));
 }
 
-/** The sentence in quotes, its own end mark dropped; a question keeps a "?". */
-function quote(text: string, question: boolean): string {
-  const t = text.replace(/["“”]/g, "'").replace(/[.!?]+$/, "");
-  return `"${t}${question ? "?" : ""}"`;
+/**
+ * The sentence in quotes as written, but for a closing "." or "!" (the summary's own sentence
+ * ends there) and repeated question marks. A title that asks with no mark gets none: a quote
+ * that added one would misquote it.
+ */
+function quote(text: string): string {
+  const t = text.trim().replace(/["“”]/g, "'").replace(/[.!]+$/, "").replace(/\?{2,}$/, "?");
+  return `"${t}"`;
 }
 
 /**
@@ -165,7 +176,7 @@ function framed(chosen: readonly Candidate[]): string[] {
       : samePost
         ? question ? "The same post asks" : "The same post adds"
         : (question ? ASKS : isHeadline(c) ? TITLED : SAYS)[posts++]!;
-    return `${lead}: ${quote(c.text, question)} [${c.result + 1}].`;
+    return `${lead}: ${quote(c.text)} [${c.result + 1}].`;
   });
 }
 
@@ -191,7 +202,7 @@ export function extractiveSummary(query: string, results: readonly SummaryInput[
   const n = results.length;
   const opening = `${n} discussion${n === 1 ? "" : "s"} matched${where.length > 0 ? `, mostly in ${where.join(" and ")}` : ""}.`;
   if (chosen.length === 0) {
-    const titles = results.slice(0, 2).map((r, i) => `${quote(r.title, isQuestion(r.title))} [${i + 1}]`);
+    const titles = results.slice(0, 2).map((r, i) => `${quote(r.title)} [${i + 1}]`);
     return `${opening} The closest are ${titles.join(" and ")}.`;
   }
   return [opening, ...framed(chosen)].join(" ");
