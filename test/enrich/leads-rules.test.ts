@@ -82,6 +82,12 @@ describe("industry taxonomy", () => {
     assert.equal(inferIndustry("onstartups", "Should I follow up after a job interview when hiring?"), "careers_hr");
     assert.equal(inferIndustry("onstartups", "Should I follow up after the interview?"), "startups_small_business");
   });
+
+  it("does not read 'of course' as a course", () => {
+    // From the corpora: a co-founder search that said "Of course" and "college" was education.
+    assert.equal(inferIndustry("onstartups", "Of course the site needs a partner; I did a web startup in college."), "startups_small_business");
+    assert.equal(inferIndustry("onstartups", "Is an online course on sales worth it after college?"), "education_training");
+  });
 });
 
 describe("target product and opportunity", () => {
@@ -179,6 +185,31 @@ describe("target product and opportunity", () => {
     assert.equal(one("What is your go-to WordPress plugin for contact pages?"), "WordPress");
     assert.equal(one("Is the new Windows logo growing on you yet?"), "Windows");
     assert.equal(one("We use Excel for everything, is that bad?"), "Excel");
+  });
+
+  it("takes the kind the title names over the first name of a list where the intent is", () => {
+    // From the corpora: the channels a wanted platform must reach are not what it wants.
+    const s = sentencesOf(post("Integrated platforms for social & email marketing?", "I would like to have a platform that is able to push my products out onto Facebook, Twitter, Pinterest, Instagram & subscribed emails."));
+    assert.equal(findTargetProduct(s, s[1]).name, "email marketing tool");
+    // Candidates weighed: the kind named beside them in the same sentence.
+    assert.equal(one("Trello or Asana as our project management tool?"), "project management tool");
+    // A list with no kind named anywhere keeps its first name; a name on its own stays the target.
+    const t = sentencesOf(post("Which one?", "Should I sell on Etsy, eBay or Amazon?"));
+    assert.equal(findTargetProduct(t, t[1]).name, "Etsy");
+    const u = sentencesOf(post("Integrated platforms for email marketing?", "I would like a platform that can post to Facebook."));
+    assert.equal(findTargetProduct(u, u[1]).name, "Facebook");
+  });
+
+  it("knows mail on the poster's own domain from web hosting", () => {
+    assert.equal(one("What are the best options for Email Hosting for a small business?"), "email hosting");
+    assert.equal(one("Cheapest business email provider for a team of five?"), "email hosting");
+    assert.equal(one("Need an email address on my own domain"), "email hosting");
+    assert.equal(one("Looking for reliable hosting services for a WordPress site"), "web hosting");
+    // Bare "hosting" where it is what is asked for; not hosting an event.
+    assert.equal(one("Want to offer SaaS product via RDP, any recommendation on hosting"), "web hosting");
+    assert.equal(one("Any advice on hosting a meetup for founders?"), "");
+    // Asking for the best options of a kind of hosting is a request for a product.
+    assert.equal(type("What are the best options for Email Hosting for a you@yourdomain.com type address?"), "solution_request");
   });
 
   it("matches products people shop for in the plural, professions only in the singular", () => {
@@ -295,6 +326,9 @@ describe("buying intent", () => {
     assert.notEqual(type("Find at least 10 people who are willing to pay for the product."), "buying_intent");
     assert.notEqual(type("If nobody is willing to pay there's no reason for me to start at all."), "buying_intent");
     assert.notEqual(type("I'm happy to pay by cheque if the shop takes them."), "buying_intent");
+    // The contraction is the same person: "they're willing" is "they are willing".
+    assert.notEqual(type("His customer surveys indicate that people want his product and they're willing to pay for it."), "buying_intent");
+    assert.notEqual(type("Customers say they’re happy to pay more for it."), "buying_intent");
     assert.equal(type("We're willing to pay a development house to build our iOS app."), "buying_intent");
     assert.equal(type("I'll pay well for a logo that does not look like clip art."), "buying_intent");
   });

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { SENTIMENT_LABELS } from "../../src/model/post.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { createSentimentClassifier, type SentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
-import { LEXICON_FEATURES } from "../../src/enrich/sentiment/features.js";
+import { LEXICON_FEATURES, sentimentFeatures } from "../../src/enrich/sentiment/features.js";
 import { loadSentimentModel } from "../../src/enrich/sentiment/model-file.js";
 import { vaderLabel, vaderScores } from "../../src/enrich/sentiment/vader.js";
 import { startUseEmbedder, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
@@ -48,6 +48,17 @@ describe("VADER baseline", () => {
     assert.equal(vaderLabel(0.049), "neutral");
     assert.equal(vaderLabel(-0.05), "negative");
     assert.ok(vaderScores("I love it, it is great!").compound > 0.5);
+  });
+});
+
+describe("sentiment features", () => {
+  it("read a typographic apostrophe as VADER's ASCII one, so its negation counts", () => {
+    const v = new Float32Array(4);
+    const curly = sentimentFeatures("This app doesn\u2019t work and I don\u2019t like it.", v);
+    const ascii = sentimentFeatures("This app doesn't work and I don't like it.", v);
+    assert.deepEqual([...curly], [...ascii]);
+    // The negation flips "like": the text reads negative, not positive.
+    assert.ok(curly[v.length]! < 0, String(curly[v.length]));
   });
 });
 

@@ -57,6 +57,26 @@ export function canonicalProduct(name: string): string | undefined {
   return CANONICAL.get(name.toLowerCase().replace(/\s+/g, " "));
 }
 
+/** What stands between two names of one list: a comma, "&", "/", "and" or "or" (", and"). */
+const LIST_SEPARATOR = /^\s*(?:,\s*(?:(?:and|or|&)\s+)?|[&/]\s*|(?:and|or)\s+)$/i;
+
+/**
+ * How many listed names follow the name that ends at `end` of `text` as items of one list:
+ * 3 after Facebook in "onto Facebook, Twitter, Pinterest & Instagram", 1 after Trello in "Trello
+ * or Asana?", 0 when the name stands alone.
+ */
+export function namesListedAfter(text: string, end: number): number {
+  const scan = new RegExp(PRODUCT_RE.source, "gi");
+  scan.lastIndex = end;
+  let n = 0;
+  let from = end;
+  for (let m = scan.exec(text); m !== null && LIST_SEPARATOR.test(text.slice(from, m.index)); m = scan.exec(text)) {
+    n++;
+    from = m.index + m[0].length;
+  }
+  return n;
+}
+
 /**
  * The first listed product named in `text` as a name, with where it stands (start and end
  * offsets): a word name ({@link WORD_NAMES}) counts only written with a capital (or "windows"

@@ -118,7 +118,7 @@ const WORDS: Partial<Record<Industry, RegExp>> = {
   design_creative: /\b(?:logo|graphic design|photoshop|illustrator|typography|ui design|ux|mockups?|branding design|portfolio)\b/gi,
   consumer_electronics: /\b(?:iphone|ipad|android|laptop|macbook|gpu|cpu|motherboard|monitor|headphones|smartphone|tablet|samsung|galaxy)\b/gi,
   careers_hr: /\b(?:resume|interview|job offer|salary|hiring|recruit\w*|career|employees?|hr)\b/gi,
-  education_training: /\b(?:course|tutorial|learn(?:ing)?|bootcamp|degree|university|college|students?|teach\w*)\b/gi,
+  education_training: /\b(?:(?<!\bof )course|tutorial|learn(?:ing)?|bootcamp|degree|university|college|students?|teach\w*)\b/gi,
   media_publishing: /\b(?:blog(?:ging)?|podcast|youtube|publish\w*|book|ebook|kindle|magazine|journalis\w*|content creator)\b/gi,
 };
 

@@ -8,7 +8,7 @@
  * one. On hand-labelled leads (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products
  * named by reading every sentence were right, 0.59-0.72 of those named this way.
  */
-import { canonicalProduct, namedProductAt, PLATFORMS, PRODUCT_RE } from "./gazetteer.js";
+import { canonicalProduct, namedProductAt, namesListedAfter, PLATFORMS, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
 import { replacedName } from "./replaced.js";
 import { sentenceView, type Sentence, type SentenceView } from "./text.js";
@@ -26,6 +26,12 @@ export interface Target {
    * Skype", "sites similar to oDesk", "a Kickstarter-like site", "Sharepoint or something similar".
    */
   like?: boolean;
+  /**
+   * The product heads a list of names ("onto Facebook, Twitter, Pinterest & Instagram", "Trello
+   * or Asana?"): the channels a wanted thing must reach or the candidates weighed, so the kind of
+   * thing the post names, when it names one, says more than the first name of the list.
+   */
+  listed?: boolean;
 }
 
 const NO_TARGET: Target = { name: "", named: false, replacing: false };
@@ -80,8 +86,12 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:ip|security|surveillance|cctv) cam(?:era)?s?\b|\bcctv\b/i, "security cameras"],
   // "ecommerce" alone is mostly an adjective ("ecommerce fulfillment companies", "an ecommerce business"): it needs the thing.
   [/\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i, "ecommerce platform"],
-  // "a new host" is the web host being replaced ("we will be finding a new host").
-  [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host)\b/i, "web hosting"],
+  // Mail on the poster's own domain, before web hosting, whose "hosting services" it would match.
+  [/\b(?:e-?mail hosting|hosted e-?mail|e-?mail hosts?|business e-?mail (?:accounts?|providers?|services?|hosting)|e-?mail (?:accounts?|addresses|address) (?:for|on|with) (?:my|our|a|the|your) (?:own |custom |company'?s? )?domains?)\b/i, "email hosting"],
+  // "a new host" is the web host being replaced ("we will be finding a new host"), and bare
+  // "hosting" is web hosting where it is what is asked for ("any recommendation on hosting"), not
+  // the verb ("advice on hosting a meetup").
+  [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host|(?:recommendations?|suggestions?|recs|advice|looking for|need|want) (?:(?:on|for|some|a|good|cheap|reliable|decent|affordable) ){0,3}hosting(?! (?:a|an|the|my|our|your|this|that|events?|meetups?|part(?:y|ies)|guests|dinners?)\b))\b/i, "web hosting"],
   [/\bwebsite builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
   [/\b(?:help ?desk|ticketing system|support ticket|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
@@ -182,7 +192,13 @@ function namedIn(text: string, can: Candidates): Target | undefined {
     const kind = can.categories.find(([re]) => re.test(text));
     return kind && { name: kind[1], named: false, replacing: false };
   }
-  const named: Target = { name: at.name, named: true, replacing: false, ...(namedAsExample(text, at.start, at.end) ? { like: true } : {}) };
+  const named: Target = {
+    name: at.name,
+    named: true,
+    replacing: false,
+    ...(namedAsExample(text, at.start, at.end) ? { like: true } : {}),
+    ...(namesListedAfter(text, at.end) > 0 ? { listed: true } : {}),
+  };
   for (const [re, label] of can.categories) {
     const m = re.exec(text);
     if (!m) continue;
@@ -195,7 +211,7 @@ function namedIn(text: string, can: Candidates): Target | undefined {
     const covers = PLATFORMS.has(at.name) && m.index <= at.start && m.index + m[0].length >= at.end && /developers?$/i.test(m[0]);
     // A name given as an example says what kind; the kind, named, is the answer: "payment
     // processing like Recurly", "a Kickstarter-like crowdfunding site".
-    return (before || modified || covers || named.like) && !CATCH_ALL.has(label) ? category : named;
+    return (before || modified || covers || named.like === true || named.listed === true) && !CATCH_ALL.has(label) ? category : named;
   }
   return named;
 }
@@ -230,8 +246,10 @@ export function findTargetProduct(
     // kind there ("our website") says little; the kind the title names is what is wanted
     // ("Buying a New Laptop. Any Suggestions?", "Brother bought an SEO package ...").
     // So does a name given as an example there ("it would be great to use something like
-    // Basecamp" under "project management software for marketing").
-    if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) || hit.like === true : CATCH_ALL.has(hit.name))) {
+    // Basecamp" under "project management software for marketing"), and the first of a list of
+    // names ("push my products out onto Facebook, Twitter, Pinterest, Instagram" under "Integrated
+    // platforms for social & email marketing?").
+    if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) || hit.like === true || hit.listed === true : CATCH_ALL.has(hit.name))) {
       for (const t of read.slice(1)) {
         const kind = namedIn(t.text, can);
         if (kind && !kind.named && !CATCH_ALL.has(kind.name)) return kind;

@@ -24,7 +24,7 @@ interface Cue {
 }
 
 const THING =
-  "(?:tool|app|application|software|service|program|plugin|extension|platform|website|site|solution|library|product|company|provider|vendor|host|system|crm|framework|api|template|theme|agency|firm|consultant)s?";
+  "(?:tool|app|application|software|service|program|plugin|extension|platform|website|site|solution|library|product|company|provider|vendor|host|hosting|system|crm|framework|api|template|theme|agency|firm|consultant)s?";
 
 /** Cues per intent. Order does not matter; every matching cue counts. */
 export const CUES: Record<Intent, readonly Cue[]> = {
@@ -40,7 +40,7 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     // credit card": a freelancer's clients), nor paying what is owed ("willing to pay tax in all
     // countries", "able to pay off my loans"), nor how one pays ("pay with a card", "pay by cheque").
     {
-      re: /(?<!\b(?:they|he|she|customers?|people|clients?|users?|investors?|employers?|companies|buyers?|everyone|everybody|anyone|anybody|nobody|no one|someone|somebody|most|many|few|who)(?: (?:are|is|were|was|be|'re|'s))?(?: not| still| also| only| really| just)? )\b(?:willing|happy|able|prepared) to (?:pay|spend)\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest|with|by|via|using|in cash|my (?:loans?|debts?|mortgage|bills?|rent|taxes))\b)|\bi'?(?:ll| will) (?:gladly )?pay\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest)\b)/i,
+      re: /(?<!\b(?:they|he|she|customers?|people|clients?|users?|investors?|employers?|companies|buyers?|everyone|everybody|anyone|anybody|nobody|no one|someone|somebody|most|many|few|who)(?: (?:are|is|were|was|be)|'re|'s)?(?: not| still| also| only| really| just)? )\b(?:willing|happy|able|prepared) to (?:pay|spend)\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest|with|by|via|using|in cash|my (?:loans?|debts?|mortgage|bills?|rent|taxes))\b)|\bi'?(?:ll| will) (?:gladly )?pay\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest)\b)/i,
       weight: 0.9,
     },
     { re: /\bbudget (?:is |of |around |about |between |under |~)?(?:\$|£|€|usd ?)?\d|\$\s?\d[\d,.]*k? budget\b/i, weight: 0.75 },
@@ -61,7 +61,7 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     // The poster seeking a new one of what they have: "we will be finding a new host" (after an
     // outage), "we need to find a new accountant"; not a habit ("when I find a new tool I like")
     // nor a hypothesis ("by just moving to a new framework").
-    { re: new RegExp(`\\b(?:i|we)(?:'m|'re|'ll| am| are| will| need to| have to| want to| plan to| must| should)(?: (?:be|now|probably|definitely|need to|have to|going to|gonna|currently|just|already|actively|seriously))* (?:find|finding|look for|looking for|search for|searching for|shop for|shopping for|switch to|switching to|move to|moving to)(?: a| an| some)? new (?:[\\w-]+ )?(?:${THING}|hosts?|hosting|banks?|carriers?|suppliers?|accountants?|isps?|registrars?)\\b`, "i"), weight: 0.8 },
+    { re: new RegExp(`\\b(?:i|we)(?:'m|'re|'ll| am| are| will| need to| have to| want to| plan to| must| should)(?: (?:be|now|probably|definitely|need to|have to|going to|gonna|currently|just|already|actively|seriously))* (?:find|finding|look for|looking for|search for|searching for|shop for|shopping for|switch to|switching to|move to|moving to)(?: a| an| some)? new (?:[\\w-]+ )?(?:${THING}|banks?|carriers?|suppliers?|accountants?|isps?|registrars?)\\b`, "i"), weight: 0.8 },
     { re: /\bwhich (?:one )?is (?:better|best|cheaper|faster|easier)\b|\bdifference between\b.*\?/i, weight: 0.8 },
     { re: /\b(?:compared? (?:to|with)|better than|cheaper than)\b.*\?/i, weight: 0.65 },
     { re: /\bpros and cons\b/i, weight: 0.6 },

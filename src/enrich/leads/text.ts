@@ -4,6 +4,7 @@
  * with other people's words (retold dialogue, quoted speech) left out.
  */
 import type { Post } from "../../model/post.js";
+import { straightApostrophes } from "../apostrophes.js";
 import { Trigrams } from "./literals.js";
 import { isTranscript, quotedSpeech, speakerOf } from "./reported-speech.js";
 
@@ -28,12 +29,13 @@ const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/gi;
 const BLANKS = /[ \t]{2,}|\t/g;
 
 /**
- * Removes URLs, markdown links/emphasis and collapses whitespace. A markdown link needs "](" and a
- * run to collapse needs two blanks or a tab: most texts have neither, and `includes` says so
- * faster than the regex does.
+ * Removes URLs, markdown links/emphasis and collapses whitespace, and writes apostrophes as
+ * ASCII. A markdown link needs "](" and a run to collapse needs two blanks or a tab: most texts
+ * have neither, and `includes` says so faster than the regex does.
  */
 export function clean(text: string): string {
-  const linked = text.includes("](") ? text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") : text;
+  const straight = straightApostrophes(text);
+  const linked = straight.includes("](") ? straight.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") : straight;
   const plain = linked
     .replace(URL, " ")
     .replace(/[*_`#>]+/g, " ")

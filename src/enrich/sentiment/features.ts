@@ -3,6 +3,7 @@
  * four scores over the text, its most negative and most positive sentence, and three surface
  * cues). Training and inference both build features here, so they cannot drift apart.
  */
+import { straightApostrophes } from "../apostrophes.js";
 import { VADER_MAX_CHARS, vaderScores } from "./vader.js";
 
 /** Names of the trailing lexicon features, in order. */
@@ -45,7 +46,9 @@ function sentenceExtremes(text: string, wholeCompound: number): [number, number]
 }
 
 /** Feature vector for `text` with its embedding `vector`: [...vector, ...LEXICON_FEATURES]. */
-export function sentimentFeatures(text: string, vector: Float32Array): Float64Array {
+export function sentimentFeatures(raw: string, vector: Float32Array): Float64Array {
+  // VADER's negations are ASCII ("doesn't"): "doesn’t like it" must read as negated.
+  const text = straightApostrophes(raw);
   const v = vaderScores(text);
   const [min, max] = sentenceExtremes(text, v.compound);
   const head = text.slice(0, VADER_MAX_CHARS);
