@@ -41,8 +41,9 @@ export interface Config {
   weaviateConsistency: "ONE" | "QUORUM" | "ALL";
   /** Filter matches below which Weaviate answers a filtered vector search by an exact scan; unset: the adapter's default. */
   weaviateFlatSearchCutoff: number | undefined;
-  /** Hybrid search: weight of the vector side 0..1, and the fusion algorithm. */
+  /** Hybrid search: weight of the vector side 0..1, for queries of one or two words, and the fusion algorithm. */
   hybridAlpha: number;
+  shortQueryAlpha: number;
   hybridFusion: "relativeScore" | "rankedFusion";
   /** OpenAI-compatible embeddings endpoint; the bundled sentence encoder when unset. */
   embeddingsUrl: string | undefined;
@@ -170,6 +171,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     // rank best near 0.7, but short queries naming a product find it far less often there (the
     // small encoder places rare names poorly; test/eval/named-product-queries.ts).
     hybridAlpha: num(env, "HYBRID_ALPHA", 0.5, 0, 1),
+    // A one- or two-word query is mostly a name, which the keyword side finds and the small
+    // encoder places poorly (src/core/hybrid-alpha.ts; docs/EVALUATION.md, "Retrieval").
+    shortQueryAlpha: num(env, "HYBRID_ALPHA_SHORT", 0.3, 0, 1),
     hybridFusion: oneOf(env, "HYBRID_FUSION", "relativeScore", ["relativeScore", "rankedFusion"]),
     embeddingsUrl: url(env, "EMBEDDINGS_URL", ["http:", "https:"]),
     embeddingsModel: str(env, "EMBEDDINGS_MODEL", "text-embedding-3-small"),

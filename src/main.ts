@@ -93,7 +93,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     await reportTopicModel(topicModel, logger);
     const trends = new TrendsCore({ store: trendStore, topics: () => topicModel.current() });
 
-    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha });
+    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
     const health = new HealthMonitor({ onCheckFailure: (service, reason) => logger.warn({ service, reason: String(reason) }, "health check failed") });
     health.register("threadsight.index", (signal) => index.ping(signal));
     health.register("threadsight.accounts", async () => (await accounts.ping(), true));
@@ -121,7 +121,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       implementations: {
         search: searchService(search),
         trends: trendService(trends),
-        leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha })),
+        leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha })),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),

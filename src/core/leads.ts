@@ -11,6 +11,7 @@
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
+import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import { queryVector } from "./query-vector.js";
 import { requireText, resolveLimit, resolveMinScore } from "./request-rules.js";
@@ -26,6 +27,8 @@ export interface LeadsDeps {
   index: SearchIndex;
   embedder: Embedder;
   hybridAlpha: number;
+  /** The alpha for queries of one or two words (hybrid-alpha.ts). */
+  shortQueryAlpha: number;
 }
 
 /** A FindLeads request after transport decoding. */
@@ -54,8 +57,9 @@ export class LeadsCore {
     // so the two overlap instead of adding up (the embedding is the larger cost).
     const vector = queryVector(this.deps.embedder, query, signal);
     const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
+    const text = keywordText(query);
     const hits = await this.deps.index.hybrid(
-      { text: keywordText(query), vector, alpha: this.deps.hybridAlpha, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
+      { text, vector, alpha: alphaFor(text, this.deps), limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
       signal,
     );
     // Ranked again on the posts as read: a post rewritten between ranking and reading is judged

@@ -6,6 +6,7 @@
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, SearchIndex } from "../index/search-index.js";
 import { decodePageToken, encodePageToken, requestFingerprint } from "./page-token.js";
+import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import { querySubject } from "./query-subject.js";
 import { queryVector } from "./query-vector.js";
@@ -19,8 +20,9 @@ export interface SearchDeps {
   /** Query embedder; expected to be cached (queries repeat). */
   embedder: Embedder;
   summarizer: Summarizer;
-  /** Weight of the vector side in hybrid retrieval, 0..1. */
+  /** Weight of the vector side in hybrid retrieval, 0..1, and for queries of one or two words (hybrid-alpha.ts). */
   hybridAlpha: number;
+  shortQueryAlpha: number;
 }
 
 /** A semantic search request after transport decoding. */
@@ -69,8 +71,9 @@ export class SearchCore {
     const subject = querySubject(query);
     // Not awaited here: the index can run its keyword side while the query is embedded.
     const vector = queryVector(this.deps.embedder, subject, signal);
+    const text = keywordText(subject);
     const hits = await this.deps.index.hybrid(
-      { text: keywordText(subject), vector, alpha: this.deps.hybridAlpha, limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
+      { text, vector, alpha: alphaFor(text, this.deps), limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
       signal,
     );
     const page = paginate(hits, limit, offset, fingerprint);

@@ -156,7 +156,7 @@ const limits = await openLimits(config);
 const embedder = cachedEmbedder(await createEmbedder(config), 100);
 const index = await openSearchIndex(config);
 await index.open(embedder.model, embedder.dimensions);
-const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha }));
+const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha }));
 const metrics = createRpcMetrics();
 timeMethod(limits.authFailures, "check", "guard");
 timeMethod(keys, "authenticate", "authenticate");

@@ -17,6 +17,7 @@ import { connect } from "@lancedb/lancedb";
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { WeaviateClient } from "weaviate-client";
 import type { Config } from "../../src/config.js";
+import { alphaFor } from "../../src/core/hybrid-alpha.js";
 import { candidateDepth } from "../../src/index/fusion.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { keywordQuery, RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb-queries.js";
@@ -86,7 +87,8 @@ function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
     async semantic(text, vector) {
       const res = await posts.query.hybrid(text, {
         vector: Array.from(vector),
-        alpha: config.hybridAlpha,
+        // The service's weight for this query (one or two words weigh the keyword side more).
+        alpha: alphaFor(text, config),
         fusionType: config.hybridFusion === "rankedFusion" ? "Ranked" : "RelativeScore",
         queryProperties: BM25_PROPERTIES,
         limit: PAGE,

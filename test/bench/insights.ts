@@ -333,7 +333,7 @@ async function leadsSplit(target: BackendTarget, result: InsightsResult, log: (s
         await index.hybrid({ text: queries[i]!, vector: vectors[i]!, alpha: config.hybridAlpha, limit: LEADS_LIMIT * 3, offset: 0, ...(minLeadScore === undefined ? {} : { filter: { minLeadScore } }) });
       }
     };
-    const core = new LeadsCore({ index, embedder: knownVectors(embedder.model, embedder.dimensions, new Map(queries.map((q, i) => [q, vectors[i]!]))), hybridAlpha: config.hybridAlpha });
+    const core = new LeadsCore({ index, embedder: knownVectors(embedder.model, embedder.dimensions, new Map(queries.map((q, i) => [q, vectors[i]!]))), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
     const signal = new AbortController().signal;
     const found: string[][] = [];
     const leads = async (): Promise<void> => {

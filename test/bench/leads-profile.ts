@@ -55,7 +55,7 @@ const table = await db.openTable(POSTS_TABLE);
 const queries = loadBenchQueries().slice(-n);
 const vectors = await embedder.embed(queries);
 const known = new Map(queries.map((q, i) => [q, vectors[i]!]));
-const core = new LeadsCore({ index, embedder: knownVectors(embedder.model, embedder.dimensions, known), hybridAlpha: config.hybridAlpha });
+const core = new LeadsCore({ index, embedder: knownVectors(embedder.model, embedder.dimensions, known), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
 const handlers = leadService(core);
 const signal = AbortSignal.timeout(3_600_000);
 const ctx = { signal } as HandlerContext;
@@ -98,7 +98,7 @@ try {
   // query's second run finds its index pages warm).
   const all = loadBenchQueries();
   const allVectors = await embedder.embed(all);
-  const abCore = new LeadsCore({ index, embedder: knownVectors(embedder.model, embedder.dimensions, new Map(all.map((q, i) => [q, allVectors[i]!]))), hybridAlpha: config.hybridAlpha });
+  const abCore = new LeadsCore({ index, embedder: knownVectors(embedder.model, embedder.dimensions, new Map(all.map((q, i) => [q, allVectors[i]!]))), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
   const ab = {
     [`FindLeads as before: hybrid reading ${CANDIDATES} candidates whole, ${all.length} queries x 2`]: (i: number) =>
       index.hybrid({ text: all[i]!, vector: allVectors[i]!, alpha: config.hybridAlpha, limit: CANDIDATES, offset: 0, filter: { minLeadScore: MIN_SCORE } }, signal),

@@ -66,7 +66,7 @@ try {
   const rssBaseMiB = process.memoryUsage().rss / MIB;
   const index = await openSearchIndex(config);
   const info = await index.open(embedder.model, embedder.dimensions);
-  const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha });
+  const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
   const params = (query: string) => ({ query, limit: 10, subforums: [], pageToken: "", startDate: "", endDate: "" });
   const sem: number[][] = [];
   const vec: number[][] = [];

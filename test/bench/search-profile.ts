@@ -58,7 +58,7 @@ export async function profileSearch(target: BackendTarget, queries: number, log:
   const db = await connect(LanceDbIndex.dirFor(target.dataDir), { readConsistencyInterval: 1 });
   const table = await db.openTable(POSTS_TABLE);
   const summarizer = createExtractiveSummarizer();
-  const core = new SearchCore({ index, embedder, summarizer, hybridAlpha: config.hybridAlpha });
+  const core = new SearchCore({ index, embedder, summarizer, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
   const handlers = searchService(core);
   const signal = AbortSignal.timeout(3_600_000);
   const ctx = { signal } as HandlerContext;

@@ -49,7 +49,7 @@ describe("SearchCore keyword side", () => {
   });
 
   it("returns only posts about the things compared", async () => {
-    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: 0 });
+    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: 0, shortQueryAlpha: 0 });
     const out = await core.semantic({ query: "Stripe vs Braintree", limit: 10, subforums: [], pageToken: "" }, new AbortController().signal);
     assert.deepEqual(out.hits.map((h) => h.post.id).sort(), ["test:3", "test:4"]);
   });

@@ -65,7 +65,7 @@ function leadSuite(name: string, getIndex: () => SearchIndex, getEmbedder: () =>
   test(`${name}: FindLeads answers as it did when it read every candidate whole`, async () => {
     const index = getIndex();
     const embedder = getEmbedder();
-    const core = new LeadsCore({ index, embedder, hybridAlpha: ALPHA });
+    const core = new LeadsCore({ index, embedder, hybridAlpha: ALPHA, shortQueryAlpha: ALPHA });
     const signal = AbortSignal.timeout(120_000);
     let dropped = 0;
     let compared = 0;

@@ -17,6 +17,8 @@
  *   node --import tsx test/eval/named-product-queries.ts <dataDir>
  */
 import { loadConfig } from "../../src/config.js";
+import { alphaFor } from "../../src/core/hybrid-alpha.js";
+import { keywordText } from "../../src/core/keyword-text.js";
 import { querySubject } from "../../src/core/query-subject.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
@@ -66,22 +68,24 @@ const index = new LanceDbIndex({ dir: LanceDbIndex.dirFor(dataDir), fusion: conf
 await index.open(embedder.model, embedder.dimensions);
 try {
   const vectors = await embedder.embed(NAMED_PRODUCT_QUERIES.map((q) => q.query));
-  const shares = new Map<number, number[]>(ALPHAS.map((a) => [a, []]));
+  const shares = new Map<number | "service", number[]>([...ALPHAS, "service" as const].map((a) => [a, []]));
   for (const [i, { query, mentions }] of NAMED_PRODUCT_QUERIES.entries()) {
-    for (const alpha of ALPHAS) {
-      const hits = await index.hybrid({ text: query, vector: vectors[i]!, alpha, limit: 5, offset: 0 });
+    const text = keywordText(query);
+    for (const alpha of [...ALPHAS, "service" as const]) {
+      const hits = await index.hybrid({ text, vector: vectors[i]!, alpha: alpha === "service" ? alphaFor(text, config) : alpha, limit: 5, offset: 0 });
       shares.get(alpha)!.push(hits.filter((h) => mentions.test(`${h.post.title}\n${h.post.content}`)).length / 5);
     }
   }
   console.log(`${NAMED_PRODUCT_QUERIES.length} queries naming a product, ${await index.count()} posts (${dataDir})`);
   console.log("| alpha | top 5 naming the product (mean) | queries with none of 5 |");
   console.log("| --- | --- | --- |");
-  for (const a of ALPHAS) {
+  for (const a of [...ALPHAS, "service" as const]) {
     const s = shares.get(a)!;
-    console.log(`| ${a} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
+    const name = a === "service" ? `as the service weighs it (${config.shortQueryAlpha} for one or two words, else ${config.hybridAlpha})` : String(a);
+    console.log(`| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
   }
 
-  console.log(`\n${OPINION_QUERIES.length} opinion questions about the same products, top 10 at alpha ${config.hybridAlpha}`);
+  console.log(`\n${OPINION_QUERIES.length} opinion questions about the same products, top 10 as the service weighs each (${config.shortQueryAlpha} for one or two words, else ${config.hybridAlpha})`);
   console.log("| searched | top 10 naming the product (mean) | queries with none of 10 |");
   console.log("| --- | --- | --- |");
   for (const [name, textOf] of [["as written", (q: string) => q], ["their subject (as SemanticSearch does)", querySubject]] as const) {
@@ -89,7 +93,8 @@ try {
     const qv = await embedder.embed(texts);
     const s: number[] = [];
     for (const [i, { mentions }] of OPINION_QUERIES.entries()) {
-      const hits = await index.hybrid({ text: texts[i]!, vector: qv[i]!, alpha: config.hybridAlpha, limit: 10, offset: 0 });
+      const text = keywordText(texts[i]!);
+      const hits = await index.hybrid({ text, vector: qv[i]!, alpha: alphaFor(text, config), limit: 10, offset: 0 });
       s.push(hits.filter((h) => mentions.test(`${h.post.title}\n${h.post.content}`)).length / 10);
     }
     console.log(`| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
