@@ -334,6 +334,26 @@ describe("buying intent", () => {
   });
 });
 
+describe("pain point shown", () => {
+  // A frustrated tone with no pain cue quotes the post's most negative sentence; here every
+  // sentence is neutral, so the headline is the one picked.
+  const frustrated = { label: "neutral" as const, score: 0, probabilities: { negative: 0.3, neutral: 0.5, positive: 0.2 }, frustration: 0.9 };
+
+  it("leaves out a neutral headline beside an ask: it names the topic, not a problem", () => {
+    const d = rules.classify(post("CRM with Customer Portal", "I am looking for a CRM that lets customers edit their own orders. What are other CRMs that have a customer portal?"), undefined, frustrated);
+    assert.equal(d.leadType, "solution_request");
+    assert.equal(d.painPoint, "");
+  });
+
+  it("keeps the headline of a pain point, and a headline a pain cue matched", () => {
+    const d = rules.classify(post("So my phone fell off the roof of the car at 70 mph", ""), undefined, frustrated);
+    assert.equal(d.leadType, "pain_point");
+    assert.equal(d.painPoint, "So my phone fell off the roof of the car at 70 mph");
+    const e = rules.classify(post("Our CRM keeps crashing", "Is there a CRM that handles 10k contacts without freezing?"));
+    assert.equal(e.painPoint, "Our CRM keeps crashing");
+  });
+});
+
 describe("sentence splitting", () => {
   it("joins a hard-wrapped sentence and keeps short lines (lists, headings) apart", () => {
     // onstartups 50727, as its body arrives: wrapped and indented inside a list item.

@@ -113,6 +113,19 @@ function headMayStateAlone(quoted: { sentence: Sentence; compound: number }): bo
   return !(quoted.sentence.text.trimEnd().endsWith("?") && quoted.compound >= 0);
 }
 
+/**
+ * Whether the pain sentence is worth showing beside a lead of `type`. Not a title that no pain cue
+ * matched and whose tone is not negative, when the lead is an ask: the tone or the complaint head
+ * picked the post's headline ("CRM with Customer Portal", "Peer to peer marketplace payments"),
+ * which names the topic and states no problem. A pain_point lead keeps it: there the headline is
+ * the problem as told ("So my phone fell off the roof of my friend's car at 70 mph"), and reading
+ * it away lost real leads (95 over the corpora when the head was kept from quoting such titles).
+ */
+function statesProblem(type: Intent, pain: IntentMatch): boolean {
+  const s = pain.sentence;
+  return type === "pain_point" || s === undefined || !s.inTitle || pain.cues > 0 || vaderScores(s.text).compound < 0;
+}
+
 /** Tie-breaking between intents present in one post: closer to a sale first. */
 const TYPE_PRIORITY: Record<Intent, number> = {
   buying_intent: 1,
@@ -246,7 +259,7 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       const match: IntentMatch = m[type];
       const target = findTargetProduct(sentences, match.sentence, view);
       const pain = m.pain_point;
-      const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence ? clip(pain.sentence.text, PAIN_SENTENCE_MAX) : "";
+      const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence && statesProblem(type, pain) ? clip(pain.sentence.text, PAIN_SENTENCE_MAX) : "";
       const leadType: LeadType = type;
       return {
         leadType,
