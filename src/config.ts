@@ -41,8 +41,9 @@ export interface Config {
   weaviateConsistency: "ONE" | "QUORUM" | "ALL";
   /** Filter matches below which Weaviate answers a filtered vector search by an exact scan; unset: the adapter's default. */
   weaviateFlatSearchCutoff: number | undefined;
-  /** Hybrid search: weight of the vector side 0..1, for queries of one or two words, and the fusion algorithm. */
+  /** Hybrid search: weight of the vector side 0..1, and the fusion algorithm. */
   hybridAlpha: number;
+  /** The same weight for a query of one or two words (src/core/hybrid-alpha.ts). */
   shortQueryAlpha: number;
   hybridFusion: "relativeScore" | "rankedFusion";
   /** OpenAI-compatible embeddings endpoint; the bundled sentence encoder when unset. */

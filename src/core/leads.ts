@@ -27,7 +27,7 @@ export interface LeadsDeps {
   index: SearchIndex;
   embedder: Embedder;
   hybridAlpha: number;
-  /** The alpha for queries of one or two words (hybrid-alpha.ts). */
+  /** The same weight for a query of one or two words (hybrid-alpha.ts). */
   shortQueryAlpha: number;
 }
 

@@ -20,8 +20,9 @@ export interface SearchDeps {
   /** Query embedder; expected to be cached (queries repeat). */
   embedder: Embedder;
   summarizer: Summarizer;
-  /** Weight of the vector side in hybrid retrieval, 0..1, and for queries of one or two words (hybrid-alpha.ts). */
+  /** Weight of the vector side in hybrid retrieval, 0..1. */
   hybridAlpha: number;
+  /** The same weight for a query of one or two words (hybrid-alpha.ts). */
   shortQueryAlpha: number;
 }
 

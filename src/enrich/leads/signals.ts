@@ -39,6 +39,7 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     // to pay for this urgent need?": an employer's salary; "almost everyone is willing to pay with a
     // credit card": a freelancer's clients), nor paying what is owed ("willing to pay tax in all
     // countries", "able to pay off my loans"), nor how one pays ("pay with a card", "pay by cheque").
+    // A contraction is the same person: "people want his product and they're willing to pay for it".
     {
       re: /(?<!\b(?:they|he|she|customers?|people|clients?|users?|investors?|employers?|companies|buyers?|everyone|everybody|anyone|anybody|nobody|no one|someone|somebody|most|many|few|who)(?: (?:are|is|were|was|be)|'re|'s)?(?: not| still| also| only| really| just)? )\b(?:willing|happy|able|prepared) to (?:pay|spend)\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest|with|by|via|using|in cash|my (?:loans?|debts?|mortgage|bills?|rent|taxes))\b)|\bi'?(?:ll| will) (?:gladly )?pay\b(?! (?:off|back|down|taxes|tax|rent|bills?|interest)\b)/i,
       weight: 0.9,
