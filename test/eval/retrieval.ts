@@ -254,11 +254,14 @@ type Mode = { name: string; run: (index: SearchIndex, text: string, vector: Floa
 
 const toScores = (hits: { post: { id: string }; score: number }[]): Map<string, number> => new Map(hits.map((h) => [h.post.id, h.score]));
 
+/** The mode name of hybrid retrieval at `alpha`. */
+const hybridMode = (alpha: number): string => `hybrid a=${alpha}`;
+
 function modes(alphas: readonly number[]): Mode[] {
   return [
     { name: "keyword", run: async (i, text, _v, pool) => toScores(await i.keyword({ text, limit: pool, offset: 0 })) },
     { name: "vector", run: async (i, _t, v, pool) => toScores(await i.nearVector({ vector: v, limit: pool, offset: 0 })) },
-    ...alphas.map((alpha) => ({ name: `hybrid a=${alpha}`, run: async (i: SearchIndex, text: string, v: Float32Array, pool: number) => toScores(await i.hybrid({ text, vector: v, alpha, limit: pool, offset: 0 })) })),
+    ...alphas.map((alpha) => ({ name: hybridMode(alpha), run: async (i: SearchIndex, text: string, v: Float32Array, pool: number) => toScores(await i.hybrid({ text, vector: v, alpha, limit: pool, offset: 0 })) })),
   ];
 }
 
@@ -302,7 +305,7 @@ const SERVICE_MODE = "service";
  * alpha the service would give its keyword text (src/core/hybrid-alpha.ts); both alphas are swept.
  */
 function withServiceMode(ranks: Map<string, Map<string, string[]>>, data: Dataset, form: QueryForm, alphas: HybridAlphas): Map<string, Map<string, string[]>> {
-  const orders = new Map(data.queries.map((q) => [q.id, ranks.get(`hybrid a=${alphaFor(form.text(q), alphas)}`)!.get(q.id)!] as const));
+  const orders = new Map(data.queries.map((q) => [q.id, ranks.get(hybridMode(alphaFor(form.text(q), alphas)))!.get(q.id)!] as const));
   return new Map([...ranks, [SERVICE_MODE, orders]]);
 }
 
@@ -369,14 +372,13 @@ async function run(ctx: EvalContext): Promise<string> {
     rows.push([s, "reference", "random order (expected, 500 shuffles)", pts(random.map), pts(random.mapJudged), pts(random.ndcg), String(random.queries)]);
     for (const b of backends) {
       if (b.ranks === undefined) continue;
-      for (const mode of ["keyword", "vector", `hybrid a=${defaultAlpha}`]) {
+      for (const mode of ["keyword", "vector", hybridMode(defaultAlpha)]) {
         const orders = b.ranks.get(mode)!;
         const r = score(qs, (q) => orders.get(q.id)!);
-        rows.push([s, b.name, mode === `hybrid a=${defaultAlpha}` ? `hybrid (alpha ${defaultAlpha}, ${fusion}; service default)` : `${mode} only`, pts(r.map), pts(r.mapJudged), pts(r.ndcg), String(r.queries)]);
+        rows.push([s, b.name, mode === hybridMode(defaultAlpha) ? `hybrid (alpha ${defaultAlpha}, ${fusion}; service default)` : `${mode} only`, pts(r.map), pts(r.mapJudged), pts(r.ndcg), String(r.queries)]);
       }
     }
   }
-  const hybridMode = (a: number): string => `hybrid a=${a}`;
   const alphaOf = (mode: string): number | undefined => (mode.startsWith("hybrid a=") ? Number(mode.slice("hybrid a=".length)) : undefined);
   /**
    * One backend's sweep over `modes` for one query form: a table row per mode (`label` names it),

@@ -57,6 +57,9 @@ export function canonicalProduct(name: string): string | undefined {
   return CANONICAL.get(name.toLowerCase().replace(/\s+/g, " "));
 }
 
+/** The gazetteer, for stepping through a list from one name on (lastIndex set per call; the walk is synchronous). */
+const LIST_SCAN = new RegExp(PRODUCT_RE.source, "gi");
+
 /** What stands between two names of one list: a comma, "&", "/", "and" or "or" (", and"). */
 const LIST_SEPARATOR = /^\s*(?:,\s*(?:(?:and|or|&)\s+)?|[&/]\s*|(?:and|or)\s+)$/i;
 
@@ -66,7 +69,7 @@ const LIST_SEPARATOR = /^\s*(?:,\s*(?:(?:and|or|&)\s+)?|[&/]\s*|(?:and|or)\s+)$/
  * or Asana?", 0 when the name stands alone.
  */
 export function namesListedAfter(text: string, end: number): number {
-  const scan = new RegExp(PRODUCT_RE.source, "gi");
+  const scan = LIST_SCAN;
   scan.lastIndex = end;
   let n = 0;
   let from = end;
