@@ -8,7 +8,7 @@
  */
 import complaintRaw from "./complaint-model.json" with { type: "json" };
 import suggestionRaw from "./suggestion-model.json" with { type: "json" };
-import { checkSoftmaxModel, softmaxProba, type SoftmaxModel } from "../sentiment/softmax.js";
+import { checkSoftmaxModel, compiledProba, compileSoftmax, type CompiledSoftmax, type SoftmaxModel } from "../sentiment/softmax.js";
 
 /** The heads there are. */
 export const LEAD_HEADS = ["suggestion", "complaint"] as const;
@@ -30,6 +30,8 @@ export interface LeadHeadFile {
 
 const RAW: Record<LeadHead, unknown> = { suggestion: suggestionRaw, complaint: complaintRaw };
 const loaded = new Map<LeadHead, LeadHeadFile>();
+const compiled = new Map<LeadHead, CompiledSoftmax>();
+const proba = new Float64Array(2);
 
 /** The committed model of `head`, validated. */
 export function loadLeadHead(head: LeadHead): LeadHeadFile {
@@ -40,6 +42,7 @@ export function loadLeadHead(head: LeadHead): LeadHeadFile {
   checkSoftmaxModel(m.softmax, m.dimensions);
   if (m.softmax.classes.join() !== `other,${head}`) throw new Error(`${head} head classes must be other,${head}`);
   loaded.set(head, m);
+  compiled.set(head, compileSoftmax(m.softmax));
   return m;
 }
 
@@ -47,5 +50,5 @@ export function loadLeadHead(head: LeadHead): LeadHeadFile {
 export function headProbability(head: LeadHead, vector: Float32Array | undefined): number | undefined {
   const m = loadLeadHead(head);
   if (!vector || vector.length !== m.dimensions) return undefined;
-  return softmaxProba(m.softmax, vector, new Float64Array(2))[1]!;
+  return compiledProba(compiled.get(head)!, vector, proba)[1]!;
 }

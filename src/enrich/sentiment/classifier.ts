@@ -8,7 +8,7 @@ import type { Embedder } from "../embedder.js";
 import type { SentimentLabel } from "../../model/post.js";
 import { sentimentFeatures } from "./features.js";
 import { classIndex, loadSentimentModel } from "./model-file.js";
-import { softmaxProba } from "./softmax.js";
+import { compiledProba, compileSoftmax } from "./softmax.js";
 
 /** Sentiment of one text. */
 export interface SentimentResult {
@@ -50,6 +50,8 @@ function applyOffsets(p: Float64Array, offsets: readonly number[]): void {
 export function createSentimentClassifier(options: SentimentClassifierOptions = {}): SentimentClassifier {
   const model = loadSentimentModel();
   const at = classIndex(model);
+  const sentiment = compileSoftmax(model.softmax);
+  const frustrationHead = compileSoftmax(model.frustration.softmax);
   const proba = new Float64Array(model.softmax.classes.length);
   const frustrationProba = new Float64Array(2);
   const { embedder } = options;
@@ -64,9 +66,9 @@ export function createSentimentClassifier(options: SentimentClassifierOptions = 
       throw new Error(`sentiment model expects ${model.dimensions}-d vectors, got ${vector.length}`);
     }
     const features = sentimentFeatures(text, vector);
-    softmaxProba(model.softmax, features, proba);
+    compiledProba(sentiment, features, proba);
     applyOffsets(proba, model.classOffsets);
-    const frustration = softmaxProba(model.frustration.softmax, features, frustrationProba)[1]!;
+    const frustration = compiledProba(frustrationHead, features, frustrationProba)[1]!;
     const probabilities = { positive: proba[at.positive]!, neutral: proba[at.neutral]!, negative: proba[at.negative]! };
     let label: SentimentLabel = "neutral";
     if (probabilities.positive > probabilities[label]) label = "positive";
