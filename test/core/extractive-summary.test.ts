@@ -122,6 +122,46 @@ test("questions are told from statements by their mark or their opening word", (
   assert.equal(isQuestion("What you need to know about GDPR"), false);
   assert.equal(isQuestion("Why do I keep losing trial users"), true);
   assert.equal(isQuestion("How can we price a SaaS product"), true);
+  // A named subject straight after the question word: a headline, unless an auxiliary asks later.
+  assert.equal(isQuestion("What MongoDB Got Right"), false);
+  assert.equal(isQuestion("How Dropbox sacrifices user privacy for cost savings"), false);
+  assert.equal(isQuestion("Why the Tor attack matters"), false);
+  assert.equal(isQuestion("How long do I have to pass CCNP Security"), true);
+  assert.equal(isQuestion("What CRM do you use for a small team"), true);
+  assert.equal(isQuestion("how important is a name and where to start"), true);
+  assert.equal(isQuestion("How much to charge for a logo"), true);
+  assert.equal(isQuestion("What's the best CRM for a bakery"), true);
+  assert.equal(isQuestion("Which CRM for a small team"), true);
+  assert.equal(isQuestion("Have your own mini heroku-like service"), false);
+  assert.equal(isQuestion("Have you tried Heroku for a Rails app"), true);
+});
+
+test("a short title naming the subject is quoted: what a link post says of it", () => {
+  const posts = [
+    { title: "What MongoDB Got Right", subforum: "hackernews", content: "", relevance: 0.92 },
+    { title: "Don't use MongoDB", subforum: "programming", content: "", relevance: 0.91 },
+    { title: "Summarizing service for Mongodb log files", subforum: "hackernews", content: "", relevance: 0.85 },
+    { title: "Unrelated but short", subforum: "hackernews", content: "", relevance: 0.84 },
+  ];
+  const s = extractiveSummary("what do developers think of mongodb", posts);
+  assert.match(s, /is titled: "What MongoDB Got Right" \[1\]/, s);
+  assert.match(s, /is titled: "Don't use MongoDB" \[2\]/, s);
+  // Short and naming no query term: not quoted.
+  assert.doesNotMatch(s, /\[4\]/, s);
+  // Short with one word of its own ("versus"): it says nothing the query did not.
+  assert.doesNotMatch(extractiveSummary("react vs angular", [{ title: "Angular 2 versus React", subforum: "hackernews", content: "" }]), /titled/);
+});
+
+test("a sentence naming nothing asked about is not quoted, however high its post ranks", () => {
+  const posts = [
+    { title: "Thinking about dropping it for my store", subforum: "freelance", content: "The title pretty much sums it up. PayPal holds my funds for 21 days after every sale and support never answers.", relevance: 1 },
+    { title: "Paypal froze our account", subforum: "hackernews", content: "They froze the account of our nonprofit without warning.", relevance: 0.9 },
+  ];
+  const s = extractiveSummary("problems with paypal", posts);
+  assert.doesNotMatch(s, /sums it up/, s);
+  assert.doesNotMatch(s, /dropping it/, s);
+  assert.match(s, /PayPal holds my funds/, s);
+  assert.match(s, /\[2\]/, s);
 });
 
 test("a quote keeps its words and its own question mark, and gains none", () => {
