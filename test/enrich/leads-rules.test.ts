@@ -121,6 +121,7 @@ describe("target product and opportunity", () => {
     assert.equal(one("What is the best free video editing software for Windows?"), "video editing software");
     assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "");
     assert.equal(one("What security camera would help?"), "security cameras");
+    assert.equal(one("What is the best site builder product for a small business?"), "website builder");
   });
 
   it("does not mistake common words for products", () => {

@@ -112,6 +112,17 @@ describe("lead types on real posts", { skip }, () => {
     });
   }
 
+  it("takes testers wanted for the poster's own product for self-promotion, not a question on finding them", () => {
+    // "Looking for Beta Testers": "The WPUniversity plugin has entered public beta and we need some
+    // people to help us break it." It was a solution_request for a plugin.
+    const { post } = classify("Wordpress/1gzax7");
+    assert.equal(isSelfPromotion(post, sentencesOf(post)), true);
+    const asking = { ...post, title: "Getting beta testers", content: "I'm developing a desktop app and now I need some beta testers. Are there more sites like betabait.com to get beta testers?" };
+    assert.equal(isSelfPromotion(asking, sentencesOf(asking)), false);
+    const when = { ...post, title: "When should I start looking for beta testers?", content: "" };
+    assert.equal(isSelfPromotion(when, sentencesOf(when)), false);
+  });
+
   it("does not take a help seeker's offer of more information for self-promotion", () => {
     // "Guest machines not pulling an address from scope": "the scope I've created" opens the post
     // and it closes "Thanks for any tips, let me know if you need more info."

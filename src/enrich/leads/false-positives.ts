@@ -38,9 +38,25 @@ export function isPromotionalAsk(sentence: string): boolean {
   return PROMO.test(sentence) || MADE_IT.test(sentence);
 }
 
+/**
+ * Testers wanted for the poster's own product ("Startup is looking for beta testers, offering free
+ * accounts", "The WPUniversity plugin has entered public beta and we need some people"), unless the
+ * post asks where, how or when to find them, which a beta-testing service or an adviser could
+ * answer ("Are there more sites like betabait.com to get beta testers?"). Over the corpora this
+ * moved 5 answers (2026-11-28), each read by hand.
+ */
+const WANTS_TESTERS = /\b(?:looking for|in need of|need|needs|seeking|recruiting|want)\s+(?:\w+\s+){0,2}beta[- ]?testers?\b/i;
+const FINDING_TESTERS =
+  /\b(?:where|when (?:should|do|can|would) (?:i|we)|how (?:do|can|could|should|would) (?:i|we|you|one) (?:get|find|recruit)|how to (?:get|find|recruit)|(?:any|other|more|good) (?:sites?|websites?|forums?|platforms?|services?|communit(?:y|ies))|(?:sites?|websites?|forums?|platforms?|services?|communit(?:y|ies)) (?:like|to|for|where|that))\b/i;
+
+function recruitsTesters(post: Post): boolean {
+  const text = `${post.title}\n${post.content.slice(0, 1500)}`;
+  return WANTS_TESTERS.test(text) && !FINDING_TESTERS.test(text);
+}
+
 /** "I built X, check it out": the poster is selling, not buying. */
 export function isSelfPromotion(post: Post, sentences: readonly Sentence[]): boolean {
-  if (PROMO_TITLE.test(post.title)) return true;
+  if (PROMO_TITLE.test(post.title) || recruitsTesters(post)) return true;
   const opening = sentences.slice(0, 4);
   return opening.some((s) => MADE_IT.test(s.text)) && sentences.some((s) => PROMO.test(s.text));
 }

@@ -92,7 +92,7 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // "hosting" is web hosting where it is what is asked for ("any recommendation on hosting"), not
   // the verb ("advice on hosting a meetup").
   [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host|(?:recommendations?|suggestions?|recs|advice|looking for|need|want) (?:(?:on|for|some|a|good|cheap|reliable|decent|affordable) ){0,3}hosting(?! (?:a|an|the|my|our|your|this|that|events?|meetups?|part(?:y|ies)|guests|dinners?)\b))\b/i, "web hosting"],
-  [/\bwebsite builders?\b/i, "website builder"],
+  [/\b(?:web)?site builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
   [/\b(?:help ?desk|ticketing system|support ticket|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
   // "live chat", and the chat a site offers its visitors: "web site chat provider", "customer chat widget".
