@@ -122,6 +122,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "");
     assert.equal(one("What security camera would help?"), "security cameras");
     assert.equal(one("What is the best site builder product for a small business?"), "website builder");
+    // Hired, not a tool.
+    assert.equal(one("I Need a good seo company."), "SEO service");
+    assert.equal(one("Any good SEO tools for tracking keywords?"), "SEO tool");
   });
 
   it("does not mistake common words for products", () => {

@@ -97,7 +97,8 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:help ?desk|ticketing system|support ticket|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
   // "live chat", and the chat a site offers its visitors: "web site chat provider", "customer chat widget".
   [/\blive chat\b|\b(?:web ?site|customer|support) chat\b|\bchat (?:widgets?|providers?)\b/i, "live chat software"],
-  [/\b(?:seo (?:tool|software|service|company|agency|firm)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
+  // An SEO company, agency, firm or service is hired, not a tool: those fall to "SEO service" below.
+  [/\b(?:seo (?:tool|software)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
   [/\bseo\b/i, "SEO service"],
   [/\bsocial media (?:management|scheduling|tool|manager|marketing)\b/i, "social media management tool"],
   [/\b(?:analytics (?:tools?|software|platforms?|packages?)|web analytics)\b/i, "analytics tool"],
