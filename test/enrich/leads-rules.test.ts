@@ -482,6 +482,12 @@ describe("intent matching limits", () => {
     assert.ok(noFeatures.solution_request.strength >= 0.45, `${noFeatures.solution_request.strength}`);
     assert.ok(noFeatures.solution_request.cues < all.solution_request.cues, "fewer cues counted");
   });
+  it("takes a wish to see a feature for a request, not an invitation to share", () => {
+    const request = (text: string) => matchIntents(sentencesOf(post("", text))).solution_request.strength;
+    assert.equal(request("Here are my bookmarks. I'd love to see yours as well!"), 0);
+    assert.ok(request("I'd love to see a dark mode in the app.") > 0);
+    assert.ok(request("I'd like to see what you guys use for your network documentation.") > 0);
+  });
   it("reads no cue in a skipped sentence", () => {
     const m = matchIntents(sentences, undefined, { skip: (s) => /invoicing/.test(s.text) });
     assert.match(m.solution_request.sentence?.text ?? "", /would be nice/);

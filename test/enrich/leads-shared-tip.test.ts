@@ -27,6 +27,12 @@ test("titles of shared tips: tags, and 'How I' with a past tense", () => {
   }
 });
 
+test("a list is shared when its opening presents it, and asked for when it does not", () => {
+  assert.equal(isSharedTip(post("A collection of design inspiration and resources.", "Here are my graphic design bookmarks. I'd love to see yours as well!")), true);
+  assert.equal(isSharedTip(post("List of interactive programming websites", "Here is a list of interactive programming websites.")), true);
+  assert.equal(isSharedTip(post("List of Online Shop Software closely tied to Paypal", "i want to gather a list of online shop software that is closely tied to paypal.")), false);
+});
+
 test("a shared tip is no lead for the trouble it tells of, but is one for a question to its readers", () => {
   const told = post("PSA: Don't buy the X200 router", "Mine kept dropping the connection every hour and support never answered. Save yourself the frustration.");
   const d = classifier.classify(told);
@@ -47,7 +53,9 @@ describe("shared tips on real posts", { skip }, () => {
   // "How I built my first PC", "Quick tip: If you need to test in older versions of IE, use the
   // real browsers", "[PSA] Don't get an ASRock Z77 Extreme4!", "[Guide] Building a small form
   // factor PC", "[Tutorial] Easy way to pack a program into a single exe file": leads before the rule.
-  for (const ref of ["buildapc/z4fcu", "webdev/13lxk9", "buildapc/1enn0h", "buildapc/1h3yef", "learnpython/yjt8m"]) {
+  // "A collection of design inspiration and resources." ("Here are my graphic design bookmarks
+  // ... I'd love to see yours as well!", a solution_request scored 100 before).
+  for (const ref of ["buildapc/z4fcu", "webdev/13lxk9", "buildapc/1enn0h", "buildapc/1h3yef", "learnpython/yjt8m", "Design/szz0t"]) {
     it(`${ref} shares what the poster did, not a need`, () => {
       const d = classify(ref);
       assert.deepEqual([d.leadType, d.rejectedAs], ["", "shared_tip"]);

@@ -36,7 +36,9 @@ const REJECTED: Record<string, readonly string[]> = {
   // what you could imagine using this for."), "I've just released an open source client for
   // Reddit" (its feature list: "Support for multiple accounts.").
   // "Just finished up a email based ticketing system for WordPress (CPT), anyone interested in testing?"
-  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz", "Wordpress/15oa7b"],
+  // Offers to readers: "Offering cheap logo designs!" ("if anyone is looking for a cheap logo design
+  // let me know!"), "Need a Logo for your Small Business?" (a designer's offer).
+  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz", "Wordpress/15oa7b", "startups/1btwx2", "smallbusiness/z7n7n"],
   // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com";
   // headlines that end in a question: "Is Antivirus Software a Waste of Money?", "Why Don’t
   // Smartphones Have A “Guest Mode”?", "How Long Does a Flash Drive Last?"

@@ -33,9 +33,20 @@ const PROMO =
 /** A title that launches something, or offers the poster's own expertise ("I'm a startup lawyer, and I can answer some questions", an AMA). */
 const PROMO_TITLE = /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launch|release|promo|ad|offer|giveaway)\]?[:\s])|\b(?:i am an?|i'?m an?) [\w -]{1,40}(?:,|\.|;)? (?:and )?(?:i can|i'?ll|i will|happy to|ask me) (?:answer|help|anything)\b|\bi can answer (?:some |any |your )?questions\b|\b(?:ama|ask me anything)\b/i;
 
-/** True when a sentence asks for visitors, users or feedback on the poster's own thing. */
+/**
+ * The poster offers what readers may need: "if anyone is looking for a cheap logo design let me
+ * know!", "if you are looking for a guy who can help you in engineering aspects please contact
+ * me", and a title asking after the reader's need ("Need a Logo for your Small Business?", "Need a
+ * graphic artist for your app?"). Not a help seeker's "if you need more info, let me know". Over
+ * the corpora 6 leads had one (2026-11-28), all offers.
+ */
+const OFFER_TO_READERS =
+  /\bif (?:any ?one|anybody|you|u)(?: here| out there| from \w+)?(?:'re| is| are)? (?:\w+ )?(?:looking for|in need of|needs?) (?!(?:any ?)?(?:more|further|additional|extra|other)\b)(?:a |an |some |any )?[^.!?\n]{1,60}?\b(?:let me know|pm me|message me|contact me|get in touch|hit me up|shoot me|email me)\b/i;
+const READER_NEED = /^(?:need|want|looking for) (?:a |an |some )?[\w\s-]{1,40}? for your\b/i;
+
+/** True when a sentence asks for visitors, users or feedback on the poster's own thing, or offers it. */
 export function isPromotionalAsk(sentence: string): boolean {
-  return PROMO.test(sentence) || MADE_IT.test(sentence);
+  return PROMO.test(sentence) || MADE_IT.test(sentence) || OFFER_TO_READERS.test(sentence) || READER_NEED.test(sentence.trim());
 }
 
 /**
@@ -56,7 +67,8 @@ function recruitsTesters(post: Post): boolean {
 
 /** "I built X, check it out": the poster is selling, not buying. */
 export function isSelfPromotion(post: Post, sentences: readonly Sentence[]): boolean {
-  if (PROMO_TITLE.test(post.title) || recruitsTesters(post)) return true;
+  if (PROMO_TITLE.test(post.title) || READER_NEED.test(post.title.trim()) || recruitsTesters(post)) return true;
+  if (OFFER_TO_READERS.test(`${post.title}\n${post.content.slice(0, 1500)}`)) return true;
   const opening = sentences.slice(0, 4);
   return opening.some((s) => MADE_IT.test(s.text)) && sentences.some((s) => PROMO.test(s.text));
 }
@@ -165,6 +177,17 @@ const HOW_I_DID = /^\s*how i (?:\w+ed|got|built|went|made|won|lost|paid|found|be
  * dealt with. Over the 92,912 corpus posts this rule takes 53 leads away, 41 of them pain points.
  * The classifier still takes a question the post asks its readers ("Does anyone know of a good one?").
  */
+/**
+ * A list the poster compiled and presents ("A collection of design inspiration and resources.":
+ * "Here are my graphic design bookmarks ..."). A title alone does not tell it from a list the
+ * poster wants made ("List of Online Shop Software closely tied to Paypal": "i want to gather a
+ * list ..."), which is an ask: over the corpora half of such titles were, so the opening must
+ * present it.
+ */
+const LIST_TITLE = /^\s*(?:a |an |my |our |the )?(?:huge |big |massive |growing |curated |complete |small |short )?(?:collection|list|compilation|roundup) of\b/i;
+const PRESENTS = /\b(?:here (?:are|is)|the following (?:is|are)|these are|below (?:is|are))\b/i;
+
 export function isSharedTip(post: Post): boolean {
+  if (LIST_TITLE.test(post.title) && PRESENTS.test(post.content.slice(0, 300))) return true;
   return TIP_TAG.test(post.title) || HOW_I_DID.test(post.title);
 }

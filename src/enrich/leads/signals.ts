@@ -123,7 +123,9 @@ export const CUES: Record<Intent, readonly Cue[]> = {
     { re: /\b(?:in|for) (?:the |a )?(?:future|next) (?:versions?|releases?|updates?|builds?)\b/i, weight: 0.6, feature: true },
     { re: /\bit(?:'s| is| would be) (?:very |really )?(?:important|necessary|essential|crucial) (?:to|that)\b/i, weight: 0.5, feature: true },
     { re: /\b(?:i|we) hope (?:you|they|microsoft|apple|google|that|the|it|we) (?!(?:all |guys )?(?:have|had|are|were|enjoy|enjoyed|find|like|liked|get well|feel)\b)(?:will |can |would |could )?/i, weight: 0.5, feature: true },
-    { re: /(?:\b(?:i|we)(?:'d| would)|^would|^i'd) (?:really |so |very much |just |also )?(?:like|love) (?:to (?:see|have)|a way|an option|the ability|support|it if)\b/i, weight: 0.8, feature: true },
+    // Not an invitation to share: "I'd love to see yours as well!" under a list of bookmarks ("I'd
+    // like to see what you use" does ask).
+    { re: /(?:\b(?:i|we)(?:'d| would)|^would|^i'd) (?:really |so |very much |just |also )?(?:like|love) (?:to (?:see(?! (?:yours|your (?:own|lists?|collections?|bookmarks|work|setups?|favou?rites?)|others'|other people's)\b)|have)|a way|an option|the ability|support|it if)\b/i, weight: 0.8, feature: true },
     { re: /\b(?:need|want) (?:a way|an option|the ability|support for|to be able)\b/i, weight: 0.7, feature: true },
     { re: /\bwhy (?:not|don'?t you|can'?t (?:we|i|you)|isn'?t there|is there no)\b/i, weight: 0.55, feature: true },
     { re: /^(?:add|allow|provide|support|include|enable|implement|introduce|expose|integrate) (?:a |an |the |more |support|options?|ability|some |users? |us |me |developers? )/i, weight: 0.7, feature: true },
