@@ -122,6 +122,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "");
     assert.equal(one("What security camera would help?"), "security cameras");
     assert.equal(one("What is the best site builder product for a small business?"), "website builder");
+    // A help desk named alone is mostly a job or a workplace.
+    assert.equal(one("Frustrated from trying to land a help desk gig"), "");
+    assert.equal(one("Free Help Desk / Knowledge Base Software?"), "help desk software");
     // Hired, not a tool.
     assert.equal(one("I Need a good seo company."), "SEO service");
     assert.equal(one("Any good SEO tools for tracking keywords?"), "SEO tool");

@@ -94,7 +94,9 @@ const CATEGORIES: readonly [RegExp, string][] = [
   [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host|(?:recommendations?|suggestions?|recs|advice|looking for|need|want) (?:(?:on|for|some|a|good|cheap|reliable|decent|affordable) ){0,3}hosting(?! (?:a|an|the|my|our|your|this|that|events?|meetups?|part(?:y|ies)|guests|dinners?)\b))\b/i, "web hosting"],
   [/\b(?:web)?site builders?\b/i, "website builder"],
   [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
-  [/\b(?:help ?desk|ticketing system|support ticket|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
+  // A help desk alone is mostly a workplace or a job ("land a help desk gig", "I work at a high
+  // school help desk"): the software is named as such.
+  [/\b(?:help ?desk(?: ?\/ ?[\w ]{1,20}?)? (?:software|systems?|tools?|apps?|solutions?|platforms?|scripts?|packages?)|ticketing systems?|support tickets?|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
   // "live chat", and the chat a site offers its visitors: "web site chat provider", "customer chat widget".
   [/\blive chat\b|\b(?:web ?site|customer|support) chat\b|\bchat (?:widgets?|providers?)\b/i, "live chat software"],
   // An SEO company, agency, firm or service is hired, not a tool: those fall to "SEO service" below.
