@@ -35,6 +35,7 @@ import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
 import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
+import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import { endUnreadBody } from "./transport/early-answer.js";
 import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
@@ -199,10 +200,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler(async (req, reply) => {
     // gRPC and gRPC-Web clients read the status from grpc-status, not the HTTP status: an
-    // unknown method is UNIMPLEMENTED, sent trailers-only.
-    if (/^application\/grpc/.test(String(req.headers["content-type"] ?? ""))) {
-      const message = `unknown method ${req.url.split("?")[0]}`;
-      return reply.code(200).header("content-type", String(req.headers["content-type"])).header("grpc-status", "12").header("grpc-message", encodeURIComponent(message)).send();
+    // unknown method is UNIMPLEMENTED.
+    const contentType = String(req.headers["content-type"] ?? "");
+    if (/^application\/grpc/.test(contentType)) {
+      const status = "12";
+      const message = encodeGrpcMessage(`unknown method ${req.url.split("?")[0]}`);
+      reply.code(200).header("content-type", contentType);
+      // Over HTTP/2 a status in the headers counts only on a HEADERS frame that ends the stream
+      // (trailers-only), which Node's compatibility layer never sends; grpc-js then failed the
+      // call as INTERNAL "Call ended without gRPC status". Trailers suit every gRPC client;
+      // gRPC-Web has none, so there the status stays in the headers.
+      if (req.raw.httpVersionMajor === 2 && !contentType.startsWith("application/grpc-web")) {
+        return reply.trailer("grpc-status", async () => status).trailer("grpc-message", async () => message).send();
+      }
+      return reply.header("grpc-status", status).header("grpc-message", message).send();
     }
     const { status, body } = errorResponse(new AppError("NOT_FOUND", `no route for ${req.method} ${req.url.split("?")[0]}`), String(req.id));
     return reply.code(status).send(body);

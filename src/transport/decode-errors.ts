@@ -6,7 +6,8 @@
  * grpc-encoding therefore looked like our bugs. Parsing happens before any interceptor runs, so
  * this wraps the router's handlers instead and rewrites exactly those errors, in each protocol's
  * own encoding, to INVALID_ARGUMENT with a message naming the field. Everything else passes
- * through untouched.
+ * through untouched, but for the gRPC and gRPC-Web status text, which leaves here in the gRPC
+ * spec's percent-encoding rather than connect-es's (grpc-message.ts says why).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ConnectRouter } from "@connectrpc/connect";
@@ -17,6 +18,7 @@ import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import type { DescMessage } from "@bufbuild/protobuf";
 import { AppError } from "../errors/app-error.js";
 import { toConnectError } from "../errors/to-connect.js";
+import { respecGrpcMessage } from "./grpc-message.js";
 import { locateDecodeFailure } from "./locate-decode-failure.js";
 
 const PARSE_BINARY = "parse binary: ";
@@ -94,9 +96,11 @@ function rewriteGrpc(res: UniversalServerResponse, input: DescMessage, request: 
   if (trailer === undefined || body === undefined || !(Symbol.asyncIterator in body)) return res;
   const fix = (): void => {
     const message = decodeURIComponent(trailer.get("grpc-message") ?? "");
-    if (!isDecodeFailure(Number(trailer.get("grpc-status")), message)) return;
-    trailer.delete("grpc-status-details-bin");
-    setTrailerStatus(trailer, clientError(input, message, request()));
+    if (isDecodeFailure(Number(trailer.get("grpc-status")), message)) {
+      trailer.delete("grpc-status-details-bin");
+      setTrailerStatus(trailer, clientError(input, message, request()));
+    }
+    respecGrpcMessage(trailer);
   };
   const source = body as AsyncIterable<Uint8Array>;
   return {
@@ -118,10 +122,15 @@ function rewriteGrpcWeb(res: UniversalServerResponse, input: DescMessage, reques
     const len = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength).getUint32(1);
     if (5 + len !== chunk.length) return chunk;
     const trailer = trailerParse(chunk.subarray(5));
-    const message = decodeURIComponent(trailer.get("grpc-message") ?? "");
-    if (!isDecodeFailure(Number(trailer.get("grpc-status")), message)) return chunk;
-    trailer.delete("grpc-status-details-bin");
-    setTrailerStatus(trailer, clientError(input, message, request()));
+    const raw = trailer.get("grpc-message") ?? "";
+    const message = decodeURIComponent(raw);
+    const reclassify = isDecodeFailure(Number(trailer.get("grpc-status")), message);
+    if (!reclassify && !raw.includes("%")) return chunk;
+    if (reclassify) {
+      trailer.delete("grpc-status-details-bin");
+      setTrailerStatus(trailer, clientError(input, message, request()));
+    }
+    respecGrpcMessage(trailer);
     const data = trailerSerialize(trailer);
     const out = new Uint8Array(5 + data.length);
     out[0] = trailerFlag;

@@ -63,6 +63,20 @@ describe("gRPC clients against the real service", () => {
     assert.equal(bad.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.equal(reasonOf(bad.error!), "INVALID_DATE");
     assert.match(bad.error!.details, /not a real calendar date/);
+    // grpc-js reads grpc-message with decodeURI: a comma sent as %2C would stay "%2C".
+    const wide = await callUnaryWithMetadata(client(SearchService), SearchService.method.vectorSearch, { query: "x", startDate: "2000-01-01", endDate: "2026-11-01" }, { authorization: `Bearer ${key}` });
+    assert.equal(wide.error?.code, grpc.status.INVALID_ARGUMENT);
+    assert.match(wide.error!.details, /^the date range must span at most \d+ days, got \d+$/);
+  });
+
+  test("an unknown method is UNIMPLEMENTED, its path readable to grpc-js", async () => {
+    const c = client(SearchService);
+    const path = "/threadsight.v1.SearchService/NoSuchMethod";
+    const err = await new Promise<grpc.ServiceError | null>((resolve) => {
+      c.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (e) => resolve(e));
+    });
+    assert.equal(err?.code, grpc.status.UNIMPLEMENTED, `${err?.code} ${err?.details}`);
+    assert.equal(err!.details, `unknown method ${path}`);
   });
 
   test("FindLeads answers over gRPC", async () => {
