@@ -9,6 +9,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { createRouterTransport } from "@connectrpc/connect";
 import type { ConnectRouter, Interceptor, ServiceImpl } from "@connectrpc/connect";
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
+import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import Fastify, { LogController } from "fastify";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
@@ -35,6 +36,7 @@ import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
 import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
+import { compressionDeflate } from "./transport/deflate.js";
 import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import { endUnreadBody } from "./transport/early-answer.js";
 import { createOnePortServer } from "./transport/one-port.js";
@@ -178,6 +180,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // A default search page is ~6.6 KB: compressing it costs ~1.5 ms of CPU on both ends and
     // saves no round trip (it fits TCP's initial window either way); big pages still shrink.
     compressMinBytes: 12 * 1024,
+    // Connect's two plus the deflate grpc-js also offers (deflate.ts).
+    acceptCompression: [compressionGzip, compressionBrotli, compressionDeflate],
     shutdownSignal: shutdown.signal,
   });
 

@@ -17,7 +17,7 @@ import { UsageService } from "../../gen/threadsight/v1/usage_pb.js";
 import { bufCurl } from "../harness/buf-curl.js";
 import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
-import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
+import { callUnaryWithMetadata, createGrpcJsClient, grpcJsDefinition } from "../grpc/grpc-js-client.js";
 
 function reasonOf(err: grpc.ServiceError): string {
   const raw = err.metadata.get("grpc-status-details-bin")[0];
@@ -77,6 +77,19 @@ describe("gRPC clients against the real service", () => {
     });
     assert.equal(err?.code, grpc.status.UNIMPLEMENTED, `${err?.code} ${err?.details}`);
     assert.equal(err!.details, `unknown method ${path}`);
+  });
+
+  test("requests compressed with each encoding grpc-js offers are served", async () => {
+    // grpc-js numbers them: 1 deflate, 2 gzip. Deflate was UNIMPLEMENTED before deflate.ts.
+    for (const [algorithm, name] of [[1, "deflate"], [2, "gzip"]] as const) {
+      const Client = grpc.makeGenericClientConstructor(grpcJsDefinition(SearchService), "SearchService");
+      const c = new Client(svc.address, grpc.credentials.createInsecure(), { "grpc.default_compression_algorithm": algorithm });
+      clients.push(c);
+      const query = `pricing a SaaS product ${"for small teams ".repeat(8)}`;
+      const out = await callUnaryWithMetadata(c, SearchService.method.semanticSearch, { query, limit: 5 }, { authorization: `Bearer ${key}` });
+      assert.equal(out.error, undefined, `${name}: ${out.error?.details}`);
+      assert.equal(out.response?.query, query, name);
+    }
   });
 
   test("FindLeads answers over gRPC", async () => {

@@ -6,7 +6,7 @@
  * answering valid calls afterwards.
  */
 import assert from "node:assert/strict";
-import { gzipSync } from "node:zlib";
+import { deflateSync, gzipSync } from "node:zlib";
 import { describe, test } from "node:test";
 import { H2Client, Status, connectUnary, envelope, grpcWebCall, lenField, tag, varint, varintField } from "./grpc-wire.js";
 import type { WireResult } from "./grpc-wire.js";
@@ -75,6 +75,14 @@ const FRAME_CASES: FrameCase[] = [
     name: "a gzip bomb (1 MiB inflated from a few KiB)",
     body: envelope(gzipSync(Buffer.concat([lenField(1, "x"), Buffer.alloc(1 << 20, 0x61)])), { flags: 1 }),
     headers: { "grpc-encoding": "gzip" },
+    status: Status.RESOURCE_EXHAUSTED,
+    message: /larger than configured readMaxBytes 65536 after decompression/,
+  },
+  { name: "deflate flag over bytes that are not zlib", body: envelope(Buffer.from("not deflate at all"), { flags: 1 }), headers: { "grpc-encoding": "deflate" }, status: Status.INVALID_ARGUMENT, message: /flagged deflate-compressed but is not valid zlib/ },
+  {
+    name: "a deflate bomb (1 MiB inflated from a few KiB)",
+    body: envelope(deflateSync(Buffer.concat([lenField(1, "x"), Buffer.alloc(1 << 20, 0x61)])), { flags: 1 }),
+    headers: { "grpc-encoding": "deflate" },
     status: Status.RESOURCE_EXHAUSTED,
     message: /larger than configured readMaxBytes 65536 after decompression/,
   },
