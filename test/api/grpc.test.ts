@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { fromBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { LeadService } from "../../gen/threadsight/v1/leads_pb.js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
@@ -27,6 +27,15 @@ function reasonOf(err: grpc.ServiceError): string {
     if (any.typeUrl.endsWith("google.rpc.ErrorInfo")) return fromBinary(ErrorInfoSchema, any.value).reason;
   }
   return "";
+}
+
+/** The fields a google.rpc.BadRequest detail names, with their descriptions. */
+function violationsOf(err: grpc.ServiceError): { field: string; description: string }[] {
+  const raw = err.metadata.get("grpc-status-details-bin")[0];
+  if (raw === undefined) return [];
+  const status = fromBinary(StatusSchema, raw as Buffer);
+  const any = status.details.find((d) => d.typeUrl.endsWith("google.rpc.BadRequest"));
+  return any === undefined ? [] : fromBinary(BadRequestSchema, any.value).fieldViolations.map(({ field, description }) => ({ field, description }));
 }
 
 describe("gRPC clients against the real service", () => {
@@ -63,10 +72,12 @@ describe("gRPC clients against the real service", () => {
     assert.equal(bad.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.equal(reasonOf(bad.error!), "INVALID_DATE");
     assert.match(bad.error!.details, /not a real calendar date/);
+    assert.deepEqual(violationsOf(bad.error!), [{ field: "start_date", description: bad.error!.details }]);
     // grpc-js reads grpc-message with decodeURI: a comma sent as %2C would stay "%2C".
     const wide = await callUnaryWithMetadata(client(SearchService), SearchService.method.vectorSearch, { query: "x", startDate: "2000-01-01", endDate: "2026-11-01" }, { authorization: `Bearer ${key}` });
     assert.equal(wide.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.match(wide.error!.details, /^the date range must span at most \d+ days, got \d+$/);
+    assert.deepEqual(violationsOf(wide.error!).map((v) => v.field), ["end_date"]);
   });
 
   test("an unknown method is UNIMPLEMENTED, its path readable to grpc-js", async () => {
@@ -121,6 +132,7 @@ describe("gRPC clients against the real service", () => {
     const out = await callUnaryWithMetadata(client(SearchService), SearchService.method.semanticSearch, { query: "x" }, {});
     assert.equal(out.error?.code, grpc.status.UNAUTHENTICATED);
     assert.equal(reasonOf(out.error!), "INVALID_API_KEY");
+    assert.deepEqual(violationsOf(out.error!), [], "no field is at fault");
     assert.match(String(out.error!.metadata.get("www-authenticate")[0]), /^Bearer/);
   });
 
