@@ -11,6 +11,10 @@ import { ConfigError, loadConfig } from "../config.js";
 import { openTrendStore } from "../index/open-trend-store.js";
 import { loadTopicModel, topicModelPath } from "../topics/model-file.js";
 import { rebuildTopics } from "../topics/rebuild.js";
+import { hasTheme } from "../topics/topic-model.js";
+
+/** A share as a percentage with one decimal. */
+const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
 const HELP = `usage:
   threadsight topics rebuild [--k N] [--seed N] [--json]
@@ -65,8 +69,9 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(`topics: no model at ${file}; run \`threadsight topics rebuild\`\n`);
         return 1;
       }
-      const rows = model.topics.map((t) => ({ id: t.id, label: t.label, size: t.size, keywords: t.keywords }));
-      process.stdout.write(parsed.values.json ? `${JSON.stringify({ version: model.version, createdAt: model.createdAt, topics: rows })}\n` : rows.map((r) => `${r.id.padEnd(6)} ${String(r.size).padStart(7)}  ${r.label}`).join("\n") + "\n");
+      const rows = model.topics.map((t) => ({ id: t.id, label: t.label, size: t.size, keywords: t.keywords, label_coverage: t.labelCoverage ?? null, in_trends: hasTheme(t) }));
+      const line = (r: (typeof rows)[number]) => `${r.id.padEnd(6)} ${String(r.size).padStart(7)}  ${r.label}${r.in_trends ? "" : `  (no common theme: ${pct(r.label_coverage ?? 0)} of its posts use a label word; left out of ListTrends)`}`;
+      process.stdout.write(parsed.values.json ? `${JSON.stringify({ version: model.version, createdAt: model.createdAt, topics: rows })}\n` : rows.map(line).join("\n") + "\n");
       return 0;
     }
     const store = await openTrendStore(config);
@@ -78,8 +83,10 @@ export async function run(argv: string[]): Promise<number> {
         ...(seed !== undefined ? { seed } : {}),
         onProgress: (m) => process.stderr.write(`topics: ${m}\n`),
       });
-      const summary = { file, version: report.model.version, topics: report.model.topics.length, posts: report.posts, kept_ids: report.keptIds, retagged: report.retagged, seconds: Math.round((Date.now() - started) / 1000) };
-      process.stdout.write(parsed.values.json ? `${JSON.stringify(summary)}\n` : `rebuilt ${summary.topics} topics (version ${summary.version}) from ${summary.posts} posts in ${summary.seconds} s; kept ${summary.kept_ids} ids, re-tagged ${summary.retagged} posts\n`);
+      const themeless = report.model.topics.filter((t) => !hasTheme(t)).length;
+      const summary = { file, version: report.model.version, topics: report.model.topics.length, without_theme: themeless, posts: report.posts, kept_ids: report.keptIds, retagged: report.retagged, seconds: Math.round((Date.now() - started) / 1000) };
+      const aside = themeless === 0 ? "" : ` (${themeless} with no common theme, left out of ListTrends: see \`threadsight topics list\`)`;
+      process.stdout.write(parsed.values.json ? `${JSON.stringify(summary)}\n` : `rebuilt ${summary.topics} topics${aside} (version ${summary.version}) from ${summary.posts} posts in ${summary.seconds} s; kept ${summary.kept_ids} ids, re-tagged ${summary.retagged} posts\n`);
       return 0;
     } finally {
       await store.close();

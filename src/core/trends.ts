@@ -4,6 +4,7 @@
  * score, rank, and dress the top topics with labels, sample posts and trending keywords.
  * Formulas: core/trends/formulas.ts and core/trends/log-odds.ts. Knows nothing of HTTP or Connect.
  */
+import { hasTheme } from "../topics/topic-model.js";
 import type { TopicModel } from "../topics/topic-model.js";
 import type { SubforumCount, TimeWindow, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
 import { engagement } from "../topics/trend-store.js";
@@ -84,9 +85,14 @@ export class TrendsCore {
     const window: TimeWindow = { from: range.from, to: range.to };
     const len = range.to - range.from + 1;
     const [{ stats, baselines }, model] = await Promise.all([this.deps.store.trendInputs(window, BASELINE_WINDOWS, signal), this.deps.topics()]);
-    const ranked = rank(stats, baselines).slice(0, limit);
-    const previousWindow: TimeWindow = { from: range.from - len, to: range.from - 1 };
     const topics = new Map(model?.topics.map((t) => [t.id, t]) ?? []);
+    // A catch-all cluster is no theme to report as rising (topic-model.ts, hasTheme).
+    const themed = stats.filter((s) => {
+      const topic = topics.get(s.topicId);
+      return topic === undefined || hasTheme(topic);
+    });
+    const ranked = rank(themed, baselines).slice(0, limit);
+    const previousWindow: TimeWindow = { from: range.from - len, to: range.from - 1 };
     const weight = termRarity(model);
     const withPrevious = ranked.filter((r) => r.previous > 0).map((r) => r.stats.topicId);
     // Keyword posts of the window and of the previous one, in one store call.

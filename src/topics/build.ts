@@ -4,10 +4,10 @@
  * assigned to its nearest centroid), label each cluster with c-TF-IDF keywords over title and
  * body terms, and carry topic ids over from the previous model where clusters persist.
  */
-import { classKeywords, labelFor } from "./ctfidf.js";
+import { classKeywords, LABEL_WORDS, labelFor } from "./ctfidf.js";
 import { chooseK, sphericalKMeans } from "./kmeans.js";
 import { seededRandom } from "./random.js";
-import { countTerms, postText, terms } from "./terms.js";
+import { postText, terms } from "./terms.js";
 import { matchTopicIds, MIN_CORPUS_DOCUMENTS, TOPIC_MODEL_FORMAT } from "./topic-model.js";
 import type { TopicModel } from "./topic-model.js";
 import { nearest, unit } from "./vectors.js";
@@ -63,6 +63,18 @@ function round6(v: Float32Array): number[] {
   return Array.from(v, (x) => Math.round(x * 1e6) / 1e6);
 }
 
+/** Per cluster, the share of its posts that use at least one of its label words (`labels`). */
+function labelCoverage(posts: readonly BuildPost[], clusterOf: readonly number[], labels: readonly string[][], sizes: readonly number[]): number[] {
+  const sets = labels.map((words) => new Set(words));
+  const hits = new Array<number>(labels.length).fill(0);
+  posts.forEach((p, i) => {
+    const c = clusterOf[i]!;
+    const words = sets[c]!;
+    if (words.size > 0 && terms(postText(p.title, p.content)).some((t) => words.has(t))) hits[c]!++;
+  });
+  return hits.map((h, c) => (sizes[c]! === 0 ? 0 : Math.round((h / sizes[c]!) * 1e4) / 1e4));
+}
+
 /** Clusters and labels `posts`. Throws on an empty input or vectors of unequal length. */
 export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions = {}): BuildResult {
   if (posts.length === 0) throw new RangeError("cannot build a topic model from zero posts");
@@ -81,16 +93,25 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
   const km = sphericalKMeans(fit.map((i) => vectors[i]!), { k, seed, ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}) });
   const clusterOf = vectors.map((v) => nearest(v, km.centroids).index);
 
+  // Occurrences per cluster are the trending keywords' background; the labels rank by how many
+  // of a cluster's posts use a term, so one post repeating a word cannot name a topic (a
+  // cluster about websites and links was labelled "href · rel · nsfw" by two spam posts).
   const counts = km.centroids.map(() => new Map<string, number>());
+  const postCounts = km.centroids.map(() => new Map<string, number>());
   const docFrequency = new Map<string, number>();
   const sizes = new Array<number>(km.centroids.length).fill(0);
   posts.forEach((p, i) => {
-    const text = postText(p.title, p.content);
-    countTerms(text, counts[clusterOf[i]!]!);
-    sizes[clusterOf[i]!]!++;
-    for (const t of new Set(terms(text))) docFrequency.set(t, (docFrequency.get(t) ?? 0) + 1);
+    const c = clusterOf[i]!;
+    const all = terms(postText(p.title, p.content));
+    for (const t of all) counts[c]!.set(t, (counts[c]!.get(t) ?? 0) + 1);
+    for (const t of new Set(all)) {
+      postCounts[c]!.set(t, (postCounts[c]!.get(t) ?? 0) + 1);
+      docFrequency.set(t, (docFrequency.get(t) ?? 0) + 1);
+    }
+    sizes[c]!++;
   });
-  const keywords = classKeywords({ counts, docFrequency }, opts.keywords ?? 10);
+  const keywords = classKeywords({ counts: postCounts, docFrequency }, opts.keywords ?? 10);
+  const coverage = labelCoverage(posts, clusterOf, keywords.map((k) => k.slice(0, LABEL_WORDS).map((w) => w.term)), sizes);
   const { ids, nextId } = matchTopicIds(opts.previous, km.centroids);
   const backgroundTerms = opts.backgroundTerms ?? 300;
   const model: TopicModel = {
@@ -103,7 +124,7 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
     topics: km.centroids.map((c, i) => {
       const words = keywords[i]!.map((w) => w.term);
       const top = [...counts[i]!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, backgroundTerms);
-      return { id: ids[i]!, label: labelFor(words), keywords: words, centroid: round6(c), size: sizes[i]!, terms: top };
+      return { id: ids[i]!, label: labelFor(words), keywords: words, centroid: round6(c), size: sizes[i]!, terms: top, labelCoverage: coverage[i]! };
     }),
     corpus: {
       posts: posts.length,

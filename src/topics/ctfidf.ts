@@ -5,7 +5,8 @@
  *     w(t, c) = tf(t, c) / |c|  *  ln(1 + A / f(t))
  *
  * where tf(t, c) is the term's count in the cluster, |c| the cluster's total term count, A the
- * mean number of terms per cluster and f(t) the term's count over all clusters. Terms frequent
+ * mean number of terms per cluster and f(t) the term's count over all clusters. What a count is
+ * is the caller's: the topic builder counts posts using the term, not occurrences (build.ts). Terms frequent
  * in one cluster and rare elsewhere win. Terms seen in fewer than `minCount` posts of the corpus
  * are ignored, so one post's typo cannot label a topic.
  */
@@ -44,7 +45,10 @@ export function classKeywords(input: ClassTerms, top: number, minDocs = 2): { te
   });
 }
 
+/** Keywords a label shows. */
+export const LABEL_WORDS = 3;
+
 /** A readable label from keywords: the top three joined by " · ". */
 export function labelFor(keywords: readonly string[]): string {
-  return keywords.length === 0 ? "(no keywords)" : keywords.slice(0, 3).join(" · ");
+  return keywords.length === 0 ? "(no keywords)" : keywords.slice(0, LABEL_WORDS).join(" · ");
 }

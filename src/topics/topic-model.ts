@@ -25,6 +25,29 @@ export interface Topic {
   size: number;
   /** The cluster's most frequent terms with counts: the background for trending keywords. */
   terms: [string, number][];
+  /**
+   * Share (0..1) of the cluster's posts, when the model was built, that use at least one of the
+   * label's words. Under {@link MIN_LABEL_COVERAGE} the cluster has no common theme (see
+   * {@link hasTheme}). Missing in models built before 2026-11-28.
+   */
+  labelCoverage?: number;
+}
+
+/**
+ * Least share of a topic's posts its label words must reach for it to be a theme. Spherical
+ * k-means over sentence embeddings also gathers posts by form rather than subject: short title-only
+ * links ("Adam", "Asana", "A better offer letter"), essay headlines, exclamations ("Wow, it is
+ * true."). Such a cluster is large, so it ranked high in ListTrends under a label that says
+ * nothing of it ("pic · beautiful · drunk"). On the 92,912-post index (200 topics) 6 clusters,
+ * 3,968 posts, fell under this share (2.6% to 6.0%: short links, essay headlines, exclamations,
+ * "Ask HN" questions on any subject). It is a floor, not a classifier: the next one up (6.6%)
+ * gathers articles tagged with their year, "The Abolition of Work (1985)", a form again.
+ */
+export const MIN_LABEL_COVERAGE = 0.06;
+
+/** False for a catch-all cluster whose label few of its posts bear out; true when unknown (older models). */
+export function hasTheme(topic: Pick<Topic, "labelCoverage">): boolean {
+  return topic.labelCoverage === undefined || topic.labelCoverage >= MIN_LABEL_COVERAGE;
 }
 
 /** The whole model as stored. */

@@ -20,6 +20,7 @@ import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
 import { loadTopicModel } from "../../src/topics/model-file.js";
 import { rebuildTopics } from "../../src/topics/rebuild.js";
+import { hasTheme, MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
 import type { TrendStore } from "../../src/topics/trend-store.js";
 import { makePost } from "../index/synthetic.js";
@@ -213,9 +214,14 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
     const clusters = opts.k ? `k = ${opts.k}` : "k = sqrt(n/2) capped 20..200";
     const source = process.env[VECTOR_INDEX_ENV] ? ` (vectors as the ingest computed them, read from a kept index: ${VECTOR_INDEX_ENV})` : "";
     const fitted = opts.fitSample ? `, fitted on ${opts.fitSample.toLocaleString("en-US")} sampled posts` : "";
+    const themeless = (model?.topics ?? []).filter((t) => !hasTheme(t));
+    const setAside = themeless.map((t) => `"${t.label}" (${((t.labelCoverage ?? 0) * 100).toFixed(1)}%)`).join(", ");
     return [
       `Topics: ${report.model.topics.length} clusters (spherical k-means, ${clusters}, seed 42${fitted}) over ${report.posts} posts`,
-      `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords.`,
+      `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords,`,
+      "counted in the cluster's posts that use them (2026-11-28: before, in occurrences, so a post repeating a word could name its topic).",
+      `Catch-all clusters, whose three label words fewer than ${MIN_LABEL_COVERAGE * 100}% of their posts use, are no theme and are left out of`,
+      `the ranking (2026-11-28): ${themeless.length} of ${report.model.topics.length} here${setAside === "" ? "" : `, ${setAside}`}.`,
       "The clustering takes the posts in id order with greedy k-means++ seeds, so every run finds the same topics",
       "(2026-11-24: before, it took them in LanceDB's scan order, and the topics and their labels changed from run to run).",
       "Each period lists",

@@ -12,7 +12,7 @@ import { createTopicAssigner } from "../../src/topics/assigner.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { chooseK, seedTrials, sphericalKMeans } from "../../src/topics/kmeans.js";
 import { loadTopicModel, reportTopicModel, saveTopicModel, TopicModelFile, topicModelPath } from "../../src/topics/model-file.js";
-import { assignTopic, matchTopicIds } from "../../src/topics/topic-model.js";
+import { assignTopic, hasTheme, matchTopicIds, MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import { terms } from "../../src/topics/terms.js";
 import { unit } from "../../src/topics/vectors.js";
 import { embed } from "../index/synthetic.js";
@@ -101,6 +101,26 @@ describe("buildTopicModel", () => {
       assert.equal(topic.label, topic.keywords.slice(0, 3).join(" · "));
       assert.ok(topic.terms.length > 0 && topic.size === members.length);
     }
+  });
+
+  it("records the share of each topic's posts that use a label word", () => {
+    for (const topic of built.model.topics) {
+      const label = new Set(topic.keywords.slice(0, 3));
+      const members = posts.filter((_, i) => built.topicIds[i] === topic.id);
+      const using = members.filter((p) => terms(`${p.title} ${p.content}`).some((t) => label.has(t))).length;
+      assert.equal(topic.labelCoverage, Math.round((using / members.length) * 1e4) / 1e4, topic.label);
+      assert.ok(hasTheme(topic), `${topic.label}: ${topic.labelCoverage}`);
+    }
+    assert.equal(hasTheme({ labelCoverage: MIN_LABEL_COVERAGE - 0.001 }), false);
+    assert.equal(hasTheme({}), true, "a model from before the field is read as themed");
+  });
+
+  it("ranks label words by the posts using them: two posts repeating a word do not name their topic", () => {
+    const spam = new Set(posts.filter((_, i) => truth[i] === "crypto").slice(0, 2).map((p) => p.id));
+    const spammed = posts.map((p) => (spam.has(p.id) ? { ...p, content: `${p.content} ${"casino ".repeat(120)}` } : p));
+    const topics = buildTopicModel(spammed, { k: 3, seed: 42, now: new Date(0) }).model.topics;
+    const crypto = topics.find((t) => t.keywords.some((k) => (THEMES.crypto as readonly string[]).includes(k)))!;
+    assert.ok(!crypto.keywords.slice(0, 3).includes("casino"), crypto.label);
   });
 
   it("builds the same model from the same posts in any order (stores scan in their own order)", () => {

@@ -8,6 +8,7 @@ import { rank, TrendsCore } from "../../src/core/trends.js";
 import { acceleration, trendScore } from "../../src/core/trends/formulas.js";
 import { AppError } from "../../src/errors/app-error.js";
 import { buildTopicModel } from "../../src/topics/build.js";
+import { MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import { MemoryTrendStore } from "./memory-trend-store.js";
 import { SURGE_WORDS, THEMES, trendCorpus } from "./fixture.js";
 
@@ -40,6 +41,15 @@ describe("TrendsCore.list", () => {
     for (let i = 1; i < out.trends.length; i++) assert.ok(out.trends[i - 1]!.trendScore >= out.trends[i]!.trendScore);
     const python = out.trends.find((t) => t.topicId === "python")!;
     assert.ok(python.growthRate < 0);
+  });
+
+  it("skips a topic whose label words few of its posts use (a catch-all cluster is no theme)", async () => {
+    const ask = { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 };
+    const seoless = { ...labelled, topics: labelled.topics.map((t) => (t.id === "seo" ? { ...t, labelCoverage: MIN_LABEL_COVERAGE / 2 } : t)) };
+    const out = await new TrendsCore({ store: new MemoryTrendStore(posts.map((p) => ({ ...p }))), topics: async () => seoless }).list(ask, signal);
+    assert.deepEqual(out.trends.map((t) => t.topicId).sort(), ["crypto", "python"]);
+    const all = await core().list(ask, signal);
+    assert.equal(all.trends[0]!.topicId, "seo", "with its coverage as built it ranks first");
   });
 
   it("counts a keyword by the posts that use it: one post repeating a word does not make it trend", async () => {
