@@ -15,6 +15,7 @@ import { AppError } from "../errors/app-error.js";
 import { DEFERRED_ERROR_HEADER, encodeDeferredError } from "../interceptors/deferred-error.js";
 import { PROTOCOL_HEADER } from "../interceptors/protocol.js";
 import { REQUEST_ID_HEADER } from "../observability/request-id.js";
+import { ACCEPTED_BODY_ENCODINGS, CONTENT_ENCODING_FIELD, decodeBody } from "./body-encoding.js";
 import { findDuplicateKey } from "./duplicate-keys.js";
 import { errorResponse, forwardHeaders } from "./envelope.js";
 import { aliasPath, restRoutes } from "./http-rules.js";
@@ -98,8 +99,13 @@ function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transp
 /** Fastify plugin: the REST gateway. */
 export async function restGateway(app: FastifyInstance, opts: GatewayOptions): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: opts.maxBodyBytes }, (_req, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: opts.maxBodyBytes }, (req, body, done) => {
+    let text: string;
+    try {
+      text = decodeBody(body as Buffer, req.headers["content-encoding"], opts.maxBodyBytes).toString("utf8");
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
     if (text.trim() === "") return done(null, undefined);
     try {
       const parsed: unknown = JSON.parse(text);
@@ -122,6 +128,7 @@ export async function restGateway(app: FastifyInstance, opts: GatewayOptions): P
     } else if (code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" || code === "FST_ERR_CTP_EMPTY_JSON_BODY") {
       mapped = new AppError("MALFORMED_JSON", "the request body is empty or its length does not match Content-Length");
     }
+    if (mapped instanceof AppError && mapped.metadata.field === CONTENT_ENCODING_FIELD) reply.header("accept-encoding", ACCEPTED_BODY_ENCODINGS);
     if (!(mapped instanceof AppError) && (err.statusCode ?? 500) >= 500) req.log.error({ err }, "gateway failure");
     return sendError(reply, mapped, String(req.id));
   });

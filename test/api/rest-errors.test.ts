@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
 import { rest } from "./rest-client.js";
@@ -32,6 +33,24 @@ describe("REST error classes", () => {
   test("malformed JSON is 400 MALFORMED_JSON", async () => {
     const res = await rest(svc.url, SEMANTIC, { key, rawBody: '{"query": "x",', headers: { "content-type": "application/json" } });
     expectError(res, 400, "invalid_argument", "MALFORMED_JSON", /not valid JSON/);
+  });
+
+  test("a compressed body (gzip, deflate, br) is read; other codings, bad data and bombs are refused by name", async () => {
+    const json = Buffer.from(JSON.stringify({ query: "stripe vs paypal fees", limit: 2 }));
+    for (const [coding, bytes] of [["gzip", gzipSync(json)], ["deflate", deflateSync(json)], ["br", brotliCompressSync(json)]] as const) {
+      const res = await rest(svc.url, SEMANTIC, { key, rawBody: bytes, headers: { "content-type": "application/json", "content-encoding": coding } });
+      assert.equal(res.status, 200, `${coding}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.data.query, "stripe vs paypal fees");
+    }
+    const zstd = await rest(svc.url, SEMANTIC, { key, rawBody: json, headers: { "content-type": "application/json", "content-encoding": "zstd" } });
+    expectError(zstd, 415, "invalid_argument", "UNSUPPORTED_MEDIA_TYPE", /^Content-Encoding "zstd" is not supported on request bodies; send the body uncompressed or with one of gzip, deflate, br$/);
+    assert.equal(zstd.headers.get("accept-encoding"), "gzip, deflate, br");
+    const notGzip = await rest(svc.url, SEMANTIC, { key, rawBody: json, headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+    expectError(notGzip, 400, "invalid_argument", "MALFORMED_JSON", /^the request body is not valid gzip data/);
+    // Well under the body limit compressed, 1 MiB once inflated.
+    const bomb = gzipSync(Buffer.from(`{"query": "${"a".repeat(1 << 20)}"}`));
+    const big = await rest(svc.url, SEMANTIC, { key, rawBody: bomb, headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+    expectError(big, 413, "resource_exhausted", "PAYLOAD_TOO_LARGE", /at most \d+ bytes once decompressed/);
   });
 
   test("an unknown field is named, with a suggestion", async () => {
