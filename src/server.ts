@@ -23,6 +23,7 @@ import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
 import { installCors } from "./http/cors.js";
 import { restGateway } from "./gateway/gateway-plugin.js";
+import { COMPRESS_MIN_BYTES } from "./gateway/response-encoding.js";
 import { openApiText } from "./openapi/openapi-file.js";
 import { registerOpenApiRoute } from "./openapi/openapi-route.js";
 import { authInterceptor } from "./interceptors/auth.js";
@@ -179,7 +180,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Connect gzips every answer from 1 KiB when the client offers it (grpc-js always does).
     // A default search page is ~6.6 KB: compressing it costs ~1.5 ms of CPU on both ends and
     // saves no round trip (it fits TCP's initial window either way); big pages still shrink.
-    compressMinBytes: 12 * 1024,
+    compressMinBytes: COMPRESS_MIN_BYTES,
     // Connect's two plus the deflate grpc-js also offers (deflate.ts).
     acceptCompression: [compressionGzip, compressionBrotli, compressionDeflate],
     shutdownSignal: shutdown.signal,

@@ -17,6 +17,7 @@ import { PROTOCOL_HEADER } from "../interceptors/protocol.js";
 import { REQUEST_ID_HEADER } from "../observability/request-id.js";
 import { ACCEPTED_BODY_ENCODINGS, CONTENT_ENCODING_FIELD, decodeBody } from "./body-encoding.js";
 import { findDuplicateKey } from "./duplicate-keys.js";
+import { encodeAnswer } from "./response-encoding.js";
 import { errorResponse, forwardHeaders } from "./envelope.js";
 import { aliasPath, restRoutes } from "./http-rules.js";
 import type { RestRoute } from "./http-rules.js";
@@ -79,7 +80,13 @@ function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transp
       // RPC failures were already logged once by the observe interceptor.
       return sendError(reply, err, String(req.id));
     }
-    return reply.type("application/json; charset=utf-8").send({ success: true, data });
+    const { body, encoding } = await encodeAnswer(JSON.stringify({ success: true, data }), req.headers["accept-encoding"]);
+    // Caches must not serve a gzipped answer to a client that did not ask for one; the CORS hook
+    // may have said Vary: Origin already.
+    const vary = reply.getHeader("vary");
+    reply.header("vary", vary === undefined || vary === "" ? "Accept-Encoding" : `${String(vary)}, Accept-Encoding`);
+    if (encoding !== "") reply.header("content-encoding", encoding);
+    return reply.type("application/json; charset=utf-8").send(body);
   };
   const paths = [route.path, aliasPath(route.path)].filter((p): p is string => p !== undefined);
   const others = ALL_METHODS.filter((m) => m !== route.httpMethod);

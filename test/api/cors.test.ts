@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
+import type { AuthResult } from "../../src/accounts/caller.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { createRpcMetrics } from "../../src/observability/metrics.js";
 import { buildServer } from "../../src/server.js";
@@ -10,8 +11,12 @@ async function start(corsOrigins: string[]): Promise<{ app: FastifyInstance; url
     config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: undefined, tlsKeyFile: undefined, corsOrigins },
     logger: createLogger("silent"),
     metrics: createRpcMetrics(),
-    authenticator: { async authenticate() { return { ok: false, failure: "unknown" }; } },
-    implementations: {},
+    authenticator: {
+      async authenticate(key: string | undefined): Promise<AuthResult> {
+        return key === "good" ? { ok: true, caller: { keyId: "k", accountId: "a", plan: "pro", overrides: {} } } : { ok: false, failure: "unknown" };
+      },
+    },
+    implementations: { search: { async semanticSearch(req) { return { query: req.query, results: [] }; } } },
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   return { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
@@ -43,6 +48,10 @@ describe("CORS", () => {
     const res = await fetch(`${on.url}/api/v1/search/semantic`, { method: "POST", headers: { origin: "https://app.example.com", "content-type": "application/json" }, body: "{}" });
     assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example.com");
     assert.match(res.headers.get("access-control-expose-headers") ?? "", /x-ratelimit-remaining/);
+    // An answer says it varies by Origin and, since large ones are gzipped, by Accept-Encoding.
+    const ok = await fetch(`${on.url}/api/v1/search/semantic`, { method: "POST", headers: { origin: "https://app.example.com", authorization: "Bearer good", "content-type": "application/json" }, body: '{"query": "crm"}' });
+    assert.equal(ok.status, 200, await ok.clone().text());
+    assert.equal(ok.headers.get("vary"), "Origin, Accept-Encoding");
   });
 
   test("an unlisted origin gets nothing", async () => {

@@ -6,9 +6,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { mkdtemp } from "node:fs/promises";
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import { SNIPPET_MAX_CHARS } from "../../src/core/snippet.js";
+import { COMPRESS_MIN_BYTES } from "../../src/gateway/response-encoding.js";
+import { assertRestContract } from "../contract/rest-schema.js";
 import { startFakeChatServer } from "../fakes/openai-server.js";
 import type { FakeChatServer } from "../fakes/openai-server.js";
 import { corporaSkip, rebuildTopics, runIngest, seedSample, CORPORA } from "../harness/seed.js";
@@ -127,6 +131,39 @@ describe("REST endpoints over real posts", { skip }, () => {
     const defaults = await rest(svc.url, "/api/v1/trends", { key, body: {} });
     assert.equal(defaults.status, 200);
     assert.ok(defaults.body.data.date_range.end >= "2016-09-01", "the default window ends at the newest data day");
+  });
+
+  test("a large answer is gzipped for a client that accepts gzip; a small one, or one nobody asked to compress, is not", async () => {
+    const raw = (body: object, acceptEncoding: string | undefined) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+        const req = http.request(`${svc.url}/api/v1/search/semantic`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) },
+        });
+        req.on("response", (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(body));
+      });
+    const page = { query: "how do I find my first customers", limit: 100 };
+    const gz = await raw(page, "gzip, deflate, br");
+    assert.equal(gz.headers["content-encoding"], "gzip");
+    assert.match(String(gz.headers.vary), /accept-encoding/i);
+    const inflated = gunzipSync(gz.bytes);
+    assert.ok(inflated.length >= COMPRESS_MIN_BYTES && gz.bytes.length < inflated.length / 2, `${gz.bytes.length} of ${inflated.length}`);
+    const fromGzip = JSON.parse(inflated.toString("utf8"));
+    assertRestContract("/api/v1/search/semantic", 200, fromGzip);
+    const plain = await raw(page, undefined);
+    assert.equal(plain.headers["content-encoding"], undefined);
+    const ids = (b: { data: { results: { id: string }[] } }) => b.data.results.map((r) => r.id);
+    assert.deepEqual(ids(fromGzip), ids(JSON.parse(plain.bytes.toString("utf8"))));
+    const refused = await raw(page, "gzip;q=0, identity");
+    assert.equal(refused.headers["content-encoding"], undefined);
+    const small = await raw({ ...page, limit: 3 }, "gzip");
+    assert.equal(small.headers["content-encoding"], undefined, "a small page goes uncompressed");
   });
 
   test("usage counts each metered call once and is itself free", async () => {
