@@ -23,7 +23,9 @@ import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
 import { installCors } from "./http/cors.js";
 import { restGateway } from "./gateway/gateway-plugin.js";
+import { aliasPath, restRoutes } from "./gateway/http-rules.js";
 import { COMPRESS_MIN_BYTES } from "./gateway/response-encoding.js";
+import { closest } from "./gateway/suggest.js";
 import { openApiText } from "./openapi/openapi-file.js";
 import { registerOpenApiRoute } from "./openapi/openapi-route.js";
 import { authInterceptor } from "./interceptors/auth.js";
@@ -86,6 +88,18 @@ function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
     router.service(LeadService, impl.leads ?? {});
     router.service(UsageService, impl.usage ?? {});
   };
+}
+
+/** Every REST path the gateway serves, aliases included. */
+const REST_PATHS: readonly string[] = restRoutes(API_SERVICES).flatMap((r) => [r.path, aliasPath(r.path)].filter((p): p is string => p !== undefined));
+
+/**
+ * "; did you mean ..." for a path a few characters off one we serve: a trailing slash, a typo, a
+ * capital letter ("/api/v1/search/semantic/" was a bare 404).
+ */
+function routeHint(path: string): string {
+  const near = closest(path.toLowerCase().replace(/\/+$/, ""), REST_PATHS, 3);
+  return near === undefined ? "" : `; did you mean ${near}?`;
 }
 
 /** Builds the app. Call `listen` on the result (main.ts) or use it with real listeners in tests. */
@@ -220,7 +234,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       }
       return reply.header("grpc-status", status).header("grpc-message", message).send();
     }
-    const { status, body } = errorResponse(new AppError("NOT_FOUND", `no route for ${req.method} ${req.url.split("?")[0]}`), String(req.id));
+    const path = req.url.split("?")[0] ?? "";
+    const { status, body } = errorResponse(new AppError("NOT_FOUND", `no route for ${req.method} ${path}${routeHint(path)}`), String(req.id));
     return reply.code(status).send(body);
   });
   return app;

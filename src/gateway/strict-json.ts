@@ -7,6 +7,7 @@
 import { ScalarType, fromJson } from "@bufbuild/protobuf";
 import type { DescField, DescMessage, JsonValue, MessageShape } from "@bufbuild/protobuf";
 import { AppError } from "../errors/app-error.js";
+import { closest } from "./suggest.js";
 
 const INT_RANGE: Partial<Record<ScalarType, [number, number]>> = {
   [ScalarType.INT32]: [-2147483648, 2147483647],
@@ -56,24 +57,10 @@ function checkScalar(path: string, type: ScalarType, v: unknown): void {
   }
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}
-
 function unknownField(key: string, schema: DescMessage): AppError {
   const names = schema.fields.map((f) => f.name);
-  const best = names.map((n) => ({ n, d: editDistance(key, n) })).sort((x, y) => x.d - y.d)[0];
-  const hint = best !== undefined && best.d <= 2 ? ` (did you mean "${best.n}"?)` : "";
+  const best = closest(key, names, 2);
+  const hint = best !== undefined ? ` (did you mean "${best}"?)` : "";
   const allowed = names.length > 0 ? `; allowed fields: ${names.join(", ")}` : "; this request takes no fields";
   return new AppError("UNKNOWN_FIELD", `unknown field "${key}"${hint}${allowed}`, { field: key });
 }

@@ -101,7 +101,17 @@ describe("REST error classes", () => {
   });
 
   test("an unknown path is 404 and a wrong method is 405 with Allow", async () => {
-    expectError(await rest(svc.url, "/api/v1/search/nothing", { key, body: {} }), 404, "not_found", "NOT_FOUND", /no route for POST \/api\/v1\/search\/nothing/);
+    expectError(await rest(svc.url, "/api/v1/search/nothing", { key, body: {} }), 404, "not_found", "NOT_FOUND", /^no route for POST \/api\/v1\/search\/nothing$/);
+    // A path a few characters off one we serve is named.
+    const near: [string, string][] = [
+      ["/api/v1/search/semantic/", "/api/v1/search/semantic"],
+      ["/api/v1/search/semntic", "/api/v1/search/semantic"],
+      ["/API/v1/Leads", "/api/v1/leads"],
+      ["/v1/trend", "/v1/trends"],
+    ];
+    for (const [path, meant] of near) {
+      expectError(await rest(svc.url, path, { key, body: {} }), 404, "not_found", "NOT_FOUND", new RegExp(`^no route for POST ${path.replace(/[/]/g, "\\/")}; did you mean ${meant.replace(/[/]/g, "\\/")}\\?$`));
+    }
     const wrong = await rest(svc.url, SEMANTIC, { key, method: "GET" });
     expectError(wrong, 405, "unimplemented", "METHOD_NOT_ALLOWED", /use POST/);
     assert.equal(wrong.headers.get("allow"), "POST");
