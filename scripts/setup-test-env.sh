@@ -33,3 +33,4 @@ fi
 bash scripts/install-weaviate.sh >/dev/null
 bash scripts/install-load-tools.sh >/dev/null
 bash scripts/install-schemathesis.sh >/dev/null
+bash scripts/install-grpcio.sh >/dev/null
