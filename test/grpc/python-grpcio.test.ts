@@ -3,7 +3,7 @@
  * implementation, and what Python, Ruby and PHP services call with): every call the other gRPC
  * suites make with grpc-js and grpc-go, here from a third implementation. Messages are encoded
  * and decoded with the generated TypeScript types; test/grpc/grpcio_client.py only moves bytes.
- * Covered: a health check, a search with its limit metadata, requests compressed with gzip and
+* Covered: a health check, a search with its limit metadata, requests compressed with gzip and
  * deflate, errors whose text holds ',' ':' '/' (read as sent), an unknown method, and a deadline.
  * Needs the pinned grpcio (bash scripts/install-grpcio.sh); required under CI.
  */
