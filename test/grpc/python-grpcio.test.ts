@@ -3,8 +3,9 @@
  * implementation, and what Python, Ruby and PHP services call with): the calls the other gRPC
  * suites make with grpc-js, grpc-go and connect-go, from one more implementation. Messages are
  * encoded and decoded with the generated TypeScript types; test/grpc/grpcio_client.py only
- * moves bytes. Covered: a health check, a search with its limit metadata, requests compressed with gzip and
- * deflate, errors whose text holds ',' ':' '/' (read as sent), an unknown method, and a deadline.
+ * moves bytes. Covered: a health check, a search with its limit metadata, requests compressed
+ * with gzip and deflate, errors whose text holds ',' ':' '/' (read as sent), an unknown method,
+ * and a deadline.
  * Needs the pinned grpcio (bash scripts/install-grpcio.sh); required under CI.
  */
 import assert from "node:assert/strict";
