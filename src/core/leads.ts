@@ -13,6 +13,7 @@ import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
 import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
+import { leadQuerySubject } from "./lead-query.js";
 import { queryVector } from "./query-vector.js";
 import { requireText, resolveLimit, resolveMinScore } from "./request-rules.js";
 import { shorten } from "./snippet.js";
@@ -55,9 +56,11 @@ export class LeadsCore {
     // The embedding is handed over as a promise: the index starts its keyword side (already
     // restricted to leads above the bar by the engine-side filter) while the query is embedded,
     // so the two overlap instead of adding up (the embedding is the larger cost).
-    const vector = queryVector(this.deps.embedder, query, signal);
+    // Retrieved by what the ask is for (lead-query.ts); the response echoes the query as sent.
+    const subject = leadQuerySubject(query);
+    const vector = queryVector(this.deps.embedder, subject, signal);
     const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
-    const text = keywordText(query);
+    const text = keywordText(subject);
     const hits = await this.deps.index.hybrid(
       { text, vector, alpha: alphaFor(text, this.deps), limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
       signal,

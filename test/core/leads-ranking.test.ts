@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { leadQuerySubject } from "../../src/core/lead-query.js";
 import { LEAD_RELEVANCE_WEIGHT, LeadsCore } from "../../src/core/leads.js";
 import { shorten } from "../../src/core/snippet.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
@@ -70,10 +71,12 @@ function leadSuite(name: string, getIndex: () => SearchIndex, getEmbedder: () =>
     let dropped = 0;
     let compared = 0;
     for (const query of QUERIES) {
-      const [vector] = await embedder.embed([query]);
+      // FindLeads retrieves by the ask's subject (src/core/lead-query.ts); the earlier way is fed the same.
+      const subject = leadQuerySubject(query);
+      const [vector] = await embedder.embed([subject]);
       for (const minScore of [0, 30, 50]) {
         for (const limit of [3, 10]) {
-          const before = await findBefore(index, vector!, query, limit, minScore);
+          const before = await findBefore(index, vector!, subject, limit, minScore);
           const after = await core.find({ query, limit, minScore }, signal);
           assert.deepEqual(after.map(shown), before.leads.map(shown), `${query} (min ${minScore}, limit ${limit})`);
           compared += after.length;

@@ -1,0 +1,44 @@
+/**
+ * What a FindLeads query asks for once its lead frame is gone. Sales users type the ask they
+ * want to find ("looking for a project management tool", "need a payroll software", "can anyone
+ * recommend a CRM"); every lead already is an ask, so the frame names nothing to tell leads
+ * apart, yet searched as written it matched posts for their frame words: "Looking for a KVM
+ * management tool for existing servers" came first for "looking for a project management tool",
+ * and "looking for a crm" found 4 posts naming a CRM in its top 10 where "crm" found 10. Over 20
+ * products asked four ways on the 92,912-post index (test/eval/lead-frame-queries.ts), the share
+ * of the top 10 naming the product was 0.55 as "looking for a X", 0.63 as "need a X", 0.44 as "can
+ * anyone recommend a X" and 0.72 as "X". FindLeads retrieves the subject; a query that is all
+ * frame is used as written.
+ */
+
+const ARTICLE = "(?:(?:a|an|some|any|the|good|decent|great|reliable|affordable|cheap|free|new)\\s+)*";
+const WHO = "(?:i|we|i'?m|we'?re|i am|we are|im)";
+
+/** Frames that open an ask, each ending where its subject starts. */
+const FRAMES: readonly RegExp[] = [
+  // (I'm) looking for a / searching for some / shopping around for
+  new RegExp(`^(?:${WHO}\\s+)?(?:currently\\s+)?(?:looking|searching|hunting|shopping)\\s+(?:around\\s+)?for\\s+${ARTICLE}`, "i"),
+  // (we) need a / want some / need help with / need help finding a / want to buy a / looking to hire
+  new RegExp(`^(?:${WHO}\\s+)?(?:really\\s+)?(?:need|want|require)\\s+(?:to\\s+(?:buy|purchase|hire|find|get|order)\\s+|help\\s+(?:with|finding|choosing|picking)\\s+)?${ARTICLE}`, "i"),
+  new RegExp(`^(?:${WHO}\\s+)?looking\\s+to\\s+(?:buy|purchase|hire|find|get|order)\\s+${ARTICLE}`, "i"),
+  // can anyone recommend a / could you suggest some
+  new RegExp(`^(?:can|could|would)\\s+(?:anyone|anybody|someone|somebody|you)\\s+(?:please\\s+)?(?:recommend|suggest)\\s+${ARTICLE}`, "i"),
+  // recommendations for a / any suggestions on
+  new RegExp(`^(?:any\\s+)?(?:recommendations?|suggestions?|recs)\\s+(?:for|on)\\s+${ARTICLE}`, "i"),
+  // people looking for / who needs a / businesses asking for / customers in need of
+  new RegExp(`^(?:who|people|users|customers|companies|businesses|founders|anyone|someone)\\s+(?:who\\s+)?(?:is\\s+|are\\s+)?(?:looking\\s+for|asking\\s+for|searching\\s+for|in\\s+need\\s+of|needs?|needing|wants?|wanting)\\s+${ARTICLE}`, "i"),
+  // what is the best / which is a good
+  new RegExp(`^(?:what|which)(?:'s|\\s+is|\\s+are)\\s+(?:the\\s+)?(?:best|good|recommended)\\s+`, "i"),
+];
+
+/** The subject of `query` when it opens with an ask's frame; otherwise `query` itself. */
+export function leadQuerySubject(query: string): string {
+  const text = query.trim().replace(/\s+/g, " ");
+  for (const frame of FRAMES) {
+    const m = frame.exec(text);
+    if (!m) continue;
+    const subject = text.slice(m[0].length).replace(/[?.!]+$/, "").trim();
+    if (/[\p{L}\p{N}]/u.test(subject)) return subject;
+  }
+  return query;
+}
