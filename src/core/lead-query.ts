@@ -11,6 +11,8 @@
  * frame is used as written.
  */
 
+import { subjectAfterFrame } from "./query-subject.js";
+
 const ARTICLE = "(?:(?:a|an|some|any|the|good|decent|great|reliable|affordable|cheap|free|new)\\s+)*";
 const WHO = "(?:i|we|i'?m|we'?re|i am|we are|im)";
 
@@ -33,12 +35,5 @@ const FRAMES: readonly RegExp[] = [
 
 /** The subject of `query` when it opens with an ask's frame; otherwise `query` itself. */
 export function leadQuerySubject(query: string): string {
-  const text = query.trim().replace(/\s+/g, " ");
-  for (const frame of FRAMES) {
-    const m = frame.exec(text);
-    if (!m) continue;
-    const subject = text.slice(m[0].length).replace(/[?.!]+$/, "").trim();
-    if (/[\p{L}\p{N}]/u.test(subject)) return subject;
-  }
-  return query;
+  return subjectAfterFrame(query, FRAMES);
 }

@@ -28,8 +28,17 @@ const FRAMES: readonly RegExp[] = [
 
 /** The subject of `query` when it opens with an opinion frame; otherwise `query` itself. */
 export function querySubject(query: string): string {
+  return subjectAfterFrame(query, FRAMES);
+}
+
+/**
+ * What follows the first of `frames` (anchored patterns) that opens `query`, without closing
+ * punctuation; `query` itself when none does or nothing but punctuation follows. Shared with
+ * FindLeads' ask frames (lead-query.ts).
+ */
+export function subjectAfterFrame(query: string, frames: readonly RegExp[]): string {
   const text = query.trim().replace(/\s+/g, " ");
-  for (const frame of FRAMES) {
+  for (const frame of frames) {
     const m = frame.exec(text);
     if (!m) continue;
     const subject = text.slice(m[0].length).replace(/[?.!]+$/, "").trim();
