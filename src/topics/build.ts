@@ -63,7 +63,11 @@ function round6(v: Float32Array): number[] {
   return Array.from(v, (x) => Math.round(x * 1e6) / 1e6);
 }
 
-/** Per cluster, the share of its posts that use at least one of its label words (`labels`). */
+/**
+ * Per cluster, the share of its posts that use at least one of its label words (`labels`). The
+ * labels exist only after the first pass, so this tokenises every post again: ~1.5 s over
+ * 92,912 posts, against holding ~3 million terms in memory between the passes.
+ */
 function labelCoverage(posts: readonly BuildPost[], clusterOf: readonly number[], labels: readonly string[][], sizes: readonly number[]): number[] {
   const sets = labels.map((words) => new Set(words));
   const hits = new Array<number>(labels.length).fill(0);
