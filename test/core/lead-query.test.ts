@@ -30,8 +30,29 @@ describe("leadQuerySubject", () => {
     for (const [query, subject] of cases) assert.equal(leadQuerySubject(query), subject, query);
   });
 
+  it("keeps what a switch is away from", () => {
+    const cases: [string, string][] = [
+      ["alternative to mailchimp", "mailchimp"],
+      ["alternatives for QuickBooks?", "QuickBooks"],
+      ["a cheaper replacement for Basecamp", "Basecamp"],
+      ["competitors of salesforce", "salesforce"],
+      ["switching from godaddy", "godaddy"],
+      ["we're moving away from heroku to aws", "heroku to aws"],
+      ["migrating off of wordpress", "wordpress"],
+      ["replace zendesk", "zendesk"],
+      ["zendesk alternatives", "zendesk"],
+      ["google analytics alternative?", "google analytics"],
+      // an ask's frame first, then the switch
+      ["looking for an alternative to trello", "trello"],
+      ["can anyone recommend a replacement for evernote", "evernote"],
+      ["what is the best alternative to skype", "skype"],
+      ["need a dropbox alternative", "dropbox"],
+    ];
+    for (const [query, subject] of cases) assert.equal(leadQuerySubject(query), subject, query);
+  });
+
   it("keeps a query with no frame, or with nothing after it, as written", () => {
-    for (const query of ["crm", "payroll software for a small team", "looking for", "need", "looking forward", "needs assessment tools", "stripe vs paypal", "what do people think of hubspot"]) {
+    for (const query of ["crm", "payroll software for a small team", "looking for", "need", "looking forward", "needs assessment tools", "stripe vs paypal", "what do people think of hubspot", "alternative energy", "alternatives", "leave management software", "our competitors", "alternative to"]) {
       assert.equal(leadQuerySubject(query), query);
     }
   });

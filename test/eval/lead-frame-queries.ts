@@ -1,10 +1,12 @@
 /**
- * FindLeads asked for 20 products four ways ("looking for a X", "need a X", "can anyone
- * recommend a X", "X"), against a running service: the share of each top 10 that names the
- * product at all (title or returned content). Naming it is a crude relevance label, but a lead
- * that never names what was asked for is seldom a lead for it. This is the measurement behind
- * src/core/lead-query.ts: with the frame searched as written, the framed phrasings found fewer
- * posts about the product than the bare one. Run against a server over the full index:
+ * FindLeads asked for 20 kinds of product four ways ("looking for a X", "need a X", "can anyone
+ * recommend a X", "X"), and for 20 named products as a switch away from them ("alternative to
+ * X", "X alternatives", "replacement for X", "switching from X", "X"), against a running service:
+ * the share of each top 10 that names the product at all (title or returned content). Naming it
+ * is a crude relevance label, but a lead that never names what was asked for is seldom a lead for
+ * it. This is the measurement behind src/core/lead-query.ts: with the frame searched as written,
+ * the framed phrasings found fewer posts about the product than the bare one. Run against a
+ * server over the full index:
  *
  *   THREADSIGHT_URL=http://127.0.0.1:8080 THREADSIGHT_KEY=<key> node --import tsx test/eval/lead-frame-queries.ts
  */
@@ -34,6 +36,10 @@ const PRODUCTS: readonly [string, RegExp][] = [
 ];
 const PHRASINGS = ["looking for a {}", "need a {}", "can anyone recommend a {}", "{}"];
 
+/** Named products of the three corpora (each named in 20 to 700 posts); a lead names it or not. */
+const NAMED = ["mailchimp", "godaddy", "quickbooks", "paypal", "wordpress", "salesforce", "hootsuite", "basecamp", "dropbox", "skype", "evernote", "gmail", "shopify", "trello", "freshbooks", "heroku", "photoshop", "itunes", "google analytics", "zendesk"];
+const SWITCHES = ["alternative to {}", "{} alternatives", "replacement for {}", "switching from {}", "{}"];
+
 const base = process.env.THREADSIGHT_URL ?? "http://127.0.0.1:8080";
 const key = process.env.THREADSIGHT_KEY;
 if (key === undefined) throw new Error("set THREADSIGHT_KEY to an API key of the service at THREADSIGHT_URL");
@@ -49,19 +55,29 @@ async function leads(query: string): Promise<{ title: string; content: string }[
   return body.data.results;
 }
 
-const sums = PHRASINGS.map(() => 0);
-const rows: string[] = [];
-for (const [product, mentions] of PRODUCTS) {
-  const cells: string[] = [];
-  for (const [i, phrasing] of PHRASINGS.entries()) {
-    const found = await leads(phrasing.replace("{}", product));
-    const naming = found.filter((l) => mentions.test(`${l.title} ${l.content}`)).length;
-    sums[i]! += found.length === 0 ? 0 : naming / found.length;
-    cells.push(`${naming}/${found.length}`);
+/** One table: each product asked each way, and the mean share of its top 10 naming it. */
+async function table(products: readonly [string, RegExp][], phrasings: readonly string[]): Promise<void> {
+  const sums = phrasings.map(() => 0);
+  const rows: string[] = [];
+  for (const [product, mentions] of products) {
+    const cells: string[] = [];
+    for (const [i, phrasing] of phrasings.entries()) {
+      const found = await leads(phrasing.replace("{}", product));
+      const naming = found.filter((l) => mentions.test(`${l.title} ${l.content}`)).length;
+      sums[i]! += found.length === 0 ? 0 : naming / found.length;
+      cells.push(`${naming}/${found.length}`);
+    }
+    rows.push(`| ${product} | ${cells.join(" | ")} |`);
   }
-  rows.push(`| ${product} | ${cells.join(" | ")} |`);
+  console.log(`| product | ${phrasings.map((p) => `"${p.replace("{}", "X")}"`).join(" | ")} |`);
+  console.log(`| --- | ${phrasings.map(() => "---").join(" | ")} |`);
+  for (const row of rows) console.log(row);
+  console.log(`| mean share naming the product | ${sums.map((s) => (s / products.length).toFixed(3)).join(" | ")} |`);
 }
-console.log(`| product | ${PHRASINGS.map((p) => `"${p.replace("{}", "X")}"`).join(" | ")} |`);
-console.log(`| --- | ${PHRASINGS.map(() => "---").join(" | ")} |`);
-for (const row of rows) console.log(row);
-console.log(`| mean share naming the product | ${sums.map((s) => (s / PRODUCTS.length).toFixed(3)).join(" | ")} |`);
+
+await table(PRODUCTS, PHRASINGS);
+console.log();
+await table(
+  NAMED.map((name) => [name, new RegExp(name.replace(/ /g, "\\s*"), "i")]),
+  SWITCHES,
+);
