@@ -130,6 +130,10 @@ export const FLOOR_TEXT = [
   "query's call reaches the service after the client has waited on the previous one's engine work, as the floor part",
   "times it, so it pays the slow end; encoding (0.11 ms) and decoding (0.06 ms) a 2.2 KB answer are small (the same",
   "script, a third run: handler 11.28 against a floor of 10.96 ms).",
+  "On the AMD machine again (2026-11-29 06:30 UTC, load 0.0, LanceDB over the 92,912 posts as `threadsight ingest`",
+  "wrote them, 5 x 20 queries, `--no-write`, not tabled): SemanticSearch 1.24x (met), VectorSearch 1.43x (**not",
+  "met**; rounds 1.37-1.48), 18.1 ms end to end over an embedding of 3.2 ms and a raw query of 9.5 ms, the bare gRPC",
+  "round trip 3.4 ms, 1.11x with it in the floor; with the Go client 1.18x and 1.39x.",
 ];
 
 export function floorSection(s: StoredSection<FloorResult>): string {
