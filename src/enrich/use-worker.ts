@@ -1,11 +1,12 @@
 /**
- * Worker thread body for the Universal Sentence Encoder lite: loads the model once (ONNX Runtime,
- * one thread per worker, see use-onnx/use-session.ts), then answers embed requests with unit
+ * Worker thread body for a local encoder (USE-lite, or MiniLM as workerData says): loads the
+ * model once (ONNX Runtime, one thread per worker), then answers embed requests with unit
  * vectors packed into one transferable Float32Array per request. Started only by use-embedder.ts.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
+import { MiniLmSession } from "./minilm/minilm-session.js";
 import { UseSession } from "./use-onnx/use-session.js";
-import type { UseClose, UseReply, UseRequest } from "./use-embedder.js";
+import type { LocalEncoder, UseClose, UseReply, UseRequest } from "./use-embedder.js";
 
 const port = parentPort;
 if (port === null) throw new Error("use-worker.ts must run in a worker thread");
@@ -15,7 +16,8 @@ function post(reply: UseReply, transfer: ArrayBuffer[] = []): void {
 }
 
 try {
-  const session = await UseSession.load(1);
+  const encoder = (workerData as LocalEncoder | undefined) ?? { kind: "use-lite" };
+  const session = encoder.kind === "minilm" ? await MiniLmSession.load(encoder, 1) : await UseSession.load(1);
   post({ kind: "ready", dimensions: session.dimensions });
   // Requests run one after another (the main thread may send the next one early).
   let previous: Promise<void> = Promise.resolve();
