@@ -18,10 +18,12 @@
  * encode the search engine's rank, so no id order is used to break ties.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../src/config.js";
+import type { LocalEncoderName } from "../../src/config.js";
+import { defaultMiniLmDirectory, MINILM_FILES } from "../../src/enrich/minilm/minilm-files.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { WeaviateIndex } from "../../src/index/weaviate-index.js";
@@ -30,8 +32,9 @@ import { keywordText } from "../../src/core/keyword-text.js";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { createPostEnricher } from "../../src/enrich/post-enricher.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
+import { missingBackend } from "../harness/backend-policy.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
-import { CACHE_MODEL, embedCached } from "./embedding-cache.js";
+import { CACHE_MODEL, embedCached, ENCODER_MODELS } from "./embedding-cache.js";
 import { fmt, table } from "./format.js";
 import type { EvalContext, EvalSection } from "./section.js";
 import { dataPath } from "./shared-data.js";
@@ -42,6 +45,16 @@ export type Split = (typeof SPLITS)[number];
 /** Published subtask B test-set figures (task paper), MAP x100. */
 const PUBLISHED = { best: 76.7, searchEngine: 74.75, random: 46.98 };
 const SWEEP = [0.3, 0.5, 0.7, 0.9];
+/** The bundled encoders scored side by side (MiniLM needs its files: scripts/install-minilm.sh). */
+const ENCODERS: readonly LocalEncoderName[] = ["use-lite", "all-minilm-l6-v2"];
+
+/** Why an encoder cannot run here, or undefined; a missing MiniLM fails when CI or REQUIRE_MINILM is set. */
+function encoderSkipReason(encoder: LocalEncoderName): string | undefined {
+  if (encoder === "use-lite") return undefined;
+  const dir = process.env.EMBEDDINGS_MODEL_DIR ?? defaultMiniLmDirectory();
+  if (existsSync(path.join(dir, MINILM_FILES.weights.name))) return undefined;
+  return missingBackend("minilm", `no model files in ${dir} (bash scripts/install-minilm.sh)`);
+}
 
 /**
  * What test/eval/named-product-queries.ts printed (it needs a full data directory, which this
@@ -266,9 +279,10 @@ function modes(alphas: readonly number[]): Mode[] {
 }
 
 /** Indexes the related threads as ingest would (enriched, upserted in batches, indexes folded in). */
-export async function fill(index: SearchIndex, posts: readonly Post[], vectors: readonly Float32Array[]): Promise<void> {
-  await index.open(CACHE_MODEL, vectors[0]!.length);
-  const enriched = await createPostEnricher().enrich(posts, vectors);
+export async function fill(index: SearchIndex, posts: readonly Post[], vectors: readonly Float32Array[], model = CACHE_MODEL, enrichVectors = vectors): Promise<void> {
+  await index.open(model, vectors[0]!.length);
+  // The sentiment and lead heads read USE-lite vectors, whichever encoder fills the index.
+  const enriched = await createPostEnricher().enrich(posts, enrichVectors);
   const rows: IndexedPost[] = enriched.map((p, i) => ({ ...p, vector: vectors[i]! }));
   for (let i = 0; i < rows.length; i += 256) {
     const res = await index.upsert(rows.slice(i, i + 256));
@@ -313,51 +327,61 @@ async function run(ctx: EvalContext): Promise<string> {
   const data = loadQuestionSimilarity();
   ctx.recordData("SemEval-2016 T3 subtask B related threads (posts)", data.posts.length, "the pool every query searches");
   for (const s of SPLITS) ctx.recordData(`SemEval-2016 T3 subtask B queries, ${s}`, data.queries.filter((q) => q.split === s).length, "10 judged candidates each");
-  const postVectors = await embedCached("semeval-posts", data.posts.map(postEmbeddingText));
-  const queryVectors = await embedCached("semeval-queries", data.queries.map((q) => q.text));
-  // The keyword side gets what the service sends it (keyword-text.ts: no "vs"/"versus").
-  const full: QueryForm = { text: (q) => keywordText(q.text), vectors: new Map(data.queries.map((q, i) => [q.id, queryVectors[i]!])) };
-  // The subject line alone: a short query, as people type into a search box, where the question's
-  // body is the long form the task judged.
-  const subjectVectors = await embedCached("semeval-subjects", data.queries.map((q) => q.subject));
-  const short: QueryForm = { text: (q) => keywordText(q.subject), vectors: new Map(data.queries.map((q, i) => [q.id, subjectVectors[i]!])) };
   const { hybridFusion: fusion, hybridAlpha: defaultAlpha, shortQueryAlpha } = loadConfig({});
   const serviceAlphas: HybridAlphas = { hybridAlpha: defaultAlpha, shortQueryAlpha };
   const alphas = [...new Set([...SWEEP, defaultAlpha, shortQueryAlpha])].sort();
+  const useVectors = await embedCached("semeval-posts", data.posts.map(postEmbeddingText));
 
   const backends: { name: string; ranks?: Map<string, Map<string, string[]>>; shortRanks?: Map<string, Map<string, string[]>>; skipped?: string }[] = [];
-  const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-eval-retrieval-"));
-  try {
-    const lance = new LanceDbIndex({ dir: LanceDbIndex.dirFor(dir), fusion });
-    try {
-      await fill(lance, data.posts, postVectors);
-      backends.push({
-        name: "LanceDB (embedded)",
-        ranks: withServiceMode(await rankAll(lance, data, full, alphas), data, full, serviceAlphas),
-        shortRanks: withServiceMode(await rankAll(lance, data, short, alphas), data, short, serviceAlphas),
-      });
-    } finally {
-      await lance.close();
+  const weaviateSkip = weaviateSkipReason();
+  for (const encoder of ENCODERS) {
+    const { model, label } = ENCODER_MODELS[encoder];
+    const suffix = encoder === "use-lite" ? "" : `, ${label}`;
+    const missing = encoderSkipReason(encoder);
+    if (missing !== undefined) {
+      backends.push({ name: `every backend${suffix}`, skipped: missing });
+      continue;
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const skip = weaviateSkipReason();
-  if (skip !== undefined) {
-    backends.push({ name: "Weaviate", skipped: skip });
-  } else {
-    const server = await startWeaviate();
-    const wv = new WeaviateIndex({ httpUrl: server.httpUrl, grpcUrl: server.grpcUrl, collection: `EvalSemeval${Date.now()}`, replicationFactor: 1, shards: 1, consistency: "ONE", fusion });
+    const postVectors = encoder === "use-lite" ? useVectors : await embedCached("semeval-posts", data.posts.map(postEmbeddingText), encoder);
+    const queryVectors = await embedCached("semeval-queries", data.queries.map((q) => q.text), encoder);
+    // The keyword side gets what the service sends it (keyword-text.ts: no "vs"/"versus").
+    const full: QueryForm = { text: (q) => keywordText(q.text), vectors: new Map(data.queries.map((q, i) => [q.id, queryVectors[i]!])) };
+    // The subject line alone: a short query, as people type into a search box, where the question's
+    // body is the long form the task judged.
+    const subjectVectors = await embedCached("semeval-subjects", data.queries.map((q) => q.subject), encoder);
+    const short: QueryForm = { text: (q) => keywordText(q.subject), vectors: new Map(data.queries.map((q, i) => [q.id, subjectVectors[i]!])) };
+    const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-eval-retrieval-"));
     try {
-      await fill(wv, data.posts, postVectors);
-      backends.push({
-        name: "Weaviate",
-        ranks: withServiceMode(await rankAll(wv, data, full, alphas), data, full, serviceAlphas),
-        shortRanks: withServiceMode(await rankAll(wv, data, short, alphas), data, short, serviceAlphas),
-      });
+      const lance = new LanceDbIndex({ dir: LanceDbIndex.dirFor(dir), fusion });
+      try {
+        await fill(lance, data.posts, postVectors, model, useVectors);
+        backends.push({
+          name: `LanceDB (embedded)${suffix}`,
+          ranks: withServiceMode(await rankAll(lance, data, full, alphas), data, full, serviceAlphas),
+          shortRanks: withServiceMode(await rankAll(lance, data, short, alphas), data, short, serviceAlphas),
+        });
+      } finally {
+        await lance.close();
+      }
     } finally {
-      await wv.close();
-      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    if (weaviateSkip !== undefined) {
+      backends.push({ name: `Weaviate${suffix}`, skipped: weaviateSkip });
+    } else {
+      const server = await startWeaviate();
+      const wv = new WeaviateIndex({ httpUrl: server.httpUrl, grpcUrl: server.grpcUrl, collection: `EvalSemeval${Date.now()}`, replicationFactor: 1, shards: 1, consistency: "ONE", fusion });
+      try {
+        await fill(wv, data.posts, postVectors, model, useVectors);
+        backends.push({
+          name: `Weaviate${suffix}`,
+          ranks: withServiceMode(await rankAll(wv, data, full, alphas), data, full, serviceAlphas),
+          shortRanks: withServiceMode(await rankAll(wv, data, short, alphas), data, short, serviceAlphas),
+        });
+      } finally {
+        await wv.close();
+        await server.stop();
+      }
     }
   }
 
