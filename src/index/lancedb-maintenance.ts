@@ -78,18 +78,8 @@
  *   One index is kept current while writing: the `id` btree, which every upsert's look-up uses
  *   (lancedb-index.ts). Left at the first batch, each look-up scanned every row written since,
  *   so a load's look-ups cost quadratically in its size; it is rebuilt alone (no data
- *   rewritten) once the rows outside it pass the optimize share above. test/bench/bulk-upsert.ts
- *   (Intel machine, 2026-11-24, batches of 1,024 synthetic rows): 200 batches, the last five
- *   upserts 216 -> 39 ms each, all 200 24.6 -> 8.6 s; 500 batches (512,000 rows), 478 -> 70 ms
- *   and 122 -> 28 s. Over the whole corpora (ingest-cpu-split.ts, same machine and day, three
- *   rounds per mode) LanceDB's CPU fell from 53-56 s live to 13-14 s deferred (22 s
- *   before the id btree was kept), the wall time from 249-259 to 223-238 s; the close took
- *   ~7 s either way. Its order (compact and fold in, then train) is the cheapest found: on
- *   copies of a deferred whole-corpora table just before its close (stand-in vectors, same
- *   machine, 2026-11-24), the optimize took 3.6-3.7 s on about one core and the training
- *   3.0-3.7 s on ~1.7; rebuilding the scalar and full-text indexes from scratch instead of
- *   folding the rows in took 3.0 s and still left 2.0 s of compaction (8.5 s in all), and
- *   training first made the compaction remap the new vector index (11.0 s).
+ *   rewritten) once the rows outside it pass the optimize share above. The close compacts and
+ *   folds in, then trains: the cheapest order measured (docs/decisions/0003-deferred-bulk-indexing.md).
  */
 import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
