@@ -6,11 +6,11 @@
  *
  * Usage: node --import tsx scripts/gen-docs.ts [--check]
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ERROR_TABLE, connectCodeName } from "../src/errors/error-table.js";
 import type { ErrorKind } from "../src/errors/error-table.js";
+import { connectCodeName, ERROR_TABLE } from "../src/errors/error-table.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

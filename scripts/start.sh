@@ -23,8 +23,6 @@ case "$sample" in auto|on|off) ;; *) echo "THREADSIGHT_SAMPLE must be auto, on o
 data_dir="${THREADSIGHT_DATA_DIR:-data}"
 if [ "$sample" = on ] || { [ "$sample" = auto ] && [ -z "${WEAVIATE_URL:-}" ] && [ ! -d "$data_dir/lancedb" ]; }; then
   echo "start.sh: loading the bundled sample into $data_dir (THREADSIGHT_SAMPLE=off skips this)"
-  # Exit 3 means some records were skipped, which is no reason not to serve the rest.
-  node bin/threadsight.js ingest sample/reddit-sample.ndjson || [ $? -eq 3 ]
-  node bin/threadsight.js topics rebuild
+  THREADSIGHT_CMD="node bin/threadsight.js" bash scripts/load-sample.sh
 fi
 exec node bin/threadsight.js serve "$@"

@@ -12,7 +12,7 @@
  *
  * Usage: node --import tsx test/tiers.ts fast|all|slow  (prints one path per line)
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -30,7 +30,8 @@ const SLOW_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/use-onnx\/|create-embedder\.js|use-embedder\.js|use-worker\.js/, "loads the sentence encoder"],
 ];
 
-const IMPORT_RE = /(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+const IMPORT_RE =
+  /(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
 /** Every *.test.ts under test/, sorted, as paths relative to the repository. */
 export function allTestFiles(): string[] {

@@ -24,6 +24,7 @@ import type { SearchResult } from "./search.js";
 import { CAPACITY_TEXT, capacitySection, FLOOR_TEXT, floorSection, PROFILE_TEXT, profileSection, PROTOCOL_TEXT, protocolSection } from "./report-performance.js";
 import type { CapacityResult } from "./capacity.js";
 import type { FloorResult } from "./floor.js";
+import { summarySection } from "./report-summary.js";
 import type { ProfileResult } from "./search-profile.js";
 import type { ProtocolResult } from "./protocol.js";
 import { RETAG_TEXT } from "./retag-report.js";
@@ -191,6 +192,7 @@ export function renderReport(tag = "full"): string {
     "  startService: the whole service on an ephemeral port, 2 embedder workers, log level warn); clients run in the",
     "  benchmark process.",
     "",
+    ...summarySection(Object.fromEntries(keys.map((k) => [k, all[k] as StoredSection]))),
     "## Ingest",
     "",
     "### Embedder raw throughput vs the ingest pipeline",

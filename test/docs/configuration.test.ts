@@ -46,6 +46,8 @@ test("every variable src/config.ts reads is in docs/reference/configuration.md, 
 test("the pattern finds a variable added the way config.ts adds them", () => {
   const names = namesRead('const x = { a: int(env, "NEW_SETTING", 1, 0, 9), b: process.env.OTHER };');
   assert.deepEqual([...names].sort(), ["NEW_SETTING", "OTHER"]);
-  const documented = namesDocumented("| variable | default |\n|---|---|\n| `A_B`, `C` | x |\n## Switches of the scripts and tests\n| `D` | y |");
+  const documented = namesDocumented(
+    "| variable | default |\n|---|---|\n| `A_B`, `C` | x |\n## Switches of the scripts and tests\n| `D` | y |",
+  );
   assert.deepEqual([...documented].sort(), ["A_B", "C"]);
 });
