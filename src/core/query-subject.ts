@@ -4,7 +4,7 @@
  * names no topic, yet searched as written it matched posts for their frame words: "Opinions on
  * Grant Thornton?" and "Thoughts on this site?" came back for PadMapper, and "It's Okay to Not
  * Have an Opinion About Everything" was quoted in the summaries of 89 of 256 "opinions on ..."
- * questions (2026-11-25, the three corpora). SemanticSearch retrieves and summarises the subject;
+ * questions over the three corpora. SemanticSearch retrieves and summarises the subject;
  * a query with no such frame, or nothing after it, is used as written.
  */
 

@@ -88,7 +88,7 @@ export function resolveSubforums(values: readonly string[]): string[] {
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MS_PER_DAY = 86_400_000;
 
-/** Parses a YYYY-MM-DD calendar date to the epoch ms of its UTC midnight; rejects 2024-02-30. */
+/** Parses a YYYY-MM-DD calendar date to the epoch ms of its UTC midnight; rejects the 30th of February. */
 export function parseDay(field: string, value: string): number {
   const m = DAY.exec(value);
   if (m === null) throw new AppError("INVALID_DATE", `${field} must be a date in the form YYYY-MM-DD, got "${value}"`, { field });

@@ -5,10 +5,8 @@
  * content, cut at a word boundary. The title and opening lines say what a forum post is about;
  * the rest is detail, signatures and tangents that dilute one 512-d vector. The cap also bounds
  * cost: USE-lite pads each batch to its longest text and attention grows faster than length, so
- * on reddit self-posts (measured on this 2-core machine, one worker) titles alone embed at about
- * 90 texts/s, title + 300 chars at about 15-50 texts/s, title + 500 at about 10. 300 keeps the
- * opening paragraph of nearly every question while leaving the whole 93k-post corpus embeddable
- * in well under an hour on two cores.
+ * longer texts embed several times slower than titles. 300 keeps the opening paragraph of nearly
+ * every question while keeping a whole-corpus ingest affordable (docs/decisions/0002-embedded-text.md).
  *
  * A query is embedded like a title (one line, whitespace collapsed): queries are short and
  * title-like, so both sides of the comparison look alike to the model.

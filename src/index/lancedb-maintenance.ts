@@ -1,95 +1,37 @@
 /**
  * Keeps the LanceDB table's indexes in step with its data. Run by the writing process after
- * each upsert; readers never build indexes.
+ * each upsert; readers never build indexes. The figures behind each rule are in
+ * docs/decisions/0003-deferred-bulk-indexing.md.
  *
- * - Scalar indexes on `id` (the upsert's look-up and mergeInsert's join key), `created`,
- *   `subforum` and the lead fields (`lead_score` btree, `lead_type` bitmap: FindLeads filters on
- *   both, and without them each of its two candidate queries scanned the columns, ~40 ms for the
- *   keyword side at 65k rows), and full-text (BM25) indexes on `title` and `content`, are
- *   created with the first rows, on the write path (keyword search needs them to exist at all;
- *   on a first batch they take well under a second).
- * - The vector index (IVF_RQ, cosine: IVF partitions of ~{@link ROWS_PER_PARTITION} rows whose
- *   vectors are kept as 4-bit RaBitQ codes; queries re-read the full vectors of the rows they
- *   return, lancedb-queries.ts) is trained once the table holds `vectorIndexMinRows` rows. Below
- *   that, vector search is brute force, which is exact and, at that size, fast. It replaced
- *   IVF_HNSW_SQ, whose HNSW graphs `optimize()` rebuilds to fold new rows in: on a copy of the
- *   92,912-post benchmark table, training took 38 s of CPU and folding in 5% more rows 89 s
- *   (IVF_RQ: 4.7 s and 6.2 s), and over a whole-corpora ingest that upkeep was most of
- *   LanceDB's CPU, taken from the encoder's cores (test/bench/ingest-upkeep.ts). Queries cost
- *   and find the same: VectorSearch page p50 6.4 vs 6.6 ms, recall@10 against exact vectors
- *   0.985 vs 1.000; hybrid window of 200, 6.2 vs 6.6 ms, its top 10 0.990 vs 1.000 (40 held-out
- *   questions). It replaced IVF_PQ before that, whose 64 sub-vector codes ranked too roughly for
- *   the queries to skip re-reading full vectors. A writer finding an index of another type (a
- *   directory from an earlier version) retrains it in the background, as it trains a missing one.
- * - The partitions are sized for the rows the index was trained on, and `optimize()` only adds
- *   new rows to them: a table that grew by ingest from 20,000 rows to a million would keep the one
- *   partition it was trained with, every query scanning the codes of all its rows, with centroids
- *   fitted to its first 20,000 posts (on the 1M-post benchmark store, one partition instead of
- *   40, two runs of test/bench/vector-partitions.ts: VectorSearch page p50 11.5-12.4 vs 8.6 ms,
- *   hybrid window of 200 17.0-18.0 vs 11.8-12.1 ms). So the writer
- *   retrains the index once the table has grown to twice the partitions it was trained for (at
- *   ~37,500, ~87,500, ~187,500 rows..., geometric, so all of them together cost about two
- *   trainings at the final size; over the whole-corpora stand-in ingest below, LanceDB's CPU was
- *   within the runs' spread with and without them: 54 and 50 s against 52 and 54 s). The row count
- *   it was trained at is kept in the `vector` column's field metadata ({@link TRAINED_ROWS_KEY}),
- *   which travels with the table; an index without it (written by an earlier version, which
- *   trained at `vectorIndexMinRows`) is taken to have been trained at that threshold.
- * - Rows written after an index was built are still found (LanceDB scans unindexed rows flat),
- *   but the flat full-text scan is slow: on the 92,912-post table a keyword window took 2.6 ms
- *   with every row indexed, 79 ms with 2,000 rows unindexed, 130 ms with 4,600, 142 ms with
- *   9,300 and 160 ms with 14,000. So `optimize()` folds them into the indexes once
- *   max(`optimizeEveryRows`, 20% of the table) rows were written since the last run, and when
- *   the writer closes, so every ingest ends with all its rows indexed. Each run costs about as
- *   much as the whole table, not the new rows: LanceDB compacts every fragment below its
- *   million-row target, so each run rewrote the whole table into 1-3 fragments (its compaction
- *   statistics) and remapped every index to the rewritten rows. So the share sets the upkeep's
- *   total: about (1 + 1/share) times the cost of one run at the final size. Over the whole
- *   corpora with the real encoder, 5% meant 33 runs (one per ~2,000-2,500 posts); 20% with
- *   1,024-post batches, 13, and LanceDB's CPU up to the last write fell from 74 to 50 s
- *   (test/bench/ingest-cpu-split.ts; the stand-in run below outruns the upkeep and hid this);
- *   some of it returns at close, whose final optimize took 7.2 s wall instead of 3.4 s.
- *   What it costs readers during a bulk ingest: keyword windows that scan up to 20% of the table
- *   flat instead of up to 5% (the figures above: 130 ms at 5%, 160 ms at 15%), both far from the
- *   indexed 2.6 ms.
- * - Training and optimize run in the background, off the write path: they took minutes at 60k
- *   rows (training) and stalled the ingest pipeline while they ran. Off the path is not free: on
- *   2 cores it competes with the encoder (test/bench/ingest-upkeep.ts, the 92,912 benchmark posts
- *   with hashed bag-of-words vectors: LanceDB CPU while ingesting / in the final optimize, ~43 s /
- *   ~6 s with IVF_RQ, ~25 s / ~3 s with no vector index; before new rows were appended instead of
- *   merged (lancedb-index.ts), ~67 s / ~3 s with IVF_RQ, ~125 s / ~10 s with IVF_HNSW_SQ, ~39 s /
- *   ~5 s with no vector index; random unit vectors, HNSW's worst case, made IVF_HNSW_SQ ~236 s /
- *   ~113 s. That stand-in outruns the upkeep, so runs there come less often than the share asks
- *   and it does not show the share's effect). One run at a time; a write that makes work due
- *   while a run is going schedules one more run after it. Background work
- *   never delays visibility: a committed row is searchable at once (flat scan of unindexed rows),
- *   the indexes only make that scan shorter. Writes going on meanwhile are fine: LanceDB retries
- *   a commit that conflicts with a concurrent compaction, and a failed run is retried when the
- *   next write makes work due (its error is kept in `lastError`).
+ * - Scalar indexes (`id`, `created`, `subforum`, `lead_score`, `lead_type`) and the full-text
+ *   (BM25) indexes on `title` and `content` are created with the first rows, on the write path:
+ *   keyword search needs them to exist, and FindLeads filters on the lead fields.
+ * - The vector index (IVF_RQ, cosine, partitions of ~{@link ROWS_PER_PARTITION} rows, 4-bit
+ *   RaBitQ codes; queries re-read the full vectors they return, lancedb-queries.ts) is trained
+ *   once the table holds `vectorIndexMinRows` rows; below that, brute force is exact and fast.
+ *   IVF_RQ replaced IVF_HNSW_SQ, whose graphs `optimize()` rebuilds to fold rows in, at far more
+ *   CPU for the same answers. A writer finding an index of another type retrains it.
+ * - `optimize()` only adds rows to the partitions the index was trained with, so the writer
+ *   retrains once the table calls for twice as many (geometric: about two trainings at the final
+ *   size in all). The row count it was trained at is kept in the `vector` column's field
+ *   metadata ({@link TRAINED_ROWS_KEY}); an index without it counts as trained at the threshold.
+ * - Rows written after an index was built are found by a flat scan, which is slow for full-text
+ *   search, so `optimize()` folds them in once max(`optimizeEveryRows`, 20% of the table) rows
+ *   were written since the last run, and at close. Each run costs about the whole table (LanceDB
+ *   compacts every small fragment and remaps every index), so the share sets the total upkeep.
+ * - Training and optimize run in the background, one run at a time (a write that makes work due
+ *   during a run schedules one more). Background work never delays visibility: a committed row
+ *   is searchable at once. LanceDB retries a commit that conflicts with a concurrent
+ *   compaction, and a failed run is retried at the next write that makes work due (`lastError`).
  * - A writer counts, with its own writes, the rows an earlier writer left outside the full-text
- *   index (an ingest killed before its close leaves up to 20% of the table there, a deferred
- *   one all of it): otherwise they waited until this writer had written 20% more.
- * - Deferred (a bulk load): the indexes the first write creates are all that is built while
- *   writing; at close the writer compacts and folds every row in, then trains the vector index
- *   once at the final size. Searches meanwhile scan everything written after the first batch,
- *   so a writer defers only while nobody searches: `threadsight ingest` by default ("auto")
- *   defers while no server has announced itself in the directory (lancedb-readers.ts, checked
- *   at every write) and goes live for good at the first write that finds one; `--defer-indexing`
- *   defers regardless, `--live-indexing` never does, and every other writer is live.
- *   One index is kept current while writing: the `id` btree, which every upsert's look-up uses
- *   (lancedb-index.ts). Left at the first batch, each look-up scanned every row written since,
- *   so a load's look-ups cost quadratically in its size; it is rebuilt alone (no data
- *   rewritten) once the rows outside it pass the optimize share above. test/bench/bulk-upsert.ts
- *   (Intel machine, 2026-11-24, batches of 1,024 synthetic rows): 200 batches, the last five
- *   upserts 216 -> 39 ms each, all 200 24.6 -> 8.6 s; 500 batches (512,000 rows), 478 -> 70 ms
- *   and 122 -> 28 s. Over the whole corpora (ingest-cpu-split.ts, same machine and day, three
- *   rounds per mode) LanceDB's CPU fell from 53-56 s live to 13-14 s deferred (22 s
- *   before the id btree was kept), the wall time from 249-259 to 223-238 s; the close took
- *   ~7 s either way. Its order (compact and fold in, then train) is the cheapest found: on
- *   copies of a deferred whole-corpora table just before its close (stand-in vectors, same
- *   machine, 2026-11-24), the optimize took 3.6-3.7 s on about one core and the training
- *   3.0-3.7 s on ~1.7; rebuilding the scalar and full-text indexes from scratch instead of
- *   folding the rows in took 3.0 s and still left 2.0 s of compaction (8.5 s in all), and
- *   training first made the compaction remap the new vector index (11.0 s).
+ *   index (an interrupted or deferred ingest), so they do not wait for another 20%.
+ * - Deferred (a bulk load): nothing but the `id` btree is kept current while writing (every
+ *   upsert's look-up uses it; left stale, look-ups grow quadratic over a load); at close the
+ *   writer compacts and folds every row in, then trains the vector index once at the final size,
+ *   the cheapest order measured. `threadsight ingest` defers ("auto") while no server has
+ *   announced itself in the directory (lancedb-readers.ts, checked at every write) and goes live
+ *   for good when one appears; `--defer-indexing` and `--live-indexing` force either way, and
+ *   every other writer is live.
  */
 import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";

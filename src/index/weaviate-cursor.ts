@@ -2,8 +2,8 @@
  * A full pass over a Weaviate collection, one page of objects per request, paged by the
  * server's `after` cursor (uuid order). It replaces the client's `collection.iterator()`:
  * weaviate-client 3.12.1's iterator asks for 100 objects after the last uuid on every `next()`,
- * yields the first and drops the other 99, so a pass over N objects made N requests (about
- * 16 ms each on the shared bench machine: a rollup rebuild over 93k posts took 25 min).
+ * yields the first and drops the other 99, so a pass over N objects made N requests, which made a
+ * rollup rebuild over a large collection take many minutes.
  */
 import type { Collection, WeaviateObject } from "weaviate-client";
 import { checkAborted, raceAbort } from "./abort.js";

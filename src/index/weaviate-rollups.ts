@@ -108,8 +108,8 @@ export class WeaviateRollups implements RollupTable {
    * rewritten (every delta and every rebuild rewrites it, last, after the cells it covers) or a
    * wider range is asked. Between writes a call costs one read of the TOTAL cell. Baselines
    * need only counts: the whole range is read with counts alone and the window with every sum
-   * (subforums are most of a cell's bytes; at 93k posts a first one-year call read for about
-   * 2 s instead of 4 s on the loaded 2-core bench machine).
+   * (subforums are most of a cell's bytes, so a first long-range call reads about half as
+   * much).
    */
   async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
     const cells = await this.open(false, signal);

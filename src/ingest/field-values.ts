@@ -36,8 +36,8 @@ export function epochSecondsToMs(value: unknown): number | undefined {
 }
 
 /**
- * Whether year-month-day names a day of the calendar. Date.parse rolls "2020-02-30" over to
- * 1 March instead of refusing it, so a mistyped date would be stored as another real one.
+ * Whether year-month-day names a day of the calendar. Date.parse rolls the 30th of February over
+ * to 1 March instead of refusing it, so a mistyped date would be stored as another real one.
  */
 function isCalendarDay(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;

@@ -3,7 +3,7 @@
  * A file is opened, read and handed to the embedder while the previous file's last batches are
  * still being embedded, enriched and written: one file after the other, the encoder workers sat
  * idle through every file's tail (enrichment, upsert, checkpoint) and the next file's start
- * (opening, content hash, parsing its first batch), ~0.3-0.5 s a file on the 2-core machine.
+ * (opening, content hash, parsing its first batch), a fraction of a second per file.
  * Writes stay in input order across files (a file's first write waits for the previous file's
  * last), so ids met in two files, rollups and checkpoints end as they did one file at a time.
  * At most {@link MAX_FILES_IN_FLIGHT} files are in flight: the one being read and those whose

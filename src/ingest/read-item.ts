@@ -11,7 +11,7 @@ import type { Post } from "../model/post.js";
  * - bad_row: a CSV row the parser rejects (wrong column count, broken quoting)
  * - missing_id: no usable native id
  * - missing_title: empty title (a post without a title cannot be shown or searched by title)
- * - bad_date: missing, unparseable, not a day of the calendar (2020-02-30) or out-of-range creation time
+ * - bad_date: missing, unparseable, not a day of the calendar (30 February) or out-of-range creation time
  * - deleted: the post itself is gone (title "[deleted]"/"[removed]", HN `deleted`/`dead`);
  *   a deleted or removed *body* is not a skip: the post keeps its title with empty content
  * - not_a_post: a record of another kind (reddit t1 comment, HN comment/job/poll)

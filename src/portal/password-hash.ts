@@ -18,7 +18,7 @@ export interface ScryptCost {
 /**
  * The cost for new hashes: N = 2^15, r = 8, p = 1 (32 MiB, OWASP's scrypt minimum is 2^17 with
  * r=8 p=1 at 128 MiB; 2^15 keeps a sign-in burst on a small shared machine from exhausting
- * memory). Measured ~0.1 s per hash on the 2-core development machine.
+ * memory) while a hash still takes a noticeable fraction of a second.
  */
 export const DEFAULT_SCRYPT_COST: Readonly<ScryptCost> = Object.freeze({ N: 2 ** 15, r: 8, p: 1 });
 

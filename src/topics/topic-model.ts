@@ -28,7 +28,7 @@ export interface Topic {
   /**
    * Share (0..1) of the cluster's posts, when the model was built, that use at least one of the
    * label's words. Under {@link MIN_LABEL_COVERAGE} the cluster has no common theme (see
-   * {@link hasTheme}). Missing in models built before 2026-11-28.
+   * {@link hasTheme}). Missing in models built by earlier versions.
    */
   labelCoverage?: number;
 }
@@ -65,8 +65,8 @@ export interface TopicModel {
   /**
    * How many of the posts the model was built from use each term (terms used by at least
    * {@link MIN_CORPUS_DOCUMENTS} posts): trending keywords weigh a term's rise by its rarity, so an
-   * equal rise of "discount" outranks one of "mean". Missing in models built before 2026-11-25;
-   * their keywords rank by the rise alone until the next `threadsight topics rebuild`.
+   * equal rise of "discount" outranks one of "mean". Missing in models built by earlier
+   * versions, whose keywords rank by the rise alone until the next `threadsight topics rebuild`.
    */
   corpus?: CorpusTerms;
 }

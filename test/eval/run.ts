@@ -5,6 +5,7 @@
  *
  *   npm run eval -- --only sentiment,solution-requests   run these, store them, rewrite the report
  *   npm run eval -- --only sentiment --no-write          run and print only
+ *   npm run eval -- --only report                        run nothing: rewrite the report from the store
  *
  * Each section states when it was run. Shared data comes from ../shared/data
  * (THREADSIGHT_SHARED_DATA to override). A section whose data is absent is reported as skipped, or
@@ -54,9 +55,9 @@ function options(): { only: string[]; write: boolean } {
   });
   // Bare section ids (the older form) still select sections, and then only print.
   const only = [...(values.only ?? "").split(","), ...positionals].map((x) => x.trim()).filter(Boolean);
-  const unknown = only.filter((id) => !SECTIONS.some((s) => s.id === id));
+  const unknown = only.filter((id) => id !== "report" && !SECTIONS.some((s) => s.id === id));
   if (unknown.length > 0) {
-    throw new Error(`unknown section(s) ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.id).join(", ")}`);
+    throw new Error(`unknown section(s) ${unknown.join(", ")}; known: ${SECTIONS.map((s) => s.id).join(", ")}, report`);
   }
   return { only, write: values["no-write"] !== true && positionals.length === 0 };
 }
@@ -83,6 +84,13 @@ async function runSection(section: EvalSection): Promise<StoredEval> {
   return { ranAt, durationS, body: `Run: ${ranAt} (${durationS} s) on ${machineLine()}.\n\n${body}`, goals, data };
 }
 
+/** One row of the Runs table from a section body's first line ("Run: <ISO> (<n> s) on <machine>."). */
+function runRow(title: string, body: string): string[] {
+  const m = /^Run: (\S+) \((\d+) s\)(?: on (.+?))?\.?$/m.exec(body);
+  if (!m) return [title, "not recorded", "-", "not recorded"];
+  return [title, (m[1] ?? "").slice(0, 16).replace("T", " "), `${m[2]} s`, m[3] ?? "not recorded"];
+}
+
 function machineLine(): string {
   const cpus = os.cpus();
   return `${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}`;
@@ -90,6 +98,7 @@ function machineLine(): string {
 
 async function main(): Promise<void> {
   const { only, write } = options();
+  const reportOnly = only.length > 0 && only.every((id) => id === "report");
   const chosen = only.length === 0 ? SECTIONS : SECTIONS.filter((s) => only.includes(s.id));
   const fresh = new Map<string, StoredEval>();
   for (const section of chosen) {
@@ -108,7 +117,9 @@ async function main(): Promise<void> {
   // Rows of sections carried over from the earlier report (no stored run yet) are kept as they were.
   const goals = [...storedGoals, ...previous.goals.filter((r) => !claimed(storedGoals).has(r[0]))];
   const data = [...storedData, ...previous.data.filter((r) => !claimed(storedData).has(r[0]))];
-  const parts = shown.map((s) => `## ${s.title}\n\n${stored[s.id]?.body ?? previous.bodies.get(s.title)}\n`);
+  const bodyOf = (s: EvalSection): string => stored[s.id]?.body ?? previous.bodies.get(s.title) ?? "";
+  const parts = shown.map((s) => `## ${s.title}\n\n${bodyOf(s)}\n`);
+  const runs = shown.map((s) => runRow(s.title, bodyOf(s)));
 
   const report = [
     "# Evaluation",
@@ -121,12 +132,16 @@ async function main(): Promise<void> {
     "cost section measures speed; the others' figures do not depend on the machine.",
     "",
     `- Written: ${new Date().toISOString()}`,
-    `- Machine of this run: ${machineLine()}`,
+    reportOnly ? "- Machine of this run: none (`--only report` rewrote the report from stored sections)" : `- Machine of this run: ${machineLine()}`,
     `- Node ${process.version}`,
     "",
     "Where we stand:",
     "",
     table(["goal", "ours", ""], goals),
+    "",
+    "When and where each section ran (from its Run line):",
+    "",
+    table(["section", "run at (UTC)", "took", "machine"], runs),
     "",
     "Data used:",
     "",

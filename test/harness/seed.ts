@@ -7,10 +7,11 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
+import { dataPath } from "../eval/shared-data.js";
 import { missingBackend } from "./backend-policy.js";
 
-/** The shared corpora folder. */
-export const CORPORA = path.resolve(PACKAGE_ROOT, "../shared/data/corpora");
+/** The shared corpora folder (under THREADSIGHT_SHARED_DATA, default ../shared/data). */
+export const CORPORA = dataPath("corpora");
 
 /** A default mixed sample: business subreddits, Stack Exchange startups, Hacker News. */
 export const SAMPLE_FILES: readonly { file: string; limit: number }[] = [

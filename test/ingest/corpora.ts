@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { dataPath } from "../eval/shared-data.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { DETECT_BYTES, detectFormat } from "../../src/ingest/detect-format.js";
 import type { Format, ReaderOptions } from "../../src/ingest/formats.js";
@@ -12,10 +12,8 @@ import { readerFor } from "../../src/ingest/formats.js";
 import { openInput, peek } from "../../src/ingest/open-input.js";
 import type { ReadItem } from "../../src/ingest/read-item.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** ../shared/data/corpora relative to the repository. */
-export const CORPORA = path.resolve(repoRoot, "../shared/data/corpora");
+/** The shared corpora folder (under THREADSIGHT_SHARED_DATA, default ../shared/data). */
+export const CORPORA = dataPath("corpora");
 
 /** node:test `skip` value: false when the corpora exist; a reason (or a throw under CI) otherwise. */
 export function corporaSkip(): false | string {

@@ -37,8 +37,8 @@ const PROMO_TITLE = /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launc
  * The poster offers what readers may need: "if anyone is looking for a cheap logo design let me
  * know!", "if you are looking for a guy who can help you in engineering aspects please contact
  * me", and a title asking after the reader's need ("Need a Logo for your Small Business?", "Need a
- * graphic artist for your app?"). Not a help seeker's "if you need more info, let me know". Over
- * the corpora 6 leads had one (2026-11-28), all offers.
+ * graphic artist for your app?"). Not a help seeker's "if you need more info, let me know". The
+ * leads of the corpora that had one were all offers.
  */
 const OFFER_TO_READERS =
   /\bif (?:any ?one|anybody|you|u)(?: here| out there| from \w+)?(?:'re| is| are)? (?:\w+ )?(?:looking for|in need of|needs?) (?!(?:any ?)?(?:more|further|additional|extra|other)\b)(?:a |an |some |any )?[^.!?\n]{1,60}?\b(?:let me know|pm me|message me|contact me|get in touch|hit me up|shoot me|email me)\b/i;
@@ -53,8 +53,8 @@ export function isPromotionalAsk(sentence: string): boolean {
  * Testers wanted for the poster's own product ("Startup is looking for beta testers, offering free
  * accounts", "The WPUniversity plugin has entered public beta and we need some people"), unless the
  * post asks where, how or when to find them, which a beta-testing service or an adviser could
- * answer ("Are there more sites like betabait.com to get beta testers?"). Over the corpora this
- * moved 5 answers (2026-11-28), each read by hand.
+ * answer ("Are there more sites like betabait.com to get beta testers?"). The answers this
+ * moved over the corpora were each read by hand.
  */
 const WANTS_TESTERS = /\b(?:looking for|in need of|need|needs|seeking|recruiting|want)\s+(?:\w+\s+){0,2}beta[- ]?testers?\b/i;
 const FINDING_TESTERS =

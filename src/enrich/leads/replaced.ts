@@ -8,7 +8,7 @@
  * and the words of a sentence in title case ("Alternatives To Hiring A Developer"), where only
  * gazetteer names count.
  *
- * Found by reading FindLeads answers (2026-11-25): "Skype alternatives for Linux?" reported
+ * Found by reading FindLeads answers: "Skype alternatives for Linux?" reported
  * Linux, the gazetteer name in the sentence, and "Alternatives to Gmail?" nothing.
  */
 import { canonicalProduct } from "./gazetteer.js";
