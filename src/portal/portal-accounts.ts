@@ -19,7 +19,7 @@ import type { PlanCatalog } from "../limits/plan-catalog.js";
 import { formatQuotaPeriod } from "../limits/quota-period.js";
 import { accountSummaries } from "./account-summaries.js";
 import { checkEmail, checkName, checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "./account-rules.js";
-import { accountCaller, accountUsage, newestUsableKey } from "./account-usage.js";
+import { accountCaller, accountUsage } from "./account-usage.js";
 import { immediateBilling } from "./billing.js";
 import type { BillingProvider } from "./billing.js";
 import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
@@ -81,20 +81,13 @@ export function createPortalService(deps: PortalDeps): PortalService {
   dummyHash.catch(() => undefined);
   let lastSweep = 0;
 
-  async function planOf(account: AccountRecord, accountKeys?: readonly ApiKeyInfo[]): Promise<PlanId> {
-    if (account.plan !== null) return account.plan;
-    // An account made from the CLI has no subscription; its keys say what it is on.
-    const ks = accountKeys ?? (await store.listKeys({ accountId: account.id }));
-    return newestUsableKey(ks, now())?.plan ?? fallbackPlan;
-  }
-
   async function toPortalAccount(account: AccountRecord): Promise<PortalAccount> {
     return {
       id: account.id,
       name: account.name,
       email: account.email ?? "",
       isAdmin: account.isAdmin,
-      plan: await planOf(account),
+      plan: account.plan,
       createdAt: account.createdAt,
     };
   }
@@ -218,18 +211,14 @@ export function createPortalService(deps: PortalDeps): PortalService {
         throw new PortalError({ kind: "invalid", field: "plan", message: `plan must be one of ${ids}, got "${plan}"` });
       }
       const account = await existingAccount(accountId);
-      const from = await planOf(account);
-      // A resubmitted form must not charge twice; the keys are already on this plan.
+      // A resubmitted form must not charge twice; the account is already on this plan.
       if (account.plan === target.id) return toPortalAccount(account);
-      await billing.changePlan(account, from, target.id);
-      // Account first, keys second: should the second step fail, repeating the change converges.
-      await store.setAccountPlan(accountId, target.id);
+      await billing.changePlan(account, account.plan, target.id);
       try {
-        await keys.setPlan({ accountId }, target.id);
+        return toPortalAccount(await keys.setAccountPlan(accountId, target.id));
       } catch (err) {
         throw fromAccountsError(err, "plan");
       }
-      return toPortalAccount(await existingAccount(accountId));
     },
 
     async listKeys(accountId) {
@@ -240,7 +229,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
     async createKey(accountId, name) {
       const account = await existingAccount(accountId);
       try {
-        const created = await keys.createKey({ accountId, plan: await planOf(account), name });
+        const created = await keys.createKey({ accountId, plan: account.plan, name });
         return { key: created.key, info: created.info };
       } catch (err) {
         throw fromAccountsError(err, "name");
@@ -272,7 +261,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
       const account = await existingAccount(accountId);
       const accountKeys = await store.listKeys({ accountId });
       const at = now();
-      const caller = accountCaller(accountId, await planOf(account, accountKeys), accountKeys, at);
+      const caller = accountCaller(accountId, account.plan, accountKeys, at);
       return accountUsage({ store, enforcer, catalog }, caller, days, at);
     },
 
