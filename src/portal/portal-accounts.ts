@@ -20,8 +20,8 @@ import { formatQuotaPeriod } from "../limits/quota-period.js";
 import { accountSummaries } from "./account-summaries.js";
 import { checkEmail, checkName, checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "./account-rules.js";
 import { accountCaller, accountUsage } from "./account-usage.js";
-import { immediateBilling } from "./billing.js";
-import type { BillingProvider } from "./billing.js";
+import { noBilling } from "./billing.js";
+import type { BillingProvider, ReturnUrls } from "./billing.js";
 import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
 import { PortalError } from "./portal-service.js";
 import type { PlanOffer, PortalAccount, PortalService, PortalSession } from "./portal-service.js";
@@ -35,7 +35,7 @@ export interface PortalDeps {
   keys: KeyService;
   enforcer: LimitEnforcer;
   catalog: PlanCatalog;
-  /** Default: immediateBilling() (no payment step). */
+  /** Default: noBilling (self-service moves to the free plan only). */
   billing?: BillingProvider;
   /** Session lifetime, seconds; default 12 hours. Sessions are never extended. */
   sessionTtlSeconds?: number;
@@ -69,11 +69,11 @@ function fromAccountsError(err: unknown, field: string): unknown {
 /** Builds the portal service. */
 export function createPortalService(deps: PortalDeps): PortalService {
   const { store, keys, enforcer, catalog } = deps;
-  const billing = deps.billing ?? immediateBilling();
   const now = deps.now ?? (() => new Date());
   const ttlMs = (deps.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000;
   const limiter = createSignInLimiter(deps.signInLimits);
   const fallbackPlan = defaultPlan(catalog);
+  const billing = deps.billing ?? noBilling(fallbackPlan);
   // Verified against when the email is unknown, so that case costs one scrypt like a real one
   // and timing does not reveal which emails have accounts. Made now, not on the first unknown
   // email, which would otherwise cost two hashes and stand out.
@@ -204,7 +204,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
       );
     },
 
-    async changePlan(accountId, plan) {
+    async changePlan(accountId, plan, urls: ReturnUrls) {
       const target = findPlan(catalog, plan);
       if (target === undefined) {
         const ids = catalog.plans.map((p) => p.id).join(", ");
@@ -212,13 +212,25 @@ export function createPortalService(deps: PortalDeps): PortalService {
       }
       const account = await existingAccount(accountId);
       // A resubmitted form must not charge twice; the account is already on this plan.
-      if (account.plan === target.id) return toPortalAccount(account);
-      await billing.changePlan(account, account.plan, target.id);
+      if (account.plan === target.id) return { account: await toPortalAccount(account), outcome: { kind: "apply" } };
+      const outcome = await billing.changePlan(account, account.plan, target.id, urls);
+      if (outcome.kind !== "apply") return { account: await toPortalAccount(account), outcome };
       try {
-        return toPortalAccount(await keys.setAccountPlan(accountId, target.id));
+        return { account: await toPortalAccount(await keys.setAccountPlan(accountId, target.id)), outcome };
       } catch (err) {
         throw fromAccountsError(err, "plan");
       }
+    },
+
+    billingProvider() {
+      return billing.name;
+    },
+
+    async billingWebhook(rawBody, signature) {
+      if (billing.handleWebhook === undefined) {
+        throw new PortalError({ kind: "not_found", message: "no billing provider is configured" });
+      }
+      return billing.handleWebhook(rawBody, signature);
     },
 
     async listKeys(accountId) {
