@@ -19,7 +19,7 @@ export interface PortalAccount {
   name: string;
   email: string;
   isAdmin: boolean;
-  /** The plan new keys get and plan changes set; every unrevoked key follows it. */
+  /** The account's plan: every one of its keys is on it (keys have no plan of their own). */
   plan: PlanId;
   createdAt: Date;
 }
