@@ -35,3 +35,4 @@ bash scripts/install-load-tools.sh >/dev/null
 bash scripts/install-schemathesis.sh >/dev/null
 bash scripts/install-grpcio.sh >/dev/null
 bash scripts/install-minilm.sh >/dev/null
+bash scripts/install-stripe-mock.sh >/dev/null

@@ -5,6 +5,8 @@
  */
 import path from "node:path";
 import { defaultMiniLmDirectory } from "./enrich/minilm/minilm-files.js";
+import { PLAN_IDS } from "./accounts/caller.js";
+import type { PlanId } from "./accounts/caller.js";
 import { PACKAGE_ROOT } from "./package-root.js";
 
 /** Thrown for an invalid environment variable; the message names it. */
@@ -82,6 +84,57 @@ export interface Config {
   portalSessionTtlSeconds: number;
   /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
   portalCookieSecure: boolean;
+  /** Stripe billing for self-service upgrades; undefined = no payment provider (Free only). */
+  stripe: StripeConfig | undefined;
+}
+
+/** Stripe settings, all set together (docs/guides/plans-and-keys.md). */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** The Stripe price id of each plan that can be bought. */
+  priceIds: Readonly<Partial<Record<PlanId, string>>>;
+  apiBase: string;
+  webhookToleranceSeconds: number;
+}
+
+/** STRIPE_PRICE_IDS: `plan=price_id` pairs separated by commas, each plan at most once. */
+function priceIds(raw: string): Partial<Record<PlanId, string>> {
+  const out: Partial<Record<PlanId, string>> = {};
+  for (const pair of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [plan, price, extra] = pair.split("=").map((p) => p.trim());
+    if (plan === undefined || price === undefined || price === "" || extra !== undefined) {
+      throw new ConfigError(`STRIPE_PRICE_IDS must be plan=price_id pairs separated by commas, got "${pair}"`);
+    }
+    if (!(PLAN_IDS as readonly string[]).includes(plan)) {
+      throw new ConfigError(`STRIPE_PRICE_IDS: plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+    }
+    if (plan in out) throw new ConfigError(`STRIPE_PRICE_IDS names plan "${plan}" twice`);
+    out[plan as PlanId] = price;
+  }
+  if (Object.keys(out).length === 0) throw new ConfigError("STRIPE_PRICE_IDS must name at least one plan=price_id when STRIPE_SECRET_KEY is set");
+  return out;
+}
+
+function stripeConfig(env: Env): StripeConfig | undefined {
+  const secretKey = opt(env, "STRIPE_SECRET_KEY");
+  const webhookSecret = opt(env, "STRIPE_WEBHOOK_SECRET");
+  if (secretKey === undefined && webhookSecret === undefined) {
+    if (opt(env, "STRIPE_PRICE_IDS") !== undefined) throw new ConfigError("STRIPE_PRICE_IDS is set but STRIPE_SECRET_KEY is not");
+    return undefined;
+  }
+  if (secretKey === undefined || webhookSecret === undefined) {
+    throw new ConfigError("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together");
+  }
+  const prices = opt(env, "STRIPE_PRICE_IDS");
+  if (prices === undefined) throw new ConfigError("STRIPE_PRICE_IDS must be set when STRIPE_SECRET_KEY is (e.g. pro=price_123,starter=price_456)");
+  return {
+    secretKey,
+    webhookSecret,
+    priceIds: Object.freeze(priceIds(prices)),
+    apiBase: url(env, "STRIPE_API_BASE", ["http:", "https:"]) ?? "https://api.stripe.com",
+    webhookToleranceSeconds: int(env, "STRIPE_WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
+  };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -207,6 +260,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
+    stripe: stripeConfig(env),
   };
   return Object.freeze(config);
 }

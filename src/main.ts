@@ -32,7 +32,8 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
-import { createPortalService } from "./portal/portal-accounts.js";
+import { createPortalService, defaultPlan } from "./portal/portal-accounts.js";
+import { stripeBilling } from "./portal/stripe-billing.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
 
@@ -127,7 +128,26 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () => Object.fromEntries([...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"])),
       ...(config.portalEnabled
-        ? { portal: createPortalService({ store: accounts, keys, enforcer: limits.enforcer, catalog: limits.catalog, sessionTtlSeconds: config.portalSessionTtlSeconds }) }
+        ? {
+            portal: createPortalService({
+              store: accounts,
+              keys,
+              enforcer: limits.enforcer,
+              catalog: limits.catalog,
+              sessionTtlSeconds: config.portalSessionTtlSeconds,
+              // Without Stripe the portal's default provider allows moves to the free plan only.
+              ...(config.stripe === undefined
+                ? {}
+                : {
+                    billing: stripeBilling({
+                      settings: config.stripe,
+                      keys,
+                      freePlan: defaultPlan(limits.catalog),
+                      onEvent: (type, accountId, plan) => logger.info({ event: type, accountId, plan }, "billing moved an account"),
+                    }),
+                  }),
+            }),
+          }
         : {}),
     });
     let closing: Promise<void> | undefined;

@@ -12,7 +12,7 @@
  * (503), never "invalid key" (docs/RELIABILITY.md, "Faults").
  */
 import type { AuthResult, LimitOverrides, PlanId } from "./caller.js";
-import type { AccountRecord, AccountsStore, ApiKeyInfo, ApiKeyRecord, PlanTarget } from "./store.js";
+import type { AccountRecord, AccountsStore, ApiKeyInfo, ApiKeyRecord } from "./store.js";
 import { PLAN_IDS } from "./caller.js";
 import { withoutHash } from "./store.js";
 import { AccountsError } from "./accounts-error.js";
@@ -37,11 +37,15 @@ export interface KeyServiceOptions {
   cacheMaxEntries?: number;
 }
 
-/** Who a new key is for: an existing account by id, or an account by name (made if absent). */
+/**
+ * Who a new key is for: an existing account by id, or an account by name (made if absent). A key
+ * has no plan of its own: `plan`, when given, must be the account's plan (a new account is made
+ * on it, default free), so creating a key can never change what the account may call.
+ */
 export interface CreateKeyInput {
   accountId?: string;
   accountName?: string;
-  plan: string;
+  plan?: string;
   name: string;
   overrides?: LimitOverrides;
 }
@@ -70,8 +74,8 @@ export interface KeyService {
   revokeKey(id: string): Promise<ApiKeyInfo>;
   /** Issues a replacement; the old key works until now + rotationGraceSeconds. */
   rotateKey(id: string): Promise<RotatedKey>;
-  /** Changes the plan of one key or of every unrevoked key of an account; returns the count. */
-  setPlan(target: PlanTarget, plan: string): Promise<number>;
+  /** Moves an account, and so every one of its keys, to `plan`; returns the account. */
+  setAccountPlan(accountId: string, plan: string): Promise<AccountRecord>;
 }
 
 const MAX_NAME_LENGTH = 100;
@@ -105,7 +109,7 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
     () => now().getTime(),
   );
 
-  async function resolveAccount(input: CreateKeyInput): Promise<AccountRecord> {
+  async function resolveAccount(input: CreateKeyInput, plan: PlanId | undefined): Promise<AccountRecord> {
     if (input.accountId !== undefined) {
       if (input.accountName !== undefined) {
         throw new AccountsError("invalid_argument", "give either accountId or accountName, not both");
@@ -121,7 +125,7 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       const ids = found.map((a) => a.id).join(", ");
       throw new AccountsError("invalid_argument", `${found.length} accounts are named "${name}" (${ids}); name one by its id`);
     }
-    return found[0] ?? (await store.createAccount({ id: newAccountId(), name, createdAt: now() }));
+    return found[0] ?? (await store.createAccount({ id: newAccountId(), name, plan: plan ?? "free", createdAt: now() }));
   }
 
   async function existingKey(id: string): Promise<ApiKeyRecord> {
@@ -132,15 +136,22 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
 
   return {
     async createKey(input) {
-      const plan = checkPlan(input.plan);
+      const plan = input.plan === undefined ? undefined : checkPlan(input.plan);
       const name = checkName("name", input.name);
-      const account = await resolveAccount(input);
+      const account = await resolveAccount(input, plan);
+      if (plan !== undefined && plan !== account.plan) {
+        throw new AccountsError(
+          "failed_precondition",
+          `account ${account.name} (${account.id}) is on the ${account.plan} plan and keys follow their account's plan; ` +
+            `create the key with --plan ${account.plan} (or without --plan), or move the whole account with ` +
+            `\`threadsight accounts set-plan ${account.id} ${plan}\``,
+        );
+      }
       const { id, key } = generateKey();
       const info = await store.insertKey({
         id,
         accountId: account.id,
         name,
-        plan,
         keyHash: hashKey(key),
         displayPrefix: displayPrefix(key),
         createdAt: now(),
@@ -199,7 +210,6 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
         id: newId,
         accountId: old.accountId,
         name: old.name,
-        plan: old.plan,
         keyHash: hashKey(key),
         displayPrefix: displayPrefix(key),
         createdAt: at,
@@ -216,20 +226,16 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       return { key, info: withoutHash(info), oldKey: withoutHash(oldKey) };
     },
 
-    async setPlan(target, plan) {
+    async setAccountPlan(accountId, plan) {
       const checked = checkPlan(plan);
-      if ("accountId" in target && (await store.getAccount(target.accountId)) === undefined) {
-        throw new AccountsError("not_found", `no account with id "${target.accountId}"`);
+      if (!(await store.setAccountPlan(accountId, checked))) {
+        throw new AccountsError("not_found", `no account with id "${accountId}"`);
       }
-      const changed = await store.setPlan(target, checked);
-      if ("keyId" in target) {
-        if (changed === 0) throw new AccountsError("not_found", `no key with id "${target.keyId}"`);
-        cache.delete(target.keyId);
-      } else {
-        // Which cached keys belong to the account is not known here; a plan change is rare.
-        cache.clear();
-      }
-      return changed;
+      // Which cached keys belong to the account is not known here; a plan change is rare.
+      cache.clear();
+      const account = await store.getAccount(accountId);
+      if (account === undefined) throw new AccountsError("not_found", `no account with id "${accountId}"`);
+      return account;
     },
   };
 }

@@ -6,7 +6,8 @@
  *
  * Entries are append-only: a released migration is never edited, a change is a new entry.
  * Version 2 serves the developer portal: a password hash and a subscribed plan per account, and
- * the sessions of signed-in users; keys and usage do not depend on either.
+ * the sessions of signed-in users; keys and usage do not depend on either. Version 3 makes the
+ * account's plan the only plan: keys lose theirs and read their account's.
  *
  * Timestamps are INTEGER milliseconds in SQLite and timestamptz in PostgreSQL; usage days are
  * TEXT `YYYY-MM-DD` in SQLite and `date` in PostgreSQL. Plan ids are not constrained in SQL on
@@ -123,6 +124,33 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX sessions_account ON sessions (account_id);
       CREATE INDEX sessions_expires ON sessions (expires_at);
+    `,
+  },
+  {
+    version: 3,
+    description: "one plan per account: accounts.plan set for every account, api_keys.plan dropped",
+    // docs/decisions/0101-one-plan-per-account.md: each account takes the highest-ranked of its
+    // own plan and its unrevoked keys' plans, so no working key loses calls; an account with
+    // neither gets its own plan or free. The rank is written out because migrations never change.
+    sqlite: `
+      UPDATE accounts SET plan = COALESCE(
+        CASE MAX(
+            CASE plan WHEN 'free' THEN 1 WHEN 'lite' THEN 2 WHEN 'starter' THEN 3 WHEN 'pro' THEN 4 WHEN 'enterprise' THEN 5 ELSE 0 END,
+            COALESCE((SELECT MAX(CASE k.plan WHEN 'free' THEN 1 WHEN 'lite' THEN 2 WHEN 'starter' THEN 3 WHEN 'pro' THEN 4 WHEN 'enterprise' THEN 5 ELSE 0 END) FROM api_keys k
+                      WHERE k.account_id = accounts.id AND k.revoked_at IS NULL), 0)) WHEN 1 THEN 'free' WHEN 2 THEN 'lite' WHEN 3 THEN 'starter' WHEN 4 THEN 'pro' WHEN 5 THEN 'enterprise' END,
+        plan,
+        'free');
+      ALTER TABLE api_keys DROP COLUMN plan;
+    `,
+    postgres: `
+      UPDATE accounts SET plan = COALESCE(
+        CASE GREATEST(
+            CASE plan WHEN 'free' THEN 1 WHEN 'lite' THEN 2 WHEN 'starter' THEN 3 WHEN 'pro' THEN 4 WHEN 'enterprise' THEN 5 ELSE 0 END,
+            COALESCE((SELECT MAX(CASE k.plan WHEN 'free' THEN 1 WHEN 'lite' THEN 2 WHEN 'starter' THEN 3 WHEN 'pro' THEN 4 WHEN 'enterprise' THEN 5 ELSE 0 END) FROM api_keys k
+                      WHERE k.account_id = accounts.id AND k.revoked_at IS NULL), 0)) WHEN 1 THEN 'free' WHEN 2 THEN 'lite' WHEN 3 THEN 'starter' WHEN 4 THEN 'pro' WHEN 5 THEN 'enterprise' END,
+        plan,
+        'free');
+      ALTER TABLE api_keys DROP COLUMN plan;
     `,
   },
 ];

@@ -13,7 +13,6 @@ import type {
   ApiKeyRecord,
   NewAccount,
   NewApiKey,
-  PlanTarget,
   SessionRecord,
   UsageRow,
 } from "./store.js";
@@ -42,7 +41,7 @@ interface AccountRow {
   email: string | null;
   created_at: Date;
   is_admin: boolean;
-  plan: string | null;
+  plan: string;
 }
 
 interface SessionRow {
@@ -78,13 +77,15 @@ interface UsageDbRow {
 const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan";
 const SESSION_COLUMNS = "token_hash, account_id, csrf_token, created_at, expires_at";
 const KEY_COLUMNS =
-  "id, account_id, name, plan, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides";
+  "id, account_id, name, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides, " +
+  // A key has no plan of its own: every read takes its account's, so one change moves them all.
+  "(SELECT a.plan FROM accounts a WHERE a.id = api_keys.account_id) AS plan";
 // Text ORDER BY uses the C collation so both backends sort ids and operations byte-wise alike.
 // pg turns `date` into a local-midnight Date, which shifts days west of UTC; text keeps them exact.
 const USAGE_COLUMNS = "u.key_id, to_char(u.day, 'YYYY-MM-DD') AS day, u.operation, u.count";
 
 function toAccount(r: AccountRow): AccountRecord {
-  return { id: r.id, name: r.name, email: r.email, createdAt: r.created_at, isAdmin: r.is_admin, plan: r.plan as PlanId | null };
+  return { id: r.id, name: r.name, email: r.email, createdAt: r.created_at, isAdmin: r.is_admin, plan: r.plan as PlanId };
 }
 
 function toSession(r: SessionRow): SessionRecord {
@@ -126,7 +127,6 @@ function keyValues(k: NewApiKey): unknown[] {
     k.id,
     k.accountId,
     k.name,
-    k.plan,
     k.keyHash,
     k.displayPrefix,
     k.createdAt,
@@ -134,8 +134,8 @@ function keyValues(k: NewApiKey): unknown[] {
   ];
 }
 
-const INSERT_KEY = `INSERT INTO api_keys (id, account_id, name, plan, key_hash, display_prefix, created_at, overrides)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) RETURNING ${KEY_COLUMNS}`;
+const INSERT_KEY = `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, created_at, overrides)
+  VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING ${KEY_COLUMNS}`;
 
 async function migrate(pool: pg.Pool, where: string, migrations: readonly Migration[]): Promise<void> {
   const client = await pool.connect();
@@ -212,7 +212,7 @@ class PostgresStore implements AccountsStore {
         a.email === undefined || a.email === null ? null : normalizeEmail(a.email),
         a.createdAt,
         a.isAdmin === true,
-        a.plan ?? null,
+        a.plan ?? "free",
         a.passwordHash ?? null,
       ],
     );
@@ -234,7 +234,7 @@ class PostgresStore implements AccountsStore {
     return result.rowCount === 1;
   }
 
-  async setAccountPlan(accountId: string, plan: PlanId | null): Promise<boolean> {
+  async setAccountPlan(accountId: string, plan: PlanId): Promise<boolean> {
     const result = await this.pool.query("UPDATE accounts SET plan = $1 WHERE id = $2", [plan, accountId]);
     return result.rowCount === 1;
   }
@@ -336,17 +336,6 @@ class PostgresStore implements AccountsStore {
     } finally {
       client.release();
     }
-  }
-
-  async setPlan(target: PlanTarget, plan: PlanId): Promise<number> {
-    const result =
-      "keyId" in target
-        ? await this.pool.query("UPDATE api_keys SET plan = $1 WHERE id = $2", [plan, target.keyId])
-        : await this.pool.query("UPDATE api_keys SET plan = $1 WHERE account_id = $2 AND revoked_at IS NULL", [
-            plan,
-            target.accountId,
-          ]);
-    return result.rowCount ?? 0;
   }
 
   async setOverrides(keyId: string, overrides: LimitOverrides): Promise<boolean> {

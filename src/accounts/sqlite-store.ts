@@ -16,7 +16,6 @@ import type {
   ApiKeyRecord,
   NewAccount,
   NewApiKey,
-  PlanTarget,
   SessionRecord,
   UsageRow,
 } from "./store.js";
@@ -35,7 +34,7 @@ interface AccountRow {
   email: string | null;
   created_at: number;
   is_admin: number;
-  plan: string | null;
+  plan: string;
 }
 
 interface SessionRow {
@@ -64,7 +63,9 @@ interface KeyRow {
 }
 
 const KEY_COLUMNS =
-  "id, account_id, name, plan, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides";
+  "id, account_id, name, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides, " +
+  // A key has no plan of its own: every read takes its account's, so one change moves them all.
+  "(SELECT a.plan FROM accounts a WHERE a.id = api_keys.account_id) AS plan";
 
 function toAccount(r: AccountRow): AccountRecord {
   return {
@@ -73,7 +74,7 @@ function toAccount(r: AccountRow): AccountRecord {
     email: r.email,
     createdAt: new Date(r.created_at),
     isAdmin: r.is_admin === 1,
-    plan: r.plan as PlanId | null,
+    plan: r.plan as PlanId,
   };
 }
 
@@ -179,8 +180,8 @@ class SqliteStore implements AccountsStore {
       deleteSession: db.prepare("DELETE FROM sessions WHERE token_hash = ?"),
       deleteExpired: db.prepare("DELETE FROM sessions WHERE expires_at <= ?"),
       insertKey: db.prepare(
-        `INSERT INTO api_keys (${KEY_COLUMNS})
-         VALUES (@id, @account_id, @name, @plan, @key_hash, @display_prefix, @created_at, NULL, NULL, NULL, @overrides)`,
+        `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, created_at, overrides)
+         VALUES (@id, @account_id, @name, @key_hash, @display_prefix, @created_at, @overrides)`,
       ),
       getKey: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`),
       allKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
@@ -189,8 +190,6 @@ class SqliteStore implements AccountsStore {
       retire: db.prepare(
         "UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ? AND revoked_at IS NULL AND rotated_to IS NULL",
       ),
-      keyPlan: db.prepare("UPDATE api_keys SET plan = ? WHERE id = ?"),
-      accountPlan: db.prepare("UPDATE api_keys SET plan = ? WHERE account_id = ? AND revoked_at IS NULL"),
       overrides: db.prepare("UPDATE api_keys SET overrides = ? WHERE id = ?"),
       addUsage: db.prepare(
         `INSERT INTO usage (key_id, day, operation, count) VALUES (?, ?, ?, ?)
@@ -223,7 +222,7 @@ class SqliteStore implements AccountsStore {
       email: a.email === undefined || a.email === null ? null : normalizeEmail(a.email),
       created_at: a.createdAt.getTime(),
       is_admin: a.isAdmin === true ? 1 : 0,
-      plan: a.plan ?? null,
+      plan: a.plan ?? "free",
     };
     this.s.insertAccount.run({ ...row, password_hash: a.passwordHash ?? null });
     return toAccount(row);
@@ -243,7 +242,7 @@ class SqliteStore implements AccountsStore {
     return this.s.setPassword.run(hash, accountId).changes === 1;
   }
 
-  async setAccountPlan(accountId: string, plan: PlanId | null): Promise<boolean> {
+  async setAccountPlan(accountId: string, plan: PlanId): Promise<boolean> {
     return this.s.setAccountPlan.run(plan, accountId).changes === 1;
   }
 
@@ -292,7 +291,6 @@ class SqliteStore implements AccountsStore {
       id: k.id,
       account_id: k.accountId,
       name: k.name,
-      plan: k.plan,
       key_hash: k.keyHash,
       display_prefix: k.displayPrefix,
       created_at: k.createdAt.getTime(),
@@ -336,11 +334,6 @@ class SqliteStore implements AccountsStore {
       if (err instanceof NotRotatable) return false;
       throw err;
     }
-  }
-
-  async setPlan(target: PlanTarget, plan: PlanId): Promise<number> {
-    const result = "keyId" in target ? this.s.keyPlan.run(plan, target.keyId) : this.s.accountPlan.run(plan, target.accountId);
-    return result.changes;
   }
 
   async setOverrides(keyId: string, overrides: LimitOverrides): Promise<boolean> {

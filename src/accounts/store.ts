@@ -19,8 +19,11 @@ export interface AccountRecord {
   email: string | null;
   createdAt: Date;
   isAdmin: boolean;
-  /** The subscribed plan (portal sign-ups, plan changes); null for accounts made from the CLI. */
-  plan: PlanId | null;
+  /**
+   * The account's plan: the one plan every key of the account is admitted on and every quota of
+   * the account is counted against. Keys carry no plan of their own.
+   */
+  plan: PlanId;
 }
 
 /** What it takes to create an account. */
@@ -30,7 +33,8 @@ export interface NewAccount {
   /** Stored lowercase (trimmed); uniqueness is therefore case-insensitive. */
   email?: string | null;
   isAdmin?: boolean;
-  plan?: PlanId | null;
+  /** Default "free". */
+  plan?: PlanId;
   /** Set with the account so a sign-up never leaves an account without its password. */
   passwordHash?: string | null;
   createdAt: Date;
@@ -64,6 +68,7 @@ export interface ApiKeyInfo {
   id: string;
   accountId: string;
   name: string;
+  /** The plan of the key's account when the key was read; a key has no plan of its own. */
   plan: PlanId;
   /** The first characters of the key, enough to recognise it, far too few to use it. */
   displayPrefix: string;
@@ -93,15 +98,11 @@ export interface NewApiKey {
   id: string;
   accountId: string;
   name: string;
-  plan: PlanId;
   keyHash: string;
   displayPrefix: string;
   createdAt: Date;
   overrides?: LimitOverrides;
 }
-
-/** Which keys a plan change applies to: one key, or every unrevoked key of an account. */
-export type PlanTarget = { keyId: string } | { accountId: string };
 
 /** One usage counter: calls of one operation by one key on one UTC day. */
 export interface UsageRow {
@@ -131,8 +132,8 @@ export interface AccountsStore {
   getPasswordHash(accountId: string): Promise<string | null | undefined>;
   /** Replaces the password hash; false when no such account. */
   setPasswordHash(accountId: string, hash: string | null): Promise<boolean>;
-  /** Sets the account's subscribed plan (not its keys'); false when no such account. */
-  setAccountPlan(accountId: string, plan: PlanId | null): Promise<boolean>;
+  /** Sets the account's plan, and with it the plan of every key of the account; false when no such account. */
+  setAccountPlan(accountId: string, plan: PlanId): Promise<boolean>;
   /** Grants or revokes the operator role; false when no such account. */
   setAdmin(accountId: string, isAdmin: boolean): Promise<boolean>;
 
@@ -159,8 +160,6 @@ export interface AccountsStore {
    * rotated before.
    */
   rotateKey(oldId: string, replacement: NewApiKey, oldExpiresAt: Date): Promise<boolean>;
-  /** Changes the plan; returns how many keys changed. */
-  setPlan(target: PlanTarget, plan: PlanId): Promise<number>;
   /** Replaces a key's limit overrides; false when no such key. */
   setOverrides(keyId: string, overrides: LimitOverrides): Promise<boolean>;
 

@@ -6,6 +6,10 @@
  * unreachable), 2 usage error.
  */
 import type { AccountRecord, AccountsStore } from "../accounts/store.js";
+import { PLAN_IDS } from "../accounts/caller.js";
+import { createKeyService } from "../accounts/key-service.js";
+import { isPlanId } from "../accounts/plan-id.js";
+import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
 import { accountSummaries } from "../portal/account-summaries.js";
 import type { AccountSummary } from "../portal/portal-service.js";
 import { out, parseSubcommand, runStoreCommand, UsageError } from "./store-command.js";
@@ -15,9 +19,12 @@ import { table } from "./text-table.js";
 const HELP = `usage:
   threadsight accounts list [--json]
   threadsight accounts admin EMAIL_OR_ID [--revoke] [--json]
+  threadsight accounts set-plan EMAIL_OR_ID PLAN [--json]
 
   list     every account: id, name, email, plan, admin, active keys, calls this month (UTC)
   admin    makes the account an operator (may list accounts in the portal); --revoke undoes it
+  set-plan moves the account, and so every one of its keys, to PLAN at once (operators only;
+           no payment is taken: the portal's self-service changes go through billing)
   --json   print one JSON value instead of text`;
 
 /** The JSON shape of one row (snake_case, like the other --json outputs). */
@@ -87,7 +94,31 @@ function admin(args: string[]): StoreExecute {
   };
 }
 
+function setPlan(args: string[]): StoreExecute {
+  const { values, positionals } = parseSubcommand("accounts set-plan", args, { json: { type: "boolean" } }, 2);
+  const ref = positionals[0]?.trim() ?? "";
+  const plan = positionals[1]?.trim() ?? "";
+  if (ref === "" || plan === "") throw new UsageError("accounts set-plan: give the account's EMAIL or id (acct_...) and the PLAN");
+  if (!isPlanId(plan)) throw new UsageError(`accounts set-plan: PLAN must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+  return async (store, config) => {
+    const catalog = loadPlanCatalog(config.plansFile);
+    if (findPlan(catalog, plan) === undefined) {
+      throw new UsageError(`accounts set-plan: plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`);
+    }
+    const account = await findAccount(store, ref);
+    const from = account.plan;
+    const moved = await createKeyService({ store, cacheTtlMs: 0 }).setAccountPlan(account.id, plan);
+    const keys = (await store.listKeys({ accountId: account.id })).filter((k) => k.revokedAt === null).length;
+    if (values.json === true) {
+      out(JSON.stringify({ id: moved.id, previous_plan: from, plan: moved.plan, keys }));
+    } else {
+      out(`Account ${moved.name} (${moved.id}) moved from ${from} to ${moved.plan}; its ${keys} unrevoked key(s) follow it.`);
+    }
+    return 0;
+  };
+}
+
 /** Runs `threadsight accounts ...`; returns the exit code. */
 export function run(argv: string[]): Promise<number> {
-  return runStoreCommand({ name: "accounts", help: HELP, subcommands: { list, admin } }, argv);
+  return runStoreCommand({ name: "accounts", help: HELP, subcommands: { list, admin, "set-plan": setPlan } }, argv);
 }

@@ -21,12 +21,14 @@ import { table } from "./text-table.js";
 export const DEFAULT_ACCOUNT_NAME = "default";
 
 const HELP = `usage:
-  threadsight keys create --plan PLAN --name NAME [--account ACCOUNT] [--json]
+  threadsight keys create --name NAME [--plan PLAN] [--account ACCOUNT] [--json]
   threadsight keys list [--account ACCOUNT_ID] [--json]
   threadsight keys revoke KEY_ID [--json]
   threadsight keys rotate KEY_ID [--json]
 
-  --plan     one of ${PLAN_IDS.join(", ")}
+  --plan     one of ${PLAN_IDS.join(", ")}: the plan of a new account (default free); for an
+             existing account it must be the account's plan (keys follow their account's plan;
+             change it for every key with \`threadsight accounts set-plan\`)
   --name     a label for the key (what it is used for)
   --account  an account id (acct_...) or name; a name that does not exist yet is created
              (default "${DEFAULT_ACCOUNT_NAME}")
@@ -84,20 +86,20 @@ function create(args: string[]): Execute {
     json: { type: "boolean" },
   };
   const { values } = parse("create", args, flags, 0);
-  const plan = requiredString("create", values, "plan");
-  if (!isPlanId(plan)) throw new UsageError(`keys create: --plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+  const plan = values.plan === undefined ? undefined : requiredString("create", values, "plan");
+  if (plan !== undefined && !isPlanId(plan)) throw new UsageError(`keys create: --plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
   const name = requiredString("create", values, "name");
   const account = typeof values.account === "string" ? values.account : DEFAULT_ACCOUNT_NAME;
   if (account.trim() === "") throw new UsageError("keys create: --account must not be blank");
   return async (service, config) => {
     // The plan must exist in the catalog in force (Variant A has no lite or starter plan).
     const catalog = loadPlanCatalog(config.plansFile);
-    if (findPlan(catalog, plan) === undefined) {
+    if (plan !== undefined && findPlan(catalog, plan) === undefined) {
       throw new UsageError(`keys create: --plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`);
     }
     const created = await service.createKey({
       ...(account.startsWith("acct_") ? { accountId: account } : { accountName: account }),
-      plan,
+      ...(plan === undefined ? {} : { plan }),
       name,
     });
     if (values.json === true) {

@@ -7,7 +7,6 @@ import { keyStatus } from "../accounts/key-status.js";
 import type { AccountsStore, ApiKeyInfo } from "../accounts/store.js";
 import { utcDay } from "../accounts/usage-args.js";
 import { calendarMonth } from "../limits/quota-period.js";
-import { newestUsableKey } from "./account-usage.js";
 import type { AccountSummary } from "./portal-service.js";
 
 /** One row per account for the operator view and `threadsight accounts list`, oldest first. */
@@ -34,7 +33,7 @@ export async function accountSummaries(
       name: a.name,
       email: a.email,
       isAdmin: a.isAdmin,
-      plan: a.plan ?? newestUsableKey(ks, at)?.plan ?? null,
+      plan: a.plan,
       createdAt: a.createdAt,
       activeKeys: ks.filter((k) => {
         const s = keyStatus(k, at);

@@ -38,14 +38,14 @@ export function newestUsableKey(keys: readonly ApiKeyInfo[], now: Date): ApiKeyI
 }
 
 /**
- * The caller whose limits describe the account: its newest usable key (whose overrides apply to
- * its calls), or, with no key, the account itself on its plan with no overrides. Counters are
- * per account, so either reads the same used count.
+ * The caller whose limits describe the account: the account's plan (every key is on it) with the
+ * overrides of its newest usable key, or none without a key. Counters are per account, so either
+ * reads the same used count.
  */
 export function accountCaller(accountId: string, plan: PlanId, keys: readonly ApiKeyInfo[], now: Date): Caller {
   const key = newestUsableKey(keys, now);
   if (key === undefined) return { keyId: "", accountId, plan, overrides: {} };
-  return { keyId: key.id, accountId, plan: key.plan, overrides: { ...key.overrides } };
+  return { keyId: key.id, accountId, plan, overrides: { ...key.overrides } };
 }
 
 /**

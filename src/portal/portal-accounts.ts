@@ -19,9 +19,9 @@ import type { PlanCatalog } from "../limits/plan-catalog.js";
 import { formatQuotaPeriod } from "../limits/quota-period.js";
 import { accountSummaries } from "./account-summaries.js";
 import { checkEmail, checkName, checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "./account-rules.js";
-import { accountCaller, accountUsage, newestUsableKey } from "./account-usage.js";
-import { immediateBilling } from "./billing.js";
-import type { BillingProvider } from "./billing.js";
+import { accountCaller, accountUsage } from "./account-usage.js";
+import { noBilling } from "./billing.js";
+import type { BillingProvider, ReturnUrls } from "./billing.js";
 import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
 import { PortalError } from "./portal-service.js";
 import type { PlanOffer, PortalAccount, PortalService, PortalSession } from "./portal-service.js";
@@ -35,7 +35,7 @@ export interface PortalDeps {
   keys: KeyService;
   enforcer: LimitEnforcer;
   catalog: PlanCatalog;
-  /** Default: immediateBilling() (no payment step). */
+  /** Default: noBilling (self-service moves to the free plan only). */
   billing?: BillingProvider;
   /** Session lifetime, seconds; default 12 hours. Sessions are never extended. */
   sessionTtlSeconds?: number;
@@ -69,11 +69,11 @@ function fromAccountsError(err: unknown, field: string): unknown {
 /** Builds the portal service. */
 export function createPortalService(deps: PortalDeps): PortalService {
   const { store, keys, enforcer, catalog } = deps;
-  const billing = deps.billing ?? immediateBilling();
   const now = deps.now ?? (() => new Date());
   const ttlMs = (deps.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000;
   const limiter = createSignInLimiter(deps.signInLimits);
   const fallbackPlan = defaultPlan(catalog);
+  const billing = deps.billing ?? noBilling(fallbackPlan);
   // Verified against when the email is unknown, so that case costs one scrypt like a real one
   // and timing does not reveal which emails have accounts. Made now, not on the first unknown
   // email, which would otherwise cost two hashes and stand out.
@@ -81,20 +81,13 @@ export function createPortalService(deps: PortalDeps): PortalService {
   dummyHash.catch(() => undefined);
   let lastSweep = 0;
 
-  async function planOf(account: AccountRecord, accountKeys?: readonly ApiKeyInfo[]): Promise<PlanId> {
-    if (account.plan !== null) return account.plan;
-    // An account made from the CLI has no subscription; its keys say what it is on.
-    const ks = accountKeys ?? (await store.listKeys({ accountId: account.id }));
-    return newestUsableKey(ks, now())?.plan ?? fallbackPlan;
-  }
-
   async function toPortalAccount(account: AccountRecord): Promise<PortalAccount> {
     return {
       id: account.id,
       name: account.name,
       email: account.email ?? "",
       isAdmin: account.isAdmin,
-      plan: await planOf(account),
+      plan: account.plan,
       createdAt: account.createdAt,
     };
   }
@@ -211,25 +204,33 @@ export function createPortalService(deps: PortalDeps): PortalService {
       );
     },
 
-    async changePlan(accountId, plan) {
+    async changePlan(accountId, plan, urls: ReturnUrls) {
       const target = findPlan(catalog, plan);
       if (target === undefined) {
         const ids = catalog.plans.map((p) => p.id).join(", ");
         throw new PortalError({ kind: "invalid", field: "plan", message: `plan must be one of ${ids}, got "${plan}"` });
       }
       const account = await existingAccount(accountId);
-      const from = await planOf(account);
-      // A resubmitted form must not charge twice; the keys are already on this plan.
-      if (account.plan === target.id) return toPortalAccount(account);
-      await billing.changePlan(account, from, target.id);
-      // Account first, keys second: should the second step fail, repeating the change converges.
-      await store.setAccountPlan(accountId, target.id);
+      // A resubmitted form must not charge twice; the account is already on this plan.
+      if (account.plan === target.id) return { account: await toPortalAccount(account), outcome: { kind: "apply" } };
+      const outcome = await billing.changePlan(account, account.plan, target.id, urls);
+      if (outcome.kind !== "apply") return { account: await toPortalAccount(account), outcome };
       try {
-        await keys.setPlan({ accountId }, target.id);
+        return { account: await toPortalAccount(await keys.setAccountPlan(accountId, target.id)), outcome };
       } catch (err) {
         throw fromAccountsError(err, "plan");
       }
-      return toPortalAccount(await existingAccount(accountId));
+    },
+
+    billingProvider() {
+      return billing.name;
+    },
+
+    async billingWebhook(rawBody, signature) {
+      if (billing.handleWebhook === undefined) {
+        throw new PortalError({ kind: "not_found", message: "no billing provider is configured" });
+      }
+      return billing.handleWebhook(rawBody, signature);
     },
 
     async listKeys(accountId) {
@@ -240,7 +241,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
     async createKey(accountId, name) {
       const account = await existingAccount(accountId);
       try {
-        const created = await keys.createKey({ accountId, plan: await planOf(account), name });
+        const created = await keys.createKey({ accountId, plan: account.plan, name });
         return { key: created.key, info: created.info };
       } catch (err) {
         throw fromAccountsError(err, "name");
@@ -272,7 +273,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
       const account = await existingAccount(accountId);
       const accountKeys = await store.listKeys({ accountId });
       const at = now();
-      const caller = accountCaller(accountId, await planOf(account, accountKeys), accountKeys, at);
+      const caller = accountCaller(accountId, account.plan, accountKeys, at);
       return accountUsage({ store, enforcer, catalog }, caller, days, at);
     },
 

@@ -11,6 +11,7 @@
  */
 import type { PlanId } from "../accounts/caller.js";
 import type { ApiKeyInfo } from "../accounts/store.js";
+import type { PlanChangeOutcome, ReturnUrls } from "./billing.js";
 
 /** The signed-in account as the pages show it. */
 export interface PortalAccount {
@@ -18,7 +19,7 @@ export interface PortalAccount {
   name: string;
   email: string;
   isAdmin: boolean;
-  /** The plan new keys get and plan changes set; every unrevoked key follows it. */
+  /** The account's plan: every one of its keys is on it (keys have no plan of their own). */
   plan: PlanId;
   createdAt: Date;
 }
@@ -114,8 +115,16 @@ export interface PortalService {
   signOut(token: string): Promise<void>;
 
   plans(): readonly PlanOffer[];
-  /** Applies at once through the billing provider; every unrevoked key follows. */
-  changePlan(accountId: string, plan: string): Promise<PortalAccount>;
+  /**
+   * Asks the billing provider: the free plan applies at once (or at the end of a paid period),
+   * a paid plan needs payment (a Checkout URL) and moves only on the provider's signed webhook.
+   * Every key of the account follows the account's plan.
+   */
+  changePlan(accountId: string, plan: string, urls: ReturnUrls): Promise<{ account: PortalAccount; outcome: PlanChangeOutcome }>;
+  /** Which payment provider is configured ("none": paid plans are granted by operators only). */
+  billingProvider(): "none" | "stripe";
+  /** Verifies and applies a provider's webhook; throws WebhookSignatureError on a bad signature. */
+  billingWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ type: string; handled: boolean }>;
 
   /** The account's keys (no secrets), newest first, revoked ones included. */
   listKeys(accountId: string): Promise<ApiKeyInfo[]>;

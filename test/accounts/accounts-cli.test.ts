@@ -61,6 +61,28 @@ function registerCliSuite(newLocation: () => Promise<Location>): void {
     assert.match(lines[2] ?? "", new RegExp(`^${cli.id}\\s+ci bot\\s+-\\s+starter\\s+no\\s+2\\s+5$`));
   });
 
+  it("set-plan moves the account and all its keys; keys create refuses another plan", async () => {
+    const at = await newLocation();
+    const { cli } = await seed(at);
+    const refused = await runCli(["keys", "create", "--account", cli.id, "--plan", "enterprise", "--name", "more"], envOf(at));
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /is on the starter plan .*accounts set-plan/);
+    const moved = await runCli(["accounts", "set-plan", cli.id, "pro", "--json"], envOf(at));
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.deepEqual(JSON.parse(moved.stdout), { id: cli.id, previous_plan: "starter", plan: "pro", keys: 2 });
+    const listed = await runCli(["keys", "list", "--account", cli.id, "--json"], envOf(at));
+    assert.deepEqual([...new Set((JSON.parse(listed.stdout) as { plan: string }[]).map((k) => k.plan))], ["pro"]);
+    const more = await runCli(["keys", "create", "--account", cli.id, "--name", "more", "--json"], envOf(at));
+    assert.equal(more.code, 0, more.stderr);
+    assert.equal((JSON.parse(more.stdout) as { plan: string }).plan, "pro");
+    const bad = await runCli(["accounts", "set-plan", cli.id, "platinum"], envOf(at));
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /PLAN must be one of/);
+    const nobody = await runCli(["accounts", "set-plan", "acct_nobody", "pro"], envOf(at));
+    assert.equal(nobody.code, 1);
+    assert.match(nobody.stderr, /no account with id "acct_nobody"/);
+  });
+
   it("grants and revokes admin by email or id, and refuses unknown accounts and bad usage", async () => {
     const at = await newLocation();
     const { portal } = await seed(at);

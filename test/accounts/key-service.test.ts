@@ -104,10 +104,10 @@ describe("key service", () => {
     // Keys list by creation time; distinct times make the expected order unambiguous.
     const a = await service.createKey({ accountName: "acme", plan: "free", name: "one" });
     nowMs += 1;
-    const b = await service.createKey({ accountName: "acme", plan: "lite", name: "two" });
+    const b = await service.createKey({ accountName: "acme", name: "two" });
     assert.equal(b.account.id, a.account.id);
     nowMs += 1;
-    const c = await service.createKey({ accountId: a.account.id, plan: "starter", name: "three" });
+    const c = await service.createKey({ accountId: a.account.id, plan: "free", name: "three" });
     assert.equal(c.account.id, a.account.id);
     assert.deepEqual((await service.listKeys({ accountId: a.account.id })).map((k) => k.name), ["one", "two", "three"]);
     await assert.rejects(service.createKey({ accountId: "acct_nope", plan: "free", name: "x" }), isAccountsError("not_found", /acct_nope/));
@@ -249,23 +249,36 @@ describe("key service", () => {
     assert.equal((await server.authenticate(created.key)).ok, true);
   });
 
-  it("changes plans for a key or an account and the next authentication sees it", async () => {
-    const a = await service.createKey({ accountName: "acme", plan: "free", name: "a" });
-    const b = await service.createKey({ accountName: "acme", plan: "free", name: "b" });
-    assert.equal((await service.authenticate(a.key)).ok, true);
-    assert.equal(await service.setPlan({ keyId: a.info.id }, "starter"), 1);
+  it("keeps one plan per account: a key cannot differ from it, set-plan moves every key at once", async () => {
+    const a = await service.createKey({ accountName: "acme", plan: "starter", name: "a" });
+    assert.equal(a.account.plan, "starter");
+    assert.equal(a.info.plan, "starter");
+    // Creating a key never changes what the account may call: a different plan is refused.
+    await assert.rejects(
+      service.createKey({ accountName: "acme", plan: "enterprise", name: "b" }),
+      isAccountsError("failed_precondition", /acme .* is on the starter plan.*accounts set-plan/),
+    );
+    await assert.rejects(
+      service.createKey({ accountId: a.account.id, plan: "free", name: "b" }),
+      isAccountsError("failed_precondition", /starter plan/),
+    );
+    assert.equal((await service.listKeys({ accountId: a.account.id })).length, 1);
+    const b = await service.createKey({ accountId: a.account.id, name: "b" });
+    assert.equal(b.info.plan, "starter");
     const first = await service.authenticate(a.key);
     assert.ok(first.ok);
     assert.equal(first.caller.plan, "starter");
-    assert.equal(await service.setPlan({ accountId: a.account.id }, "pro"), 2);
+    const moved = await service.setAccountPlan(a.account.id, "pro");
+    assert.equal(moved.plan, "pro");
     for (const k of [a.key, b.key]) {
       const r = await service.authenticate(k);
       assert.ok(r.ok);
       assert.equal(r.caller.plan, "pro");
     }
-    await assert.rejects(service.setPlan({ keyId: a.info.id }, "platinum"), isAccountsError("invalid_argument", /platinum/));
-    await assert.rejects(service.setPlan({ keyId: "unknownKeyId" }, "pro"), isAccountsError("not_found", /unknownKeyId/));
-    await assert.rejects(service.setPlan({ accountId: "acct_none" }, "pro"), isAccountsError("not_found", /acct_none/));
+    const rotated = await service.rotateKey(a.info.id);
+    assert.equal(rotated.info.plan, "pro");
+    await assert.rejects(service.setAccountPlan(a.account.id, "platinum"), isAccountsError("invalid_argument", /platinum/));
+    await assert.rejects(service.setAccountPlan("acct_none", "pro"), isAccountsError("not_found", /acct_none/));
   });
 
   it("lists keys without hashes", async () => {

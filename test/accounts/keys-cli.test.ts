@@ -125,7 +125,7 @@ describe("threadsight keys (SQLite)", () => {
 
   it("answers usage errors with exit 2 and a message naming the flag, printing nothing on stdout", async () => {
     const cases: [string[], RegExp][] = [
-      [["keys", "create", "--name", "x"], /--plan is required/],
+      [["keys", "create", "--plan", " ", "--name", "x"], /--plan must not be blank/],
       [["keys", "create", "--plan", "gold", "--name", "x"], /--plan must be one of free, lite, starter, pro, enterprise, got "gold"/],
       [["keys", "create", "--plan", "pro"], /--name is required/],
       [["keys", "create", "--plan", "pro", "--name", "  "], /--name must not be blank/],

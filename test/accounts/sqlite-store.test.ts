@@ -41,7 +41,7 @@ describe("SQLite accounts store", () => {
     try {
       assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
       const versions = db.prepare("SELECT version FROM schema_version ORDER BY version").all() as { version: number }[];
-      assert.deepEqual(versions.map((v) => v.version), [1, 2]);
+      assert.deepEqual(versions.map((v) => v.version), [1, 2, 3]);
     } finally {
       db.close();
     }
@@ -56,7 +56,6 @@ describe("SQLite accounts store", () => {
         id: "multiprocess",
         accountId: "acct_mp",
         name: "mp",
-        plan: "pro",
         keyHash: "00".repeat(32),
         displayPrefix: "ts_live_multiprocess_0000",
         createdAt: new Date(),

@@ -33,7 +33,6 @@ function newKey(accountId: string, overrides: Partial<NewApiKey> = {}): NewApiKe
     id,
     accountId,
     name: `key ${seq}`,
-    plan: "starter",
     keyHash: "ab".repeat(32),
     displayPrefix: `ts_live_${id}_abcd`,
     createdAt: new Date(T0.getTime() + seq),
@@ -116,7 +115,7 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
   it("creates, reads and lists accounts with exact timestamps", async () => {
     await withStore(async (store) => {
       const made = await store.createAccount({ id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0 });
-      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0, plan: null });
+      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0, plan: "free" });
       assert.deepEqual(await store.getAccount("acct_1"), made);
       assert.equal(await store.getAccount("acct_none"), undefined);
       const later = new Date(T0.getTime() + 1000);
@@ -126,7 +125,7 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       assert.deepEqual(await store.findAccountsByName("Nobody"), []);
       const all = await store.listAccounts();
       assert.deepEqual(all.map((a) => a.id), ["acct_1", "acct_2", "acct_3"]);
-      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later, plan: null });
+      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later, plan: "free" });
     });
   });
 
@@ -143,11 +142,11 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
 
   it("stores keys, returns the hash only from getKey, and lists by account in creation order", async () => {
     await withStore(async (store) => {
-      await store.createAccount({ id: "acct_1", name: "one", createdAt: T0 });
+      await store.createAccount({ id: "acct_1", name: "one", plan: "starter", createdAt: T0 });
       await store.createAccount({ id: "acct_2", name: "two", createdAt: T0 });
       const k1 = newKey("acct_1", { overrides: { ratePerMinute: 5000, quota: null } });
       const k2 = newKey("acct_2");
-      const k3 = newKey("acct_1", { plan: "enterprise" });
+      const k3 = newKey("acct_1");
       const info = await store.insertKey(k1);
       assert.equal("keyHash" in info, false, "insertKey must not hand the hash back");
       assert.deepEqual(info, {
@@ -237,23 +236,31 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
     });
   });
 
-  it("changes the plan of one key, or of every unrevoked key of an account", async () => {
+  it("gives every key its account's plan: one change moves them all, revoked ones included", async () => {
     await withStore(async (store) => {
-      await store.createAccount({ id: "acct_1", name: "one", createdAt: T0 });
-      await store.createAccount({ id: "acct_2", name: "two", createdAt: T0 });
+      await store.createAccount({ id: "acct_1", name: "one", plan: "starter", createdAt: T0 });
+      await store.createAccount({ id: "acct_2", name: "two", plan: "starter", createdAt: T0 });
       const a = newKey("acct_1");
       const b = newKey("acct_1");
       const revoked = newKey("acct_1");
       const other = newKey("acct_2");
       for (const k of [a, b, revoked, other]) await store.insertKey(k);
       await store.revokeKey(revoked.id, T0);
-      assert.equal(await store.setPlan({ keyId: a.id }, "pro"), 1);
-      assert.equal((await store.getKey(a.id))?.plan, "pro");
-      assert.equal((await store.getKey(b.id))?.plan, "starter");
-      assert.equal(await store.setPlan({ keyId: "nokey0000000" }, "pro"), 0);
-      assert.equal(await store.setPlan({ accountId: "acct_1" }, "enterprise"), 2);
+      const rotatedTo = newKey("acct_1");
+      assert.equal(await store.rotateKey(b.id, rotatedTo, new Date(T0.getTime() + 1000)), true);
+      assert.equal(await store.setAccountPlan("acct_1", "enterprise"), true);
       const plans = Object.fromEntries((await store.listKeys()).map((k) => [k.id, k.plan]));
-      assert.deepEqual(plans, { [a.id]: "enterprise", [b.id]: "enterprise", [revoked.id]: "starter", [other.id]: "starter" });
+      assert.deepEqual(plans, {
+        [a.id]: "enterprise",
+        [b.id]: "enterprise",
+        [revoked.id]: "enterprise",
+        [other.id]: "starter",
+        [rotatedTo.id]: "enterprise",
+      });
+      assert.equal((await store.getKey(a.id))?.plan, "enterprise");
+      assert.equal((await store.revokeKey(a.id, T0))?.plan, "enterprise");
+      const inserted = await store.insertKey(newKey("acct_1"));
+      assert.equal(inserted.plan, "enterprise");
     });
   });
 
@@ -344,8 +351,8 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
   it("keeps everything across close and reopen", async () => {
     const location = await newLocation();
     const first = await location.open();
-    await first.createAccount({ id: "acct_1", name: "one", email: "one@example.com", createdAt: T0 });
-    const k = newKey("acct_1", { plan: "pro", overrides: { ratePerMinute: 10 } });
+    await first.createAccount({ id: "acct_1", name: "one", email: "one@example.com", plan: "pro", createdAt: T0 });
+    const k = newKey("acct_1", { overrides: { ratePerMinute: 10 } });
     await first.insertKey(k);
     const replacement = newKey("acct_1");
     const graceEnd = new Date(T0.getTime() + 5_000);
@@ -399,16 +406,14 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
     });
   });
 
-  it("sets an account's plan and admin flag without touching its keys", async () => {
+  it("sets an account's plan and admin flag", async () => {
     await withStore(async (store) => {
       await store.createAccount({ id: "acct_1", name: "one", createdAt: T0 });
       const k = newKey("acct_1");
       await store.insertKey(k);
       assert.equal(await store.setAccountPlan("acct_1", "pro"), true);
       assert.equal((await store.getAccount("acct_1"))?.plan, "pro");
-      assert.equal((await store.getKey(k.id))?.plan, "starter");
-      assert.equal(await store.setAccountPlan("acct_1", null), true);
-      assert.equal((await store.getAccount("acct_1"))?.plan, null);
+      assert.equal((await store.getKey(k.id))?.plan, "pro");
       assert.equal(await store.setAccountPlan("acct_none", "pro"), false);
       assert.equal(await store.setAdmin("acct_1", true), true);
       assert.equal((await store.getAccount("acct_1"))?.isAdmin, true);

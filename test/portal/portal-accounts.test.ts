@@ -17,6 +17,7 @@ import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { Limits } from "../../src/limits/open-limits.js";
 import { createPortalService } from "../../src/portal/portal-accounts.js";
 import type { PortalDeps } from "../../src/portal/portal-accounts.js";
+import type { BillingProvider } from "../../src/portal/billing.js";
 import { PortalError } from "../../src/portal/portal-service.js";
 import type { PortalFailure, PortalService } from "../../src/portal/portal-service.js";
 import { startPostgres } from "../harness/postgres.js";
@@ -25,6 +26,7 @@ import { limitsFor } from "../limits/fixtures.js";
 const CATALOG = loadPlanCatalog("config/plans/variant-b.json");
 const PASSWORD = "correct horse battery";
 const ADDRESS = "192.0.2.10";
+const URLS = { success: "https://portal.example/portal/plans?checkout=done", cancel: "https://portal.example/portal/plans?checkout=cancelled" };
 
 /** Where a suite's stores live: SQLite data dirs, or databases on one PostgreSQL server. */
 interface Backend {
@@ -180,38 +182,46 @@ function registerPortalSuite(backend: Backend): void {
     return { portal: createPortalService({ store, keys: createKeyService({ store }), enforcer: limits.enforcer, catalog: CATALOG }) };
   }
 
-  it("a plan change moves the account and every unrevoked key, and new keys follow it", async () => {
+  it("a plan change moves the account and every key, and new keys follow it", async () => {
     const { portal, keys } = await setup();
     const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
     const a = await portal.createKey(s.account.id, "laptop");
     const b = await portal.createKey(s.account.id, "server");
     assert.equal(a.info.plan, "free");
     await portal.revokeKey(s.account.id, b.info.id);
-    const account = await portal.changePlan(s.account.id, "pro");
-    assert.equal(account.plan, "pro");
+    // No billing provider: a paid plan is refused and nothing moves.
+    await assert.rejects(portal.changePlan(s.account.id, "pro", URLS), failure("forbidden"));
+    assert.equal((await portal.session(s.token))?.account.plan, "free");
+    // The operator's way (threadsight accounts set-plan) moves the account and every key.
+    assert.equal((await keys.setAccountPlan(s.account.id, "pro")).plan, "pro");
     const byId = Object.fromEntries((await portal.listKeys(s.account.id)).map((k) => [k.id, k.plan]));
-    assert.deepEqual(byId, { [a.info.id]: "pro", [b.info.id]: "free" });
+    assert.deepEqual(byId, { [a.info.id]: "pro", [b.info.id]: "pro" });
     const auth = await keys.authenticate(a.key);
     assert.ok(auth.ok && auth.caller.plan === "pro");
     assert.equal((await portal.createKey(s.account.id, "ci")).info.plan, "pro");
     assert.equal((await portal.session(s.token))?.account.plan, "pro");
-    await assert.rejects(portal.changePlan(s.account.id, "platinum"), failure("invalid", "plan"));
-    await assert.rejects(portal.changePlan("acct_nobody", "pro"), failure("not_found"));
+    await assert.rejects(portal.changePlan(s.account.id, "platinum", URLS), failure("invalid", "plan"));
+    await assert.rejects(portal.changePlan("acct_nobody", "pro", URLS), failure("not_found"));
+    const down = await portal.changePlan(s.account.id, "free", URLS);
+    assert.equal(down.account.plan, "free");
+    assert.deepEqual([...new Set((await portal.listKeys(s.account.id)).map((k) => k.plan))], ["free"]);
   });
 
   it("asks the billing provider first and changes nothing when it refuses", async () => {
     const seen: string[] = [];
-    const billing = {
-      async changePlan(_account: unknown, from: string, to: string) {
+    const billing: BillingProvider = {
+      name: "stripe",
+      async changePlan(_account, from, to) {
         seen.push(`${from}->${to}`);
         if (to === "enterprise") throw new PortalError({ kind: "conflict", message: "payment declined" });
+        return { kind: "apply" };
       },
     };
     const { portal } = await setup({ billing });
     const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
     const k = await portal.createKey(s.account.id, "laptop");
-    await portal.changePlan(s.account.id, "lite");
-    await assert.rejects(portal.changePlan(s.account.id, "enterprise"), failure("conflict"));
+    await portal.changePlan(s.account.id, "lite", URLS);
+    await assert.rejects(portal.changePlan(s.account.id, "enterprise", URLS), failure("conflict"));
     assert.deepEqual(seen, ["free->lite", "lite->enterprise"]);
     assert.equal((await portal.session(s.token))?.account.plan, "lite");
     assert.equal((await portal.listKeys(s.account.id)).find((x) => x.id === k.info.id)?.plan, "lite");
@@ -311,7 +321,7 @@ function registerPortalSuite(backend: Backend): void {
       await portal.signIn({ email: address, password: PASSWORD }, ADDRESS),
       await portal.session(up.token),
       portal.plans(),
-      await portal.changePlan(up.account.id, "lite"),
+      await portal.changePlan(up.account.id, "free", URLS),
       await portal.listKeys(up.account.id),
       key,
       await portal.rotateKey(up.account.id, key.info.id),

@@ -101,7 +101,7 @@ describe("developer portal journey in Chromium", { skip }, () => {
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test("sign up (a hostile name is shown literally), choose Starter", async () => {
+  test("sign up (a hostile name is shown literally); Starter needs payment, an operator grants it", async () => {
     await page.goto(`${svc.url}/portal/sign-up`);
     await check("sign-up");
     await page.fill("#name", ACCOUNT_NAME);
@@ -112,9 +112,15 @@ describe("developer portal journey in Chromium", { skip }, () => {
     assert.equal(await page.locator(".who").textContent(), ACCOUNT_NAME);
     assert.equal(await page.locator("img").count(), 0, "an injected <img> would be in the DOM");
 
+    // No billing provider is configured: a paid plan is refused and nothing changes.
+    const refused = page.waitForResponse((r) => r.url() === `${svc.url}/portal/plans` && r.request().method() === "POST");
     await page.getByRole("button", { name: "Choose Starter" }).click();
-    await page.waitForURL(/changed=starter$/);
-    assert.match((await page.locator(".notice").textContent())!, /Starter plan/);
+    assert.equal((await refused).status(), 403);
+    assert.match(await page.content(), /needs payment/);
+    // The operator grants it (threadsight accounts set-plan); the page then shows it.
+    const account = await svc.service.accounts.findAccountByEmail(email);
+    await svc.service.keys.setAccountPlan(account!.id, "starter");
+    await page.goto(`${svc.url}/portal/plans`);
     assert.match((await page.locator("tr.current th").textContent())!, /Starter/);
     await check("plans");
   });

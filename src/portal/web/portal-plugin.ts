@@ -9,6 +9,7 @@ import type { PortalService } from "../portal-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { loadAssets } from "./assets.js";
 import { authRoutes } from "./auth-routes.js";
+import { billingRoutes } from "./billing-routes.js";
 import { cookiePolicy } from "./cookies.js";
 import { FAILURE_STATUS, FAILURE_TITLE, PageError, findSession, sendPage, viewerOf } from "./page-context.js";
 import type { PageContext } from "./page-context.js";
@@ -58,6 +59,8 @@ export async function portalPlugin(app: FastifyInstance, opts: PortalPluginOptio
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
   toolsRoutes(app, ctx);
+  // Not awaited: awaiting would bind the routes above before the error handler below is set.
+  void app.register(billingRoutes, { service: opts.service, maxBodyBytes: opts.maxBodyBytes });
 
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
     if (err instanceof PageError) {

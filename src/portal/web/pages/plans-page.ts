@@ -1,4 +1,7 @@
-/** The plan picker: the catalog as a table, one form per plan; a change applies at once. */
+/**
+ * The plan picker: the catalog as a table, one form per plan. Which changes are possible, and
+ * how they are paid for, depends on the billing provider (billing.ts).
+ */
 import type { PlanOffer } from "../../portal-service.js";
 import { csrfInput, formAlert } from "../form-fields.js";
 import { html } from "../html.js";
@@ -14,7 +17,7 @@ function quota(p: PlanOffer): string {
 }
 
 /** The plans page; `notice` confirms a change that just happened. */
-export function plansPage(viewer: Viewer, plans: readonly PlanOffer[], notice?: string): SafeHtml {
+export function plansPage(viewer: Viewer, plans: readonly PlanOffer[], billing: "none" | "stripe", notice?: string): SafeHtml {
   const rows = plans.map((p) => {
     const current = p.id === viewer.account.plan;
     return html`<tr${current ? html` class="current"` : ""}>
@@ -32,7 +35,11 @@ export function plansPage(viewer: Viewer, plans: readonly PlanOffer[], notice?: 
   const body = html`${notice !== undefined && html`<p class="notice" role="status">${notice}</p>`}
 ${formAlert(undefined)}
 <section class="card">
-  <p>Plan changes apply at once to every active key of your account. No payment is taken here.</p>
+  <p>${
+    billing === "stripe"
+      ? "A paid plan is bought through Stripe Checkout and applies to every key of your account once the payment is confirmed; a move to Free applies at the end of the paid period."
+      : "Paid plans cannot be bought here: ask the operator to move your account. A move to Free applies at once to every key of your account."
+  }</p>
   <table class="plans">
     <caption>Available plans</caption>
     <thead><tr><th scope="col">Plan</th><th scope="col">Quota</th><th scope="col">Rate limit</th><th scope="col">API access</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
