@@ -15,7 +15,7 @@ export interface HnSettings {
   algoliaUrl: string;
   /** Items below maxitem the first poll starts at (0: only items posted from then on). */
   backlog: number;
-  /** Backfill range, epoch seconds, both exclusive; absent for no backfill. */
+  /** Backfill range, epoch seconds, both exclusive; absent for no backfill. Given as ISO dates. */
   backfillFrom: number | undefined;
   backfillTo: number | undefined;
   /** Refresh score and comment counts of walked stories from /v0/updates.json. */
@@ -26,7 +26,10 @@ export interface HnSettings {
 export const HN_FIREBASE_URL = "https://hacker-news.firebaseio.com";
 export const HN_ALGOLIA_URL = "https://hn.algolia.com";
 
+/** An ISO date as epoch seconds; a number is taken as already converted (stored settings). */
 function epochSeconds(settings: Record<string, unknown>, name: string): number | undefined {
+  const given = settings[name];
+  if (typeof given === "number" && Number.isSafeInteger(given) && given >= 0) return given;
   const raw = optString(settings, name);
   if (raw === undefined) return undefined;
   const ms = Date.parse(raw);

@@ -104,11 +104,16 @@ export function createPoliteClient(politeness: Partial<Politeness> = {}, signal?
 
   /** Waits for the spacing, the key's pause, then counts one request against the budget. */
   const admit = async (key: string | undefined): Promise<void> => {
-    // A wait after a failure without a key ("") holds back every request of the poll.
-    const until = Math.max(pausedUntil.get(key ?? "") ?? 0, pausedUntil.get("") ?? 0, lastStart + p.minIntervalMs);
-    const wait = until - Date.now();
-    if (wait > p.maxWaitMs) throw new SourceRequestError("rate_limited", `the server asked for a pause of ${Math.ceil(wait / 1000)} s before the next request`, until);
-    if (wait > 0) await sleep(wait, undefined, { signal });
+    // Looked at again after each sleep: another request may have been told to back off (a 429
+    // with Retry-After) while this one waited. A wait after a failure without a key ("") holds
+    // back every request of the poll.
+    for (;;) {
+      const until = Math.max(pausedUntil.get(key ?? "") ?? 0, pausedUntil.get("") ?? 0, lastStart + p.minIntervalMs);
+      const wait = until - Date.now();
+      if (wait <= 0) break;
+      if (wait > p.maxWaitMs) throw new SourceRequestError("rate_limited", `the server asked for a pause of ${Math.ceil(wait / 1000)} s before the next request`, until);
+      await sleep(wait, undefined, { signal });
+    }
     if (requests >= p.maxRequests) throw new SourceRequestError("budget_exhausted", `request budget of ${p.maxRequests} per poll spent`);
     requests += 1;
     lastStart = Date.now();
