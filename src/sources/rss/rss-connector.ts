@@ -19,7 +19,7 @@ export const RSS_REMEMBERED = 2_000;
 interface RssCursor {
   etag?: string | undefined;
   lastModified?: string | undefined;
-  /** Entry key digest -> content digest, newest first. */
+  /** Entry key digest -> content digest, oldest first. */
   seen: [string, string][];
 }
 
