@@ -44,6 +44,8 @@ export interface PoliteServer {
   requests: LoggedRequest[];
   violations: string[];
   inject(fault: Fault): void;
+  /** Drops the faults not yet used up. */
+  clearFaults(): void;
   /** Requests whose path matches, for counting. */
   count(path: RegExp): number;
   close(): Promise<void>;
@@ -115,6 +117,7 @@ export async function startPoliteServer(route: (url: URL, req: http.IncomingMess
     requests,
     violations,
     inject: (fault) => void faults.push({ ...fault }),
+    clearFaults: () => void faults.splice(0),
     count: (path) => requests.filter((r) => path.test(r.url)).length,
     close: () =>
       new Promise<void>((resolve) => {

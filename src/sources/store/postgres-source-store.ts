@@ -143,6 +143,10 @@ export async function openPostgresSourceStore(url: string): Promise<SourceStore>
       );
       return (res.rowCount ?? 0) === 1;
     },
+    async renew(name, owner, leaseMs) {
+      const res = await pool.query(`UPDATE threadsight_sources SET lease_until = ${NOW_MS} + $3 WHERE name = $1 AND lease_owner = $2 AND lease_until >= ${NOW_MS}`, [name, owner, leaseMs]);
+      return (res.rowCount ?? 0) === 1;
+    },
     async finishPoll(name, owner, outcome: PollOutcome, nextPollAt) {
       if (outcome.ok) {
         await pool.query(

@@ -88,6 +88,8 @@ export interface SourceStore {
    * lease was lost (expired and taken), in which case the poll must stop without writing more.
    */
   saveCursor(name: string, owner: string, cursor: string, leaseMs: number, postsWritten: number): Promise<boolean>;
+  /** Extends `owner`'s lease while a long batch is written; false when it was lost. */
+  renew(name: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Records the outcome, sets the next poll time and releases `owner`'s lease. */
   finishPoll(name: string, owner: string, outcome: PollOutcome, nextPollAt: number): Promise<void>;
   close(): Promise<void>;

@@ -128,6 +128,10 @@ export function openSqliteSourceStore(file: string): SourceStore {
         .run(cursor, now + leaseMs, postsWritten, name, owner, now);
       return info.changes === 1;
     },
+    async renew(name, owner, leaseMs) {
+      const now = Date.now();
+      return db.prepare("UPDATE sources SET lease_until = ? WHERE name = ? AND lease_owner = ? AND lease_until >= ?").run(now + leaseMs, name, owner, now).changes === 1;
+    },
     async finishPoll(name, owner, outcome: PollOutcome, nextPollAt) {
       const now = Date.now();
       if (outcome.ok) {

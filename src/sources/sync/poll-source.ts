@@ -69,6 +69,10 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
   const summary: PollSummary = { source: record.name, kind: record.kind, batches: 0, seen: 0, inserted: 0, updated: 0, unchanged: 0, failed: 0, requests: 0, ms: 0 };
   const http = createPoliteClient(deps.politeness, signal);
   const labels = { source: record.name, kind: record.kind };
+  // Renewed a few times per lease while a batch is fetched or written, so a slow batch does not
+  // let the lease lapse and hand the source to another instance mid-poll.
+  const heartbeat = setInterval(() => void deps.store.renew(record.name, deps.owner, deps.leaseMs).catch(() => undefined), Math.max(1000, Math.floor(deps.leaseMs / 3)));
+  heartbeat.unref();
   try {
     if (connector === undefined) throw new SourceRequestError("settings", `no connector for kind "${record.kind}"`);
     const batches = connector.poll({ settings: record.settings, cursor: record.cursor, http, maxItems: deps.maxItemsPerPoll, signal, log: deps.log, now });
@@ -94,10 +98,12 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
       if (!held) throw new SourceRequestError("internal", "lease lost to another instance; stopping this poll");
     }
   } catch (err) {
+    clearInterval(heartbeat);
     if (signal.aborted) throw err;
     const kind = errorKind(err);
     summary.error = { kind, message: (err as Error).message, retryAt: err instanceof SourceRequestError ? err.retryAt : undefined };
   }
+  clearInterval(heartbeat);
   summary.requests = http.requests;
   summary.ms = now() - started;
   const written = summary.inserted + summary.updated;
