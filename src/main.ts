@@ -32,6 +32,8 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
+import { createIngestEnricher } from "./ingest/ingest-enricher.js";
+import { startSync } from "./sources/sync/start-sync.js";
 import { createPortalService } from "./portal/portal-accounts.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
@@ -62,8 +64,14 @@ function summarizerFor(config: Config, logger: Logger): Summarizer {
   });
 }
 
+/** Optional parts of the service. */
+export interface ServiceOptions {
+  /** Poll the live sources inside the server (`threadsight serve --sync`). */
+  sync?: boolean;
+}
+
 /** Builds the whole service from configuration. Fails fast with a clear error on bad wiring. */
-export async function createService(config: Config, logger: Logger): Promise<Service> {
+export async function createService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   const closers: (() => Promise<void> | void)[] = [];
   try {
     const accounts = await openAccountsStore(config);
@@ -79,7 +87,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     const limits = await openLimits(config, { onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile") });
     closers.push(() => limits.close());
 
-    const embedder = cachedEmbedder(await createEmbedder(config), QUERY_CACHE_SIZE);
+    const baseEmbedder = await createEmbedder(config);
+    const embedder = cachedEmbedder(baseEmbedder, QUERY_CACHE_SIZE);
     closers.push(() => embedder.close());
     // Serving: an ingest into the embedded index meanwhile keeps its indexes current for us.
     const index = await openSearchIndex(config, { serving: true });
@@ -104,10 +113,11 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     await health.start();
     closers.push(() => health.stop());
 
+    const metrics = createRpcMetrics();
     const app = await buildServer({
       config,
       logger,
-      metrics: createRpcMetrics(),
+      metrics,
       authenticator: keys,
       authGuard: limits.authFailures,
       afterAuth: [
@@ -130,6 +140,20 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
         ? { portal: createPortalService({ store: accounts, keys, enforcer: limits.enforcer, catalog: limits.catalog, sessionTtlSeconds: config.portalSessionTtlSeconds }) }
         : {}),
     });
+    if (options.sync === true) {
+      // Polls write with the uncached embedder (post texts would only evict cached queries)
+      // through the same pipeline as `threadsight ingest`; their metrics join /metrics.
+      const enricher = await createIngestEnricher(config.dataDir, baseEmbedder);
+      closers.push(() => enricher.close());
+      const sync = await startSync(config, { index, embedder: baseEmbedder, enricher }, {
+        registry: metrics.registry,
+        log: (line) => logger.warn({ sync: line }, "live source"),
+        onPoll: (summary) => (summary.error === undefined ? logger.info({ poll: summary }, "live source polled") : logger.warn({ poll: summary }, "live source poll failed")),
+        onStoreError: (err) => logger.warn({ err: String(err) }, "source store error"),
+      });
+      closers.push(() => sync.stop());
+      logger.info({ owner: sync.owner, store: sync.store.backend }, "live-source sync running");
+    }
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -156,8 +180,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
 }
 
 /** Starts the service, listens, and shuts down gracefully on SIGTERM/SIGINT. */
-export async function runService(config: Config, logger: Logger): Promise<void> {
-  const service = await createService(config, logger);
+export async function runService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<void> {
+  const service = await createService(config, logger, options);
   await service.app.listen({ port: config.port, host: config.host });
   const address = service.app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
