@@ -86,6 +86,16 @@ export interface Config {
   portalCookieSecure: boolean;
   /** Stripe billing for self-service upgrades; undefined = no payment provider (Free only). */
   stripe: StripeConfig | undefined;
+  /** Live sources (src/sources): items one poll of one source may look at, at most. */
+  syncMaxItemsPerPoll: number;
+  /** Live sources: requests one poll of one source may make, retries included. */
+  syncMaxRequestsPerPoll: number;
+  /** Live sources: how long a claim on a source lasts without a renewal, seconds. */
+  syncLeaseSeconds: number;
+  /** Live sources: the User-Agent every connector request carries. */
+  syncUserAgent: string;
+  /** Live sources: per-request timeout, ms. */
+  syncRequestTimeoutMs: number;
 }
 
 /** Stripe settings, all set together (docs/guides/plans-and-keys.md). */
@@ -205,6 +215,9 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+/** The User-Agent of live-source requests unless SYNC_USER_AGENT says otherwise. */
+export const DEFAULT_SYNC_USER_AGENT = "threadsight-sync/0.1 (live-source connector; set SYNC_USER_AGENT to name your deployment and a contact)";
+
 /** Reads and validates the whole configuration. Throws ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonly<Config> {
   const tlsCertFile = opt(env, "TLS_CERT_FILE");
@@ -261,6 +274,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
     stripe: stripeConfig(env),
+    syncMaxItemsPerPoll: int(env, "SYNC_MAX_ITEMS_PER_POLL", 1_000, 1, 100_000),
+    syncMaxRequestsPerPoll: int(env, "SYNC_MAX_REQUESTS_PER_POLL", 1_500, 1, 100_000),
+    syncLeaseSeconds: int(env, "SYNC_LEASE_SECONDS", 120, 5, 3_600),
+    syncUserAgent: str(env, "SYNC_USER_AGENT", DEFAULT_SYNC_USER_AGENT),
+    syncRequestTimeoutMs: int(env, "SYNC_REQUEST_TIMEOUT_MS", 15_000, 100, 300_000),
   };
   return Object.freeze(config);
 }

@@ -34,6 +34,8 @@ import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
 import { createPortalService, defaultPlan } from "./portal/portal-accounts.js";
 import { stripeBilling } from "./portal/stripe-billing.js";
+import { createIngestEnricher } from "./ingest/ingest-enricher.js";
+import { startSync } from "./sources/sync/start-sync.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
 
@@ -63,8 +65,14 @@ function summarizerFor(config: Config, logger: Logger): Summarizer {
   });
 }
 
+/** Optional parts of the service. */
+export interface ServiceOptions {
+  /** Poll the live sources inside the server (`threadsight serve --sync`). */
+  sync?: boolean;
+}
+
 /** Builds the whole service from configuration. Fails fast with a clear error on bad wiring. */
-export async function createService(config: Config, logger: Logger): Promise<Service> {
+export async function createService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   const closers: (() => Promise<void> | void)[] = [];
   try {
     const accounts = await openAccountsStore(config);
@@ -80,7 +88,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     const limits = await openLimits(config, { onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile") });
     closers.push(() => limits.close());
 
-    const embedder = cachedEmbedder(await createEmbedder(config), QUERY_CACHE_SIZE);
+    const baseEmbedder = await createEmbedder(config);
+    const embedder = cachedEmbedder(baseEmbedder, QUERY_CACHE_SIZE);
     closers.push(() => embedder.close());
     // Serving: an ingest into the embedded index meanwhile keeps its indexes current for us.
     const index = await openSearchIndex(config, { serving: true });
@@ -105,10 +114,11 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     await health.start();
     closers.push(() => health.stop());
 
+    const metrics = createRpcMetrics();
     const app = await buildServer({
       config,
       logger,
-      metrics: createRpcMetrics(),
+      metrics,
       authenticator: keys,
       authGuard: limits.authFailures,
       afterAuth: [
@@ -150,6 +160,20 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
           }
         : {}),
     });
+    if (options.sync === true) {
+      // Polls write with the uncached embedder (post texts would only evict cached queries)
+      // through the same pipeline as `threadsight ingest`; their metrics join /metrics.
+      const enricher = await createIngestEnricher(config.dataDir, baseEmbedder);
+      closers.push(() => enricher.close());
+      const sync = await startSync(config, { index, embedder: baseEmbedder, enricher }, {
+        registry: metrics.registry,
+        log: (line) => logger.warn({ sync: line }, "live source"),
+        onPoll: (summary) => (summary.error === undefined ? logger.info({ poll: summary }, "live source polled") : logger.warn({ poll: summary }, "live source poll failed")),
+        onStoreError: (err) => logger.warn({ err: String(err) }, "source store error"),
+      });
+      closers.push(() => sync.stop());
+      logger.info({ owner: sync.owner, store: sync.store.backend }, "live-source sync running");
+    }
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -176,8 +200,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
 }
 
 /** Starts the service, listens, and shuts down gracefully on SIGTERM/SIGINT. */
-export async function runService(config: Config, logger: Logger): Promise<void> {
-  const service = await createService(config, logger);
+export async function runService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<void> {
+  const service = await createService(config, logger, options);
   await service.app.listen({ port: config.port, host: config.host });
   const address = service.app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;

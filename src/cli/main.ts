@@ -15,6 +15,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   accounts: { summary: "list accounts; grant or revoke operator (admin) rights", load: async () => (await import("./accounts.js")).run },
   plans: { summary: "list the plans of the catalog in force", load: async () => (await import("./plans.js")).run },
   usage: { summary: "show a key's usage in its current quota period", load: async () => (await import("./usage.js")).run },
+  sources: { summary: "add, list, remove, pause and resume live sources", load: async () => (await import("./sources.js")).run },
+  sync: { summary: "poll the live sources into the index (foreground)", load: async () => (await import("./sync.js")).run },
   topics: { summary: "rebuild or list the topic model", load: async () => (await import("./topics.js")).run },
 };
 

@@ -8,18 +8,21 @@ import { ConfigError, loadConfig } from "../config.js";
 import { runService } from "../main.js";
 import { createLogger } from "../observability/logger.js";
 
-const HELP = `usage: threadsight serve [--port N] [--host H] [--data-dir DIR]
+const HELP = `usage: threadsight serve [--port N] [--host H] [--data-dir DIR] [--sync]
+
+  --sync   also poll the live sources (\`threadsight sources list\`) inside the server, as
+           \`threadsight sync\` does
 
 Runs the API (gRPC, Connect, gRPC-Web and REST on one port). Other settings come from the
 environment: DATABASE_URL, REDIS_URL, WEAVIATE_URL, PLANS_FILE, ... (see README).`;
 
 /** Entry point of the subcommand. */
 export async function run(argv: string[]): Promise<number> {
-  let values: { port?: string; host?: string; "data-dir"?: string; help?: boolean };
+  let values: { port?: string; host?: string; "data-dir"?: string; sync?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, sync: { type: "boolean" }, help: { type: "boolean", short: "h" } },
       strict: true,
     }));
   } catch (err) {
@@ -48,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const logger = createLogger(config.logLevel);
   try {
-    await runService(config, logger);
+    await runService(config, logger, { sync: values.sync === true });
     return 0;
   } catch (err) {
     logger.fatal({ err }, "threadsight could not start");

@@ -12,7 +12,7 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import type { Embedder } from "../enrich/embedder.js";
 import type { IndexedPost, Post } from "../model/post.js";
-import type { SearchIndex } from "../index/search-index.js";
+import type { SearchIndex, UpsertResult } from "../index/search-index.js";
 import { batches } from "./batches.js";
 import type { Batch } from "./batches.js";
 import type { CheckpointStore, InputIdentity } from "./checkpoint.js";
@@ -111,7 +111,7 @@ export interface ReadFile {
  * arrives; at the end of a run, with nothing left queued, that wait left both embedder workers
  * idle. Shortest last keeps the final part's enrichment small.
  */
-function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, IndexedPost>, deps: IngestDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
+function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, IndexedPost>, deps: PostWriteDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
   if (posts.length === 0) return Promise.resolve([]);
   const texts = posts.map(postEmbeddingText);
   const kept = new Map<number, Float32Array>();
@@ -139,10 +139,41 @@ function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, Inde
 }
 
 /** The stored versions of the batch's posts, by id (none for ids the index knows it lacks). */
-async function storedVersions(posts: readonly Post[], deps: IngestDeps, signal: AbortSignal | undefined): Promise<Map<string, IndexedPost>> {
+async function storedVersions(posts: readonly Post[], deps: PostWriteDeps, signal: AbortSignal | undefined): Promise<Map<string, IndexedPost>> {
   if (posts.length === 0) return new Map();
   const stored = await deps.index.getIndexed([...new Set(posts.map((p) => p.id))], signal);
   return new Map(stored.map((p) => [p.id, p]));
+}
+
+/** What writing posts needs: the index and the embedding and enrichment in front of it. */
+export type PostWriteDeps = Pick<IngestDeps, "index" | "embedder" | "enricher">;
+
+/**
+ * The batch's posts as index rows: stored versions looked up, then embedded (changed text only)
+ * and enriched. The first half of every write, whether the posts come from a file or a live
+ * source.
+ */
+export function prepareRows(posts: readonly Post[], deps: PostWriteDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
+  return storedVersions(posts, deps, signal).then((stored) => embedAndEnrich(posts, stored, deps, signal));
+}
+
+/**
+ * Writes prepared rows to the index: the one place every ingested post passes through on its
+ * way in (file batches and live-source polls alike), so whatever must see each write hooks here.
+ */
+export function writeRows(rows: readonly IndexedPost[], deps: PostWriteDeps): Promise<UpsertResult> {
+  return deps.index.upsert(rows);
+}
+
+/**
+ * Embeds, enriches and writes a batch of posts read from anywhere but a file (a live source's
+ * poll): the same steps, in the same order, as a batch of `threadsight ingest`.
+ */
+export async function ingestPosts(posts: readonly Post[], deps: PostWriteDeps, signal?: AbortSignal): Promise<UpsertResult> {
+  if (posts.length === 0) return { inserted: 0, updated: 0, unchanged: 0, failed: [] };
+  const rows = await prepareRows(posts, deps, signal);
+  signal?.throwIfAborted();
+  return writeRows(rows, deps);
 }
 
 /** Whether a head read to the input's end (shorter than DETECT_BYTES) holds only a byte-order mark and white space. */
@@ -253,7 +284,7 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
       // started whatever the caller does (LanceDB cannot cancel a merge), so giving up on it
       // would leave its rows stored without their checkpoint or rollup delta, and the rerun
       // would count them again as updates.
-      const result = await deps.index.upsert(rows);
+      const result = await writeRows(rows, deps);
       delta.inserted = result.inserted;
       delta.updated = result.updated;
       delta.unchanged = result.unchanged ?? 0;
@@ -286,7 +317,7 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
         else if (logged === MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
         logged += 1;
       }
-      const embedded = storedVersions(batch.posts, deps, signal).then((stored) => embedAndEnrich(batch.posts, stored, deps, signal));
+      const embedded = prepareRows(batch.posts, deps, signal);
       embedded.catch(() => undefined); // awaited in order by `write`; don't report it unhandled meanwhile
       chain = chain.then(() => write(batch, embedded));
       chain.catch(() => undefined); // a failed write surfaces at the next await below, not as unhandled

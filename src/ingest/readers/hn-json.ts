@@ -10,7 +10,11 @@ import type { ByteSource, ReadItem } from "../read-item.js";
 import { skip } from "../read-item.js";
 import { hnPost } from "./hn-post.js";
 
-function hnItem(item: unknown, line: number): ReadItem {
+/**
+ * One HN API item as a post or a skip; the live Hacker News source maps items with this too, so
+ * a story first read from a dump and later polled is the same post.
+ */
+export function hnItem(item: unknown, line: number): ReadItem {
   if (!isObject(item)) return skip(line, "bad_json", "not a JSON object");
   const nativeId = text(item["id"]);
   if (nativeId === undefined || !/^\d+$/.test(nativeId)) return skip(line, "missing_id");

@@ -1,0 +1,29 @@
+/**
+ * Real posts from ../shared/data/corpora for the live-source fakes, read with the project's own
+ * dump readers (never copied into the repository).
+ */
+import { createReadStream } from "node:fs";
+import path from "node:path";
+import type { Post } from "../../src/model/post.js";
+import { readHnCsv } from "../../src/ingest/readers/hn-csv.js";
+import { readStackExchangeJsonl } from "../../src/ingest/readers/stackexchange-jsonl.js";
+import { CORPORA } from "../harness/seed.js";
+
+async function take(reader: AsyncIterable<{ post: Post } | { skip: unknown }>, limit: number): Promise<Post[]> {
+  const posts: Post[] = [];
+  for await (const item of reader) {
+    if ("post" in item) posts.push(item.post);
+    if (posts.length >= limit) break;
+  }
+  return posts;
+}
+
+/** The first `limit` Hacker News stories of the CSV corpus. */
+export function hnCorpusPosts(limit: number): Promise<Post[]> {
+  return take(readHnCsv(createReadStream(path.join(CORPORA, "hackernews_2015_2016/hacker_news.csv"))), limit);
+}
+
+/** The first `limit` questions of the startups.stackexchange corpus, with their raw records. */
+export function seCorpusPosts(limit: number): Promise<Post[]> {
+  return take(readStackExchangeJsonl(createReadStream(path.join(CORPORA, "stackexchange_startups/startups_se_questions.jsonl"))), limit);
+}
