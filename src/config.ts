@@ -5,6 +5,8 @@
  */
 import path from "node:path";
 import { PACKAGE_ROOT } from "./package-root.js";
+import type { ConnectionLimits } from "./transport/connection-limits.js";
+import { DEFAULT_CONNECTION_LIMITS } from "./transport/connection-limits.js";
 
 /** Thrown for an invalid environment variable; the message names it. */
 export class ConfigError extends Error {
@@ -71,6 +73,8 @@ export interface Config {
   portalSessionTtlSeconds: number;
   /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
   portalCookieSecure: boolean;
+  /** Deadlines and caps per connection state (src/transport/connection-limits.ts). */
+  connectionLimits: Readonly<ConnectionLimits>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -141,6 +145,24 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+function connectionLimits(env: Env): Readonly<ConnectionLimits> {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const limits: ConnectionLimits = {
+    firstBytesTimeoutMs: int(env, "FIRST_BYTES_TIMEOUT_MS", d.firstBytesTimeoutMs, 100, 600_000),
+    headersTimeoutMs: int(env, "HEADERS_TIMEOUT_MS", d.headersTimeoutMs, 100, 600_000),
+    requestBodyTimeoutMs: int(env, "REQUEST_BODY_TIMEOUT_MS", d.requestBodyTimeoutMs, 100, 3_600_000),
+    keepAliveTimeoutMs: int(env, "KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs, 100, 600_000),
+    http2IdleTimeoutMs: int(env, "HTTP2_IDLE_TIMEOUT_MS", d.http2IdleTimeoutMs, 100, 3_600_000),
+    http2MaxConcurrentStreams: int(env, "HTTP2_MAX_CONCURRENT_STREAMS", d.http2MaxConcurrentStreams, 1, 10_000),
+    maxConnectionsPerAddress: int(env, "MAX_CONNECTIONS_PER_ADDRESS", d.maxConnectionsPerAddress, 1, 1_000_000),
+  };
+  // Node refuses a headers deadline later than the whole-request one.
+  if (limits.headersTimeoutMs > limits.requestBodyTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_BODY_TIMEOUT_MS (${limits.requestBodyTimeoutMs})`);
+  }
+  return Object.freeze(limits);
+}
+
 /** Reads and validates the whole configuration. Throws ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonly<Config> {
   const tlsCertFile = opt(env, "TLS_CERT_FILE");
@@ -191,6 +213,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
+    connectionLimits: connectionLimits(env),
   };
   return Object.freeze(config);
 }

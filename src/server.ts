@@ -4,6 +4,8 @@
  * plus /healthz, /readyz and /metrics. It never listens and reads no environment: main.ts does.
  */
 import { setMaxListeners } from "node:events";
+import type http2 from "node:http2";
+import type { Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import type { DescService } from "@bufbuild/protobuf";
 import { createRouterTransport } from "@connectrpc/connect";
@@ -42,6 +44,8 @@ import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
 import { compressionDeflate } from "./transport/deflate.js";
 import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import { endUnreadBody } from "./transport/early-answer.js";
+import { DEFAULT_CONNECTION_LIMITS, guardHttp2, perAddressGate } from "./transport/connection-limits.js";
+import type { ConnectionLimits } from "./transport/connection-limits.js";
 import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
 
@@ -62,6 +66,8 @@ export const ABORTED_ANSWER_GRACE_MS = 1_000;
 /** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
 export interface ServerDeps {
   config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & {
+    /** Connection deadlines and caps; DEFAULT_CONNECTION_LIMITS when absent. */
+    connectionLimits?: Readonly<ConnectionLimits>;
     corsOrigins?: readonly string[];
     /** Secure (__Host-) portal cookies; default true. */
     portalCookieSecure?: boolean;
@@ -102,6 +108,22 @@ function routeHint(path: string): string {
   return near === undefined ? "" : `; did you mean ${near}?`;
 }
 
+/**
+ * The same limits on the TLS server, which Node routes itself (ALPN): the per-address cap at
+ * accept, HTTP/2 sessions and streams, and the HTTP/1.1 deadline fields its `allowHTTP1`
+ * connections read.
+ */
+function guardTlsServer(server: http2.Http2SecureServer, limits: Readonly<ConnectionLimits>): void {
+  const admit = perAddressGate(limits.maxConnectionsPerAddress);
+  server.prependListener("connection", (socket: Socket) => {
+    if (!admit(socket)) socket.destroy();
+  });
+  Object.assign(server, { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestBodyTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs });
+  // The TLS handshake and SETTINGS together must fit the first-bytes budget, counted from the
+  // session's start (the handshake has its own Node deadline before that).
+  guardHttp2(server, limits, () => Date.now() + limits.firstBytesTimeoutMs);
+}
+
 /** Builds the app. Call `listen` on the result (main.ts) or use it with real listeners in tests. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -115,6 +137,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const routes = apiRoutes(deps.implementations);
   let onePort: OnePortServer | undefined;
   const tls = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+  const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const options = {
     loggerInstance: deps.logger,
     // One log line per request comes from our onResponse hook; Fastify's two would double it.
@@ -127,16 +150,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ? (Fastify({
         ...options,
         http2: true,
-        https: { allowHTTP1: true, cert: readFileSync(config.tlsCertFile!), key: readFileSync(config.tlsKeyFile!) },
+        https: { allowHTTP1: true, settings: { maxConcurrentStreams: limits.http2MaxConcurrentStreams }, cert: readFileSync(config.tlsCertFile!), key: readFileSync(config.tlsKeyFile!) },
       }) as unknown as FastifyInstance)
     : (Fastify({
         ...options,
         http2: true,
         serverFactory: (handler) => {
-          onePort = createOnePortServer(handler as Parameters<typeof createOnePortServer>[0]);
+          onePort = createOnePortServer(handler as Parameters<typeof createOnePortServer>[0], limits);
           return onePort;
         },
       }) as unknown as FastifyInstance);
+  if (tls) guardTlsServer(app.server as unknown as http2.Http2SecureServer, limits);
 
   // Internal headers are ours to set: drop whatever a client sent under those names.
   let inflight = 0;
