@@ -143,8 +143,14 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
           // NOT_SERVING first, so load balancers stop sending and health watchers end their
           // streams; then the port closes and in-flight calls drain.
           health.shutdown();
-          await app.close();
-          for (const close of closers.reverse()) await close();
+          try {
+            await app.close();
+          } finally {
+            // The index and stores close even when the server's close failed, or the process
+            // would stay alive on their handles.
+            for (const close of closers.reverse()) await Promise.resolve(close()).catch((err: unknown) => logger.error({ err }, "closing a store failed"));
+            logger.info("index and stores closed");
+          }
         })();
         return closing;
       },

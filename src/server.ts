@@ -144,6 +144,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // preClose may wait SHUTDOWN_TIMEOUT_MS plus the aborted-answer grace; avvio's default 10 s
+    // hook timeout would fail close() first and skip closing the stores.
+    pluginTimeout: Math.max(10_000, config.shutdownTimeoutMs + ABORTED_ANSWER_GRACE_MS + 5_000),
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
   };
   const app: FastifyInstance = tls
@@ -165,7 +168,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // Internal headers are ours to set: drop whatever a client sent under those names.
   let inflight = 0;
   app.addHook("onRequest", async (req, reply) => {
+    // Counted until the response's "close", which fires however the request ends: answered,
+    // aborted by the client mid-body, or failed. onResponse never runs for an aborted one.
     inflight++;
+    let counted = true;
+    reply.raw.once("close", () => {
+      if (counted) inflight--;
+      counted = false;
+    });
     // An answer sent before the body was read (too large, refused) must not stall the client.
     endUnreadBody(req.raw, reply.raw);
     const headers = req.raw.headers as Record<string, string | string[] | undefined>;
@@ -178,7 +188,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     reply.header("x-content-type-options", "nosniff");
   });
   app.addHook("onResponse", async (req, reply) => {
-    inflight--;
     // The path only: a client that puts its key in the query string (?key=...) must not have
     // it written to the log.
     req.log.info({ method: req.method, url: req.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
