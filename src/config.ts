@@ -3,6 +3,7 @@
  * else receives the pieces it needs. An invalid value stops start-up with a message naming the
  * variable and the rule, before anything listens or opens a store.
  */
+import net from "node:net";
 import path from "node:path";
 import { PACKAGE_ROOT } from "./package-root.js";
 import type { ConnectionLimits } from "./transport/connection-limits.js";
@@ -73,9 +74,17 @@ export interface Config {
   portalSessionTtlSeconds: number;
   /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
   portalCookieSecure: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy):
+   * false (the socket's address), true (any), a hop count, or addresses/CIDRs/proxy-addr names.
+   */
+  trustProxy: TrustProxy;
   /** Deadlines and caps per connection state (src/transport/connection-limits.ts). */
   connectionLimits: Readonly<ConnectionLimits>;
 }
+
+/** The TRUST_PROXY setting, in the forms Fastify's trustProxy accepts. */
+export type TrustProxy = boolean | number | readonly string[];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -143,6 +152,26 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
     throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got "${parsed.protocol}"`);
   }
   return raw;
+}
+
+/** Names proxy-addr understands besides addresses and CIDRs. */
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = opt(env, "TRUST_PROXY")?.trim();
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d+$/.test(raw)) return int(env, "TRUST_PROXY", 0, 1, 100);
+  const entries = raw.split(",").map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [ip, bits, extra] = entry.split("/");
+    const family = net.isIP(ip ?? "");
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (family === 0 || !okBits || extra !== undefined)) {
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join("/")}; "${entry}" is none of these`);
+    }
+  }
+  return Object.freeze(entries);
 }
 
 function connectionLimits(env: Env): Readonly<ConnectionLimits> {
@@ -213,6 +242,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
+    trustProxy: trustProxy(env),
     connectionLimits: connectionLimits(env),
   };
   return Object.freeze(config);

@@ -20,7 +20,7 @@ import { SearchService } from "../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../gen/threadsight/v1/trends_pb.js";
 import { UsageService } from "../gen/threadsight/v1/usage_pb.js";
 import { PEER_HEADER } from "./auth/context.js";
-import type { Config } from "./config.js";
+import type { Config, TrustProxy } from "./config.js";
 import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
 import { installCors } from "./http/cors.js";
@@ -66,6 +66,8 @@ export const ABORTED_ANSWER_GRACE_MS = 1_000;
 /** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
 export interface ServerDeps {
   config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & {
+    /** Proxies whose X-Forwarded-For gives the client address (Fastify's trustProxy); false when absent. */
+    trustProxy?: TrustProxy;
     /** Connection deadlines and caps; DEFAULT_CONNECTION_LIMITS when absent. */
     connectionLimits?: Readonly<ConnectionLimits>;
     corsOrigins?: readonly string[];
@@ -124,6 +126,13 @@ function guardTlsServer(server: http2.Http2SecureServer, limits: Readonly<Connec
   guardHttp2(server, limits, () => Date.now() + limits.firstBytesTimeoutMs);
 }
 
+/** TRUST_PROXY as Fastify's typings take it: a hop count becomes the hop predicate Fastify builds for one. */
+function trustProxyOption(setting: TrustProxy | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === undefined) return false;
+  if (typeof setting === "number") return (_address, hop) => hop < setting;
+  return typeof setting === "boolean" ? setting : [...setting];
+}
+
 /** Builds the app. Call `listen` on the result (main.ts) or use it with real listeners in tests. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -144,6 +153,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // req.ip (rate limits, auth failures, portal sign-in, every protocol) honours
+    // X-Forwarded-For only from the proxies configured here.
+    trustProxy: trustProxyOption(config.trustProxy),
     // preClose may wait SHUTDOWN_TIMEOUT_MS plus the aborted-answer grace; avvio's default 10 s
     // hook timeout would fail close() first and skip closing the stores.
     pluginTimeout: Math.max(10_000, config.shutdownTimeoutMs + ABORTED_ANSWER_GRACE_MS + 5_000),

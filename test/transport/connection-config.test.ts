@@ -12,3 +12,12 @@ test("connection limits default, read their variables, and refuse bad values by 
   assert.throws(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: "0" }), (e: unknown) => e instanceof ConfigError && /MAX_CONNECTIONS_PER_ADDRESS must be between 1/.test(e.message));
   assert.throws(() => loadConfig({ HEADERS_TIMEOUT_MS: "9000", REQUEST_BODY_TIMEOUT_MS: "8000" }), (e: unknown) => e instanceof ConfigError && /HEADERS_TIMEOUT_MS \(9000\) must not exceed REQUEST_BODY_TIMEOUT_MS/.test(e.message));
 });
+
+test("TRUST_PROXY: off by default; true, a hop count or a list of addresses/CIDRs; anything else refused by name", () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  assert.equal(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.0/8, ::1,loopback" }).trustProxy, ["10.0.0.0/8", "::1", "loopback"]);
+  assert.throws(() => loadConfig({ TRUST_PROXY: "10.0.0.0/33" }), (e: unknown) => e instanceof ConfigError && /TRUST_PROXY must be .*"10\.0\.0\.0\/33"/.test(e.message));
+  assert.throws(() => loadConfig({ TRUST_PROXY: "proxy.internal" }), (e: unknown) => e instanceof ConfigError && /TRUST_PROXY/.test(e.message));
+});
