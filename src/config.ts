@@ -79,6 +79,11 @@ export interface Config {
    * false (the socket's address), true (any), a hop count, or addresses/CIDRs/proxy-addr names.
    */
   trustProxy: TrustProxy;
+  /**
+   * Secret that signs page tokens; set it to the same value on every instance behind one
+   * address. Unset: generated once and kept in dataDir/page-token.secret.
+   */
+  pageTokenSecret: string | undefined;
   /** Deadlines and caps per connection state (src/transport/connection-limits.ts). */
   connectionLimits: Readonly<ConnectionLimits>;
 }
@@ -151,6 +156,12 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got "${parsed.protocol}"`);
   }
+  return raw;
+}
+
+function secret(env: Env, name: string, minLength: number): string | undefined {
+  const raw = opt(env, name);
+  if (raw !== undefined && raw.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters (a random string), got ${raw.length}`);
   return raw;
 }
 
@@ -243,6 +254,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
     trustProxy: trustProxy(env),
+    pageTokenSecret: secret(env, "PAGE_TOKEN_SECRET", 32),
     connectionLimits: connectionLimits(env),
   };
   return Object.freeze(config);

@@ -16,6 +16,7 @@ import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
 import type { Config } from "./config.js";
 import { LeadsCore } from "./core/leads.js";
+import { PageTokens } from "./core/page-token.js";
 import { SearchCore } from "./core/search.js";
 import { TrendsCore } from "./core/trends.js";
 import { createExtractiveSummarizer } from "./core/summary/extractive.js";
@@ -33,8 +34,12 @@ import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
 import { createPortalService } from "./portal/portal-accounts.js";
+import { serverSecret } from "./secrets/server-secret.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
+
+/** File under THREADSIGHT_DATA_DIR holding the generated page-token secret. */
+export const PAGE_TOKEN_SECRET_FILE = "page-token.secret";
 
 /** Query embeddings kept in the LRU cache. */
 const QUERY_CACHE_SIZE = 10_000;
@@ -93,7 +98,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     await reportTopicModel(topicModel, logger);
     const trends = new TrendsCore({ store: trendStore, topics: () => topicModel.current() });
 
-    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
+    const pageTokens = new PageTokens(await serverSecret(config.pageTokenSecret, config.dataDir, PAGE_TOKEN_SECRET_FILE));
+    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens });
     const health = new HealthMonitor({ onCheckFailure: (service, reason) => logger.warn({ service, reason: String(reason) }, "health check failed") });
     health.register("threadsight.index", (signal) => index.ping(signal));
     health.register("threadsight.accounts", async () => (await accounts.ping(), true));

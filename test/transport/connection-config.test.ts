@@ -21,3 +21,9 @@ test("TRUST_PROXY: off by default; true, a hop count or a list of addresses/CIDR
   assert.throws(() => loadConfig({ TRUST_PROXY: "10.0.0.0/33" }), (e: unknown) => e instanceof ConfigError && /TRUST_PROXY must be .*"10\.0\.0\.0\/33"/.test(e.message));
   assert.throws(() => loadConfig({ TRUST_PROXY: "proxy.internal" }), (e: unknown) => e instanceof ConfigError && /TRUST_PROXY/.test(e.message));
 });
+
+test("PAGE_TOKEN_SECRET: unset by default, refused by name when shorter than 32 characters", () => {
+  assert.equal(loadConfig({}).pageTokenSecret, undefined);
+  assert.equal(loadConfig({ PAGE_TOKEN_SECRET: "x".repeat(32) }).pageTokenSecret, "x".repeat(32));
+  assert.throws(() => loadConfig({ PAGE_TOKEN_SECRET: "short" }), (e: unknown) => e instanceof ConfigError && /PAGE_TOKEN_SECRET must be at least 32 characters/.test(e.message));
+});
