@@ -6,6 +6,7 @@
 import net from "node:net";
 import path from "node:path";
 import { PACKAGE_ROOT } from "./package-root.js";
+import type { MetricsAccess } from "./observability/metrics-access.js";
 import type { ConnectionLimits } from "./transport/connection-limits.js";
 import { DEFAULT_CONNECTION_LIMITS } from "./transport/connection-limits.js";
 
@@ -84,6 +85,8 @@ export interface Config {
    * address. Unset: generated once and kept in dataDir/page-token.secret.
    */
   pageTokenSecret: string | undefined;
+  /** /metrics: a separate listener (METRICS_ADDRESS) and/or a bearer token (METRICS_TOKEN); neither: not served. */
+  metricsAccess: Readonly<MetricsAccess>;
   /** Deadlines and caps per connection state (src/transport/connection-limits.ts). */
   connectionLimits: Readonly<ConnectionLimits>;
 }
@@ -163,6 +166,15 @@ function secret(env: Env, name: string, minLength: number): string | undefined {
   const raw = opt(env, name);
   if (raw !== undefined && raw.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters (a random string), got ${raw.length}`);
   return raw;
+}
+
+function hostPort(env: Env, name: string): { host: string; port: number } | undefined {
+  const raw = opt(env, name);
+  if (raw === undefined) return undefined;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(raw.trim());
+  const port = Number(match?.[2]);
+  if (match === null || port > 65535) throw new ConfigError(`${name} must be host:port (e.g. 127.0.0.1:9464), got "${raw}"`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
 }
 
 /** Names proxy-addr understands besides addresses and CIDRs. */
@@ -255,6 +267,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
     trustProxy: trustProxy(env),
     pageTokenSecret: secret(env, "PAGE_TOKEN_SECRET", 32),
+    metricsAccess: Object.freeze({ address: hostPort(env, "METRICS_ADDRESS"), token: secret(env, "METRICS_TOKEN", 16) }),
     connectionLimits: connectionLimits(env),
   };
   return Object.freeze(config);

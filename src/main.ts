@@ -33,6 +33,8 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
+import type { RpcMetrics } from "./observability/metrics.js";
+import { startMetricsListener } from "./observability/metrics-access.js";
 import { createPortalService } from "./portal/portal-accounts.js";
 import { serverSecret } from "./secrets/server-secret.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
@@ -52,6 +54,8 @@ export interface Service {
   index: SearchIndex;
   limits: Limits;
   health: HealthMonitor;
+  /** The RPC metrics, for a separate metrics listener. */
+  metrics: RpcMetrics;
   /** Stops accepting calls, drains in-flight ones, closes every store. Idempotent. */
   close(): Promise<void>;
 }
@@ -110,10 +114,11 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     await health.start();
     closers.push(() => health.stop());
 
+    const metrics = createRpcMetrics();
     const app = await buildServer({
       config,
       logger,
-      metrics: createRpcMetrics(),
+      metrics,
       authenticator: keys,
       authGuard: limits.authFailures,
       afterAuth: [
@@ -144,6 +149,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       index,
       limits,
       health,
+      metrics,
       close() {
         closing ??= (async () => {
           // NOT_SERVING first, so load balancers stop sending and health watchers end their
@@ -171,13 +177,16 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
 export async function runService(config: Config, logger: Logger): Promise<void> {
   const service = await createService(config, logger);
   await service.app.listen({ port: config.port, host: config.host });
+  const { address: metricsAddress } = config.metricsAccess;
+  const metricsListener = metricsAddress === undefined ? undefined : await startMetricsListener(service.metrics.registry, { ...config.metricsAccess, address: metricsAddress });
+  if (metricsListener !== undefined) logger.info({ host: metricsAddress!.host, port: metricsListener.port }, "metrics listening");
   const address = service.app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, tls: config.tlsCertFile !== undefined }, "threadsight listening");
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       logger.info({ signal }, "shutting down: draining in-flight calls");
-      service.close().then(resolve, (err: unknown) => {
+      Promise.all([service.close(), metricsListener?.close()]).then(() => resolve(), (err: unknown) => {
         logger.error({ err }, "shutdown failed");
         resolve();
       });

@@ -39,6 +39,8 @@ import type { PortalService } from "./portal/portal-service.js";
 import { portalPlugin } from "./portal/web/portal-plugin.js";
 import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
+import { metricsAuthorized, metricsOnPublicPort } from "./observability/metrics-access.js";
+import type { MetricsAccess } from "./observability/metrics-access.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
 import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
 import { compressionDeflate } from "./transport/deflate.js";
@@ -66,6 +68,8 @@ export const ABORTED_ANSWER_GRACE_MS = 1_000;
 /** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
 export interface ServerDeps {
   config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & {
+    /** Who may read /metrics on this port; not served here when absent (src/observability/metrics-access.ts). */
+    metricsAccess?: Readonly<MetricsAccess>;
     /** Proxies whose X-Forwarded-For gives the client address (Fastify's trustProxy); false when absent. */
     trustProxy?: TrustProxy;
     /** Connection deadlines and caps; DEFAULT_CONNECTION_LIMITS when absent. */
@@ -258,10 +262,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const ready = Object.values(checks).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready", checks });
   });
-  app.get("/metrics", async (_req, reply) => {
-    const body = await deps.metrics.registry.metrics();
-    return reply.type(deps.metrics.registry.contentType).send(body);
-  });
+  const metricsToken = config.metricsAccess?.token;
+  if (config.metricsAccess !== undefined && metricsOnPublicPort(config.metricsAccess)) {
+    app.get("/metrics", async (req, reply) => {
+      if (!metricsAuthorized(req.headers.authorization, metricsToken)) {
+        const { status, body } = errorResponse(new AppError("UNAUTHENTICATED", "metrics need the header Authorization: Bearer <METRICS_TOKEN>"), String(req.id));
+        return reply.code(status).header("www-authenticate", 'Bearer realm="threadsight-metrics"').send(body);
+      }
+      const body = await deps.metrics.registry.metrics();
+      return reply.type(deps.metrics.registry.contentType).send(body);
+    });
+  }
   app.setNotFoundHandler(async (req, reply) => {
     // gRPC and gRPC-Web clients read the status from grpc-status, not the HTTP status: an
     // unknown method is UNIMPLEMENTED.
