@@ -46,7 +46,7 @@ import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
 import { compressionDeflate } from "./transport/deflate.js";
 import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import { endUnreadBody } from "./transport/early-answer.js";
-import { DEFAULT_CONNECTION_LIMITS, guardHttp2, perAddressGate } from "./transport/connection-limits.js";
+import { DEFAULT_CONNECTION_LIMITS, deadlineCheckIntervalMs, guardHttp2, perAddressGate } from "./transport/connection-limits.js";
 import type { ConnectionLimits } from "./transport/connection-limits.js";
 import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
@@ -124,7 +124,14 @@ function guardTlsServer(server: http2.Http2SecureServer, limits: Readonly<Connec
   server.prependListener("connection", (socket: Socket) => {
     if (!admit(socket)) socket.destroy();
   });
-  Object.assign(server, { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestBodyTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs });
+  // Node reads these fields (not constructor options) for allowHTTP1 connections, and the check
+  // interval when the server starts listening, which is still to come.
+  Object.assign(server, {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestBodyTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: deadlineCheckIntervalMs(limits),
+  });
   // The TLS handshake and SETTINGS together must fit the first-bytes budget, counted from the
   // session's start (the handshake has its own Node deadline before that).
   guardHttp2(server, limits, () => Date.now() + limits.firstBytesTimeoutMs);

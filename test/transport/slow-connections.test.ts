@@ -6,7 +6,12 @@
  */
 import assert from "node:assert/strict";
 import http2 from "node:http2";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
 import type { AuthResult } from "../../src/accounts/caller.js";
@@ -179,6 +184,58 @@ describe("connection deadlines and caps", () => {
       assert.match((await answered).data, /^HTTP\/1\.1 200 /);
     } finally {
       for (const s of held) s.destroy();
+    }
+  });
+});
+
+describe("connection deadlines over TLS", () => {
+  let app: FastifyInstance;
+  let port: number;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-tls-slow-"));
+    const cert = path.join(dir, "cert.pem");
+    const key = path.join(dir, "key.pem");
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost"], { stdio: "ignore" });
+    app = await buildServer({
+      config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: cert, tlsKeyFile: key, connectionLimits: LIMITS },
+      logger: createLogger("silent"),
+      metrics: createRpcMetrics(),
+      authenticator: { async authenticate(): Promise<AuthResult> { return { ok: false, failure: "unknown" }; } },
+      implementations: {},
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    port = (app.server.address() as { port: number }).port;
+  });
+  after(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("HTTP/1.1 over TLS: headers that never finish get 408 and a close", async () => {
+    const s = tls.connect({ port, host: "127.0.0.1", rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
+    await new Promise<void>((resolve, reject) => s.once("secureConnect", resolve).once("error", reject));
+    s.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    const { data } = await closesWithin(s, LIMITS.headersTimeoutMs + SLACK_MS);
+    assert.match(data, /^HTTP\/1\.1 408 /);
+  });
+
+  test("HTTP/2 over TLS: an idle session is closed and the stream cap is advertised", async () => {
+    const session = http2.connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false });
+    session.on("error", () => undefined);
+    try {
+      const settings = await new Promise<http2.Settings>((resolve) => session.once("remoteSettings", resolve));
+      assert.equal(settings.maxConcurrentStreams, LIMITS.http2MaxConcurrentStreams);
+      const outcome = await new Promise<string>((resolve) => {
+        const timer = setTimeout(() => resolve("open"), LIMITS.http2IdleTimeoutMs + SLACK_MS);
+        session.once("close", () => {
+          clearTimeout(timer);
+          resolve("closed");
+        });
+      });
+      assert.equal(outcome, "closed");
+    } finally {
+      session.destroy();
     }
   });
 });
