@@ -98,7 +98,8 @@ describe("shutdown after a request the client abandoned mid-body", () => {
     server.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
     const exited = new Promise<number | null>((resolve) => server.on("close", (code) => resolve(code)));
     try {
-      const listening = JSON.parse(await waitForLine(server, /threadsight listening/, 60_000)) as { port: number };
+      // Start-up loads the embedder; on a loaded two-core machine that alone can take a minute.
+      const listening = JSON.parse(await waitForLine(server, /threadsight listening/, 150_000)) as { port: number };
 
       // POST announcing 1000 bytes, send 10, hang up.
       const socket = net.connect(listening.port, "127.0.0.1");
