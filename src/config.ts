@@ -3,11 +3,15 @@
  * else receives the pieces it needs. An invalid value stops start-up with a message naming the
  * variable and the rule, before anything listens or opens a store.
  */
+import net from "node:net";
 import path from "node:path";
 import { defaultMiniLmDirectory } from "./enrich/minilm/minilm-files.js";
 import { PLAN_IDS } from "./accounts/caller.js";
 import type { PlanId } from "./accounts/caller.js";
 import { PACKAGE_ROOT } from "./package-root.js";
+import type { MetricsAccess } from "./observability/metrics-access.js";
+import type { ConnectionLimits } from "./transport/connection-limits.js";
+import { DEFAULT_CONNECTION_LIMITS } from "./transport/connection-limits.js";
 
 /** Thrown for an invalid environment variable; the message names it. */
 export class ConfigError extends Error {
@@ -96,6 +100,20 @@ export interface Config {
   syncUserAgent: string;
   /** Live sources: per-request timeout, ms. */
   syncRequestTimeoutMs: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy):
+   * false (the socket's address), true (any), a hop count, or addresses/CIDRs/proxy-addr names.
+   */
+  trustProxy: TrustProxy;
+  /**
+   * Secret that signs page tokens; set it to the same value on every instance behind one
+   * address. Unset: generated once and kept in dataDir/page-token.secret.
+   */
+  pageTokenSecret: string | undefined;
+  /** /metrics: a separate listener (METRICS_ADDRESS) and/or a bearer token (METRICS_TOKEN); neither: not served. */
+  metricsAccess: Readonly<MetricsAccess>;
+  /** Deadlines and caps per connection state (src/transport/connection-limits.ts). */
+  connectionLimits: Readonly<ConnectionLimits>;
 }
 
 /** Stripe settings, all set together (docs/guides/plans-and-keys.md). */
@@ -146,6 +164,9 @@ function stripeConfig(env: Env): StripeConfig | undefined {
     webhookToleranceSeconds: int(env, "STRIPE_WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
   };
 }
+
+/** The TRUST_PROXY setting, in the forms Fastify's trustProxy accepts. */
+export type TrustProxy = boolean | number | readonly string[];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -217,6 +238,58 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
 
 /** The User-Agent of live-source requests unless SYNC_USER_AGENT says otherwise. */
 export const DEFAULT_SYNC_USER_AGENT = "threadsight-sync/0.1 (live-source connector; set SYNC_USER_AGENT to name your deployment and a contact)";
+function secret(env: Env, name: string, minLength: number): string | undefined {
+  const raw = opt(env, name);
+  if (raw !== undefined && raw.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters (a random string), got ${raw.length}`);
+  return raw;
+}
+
+function hostPort(env: Env, name: string): { host: string; port: number } | undefined {
+  const raw = opt(env, name);
+  if (raw === undefined) return undefined;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(raw.trim());
+  const port = Number(match?.[2]);
+  if (match === null || port > 65535) throw new ConfigError(`${name} must be host:port (e.g. 127.0.0.1:9464), got "${raw}"`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
+}
+
+/** Names proxy-addr understands besides addresses and CIDRs. */
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = opt(env, "TRUST_PROXY")?.trim();
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d+$/.test(raw)) return int(env, "TRUST_PROXY", 0, 1, 100);
+  const entries = raw.split(",").map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [ip, bits, extra] = entry.split("/");
+    const family = net.isIP(ip ?? "");
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (family === 0 || !okBits || extra !== undefined)) {
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join("/")}; "${entry}" is none of these`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
+function connectionLimits(env: Env): Readonly<ConnectionLimits> {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const limits: ConnectionLimits = {
+    firstBytesTimeoutMs: int(env, "FIRST_BYTES_TIMEOUT_MS", d.firstBytesTimeoutMs, 100, 600_000),
+    headersTimeoutMs: int(env, "HEADERS_TIMEOUT_MS", d.headersTimeoutMs, 100, 600_000),
+    requestBodyTimeoutMs: int(env, "REQUEST_BODY_TIMEOUT_MS", d.requestBodyTimeoutMs, 100, 3_600_000),
+    keepAliveTimeoutMs: int(env, "KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs, 100, 600_000),
+    http2IdleTimeoutMs: int(env, "HTTP2_IDLE_TIMEOUT_MS", d.http2IdleTimeoutMs, 100, 3_600_000),
+    http2MaxConcurrentStreams: int(env, "HTTP2_MAX_CONCURRENT_STREAMS", d.http2MaxConcurrentStreams, 1, 10_000),
+    maxConnectionsPerAddress: int(env, "MAX_CONNECTIONS_PER_ADDRESS", d.maxConnectionsPerAddress, 1, 1_000_000),
+  };
+  // Node refuses a headers deadline later than the whole-request one.
+  if (limits.headersTimeoutMs > limits.requestBodyTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_BODY_TIMEOUT_MS (${limits.requestBodyTimeoutMs})`);
+  }
+  return Object.freeze(limits);
+}
 
 /** Reads and validates the whole configuration. Throws ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonly<Config> {
@@ -279,6 +352,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     syncLeaseSeconds: int(env, "SYNC_LEASE_SECONDS", 120, 5, 3_600),
     syncUserAgent: str(env, "SYNC_USER_AGENT", DEFAULT_SYNC_USER_AGENT),
     syncRequestTimeoutMs: int(env, "SYNC_REQUEST_TIMEOUT_MS", 15_000, 100, 300_000),
+    trustProxy: trustProxy(env),
+    pageTokenSecret: secret(env, "PAGE_TOKEN_SECRET", 32),
+    metricsAccess: Object.freeze({ address: hostPort(env, "METRICS_ADDRESS"), token: secret(env, "METRICS_TOKEN", 16) }),
+    connectionLimits: connectionLimits(env),
   };
   return Object.freeze(config);
 }

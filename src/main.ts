@@ -16,6 +16,7 @@ import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
 import type { Config } from "./config.js";
 import { LeadsCore } from "./core/leads.js";
+import { PageTokens } from "./core/page-token.js";
 import { SearchCore } from "./core/search.js";
 import { TrendsCore } from "./core/trends.js";
 import { createExtractiveSummarizer } from "./core/summary/extractive.js";
@@ -36,8 +37,14 @@ import { createPortalService, defaultPlan } from "./portal/portal-accounts.js";
 import { stripeBilling } from "./portal/stripe-billing.js";
 import { createIngestEnricher } from "./ingest/ingest-enricher.js";
 import { startSync } from "./sources/sync/start-sync.js";
+import type { RpcMetrics } from "./observability/metrics.js";
+import { startMetricsListener } from "./observability/metrics-access.js";
+import { serverSecret } from "./secrets/server-secret.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
+
+/** File under THREADSIGHT_DATA_DIR holding the generated page-token secret. */
+export const PAGE_TOKEN_SECRET_FILE = "page-token.secret";
 
 /** Query embeddings kept in the LRU cache. */
 const QUERY_CACHE_SIZE = 10_000;
@@ -50,6 +57,8 @@ export interface Service {
   index: SearchIndex;
   limits: Limits;
   health: HealthMonitor;
+  /** The RPC metrics, for a separate metrics listener. */
+  metrics: RpcMetrics;
   /** Stops accepting calls, drains in-flight ones, closes every store. Idempotent. */
   close(): Promise<void>;
 }
@@ -103,7 +112,8 @@ export async function createService(config: Config, logger: Logger, options: Ser
     await reportTopicModel(topicModel, logger);
     const trends = new TrendsCore({ store: trendStore, topics: () => topicModel.current() });
 
-    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
+    const pageTokens = new PageTokens(await serverSecret(config.pageTokenSecret, config.dataDir, PAGE_TOKEN_SECRET_FILE));
+    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens });
     const health = new HealthMonitor({ onCheckFailure: (service, reason) => logger.warn({ service, reason: String(reason) }, "health check failed") });
     health.register("threadsight.index", (signal) => index.ping(signal));
     health.register("threadsight.accounts", async () => (await accounts.ping(), true));
@@ -182,13 +192,20 @@ export async function createService(config: Config, logger: Logger, options: Ser
       index,
       limits,
       health,
+      metrics,
       close() {
         closing ??= (async () => {
           // NOT_SERVING first, so load balancers stop sending and health watchers end their
           // streams; then the port closes and in-flight calls drain.
           health.shutdown();
-          await app.close();
-          for (const close of closers.reverse()) await close();
+          try {
+            await app.close();
+          } finally {
+            // The index and stores close even when the server's close failed, or the process
+            // would stay alive on their handles.
+            for (const close of closers.reverse()) await Promise.resolve(close()).catch((err: unknown) => logger.error({ err }, "closing a store failed"));
+            logger.info("index and stores closed");
+          }
         })();
         return closing;
       },
@@ -203,13 +220,16 @@ export async function createService(config: Config, logger: Logger, options: Ser
 export async function runService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<void> {
   const service = await createService(config, logger, options);
   await service.app.listen({ port: config.port, host: config.host });
+  const { address: metricsAddress } = config.metricsAccess;
+  const metricsListener = metricsAddress === undefined ? undefined : await startMetricsListener(service.metrics.registry, { ...config.metricsAccess, address: metricsAddress });
+  if (metricsListener !== undefined) logger.info({ host: metricsAddress!.host, port: metricsListener.port }, "metrics listening");
   const address = service.app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, tls: config.tlsCertFile !== undefined }, "threadsight listening");
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       logger.info({ signal }, "shutting down: draining in-flight calls");
-      service.close().then(resolve, (err: unknown) => {
+      Promise.all([service.close(), metricsListener?.close()]).then(() => resolve(), (err: unknown) => {
         logger.error({ err }, "shutdown failed");
         resolve();
       });

@@ -4,6 +4,8 @@
  * plus /healthz, /readyz and /metrics. It never listens and reads no environment: main.ts does.
  */
 import { setMaxListeners } from "node:events";
+import type http2 from "node:http2";
+import type { Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import type { DescService } from "@bufbuild/protobuf";
 import { createRouterTransport } from "@connectrpc/connect";
@@ -18,7 +20,7 @@ import { SearchService } from "../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../gen/threadsight/v1/trends_pb.js";
 import { UsageService } from "../gen/threadsight/v1/usage_pb.js";
 import { PEER_HEADER } from "./auth/context.js";
-import type { Config } from "./config.js";
+import type { Config, TrustProxy } from "./config.js";
 import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
 import { installCors } from "./http/cors.js";
@@ -37,11 +39,15 @@ import type { PortalService } from "./portal/portal-service.js";
 import { portalPlugin } from "./portal/web/portal-plugin.js";
 import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
+import { metricsAuthorized, metricsOnPublicPort } from "./observability/metrics-access.js";
+import type { MetricsAccess } from "./observability/metrics-access.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
 import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
 import { compressionDeflate } from "./transport/deflate.js";
 import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import { endUnreadBody } from "./transport/early-answer.js";
+import { DEFAULT_CONNECTION_LIMITS, deadlineCheckIntervalMs, guardHttp2, perAddressGate } from "./transport/connection-limits.js";
+import type { ConnectionLimits } from "./transport/connection-limits.js";
 import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
 
@@ -62,6 +68,12 @@ export const ABORTED_ANSWER_GRACE_MS = 1_000;
 /** Everything buildServer needs; main.ts wires real ones, tests may wire their own. */
 export interface ServerDeps {
   config: Pick<Config, "maxBodyBytes" | "requestTimeoutMs" | "shutdownTimeoutMs" | "tlsCertFile" | "tlsKeyFile"> & {
+    /** Who may read /metrics on this port; not served here when absent (src/observability/metrics-access.ts). */
+    metricsAccess?: Readonly<MetricsAccess>;
+    /** Proxies whose X-Forwarded-For gives the client address (Fastify's trustProxy); false when absent. */
+    trustProxy?: TrustProxy;
+    /** Connection deadlines and caps; DEFAULT_CONNECTION_LIMITS when absent. */
+    connectionLimits?: Readonly<ConnectionLimits>;
     corsOrigins?: readonly string[];
     /** Secure (__Host-) portal cookies; default true. */
     portalCookieSecure?: boolean;
@@ -102,6 +114,36 @@ function routeHint(path: string): string {
   return near === undefined ? "" : `; did you mean ${near}?`;
 }
 
+/**
+ * The same limits on the TLS server, which Node routes itself (ALPN): the per-address cap at
+ * accept, HTTP/2 sessions and streams, and the HTTP/1.1 deadline fields its `allowHTTP1`
+ * connections read.
+ */
+function guardTlsServer(server: http2.Http2SecureServer, limits: Readonly<ConnectionLimits>): void {
+  const admit = perAddressGate(limits.maxConnectionsPerAddress);
+  server.prependListener("connection", (socket: Socket) => {
+    if (!admit(socket)) socket.destroy();
+  });
+  // Node reads these fields (not constructor options) for allowHTTP1 connections, and the check
+  // interval when the server starts listening, which is still to come.
+  Object.assign(server, {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestBodyTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: deadlineCheckIntervalMs(limits),
+  });
+  // The TLS handshake and SETTINGS together must fit the first-bytes budget, counted from the
+  // session's start (the handshake has its own Node deadline before that).
+  guardHttp2(server, limits, () => Date.now() + limits.firstBytesTimeoutMs);
+}
+
+/** TRUST_PROXY as Fastify's typings take it: a hop count becomes the hop predicate Fastify builds for one. */
+function trustProxyOption(setting: TrustProxy | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === undefined) return false;
+  if (typeof setting === "number") return (_address, hop) => hop < setting;
+  return typeof setting === "boolean" ? setting : [...setting];
+}
+
 /** Builds the app. Call `listen` on the result (main.ts) or use it with real listeners in tests. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -115,33 +157,48 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const routes = apiRoutes(deps.implementations);
   let onePort: OnePortServer | undefined;
   const tls = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+  const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const options = {
     loggerInstance: deps.logger,
     // One log line per request comes from our onResponse hook; Fastify's two would double it.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // req.ip (rate limits, auth failures, portal sign-in, every protocol) honours
+    // X-Forwarded-For only from the proxies configured here.
+    trustProxy: trustProxyOption(config.trustProxy),
+    // preClose may wait SHUTDOWN_TIMEOUT_MS plus the aborted-answer grace; avvio's default 10 s
+    // hook timeout would fail close() first and skip closing the stores.
+    pluginTimeout: Math.max(10_000, config.shutdownTimeoutMs + ABORTED_ANSWER_GRACE_MS + 5_000),
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
   };
   const app: FastifyInstance = tls
     ? (Fastify({
         ...options,
         http2: true,
-        https: { allowHTTP1: true, cert: readFileSync(config.tlsCertFile!), key: readFileSync(config.tlsKeyFile!) },
+        https: { allowHTTP1: true, settings: { maxConcurrentStreams: limits.http2MaxConcurrentStreams }, cert: readFileSync(config.tlsCertFile!), key: readFileSync(config.tlsKeyFile!) },
       }) as unknown as FastifyInstance)
     : (Fastify({
         ...options,
         http2: true,
         serverFactory: (handler) => {
-          onePort = createOnePortServer(handler as Parameters<typeof createOnePortServer>[0]);
+          onePort = createOnePortServer(handler as Parameters<typeof createOnePortServer>[0], limits);
           return onePort;
         },
       }) as unknown as FastifyInstance);
+  if (tls) guardTlsServer(app.server as unknown as http2.Http2SecureServer, limits);
 
   // Internal headers are ours to set: drop whatever a client sent under those names.
   let inflight = 0;
   app.addHook("onRequest", async (req, reply) => {
+    // Counted until the response's "close", which fires however the request ends: answered,
+    // aborted by the client mid-body, or failed. onResponse never runs for an aborted one.
     inflight++;
+    let counted = true;
+    reply.raw.once("close", () => {
+      if (counted) inflight--;
+      counted = false;
+    });
     // An answer sent before the body was read (too large, refused) must not stall the client.
     endUnreadBody(req.raw, reply.raw);
     const headers = req.raw.headers as Record<string, string | string[] | undefined>;
@@ -154,7 +211,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     reply.header("x-content-type-options", "nosniff");
   });
   app.addHook("onResponse", async (req, reply) => {
-    inflight--;
     // The path only: a client that puts its key in the query string (?key=...) must not have
     // it written to the log.
     req.log.info({ method: req.method, url: req.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
@@ -213,10 +269,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const ready = Object.values(checks).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready", checks });
   });
-  app.get("/metrics", async (_req, reply) => {
-    const body = await deps.metrics.registry.metrics();
-    return reply.type(deps.metrics.registry.contentType).send(body);
-  });
+  const metricsToken = config.metricsAccess?.token;
+  if (config.metricsAccess !== undefined && metricsOnPublicPort(config.metricsAccess)) {
+    app.get("/metrics", async (req, reply) => {
+      if (!metricsAuthorized(req.headers.authorization, metricsToken)) {
+        const { status, body } = errorResponse(new AppError("UNAUTHENTICATED", "metrics need the header Authorization: Bearer <METRICS_TOKEN>"), String(req.id));
+        return reply.code(status).header("www-authenticate", 'Bearer realm="threadsight-metrics"').send(body);
+      }
+      const body = await deps.metrics.registry.metrics();
+      return reply.type(deps.metrics.registry.contentType).send(body);
+    });
+  }
   app.setNotFoundHandler(async (req, reply) => {
     // gRPC and gRPC-Web clients read the status from grpc-status, not the HTTP status: an
     // unknown method is UNIMPLEMENTED.

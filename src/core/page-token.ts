@@ -1,9 +1,10 @@
 /**
  * Opaque page tokens for search results. A token carries the next offset and a fingerprint of
  * the request it belongs to, so a token replayed with a different query or filter is refused
- * instead of silently paging through another result list.
+ * instead of silently paging through another result list; it is signed (HMAC-SHA256 with a
+ * server secret), so a client cannot forge an offset or a fingerprint.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error.js";
 import { RULES } from "./request-rules.js";
 
@@ -12,30 +13,55 @@ export function requestFingerprint(parts: readonly unknown[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
 }
 
-/** Encodes the token for the page starting at `offset`. */
-export function encodePageToken(offset: number, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ o: offset, f: fingerprint })).toString("base64url");
+/** Shortest accepted signing secret, bytes. */
+export const PAGE_TOKEN_SECRET_MIN_BYTES = 32;
+
+function notIssued(): AppError {
+  return new AppError("INVALID_ARGUMENT", "page_token is not a token this service issued; start again without it", { field: "page_token" });
 }
 
-/** Decodes a token to its offset (0 for ""), refusing tokens of other requests or out of range. */
-export function decodePageToken(token: string, fingerprint: string, limit: number): number {
-  if (token === "") return 0;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-  } catch {
-    parsed = undefined;
+/** Issues and checks page tokens under one secret (shared by every instance that serves the same index). */
+export class PageTokens {
+  private readonly secret: Buffer;
+
+  constructor(secret: Uint8Array) {
+    if (secret.length < PAGE_TOKEN_SECRET_MIN_BYTES) throw new RangeError(`the page-token secret must be at least ${PAGE_TOKEN_SECRET_MIN_BYTES} bytes`);
+    this.secret = Buffer.from(secret);
   }
-  const p = parsed as { o?: unknown; f?: unknown } | undefined;
-  if (p === undefined || typeof p !== "object" || p === null || !Number.isInteger(p.o) || typeof p.f !== "string") {
-    throw new AppError("INVALID_ARGUMENT", "page_token is not a token this service issued", { field: "page_token" });
+
+  private mac(payload: string): Buffer {
+    return createHmac("sha256", this.secret).update(payload).digest();
   }
-  if (p.f !== fingerprint) {
-    throw new AppError("INVALID_ARGUMENT", "page_token belongs to a different query or filter; start again without it", { field: "page_token" });
+
+  /** Encodes the token for the page starting at `offset`: `<payload>.<signature>`, both base64url. */
+  encode(offset: number, fingerprint: string): string {
+    const payload = Buffer.from(JSON.stringify({ o: offset, f: fingerprint })).toString("base64url");
+    return `${payload}.${this.mac(payload).toString("base64url")}`;
   }
-  const offset = p.o as number;
-  if (offset < 0 || offset + limit > RULES.pagingDepthMax) {
-    throw new AppError("OUT_OF_RANGE", `paging is limited to the first ${RULES.pagingDepthMax} results`, { field: "page_token" });
+
+  /** Decodes a token to its offset (0 for ""), refusing forged tokens, other requests' tokens and out-of-range offsets. */
+  decode(token: string, fingerprint: string, limit: number): number {
+    if (token === "") return 0;
+    const [payload, signature, extra] = token.split(".");
+    if (payload === undefined || signature === undefined || extra !== undefined) throw notIssued();
+    const given = Buffer.from(signature, "base64url");
+    const expected = this.mac(payload);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notIssued();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    } catch {
+      parsed = undefined;
+    }
+    const p = parsed as { o?: unknown; f?: unknown } | undefined;
+    if (p === undefined || typeof p !== "object" || p === null || !Number.isInteger(p.o) || typeof p.f !== "string") throw notIssued();
+    if (p.f !== fingerprint) {
+      throw new AppError("INVALID_ARGUMENT", "page_token belongs to a different query or filter; start again without it", { field: "page_token" });
+    }
+    const offset = p.o as number;
+    if (offset < 0 || offset + limit > RULES.pagingDepthMax) {
+      throw new AppError("OUT_OF_RANGE", `paging is limited to the first ${RULES.pagingDepthMax} results`, { field: "page_token" });
+    }
+    return offset;
   }
-  return offset;
 }

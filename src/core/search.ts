@@ -5,7 +5,8 @@
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, SearchIndex } from "../index/search-index.js";
-import { decodePageToken, encodePageToken, requestFingerprint } from "./page-token.js";
+import { requestFingerprint } from "./page-token.js";
+import type { PageTokens } from "./page-token.js";
 import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import { querySubject } from "./query-subject.js";
@@ -24,6 +25,8 @@ export interface SearchDeps {
   hybridAlpha: number;
   /** The same weight for a query of one or two words (hybrid-alpha.ts). */
   shortQueryAlpha: number;
+  /** Signs and checks page tokens. */
+  pageTokens: PageTokens;
 }
 
 /** A semantic search request after transport decoding. */
@@ -51,10 +54,10 @@ export interface SemanticOutcome extends SearchPage {
   summary: string;
 }
 
-function paginate(hits: Hit[], limit: number, offset: number, fingerprint: string): SearchPage {
+function paginate(tokens: PageTokens, hits: Hit[], limit: number, offset: number, fingerprint: string): SearchPage {
   const page = hits.slice(0, limit).map((h) => ({ ...h, post: { ...h.post, content: shorten(h.post.content) } }));
   const more = hits.length > limit && offset + 2 * limit <= RULES.pagingDepthMax;
-  return { hits: page, nextPageToken: more ? encodePageToken(offset + limit, fingerprint) : "" };
+  return { hits: page, nextPageToken: more ? tokens.encode(offset + limit, fingerprint) : "" };
 }
 
 /** The search use cases. */
@@ -67,7 +70,7 @@ export class SearchCore {
     const limit = resolveLimit(params.limit);
     const subforums = resolveSubforums(params.subforums);
     const fingerprint = requestFingerprint(["semantic", query, subforums]);
-    const offset = decodePageToken(params.pageToken, fingerprint, limit);
+    const offset = this.deps.pageTokens.decode(params.pageToken, fingerprint, limit);
     // Retrieval reads what the query is about, not its opinion frame (query-subject.ts).
     const subject = querySubject(query);
     // Not awaited here: the index can run its keyword side while the query is embedded.
@@ -77,7 +80,7 @@ export class SearchCore {
       { text, vector, alpha: alphaFor(text, this.deps), limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
       signal,
     );
-    const page = paginate(hits, limit, offset, fingerprint);
+    const page = paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
     const summary = await this.deps.summarizer.summarize(
       query,
       page.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })),
@@ -93,7 +96,7 @@ export class SearchCore {
     const subforums = resolveSubforums(params.subforums);
     const range = resolveSearchRange(params.startDate, params.endDate);
     const fingerprint = requestFingerprint(["vector", query, subforums, range.from ?? null, range.to ?? null]);
-    const offset = decodePageToken(params.pageToken, fingerprint, limit);
+    const offset = this.deps.pageTokens.decode(params.pageToken, fingerprint, limit);
     // Handed over as a promise: the embedded index reads its search plan meanwhile.
     const vector = queryVector(this.deps.embedder, query, signal);
     const hits = await this.deps.index.nearVector(
@@ -110,6 +113,6 @@ export class SearchCore {
       },
       signal,
     );
-    return paginate(hits, limit, offset, fingerprint);
+    return paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
   }
 }

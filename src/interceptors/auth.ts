@@ -1,11 +1,13 @@
 /**
  * API-key authentication for every threadsight.v1 service. Runs inside the observe interceptor
  * and before limits, on every protocol. A refused call carries `WWW-Authenticate: Bearer` and
- * counts against the caller's address, so guessing keys is throttled (AUTH_RATE_LIMITED).
+ * counts against the caller's address and the key id it presented, so guessing a key is throttled
+ * (AUTH_RATE_LIMITED) without locking out other keys used from the same address.
  */
 import { ConnectError } from "@connectrpc/connect";
 import type { Interceptor } from "@connectrpc/connect";
 import type { AuthFailure, AuthResult } from "../accounts/caller.js";
+import { parseKeyId } from "../accounts/key-format.js";
 import { AppError } from "../errors/app-error.js";
 import type { ErrorKind } from "../errors/error-table.js";
 import { toConnectError } from "../errors/to-connect.js";
@@ -17,12 +19,13 @@ export interface Authenticator {
 }
 
 /**
- * Throttles failed authentication per client address. `check` throws (an AppError or a
- * ConnectError with Retry-After) when the address is blocked; `fail` records one failure.
+ * Throttles failed authentication per client address and presented key id (undefined when the
+ * presentation has none). `check` throws (an AppError or a ConnectError with Retry-After) when
+ * the pair is blocked; `fail` records one failure.
  */
 export interface AuthFailureGuard {
-  check(address: string): Promise<void>;
-  fail(address: string): Promise<void>;
+  check(address: string, keyId?: string): Promise<void>;
+  fail(address: string, keyId?: string): Promise<void>;
 }
 
 /** Services whose calls need a key. */
@@ -49,11 +52,12 @@ export function authInterceptor(authenticator: Authenticator, guard?: AuthFailur
     if (!req.service.typeName.startsWith(PROTECTED_PACKAGE)) return next(req);
     const peer = req.header.get(PEER_HEADER) ?? "";
 
-    if (guard !== undefined) await guard.check(peer);
     const token = bearerToken(req.header.get("authorization"));
+    const keyId = token === undefined ? undefined : parseKeyId(token);
+    if (guard !== undefined) await guard.check(peer, keyId);
     const result: AuthResult = token === "" ? { ok: false, failure: "malformed" } : await authenticator.authenticate(token);
     if (!result.ok) {
-      if (guard !== undefined) await guard.fail(peer);
+      if (guard !== undefined) await guard.fail(peer, keyId);
       const { kind, message } = FAILURES[result.failure];
       const err: ConnectError = toConnectError(new AppError(kind, message));
       err.metadata.set("www-authenticate", result.failure === "missing" ? 'Bearer realm="threadsight"' : 'Bearer realm="threadsight", error="invalid_token"');

@@ -1,9 +1,14 @@
 /**
- * Limits failed authentication per client address, to stop key guessing. The auth interceptor
- * calls `check(address)` before looking at the key and `fail(address)` after a key is refused;
- * once an address has failed `maxFailures` times within `windowSeconds`, every call from it is
- * answered 429 AUTH_RATE_LIMITED (with Retry-After) until `blockSeconds` have passed, whether its
- * next key is right or not. Successful authentications are never counted.
+ * Limits failed authentication per client address and presented key id, to stop key guessing.
+ * The auth interceptor calls `check(address, keyId)` before looking at the key and
+ * `fail(address, keyId)` after a key is refused; once an (address, key id) pair has failed
+ * `maxFailures` times within `windowSeconds`, every call from that address presenting that key id
+ * is answered 429 AUTH_RATE_LIMITED (with Retry-After) until `blockSeconds` have passed, whether
+ * its secret is right or not, so a lucky guess cannot be confirmed. Other keys from the same
+ * address (one NAT, one proxy) are judged on their own: guessing needs a known id (ids are shown
+ * in key lists), and guessing an unknown id and secret together is beyond reach. Presentations
+ * without a readable id (missing or malformed keys) share one bucket per address. Successful
+ * authentications are never counted.
  *
  * With Redis the failures are shared by all instances (per-process insurance while it is down);
  * otherwise they are per process.
@@ -39,14 +44,17 @@ export interface AuthFailureLimiter {
    * Resolves when `address` may try to authenticate; rejects with a ConnectError
    * (ResourceExhausted, reason AUTH_RATE_LIMITED, Retry-After in its metadata) when it is blocked.
    */
-  check(address: string): Promise<void>;
-  /** Records one failed authentication from `address`. Never throws for the limit itself. */
-  fail(address: string): Promise<void>;
+  check(address: string, keyId?: string): Promise<void>;
+  /** Records one failed authentication from `address` presenting `keyId`. Never throws for the limit itself. */
+  fail(address: string, keyId?: string): Promise<void>;
 }
 
-/** Addresses are keys; an empty one (not set by the server) shares one bucket. */
-function keyOf(address: string): string {
-  return address === "" ? "unknown" : address;
+/**
+ * The bucket of an (address, key id) pair; an empty address (not set by the server) and an
+ * absent id each share one. A key id is base62, so the separator cannot be forged into it.
+ */
+function keyOf(address: string, keyId: string | undefined): string {
+  return `${address === "" ? "unknown" : address}|${keyId ?? "-"}`;
 }
 
 class FailureLimiter implements AuthFailureLimiter {
@@ -56,10 +64,10 @@ class FailureLimiter implements AuthFailureLimiter {
     private readonly clock: () => number,
   ) {}
 
-  async check(address: string): Promise<void> {
+  async check(address: string, keyId?: string): Promise<void> {
     let res: RateLimiterRes | null;
     try {
-      res = await this.limiter.get(keyOf(address));
+      res = await this.limiter.get(keyOf(address, keyId));
     } catch {
       return; // store and insurance both failed: do not lock everyone out
     }
@@ -67,7 +75,7 @@ class FailureLimiter implements AuthFailureLimiter {
     const now = this.clock();
     const retry = secondsUntil(now + res.msBeforeNext, now);
     const err = toConnectError(
-      new AppError("AUTH_RATE_LIMITED", `too many failed authentication attempts from this address; try again in ${retry} s`, {
+      new AppError("AUTH_RATE_LIMITED", `too many failed authentication attempts with this key from this address; try again in ${retry} s`, {
         retry_after_seconds: String(retry),
       }),
     );
@@ -75,9 +83,9 @@ class FailureLimiter implements AuthFailureLimiter {
     throw err;
   }
 
-  async fail(address: string): Promise<void> {
+  async fail(address: string, keyId?: string): Promise<void> {
     try {
-      await this.limiter.consume(keyOf(address));
+      await this.limiter.consume(keyOf(address, keyId));
     } catch (rej) {
       // This failure crossed the limit: the block is now in place and check() reports it.
       if (rej instanceof RateLimiterRes) return;

@@ -8,6 +8,8 @@
 import http from "node:http";
 import http2 from "node:http2";
 import type { Socket } from "node:net";
+import { DEFAULT_CONNECTION_LIMITS, deadlineCheckIntervalMs, guardHttp2, perAddressGate } from "./connection-limits.js";
+import type { ConnectionLimits } from "./connection-limits.js";
 
 /** Handler type Fastify passes to a server factory. */
 type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
@@ -38,11 +40,27 @@ export interface OnePortServer extends http2.Http2Server {
  * Creates the dual-protocol server for Fastify's `serverFactory`. The returned object is a real
  * Http2Server, so Fastify's listen/close/address work unchanged.
  */
-export function createOnePortServer(handler: Handler): OnePortServer {
-  const h2 = http2.createServer({}, handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
-  const http1 = http.createServer(handler as http.RequestListener);
-  // Keep-alive sockets would hold shutdown open; Fastify closes idle ones on close, we mirror it.
-  http1.keepAliveTimeout = 5_000;
+export function createOnePortServer(handler: Handler, limits: Readonly<ConnectionLimits> = DEFAULT_CONNECTION_LIMITS): OnePortServer {
+  const h2 = http2.createServer(
+    { settings: { maxConcurrentStreams: limits.http2MaxConcurrentStreams } },
+    handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+  );
+  const http1 = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestBodyTimeoutMs,
+      connectionsCheckingInterval: deadlineCheckIntervalMs(limits),
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+    },
+    handler as http.RequestListener,
+  );
+  // Node enforces headersTimeout and requestTimeout (408, then close) only once a server has
+  // emitted "listening"; ours never listens itself, so we start that tracking by hand.
+  http1.emit("listening");
+  const admit = perAddressGate(limits.maxConnectionsPerAddress);
+  // Set while a routed socket is handed to HTTP/2, which creates its session synchronously.
+  let handshakeDeadline = 0;
+  guardHttp2(h2, limits, () => handshakeDeadline);
 
   const http1Sockets = new Set<Socket>();
   // Connections accepted but not yet routed (no byte seen): the listening server counts them,
@@ -53,12 +71,20 @@ export function createOnePortServer(handler: Handler): OnePortServer {
   const h2ConnectionListeners = h2.listeners("connection") as ((socket: Socket) => void)[];
   h2.removeAllListeners("connection");
   h2.on("connection", (socket: Socket) => {
-    if (closing) {
+    if (closing || !admit(socket)) {
       socket.destroy();
       return;
     }
     unrouted.add(socket);
-    socket.once("close", () => unrouted.delete(socket));
+    // A hard deadline, not an idle timer: dripping one byte of the preface at a time must not
+    // keep a connection unrouted for longer.
+    const acceptedAt = Date.now();
+    const firstBytes = setTimeout(() => socket.destroy(), limits.firstBytesTimeoutMs);
+    firstBytes.unref();
+    socket.once("close", () => {
+      unrouted.delete(socket);
+      clearTimeout(firstBytes);
+    });
     const route = (chunk: Buffer): void => {
       // A prefix of the preface is not enough to decide unless it already disagrees.
       const n = Math.min(chunk.length, PREFACE.length);
@@ -68,10 +94,13 @@ export function createOnePortServer(handler: Handler): OnePortServer {
         return;
       }
       unrouted.delete(socket);
+      clearTimeout(firstBytes);
       socket.pause();
       socket.unshift(chunk);
       if (isH2) {
         // A session that starts after shutdown began is closed on its "session" event below.
+        // Its SETTINGS must still arrive within what is left of the first-bytes budget.
+        handshakeDeadline = acceptedAt + limits.firstBytesTimeoutMs;
         for (const listener of h2ConnectionListeners) listener.call(h2, socket);
       } else if (http1Closed) {
         socket.destroy();

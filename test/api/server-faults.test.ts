@@ -22,6 +22,7 @@ import { callUnaryWithMetadata, createGrpcJsClient, grpcJsDefinition } from "../
 import { rest } from "./rest-client.js";
 
 const SECRET = "password=hunter2 host=db.internal";
+const METRICS_TOKEN = "metrics-token-for-the-fault-tests";
 const authenticator = {
   async authenticate(key: string | undefined): Promise<AuthResult> {
     return key === "good" ? { ok: true, caller: { keyId: "k", accountId: "a", plan: "pro", overrides: {} } } : { ok: false, failure: key === undefined ? "missing" : "unknown" };
@@ -31,7 +32,7 @@ const authenticator = {
 async function start(logs: string[], tls?: { cert: string; key: string }): Promise<FastifyInstance> {
   const sink = new Writable({ write: (c: Buffer, _e, done) => (logs.push(c.toString()), done()) });
   const app = await buildServer({
-    config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: tls?.cert, tlsKeyFile: tls?.key },
+    config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: tls?.cert, tlsKeyFile: tls?.key, metricsAccess: { address: undefined, token: METRICS_TOKEN } },
     logger: createLogger("info", sink),
     metrics: createRpcMetrics(),
     authenticator,
@@ -81,7 +82,7 @@ describe("unexpected failures", () => {
   });
 
   test("metrics count calls by protocol and code", async () => {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     assert.match(text, /threadsight_rpc_requests_total\{service="threadsight.v1.SearchService",method="SemanticSearch",protocol="rest",code="internal"\} [1-9]/);
     assert.match(text, /protocol="grpc",code="internal"/);
   });

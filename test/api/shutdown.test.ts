@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -78,5 +79,47 @@ describe("graceful shutdown of threadsight serve", { skip: corporaSkip() }, () =
     assert.equal(code, 0);
     assert.ok(Date.now() - signalledAt < 8_000, "exited within SHUTDOWN_TIMEOUT_MS");
     await assert.rejects(fetch(`${url}/healthz`), "the port is closed after exit");
+  });
+});
+
+describe("shutdown after a request the client abandoned mid-body", () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-sigterm-abort-"));
+  });
+  after(async () => rm(dataDir, { recursive: true, force: true }));
+
+  test("SIGTERM exits 0 within SHUTDOWN_TIMEOUT_MS and still closes the index and stores", async () => {
+    // The default bound: with it the old wait outlasted Fastify's own close timeout.
+    const shutdownTimeoutMs = 10_000;
+    const env = { ...process.env, THREADSIGHT_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs), EMBED_WORKERS: "1" };
+    const server = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), "serve"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let output = "";
+    server.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
+    const exited = new Promise<number | null>((resolve) => server.on("close", (code) => resolve(code)));
+    try {
+      // Start-up loads the embedder; on a loaded two-core machine that alone can take a minute.
+      const listening = JSON.parse(await waitForLine(server, /threadsight listening/, 150_000)) as { port: number };
+
+      // POST announcing 1000 bytes, send 10, hang up.
+      const socket = net.connect(listening.port, "127.0.0.1");
+      await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+      socket.write("POST /api/v1/search/semantic HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n");
+      socket.write('{"query":"');
+      await new Promise((r) => setTimeout(r, 300));
+      socket.destroy();
+      await new Promise((r) => setTimeout(r, 300));
+
+      const signalledAt = Date.now();
+      server.kill("SIGTERM");
+      const code = await Promise.race([exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), shutdownTimeoutMs + 5_000))]);
+      const took = Date.now() - signalledAt;
+      assert.equal(code, 0, `exit: ${code} after ${took} ms\n${output.slice(-2000)}`);
+      assert.ok(took < shutdownTimeoutMs, `exited after ${took} ms`);
+      assert.doesNotMatch(output, /shutdown failed/);
+      assert.match(output, /index and stores closed/);
+    } finally {
+      server.kill("SIGKILL");
+    }
   });
 });

@@ -52,6 +52,8 @@ import type { Method } from "./search-clients.js";
 import { median } from "./stats.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
+import { randomBytes } from "node:crypto";
+import { PageTokens } from "../../src/core/page-token.js";
 
 const now = (): number => performance.now();
 const gzip = promisify(zlib.gzip);
@@ -156,7 +158,7 @@ const limits = await openLimits(config);
 const embedder = cachedEmbedder(await createEmbedder(config), 100);
 const index = await openSearchIndex(config);
 await index.open(embedder.model, embedder.dimensions);
-const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha }));
+const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) }));
 const metrics = createRpcMetrics();
 timeMethod(limits.authFailures, "check", "guard");
 timeMethod(keys, "authenticate", "authenticate");

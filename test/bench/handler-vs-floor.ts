@@ -22,6 +22,8 @@ import { indexFor, targetFor } from "./backends.js";
 import { openEngineFloor } from "./engine-floor.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { median } from "./stats.js";
+import { randomBytes } from "node:crypto";
+import { PageTokens } from "../../src/core/page-token.js";
 
 /** Calls before timing starts (connections, caches, JIT). */
 const WARMUP = 10;
@@ -32,7 +34,7 @@ const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...t
 const embedder = cachedEmbedder(await createEmbedder(config), 100);
 const index = await indexFor(target);
 await index.open(embedder.model, embedder.dimensions);
-const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha }));
+const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) }));
 const engine = await openEngineFloor(config);
 const floorEmbedder = await startUseEmbedder(config.embedWorkers);
 const signal = AbortSignal.timeout(3_600_000);

@@ -22,6 +22,8 @@ import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
 import { procCpuMs } from "./proc-cpu.js";
 import { median, msSince, percentile } from "./stats.js";
+import { randomBytes } from "node:crypto";
+import { PageTokens } from "../../src/core/page-token.js";
 
 /** What the child measured; latencies are medians over rounds of each round's percentile. */
 export interface ChildReport {
@@ -66,7 +68,7 @@ try {
   const rssBaseMiB = process.memoryUsage().rss / MIB;
   const index = await openSearchIndex(config);
   const info = await index.open(embedder.model, embedder.dimensions);
-  const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
+  const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) });
   const params = (query: string) => ({ query, limit: 10, subforums: [], pageToken: "", startDate: "", endDate: "" });
   const sem: number[][] = [];
   const vec: number[][] = [];

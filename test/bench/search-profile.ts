@@ -30,6 +30,8 @@ import { indexFor } from "./backends.js";
 import { PAGE } from "./engine-floor.js";
 import { loadBenchQueries, QueryPool } from "./search-queries.js";
 import { median, msSince } from "./stats.js";
+import { randomBytes } from "node:crypto";
+import { PageTokens } from "../../src/core/page-token.js";
 
 /** Median ms per stage for one method. */
 export interface ProfileRow {
@@ -58,7 +60,7 @@ export async function profileSearch(target: BackendTarget, queries: number, log:
   const db = await connect(LanceDbIndex.dirFor(target.dataDir), { readConsistencyInterval: 1 });
   const table = await db.openTable(POSTS_TABLE);
   const summarizer = createExtractiveSummarizer();
-  const core = new SearchCore({ index, embedder, summarizer, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha });
+  const core = new SearchCore({ index, embedder, summarizer, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) });
   const handlers = searchService(core);
   const signal = AbortSignal.timeout(3_600_000);
   const ctx = { signal } as HandlerContext;

@@ -17,6 +17,8 @@ import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import type { HybridQuery } from "../../src/index/search-index.js";
 import { DIMS, embed, makePost, MODEL } from "../index/synthetic.js";
+import { randomBytes } from "node:crypto";
+import { PageTokens } from "../../src/core/page-token.js";
 
 const ALPHAS = { hybridAlpha: 0.5, shortQueryAlpha: 0.3 };
 
@@ -69,7 +71,7 @@ describe("the alpha each call hands the index", () => {
   });
 
   it("SemanticSearch: an opinion question's one-word subject is short; a sentence is not", async () => {
-    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), ...ALPHAS });
+    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), ...ALPHAS, pageTokens: new PageTokens(randomBytes(32)) });
     const signal = new AbortController().signal;
     seen.length = 0;
     const short = await core.semantic({ query: "what do people think of Mailchimp", limit: 5, subforums: [], pageToken: "" }, signal);

@@ -15,6 +15,8 @@ import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { DIMS, embed, makePost, MODEL } from "../index/synthetic.js";
+import { randomBytes } from "node:crypto";
+import { PageTokens } from "../../src/core/page-token.js";
 
 describe("keywordText", () => {
   it("drops the comparison connectives and nothing else", () => {
@@ -49,7 +51,7 @@ describe("SearchCore keyword side", () => {
   });
 
   it("returns only posts about the things compared", async () => {
-    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: 0, shortQueryAlpha: 0 });
+    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: 0, shortQueryAlpha: 0, pageTokens: new PageTokens(randomBytes(32)) });
     const out = await core.semantic({ query: "Stripe vs Braintree", limit: 10, subforums: [], pageToken: "" }, new AbortController().signal);
     assert.deepEqual(out.hits.map((h) => h.post.id).sort(), ["test:3", "test:4"]);
   });

@@ -11,9 +11,9 @@ import type { RedisServer } from "../harness/redis.js";
 
 const policy = { maxFailures: 3, windowSeconds: 60, blockSeconds: 120 };
 
-async function blocked(l: AuthFailureLimiter, address: string): Promise<ConnectError | undefined> {
+async function blocked(l: AuthFailureLimiter, address: string, keyId?: string): Promise<ConnectError | undefined> {
   try {
-    await l.check(address);
+    await l.check(address, keyId);
     return undefined;
   } catch (err) {
     assert.ok(err instanceof ConnectError);
@@ -37,6 +37,14 @@ describe("auth-failure limiter (memory)", () => {
     const retry = Number(err.metadata.get("retry-after"));
     assert.ok(retry > 110 && retry <= 120, `retry-after ${retry}`);
     assert.equal(await blocked(l, "10.0.0.2"), undefined, "other addresses are unaffected");
+  });
+
+  it("counts each presented key id apart within one address", async () => {
+    const l = createAuthFailureLimiter({ policy });
+    for (let i = 0; i < 4; i++) await l.fail("10.0.0.1", "AAAAAAAAAAAA");
+    assert.equal(reasonOf((await blocked(l, "10.0.0.1", "AAAAAAAAAAAA"))!), "AUTH_RATE_LIMITED");
+    assert.equal(await blocked(l, "10.0.0.1", "BBBBBBBBBBBB"), undefined, "another key id from the same address is judged on its own");
+    assert.equal(await blocked(l, "10.0.0.1"), undefined, "so are presentations without an id");
   });
 });
 

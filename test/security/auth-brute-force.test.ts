@@ -1,10 +1,15 @@
 /**
- * Guessing keys is rate limited per client address, end to end: wrong keys from one loopback
- * address are answered 401 until the policy's limit, then 429 AUTH_RATE_LIMITED with Retry-After
- * (even for the right key), while a second address (127.0.0.2, loopback too) is unaffected.
+ * Guessing keys is rate limited per client address and key id, end to end: wrong keys from one
+ * loopback address are answered 401 until the policy's limit, then 429 AUTH_RATE_LIMITED with
+ * Retry-After (even for the right secret of that id), while a second address (127.0.0.2,
+ * loopback too) and other keys from the same address are unaffected. X-Forwarded-For names the
+ * client only with TRUST_PROXY, on REST and gRPC alike.
  */
 import assert from "node:assert/strict";
 import http from "node:http";
+import * as grpc from "@grpc/grpc-js";
+import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
+import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_AUTH_FAILURE_POLICY } from "../../src/limits/auth-failure-limiter.js";
 import { startService } from "../harness/service.js";
@@ -17,11 +22,13 @@ interface Answer {
 }
 
 /** POST /api/v1/search/vector from `localAddress` with `key`. */
-function callFrom(url: string, localAddress: string, key: string): Promise<Answer> {
+function callFrom(url: string, localAddress: string, key: string, forwardedFor?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    if (forwardedFor !== undefined) headers["x-forwarded-for"] = forwardedFor;
     const req = http.request(
       `${url}/api/v1/search/vector`,
-      { method: "POST", localAddress, agent: false, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } },
+      { method: "POST", localAddress, agent: false, headers },
       (res) => {
         let text = "";
         res.setEncoding("utf8").on("data", (c: string) => (text += c));
@@ -74,5 +81,64 @@ describe("brute-forcing keys is limited per address", () => {
     // Another address keeps working and is judged on its own.
     assert.equal((await callFrom(svc.url, "127.0.0.2", key)).status, 200);
     assert.equal((await callFrom(svc.url, "127.0.0.2", wrongSecret(key, 99))).status, 401);
+  });
+});
+
+/** Fails `key`'s id from `localAddress` (as `forwardedFor`, when given) until it is blocked. */
+async function lockOut(url: string, localAddress: string, key: string, forwardedFor?: string): Promise<void> {
+  for (let i = 0; i <= DEFAULT_AUTH_FAILURE_POLICY.maxFailures; i++) {
+    const res = await callFrom(url, localAddress, wrongSecret(key, i), forwardedFor);
+    if (res.status === 429) return;
+    assert.equal(res.status, 401);
+  }
+  assert.equal((await callFrom(url, localAddress, wrongSecret(key, 500), forwardedFor)).status, 429, "the key id is locked");
+}
+
+describe("a locked key does not lock out other keys from the same address", () => {
+  let svc: RunningService;
+  before(async () => {
+    svc = await startService();
+  });
+  after(async () => svc?.stop());
+
+  test("a valid key is admitted while another key from the same address is locked", async () => {
+    const attacked = await svc.createKey("pro");
+    const bystander = await svc.createKey("enterprise");
+    await lockOut(svc.url, "127.0.0.3", attacked);
+    assert.equal((await callFrom(svc.url, "127.0.0.3", attacked)).status, 429, "the attacked id stays locked, right secret or not");
+    assert.equal((await callFrom(svc.url, "127.0.0.3", bystander)).status, 200, "another key from the same address works");
+    assert.equal((await callFrom(svc.url, "127.0.0.3", wrongSecret(bystander, 1))).status, 401, "and is judged on its own failures");
+  });
+
+  test("without TRUST_PROXY, X-Forwarded-For is ignored: the socket address is what counts", async () => {
+    const key = await svc.createKey("pro");
+    await lockOut(svc.url, "127.0.0.4", key, "203.0.113.7");
+    const res = await callFrom(svc.url, "127.0.0.4", key, "198.51.100.9");
+    assert.equal(res.status, 429, "a forged X-Forwarded-For does not escape the block");
+  });
+});
+
+describe("with TRUST_PROXY, X-Forwarded-For from a trusted proxy names the client", () => {
+  let svc: RunningService;
+  before(async () => {
+    svc = await startService({ env: { TRUST_PROXY: "127.0.0.0/8" } });
+  });
+  after(async () => svc?.stop());
+
+  test("clients behind one proxy are limited apart, on REST and gRPC", async () => {
+    const key = await svc.createKey("pro");
+    await lockOut(svc.url, "127.0.0.1", key, "203.0.113.7");
+    assert.equal((await callFrom(svc.url, "127.0.0.1", key, "203.0.113.7")).status, 429, "the guessing client is blocked");
+    assert.equal((await callFrom(svc.url, "127.0.0.1", key, "198.51.100.9")).status, 200, "another client behind the proxy is not");
+
+    const client = createGrpcJsClient(SearchService, svc.address);
+    try {
+      const blocked = await callUnaryWithMetadata(client, SearchService.method.vectorSearch, { query: "crm", limit: 1 }, { authorization: `Bearer ${key}`, "x-forwarded-for": "203.0.113.7" });
+      assert.equal(blocked.error?.code, grpc.status.RESOURCE_EXHAUSTED, blocked.error?.details);
+      const other = await callUnaryWithMetadata(client, SearchService.method.vectorSearch, { query: "crm", limit: 1 }, { authorization: `Bearer ${key}`, "x-forwarded-for": "198.51.100.9" });
+      assert.equal(other.error, undefined, other.error?.details);
+    } finally {
+      client.close();
+    }
   });
 });
