@@ -17,6 +17,7 @@ import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
+import { registerSearchContract } from "./search-contract.js";
 import { withPostsTable } from "./lance-table.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
@@ -31,6 +32,7 @@ async function lanceFixture() {
 
 registerIndexContract("lancedb", lanceFixture);
 registerFilterContract("lancedb", lanceFixture);
+registerSearchContract("lancedb", lanceFixture);
 
 describe("LanceDbIndex with a trained vector index", () => {
   it("builds IVF_RQ past the threshold, returns exact cosine scores and ranks hybrid windows like exact cosine", async () => {

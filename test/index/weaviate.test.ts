@@ -15,6 +15,7 @@ import type { WeaviateServer } from "../harness/weaviate.js";
 import { collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
+import { registerSearchContract } from "./search-contract.js";
 import { DIMS, embed, makePost, MODEL, randomPosts } from "./synthetic.js";
 
 const skip = weaviateSkipReason();
@@ -62,6 +63,7 @@ async function weaviateFixture() {
 
 registerIndexContract("weaviate", weaviateFixture, skip ? { skip } : {});
 registerFilterContract("weaviate", weaviateFixture, skip ? { skip } : {});
+registerSearchContract("weaviate", weaviateFixture, skip ? { skip } : {});
 
 describe("WeaviateIndex connection failures", { skip: skip ?? false }, () => {
   before(async () => {
