@@ -253,8 +253,10 @@ const nonEmpty = (v: string): boolean => v !== "";
  */
 export function resolveFilter(filter: FilterParams | undefined, top: TopLevelFilter = {}): QueryFilter {
   const f: FilterParams = filter ?? { startDate: "", endDate: "", sources: [], subforums: [], excludeSubforums: [], authors: [], sentiments: [], leadTypes: [] };
-  const subforumsRaw = eitherOr(top.subforums, f.subforums, hasItems, "subforums", "filter.subforums");
-  const subforums = subforumsRaw === top.subforums ? resolveSubforums(subforumsRaw) : nameList("filter.subforums", subforumsRaw);
+  eitherOr(top.subforums, f.subforums, hasItems, "subforums", "filter.subforums");
+  const topSubforums = (top.subforums ?? []).length > 0;
+  // The spec's field keeps its own rule and messages; the filter's twin is named by its path.
+  const subforums = topSubforums ? resolveSubforums(top.subforums ?? []) : nameList("filter.subforums", f.subforums);
   const startDate = eitherOr(top.startDate, f.startDate, nonEmpty, "start_date", "filter.start_date");
   const endDate = eitherOr(top.endDate, f.endDate, nonEmpty, "end_date", "filter.end_date");
   const prefix = f.startDate !== "" || f.endDate !== "" ? "filter." : "";
