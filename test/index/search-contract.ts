@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { LeadsCore } from "../../src/core/leads.js";
 import { SearchCore } from "../../src/core/search.js";
 import type { FilterParams } from "../../src/core/request-rules.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
@@ -97,6 +98,16 @@ export function registerSearchContract(name: string, factory: () => Promise<Inde
       const flat = pages.flat();
       assert.equal(flat.length, allowed.size);
       assert.deepEqual(new Set(flat), allowed);
+    });
+
+    it("FindLeads considers only leads passing the filter, above min_score", async () => {
+      const leads = new LeadsCore({ index, embedder, hybridAlpha: 0.5, shortQueryAlpha: 0.5 });
+      const filter: FilterParams = { ...NO_FILTER, leadTypes: ["comparison", "pain_point"], sources: ["stackexchange", "reddit"] };
+      const allowed = new Set(posts.filter((p) => matchesFilter(p, { leadTypes: ["comparison", "pain_point"], sources: ["stackexchange", "reddit"], minLeadScore: 30 })).map((p) => p.id));
+      assert.ok(allowed.size >= 10);
+      const got = await leads.find({ query: "pricing churn deploy invoice hiring database crm launch refund onboarding", limit: 10, minScore: 30, filter }, signal);
+      assert.equal(got.length, 10);
+      for (const h of got) assert.ok(allowed.has(h.post.id), `${h.post.id} passes the filter`);
     });
 
     it("a page token is refused with another filter or sort", async () => {
