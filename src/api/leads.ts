@@ -10,7 +10,7 @@ export function leadService(core: LeadsCore): ServiceImpl<typeof LeadService> {
   return {
     async findLeads(req, ctx) {
       const started = performance.now();
-      const leads = await core.find({ query: req.query, limit: req.limit, minScore: req.minScore }, ctx.signal);
+      const leads = await core.find({ query: req.query, limit: req.limit, minScore: req.minScore, filter: req.filter }, ctx.signal);
       const results = leads.map(({ post }) =>
         create(LeadSchema, {
           id: post.id,

@@ -38,7 +38,7 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
   return {
     async semanticSearch(req, ctx) {
       const started = performance.now();
-      const out = await core.semantic({ query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken }, ctx.signal);
+      const out = await core.semantic({ query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken, filter: req.filter, sort: req.sort }, ctx.signal);
       const results = out.hits.map(({ post, score }) =>
         create(SemanticSearchResultSchema, { ...postFields(post), relevance: score, sentiment: post.sentiment }),
       );
@@ -55,7 +55,7 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
     async vectorSearch(req, ctx) {
       const started = performance.now();
       const out = await core.vector(
-        { query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken, startDate: req.startDate, endDate: req.endDate },
+        { query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken, startDate: req.startDate, endDate: req.endDate, filter: req.filter, sort: req.sort },
         ctx.signal,
       );
       const results = out.hits.map(({ post, score }) =>

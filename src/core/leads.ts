@@ -15,7 +15,8 @@ import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import { leadQuerySubject } from "./lead-query.js";
 import { queryVector } from "./query-vector.js";
-import { requireText, resolveLimit, resolveMinScore } from "./request-rules.js";
+import { requireText, resolveFilter, resolveLimit, resolveMinScore } from "./request-rules.js";
+import type { FilterParams } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 
 /** Weight of relevance in the lead ranking (documented in the README). */
@@ -37,6 +38,8 @@ export interface LeadsParams {
   query: string;
   limit: number | undefined;
   minScore: number | undefined;
+  /** The request's PostFilter, absent when not sent. */
+  filter?: FilterParams | undefined;
 }
 
 /** A lead with its rank. */
@@ -53,6 +56,7 @@ export class LeadsCore {
     const query = requireText("query", params.query);
     const limit = resolveLimit(params.limit);
     const minScore = resolveMinScore(params.minScore);
+    const filter = resolveFilter(params.filter);
     // The embedding is handed over as a promise: the index starts its keyword side (already
     // restricted to leads above the bar by the engine-side filter) while the query is embedded,
     // so the two overlap instead of adding up (the embedding is the larger cost).
@@ -62,7 +66,7 @@ export class LeadsCore {
     const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
     const text = keywordText(subject);
     const hits = await this.deps.index.hybrid(
-      { text, vector, alpha: alphaFor(text, this.deps), limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore }, fields: "lead", choose },
+      { text, vector, alpha: alphaFor(text, this.deps), limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { ...filter, minLeadScore: minScore }, fields: "lead", choose },
       signal,
     );
     // Ranked again on the posts as read: a post rewritten between ranking and reading is judged

@@ -4,14 +4,16 @@
  * result fields (index `fields: "result"`): responses and the summary read nothing else.
  */
 import type { Embedder } from "../enrich/embedder.js";
-import type { Hit, SearchIndex } from "../index/search-index.js";
+import type { Hit, QueryFilter, SearchIndex } from "../index/search-index.js";
 import { requestFingerprint } from "./page-token.js";
 import type { PageTokens } from "./page-token.js";
 import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import { querySubject } from "./query-subject.js";
 import { queryVector } from "./query-vector.js";
-import { RULES, requireText, resolveLimit, resolveSearchRange, resolveSubforums } from "./request-rules.js";
+import { RULES, requireText, resolveFilter, resolveLimit, resolveSort } from "./request-rules.js";
+import type { FilterParams, SortOrder } from "./request-rules.js";
+import { sortWindow } from "./sort-order.js";
 import { shorten } from "./snippet.js";
 import type { Summarizer } from "./summary/summarizer.js";
 
@@ -35,6 +37,10 @@ export interface SemanticParams {
   limit: number | undefined;
   subforums: readonly string[];
   pageToken: string;
+  /** The request's PostFilter, absent when not sent. */
+  filter?: FilterParams | undefined;
+  /** The request's sort order; "" for relevance. */
+  sort?: string;
 }
 
 /** A vector search request after transport decoding. */
@@ -68,51 +74,52 @@ export class SearchCore {
   async semantic(params: SemanticParams, signal: AbortSignal): Promise<SemanticOutcome> {
     const query = requireText("query", params.query);
     const limit = resolveLimit(params.limit);
-    const subforums = resolveSubforums(params.subforums);
-    const fingerprint = requestFingerprint(["semantic", query, subforums]);
+    const filter = resolveFilter(params.filter, { subforums: params.subforums });
+    const sort = resolveSort(params.sort ?? "");
+    const fingerprint = requestFingerprint(["semantic", query, filter, sort]);
     const offset = this.deps.pageTokens.decode(params.pageToken, fingerprint, limit);
     // Retrieval reads what the query is about, not its opinion frame (query-subject.ts).
     const subject = querySubject(query);
     // Not awaited here: the index can run its keyword side while the query is embedded.
     const vector = queryVector(this.deps.embedder, subject, signal);
     const text = keywordText(subject);
-    const hits = await this.deps.index.hybrid(
-      { text, vector, alpha: alphaFor(text, this.deps), limit: limit + 1, offset, fields: "result", filter: subforums.length > 0 ? { subforums } : {} },
-      signal,
+    const alpha = alphaFor(text, this.deps);
+    const hits = await this.ordered(sort, offset, limit, (page) =>
+      this.deps.index.hybrid({ text, vector, alpha, ...page, fields: "result", filter }, signal),
     );
-    const page = paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
+    const out = paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
     const summary = await this.deps.summarizer.summarize(
       query,
-      page.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })),
+      out.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })),
       signal,
     );
-    return { ...page, summary };
+    return { ...out, summary };
   }
 
-  /** Pure embedding similarity, optionally within an inclusive range of UTC days. */
+  /** Pure embedding similarity, optionally within an inclusive range of UTC days and other filters. */
   async vector(params: VectorParams, signal: AbortSignal): Promise<SearchPage> {
     const query = requireText("query", params.query);
     const limit = resolveLimit(params.limit);
-    const subforums = resolveSubforums(params.subforums);
-    const range = resolveSearchRange(params.startDate, params.endDate);
-    const fingerprint = requestFingerprint(["vector", query, subforums, range.from ?? null, range.to ?? null]);
+    const filter: QueryFilter = resolveFilter(params.filter, { subforums: params.subforums, startDate: params.startDate, endDate: params.endDate });
+    const sort = resolveSort(params.sort ?? "");
+    const fingerprint = requestFingerprint(["vector", query, filter, sort]);
     const offset = this.deps.pageTokens.decode(params.pageToken, fingerprint, limit);
     // Handed over as a promise: the embedded index reads its search plan meanwhile.
     const vector = queryVector(this.deps.embedder, query, signal);
-    const hits = await this.deps.index.nearVector(
-      {
-        vector,
-        limit: limit + 1,
-        offset,
-        fields: "result",
-        filter: {
-          ...(subforums.length > 0 ? { subforums } : {}),
-          ...(range.from !== undefined ? { createdFrom: range.from } : {}),
-          ...(range.to !== undefined ? { createdTo: range.to } : {}),
-        },
-      },
-      signal,
+    const hits = await this.ordered(sort, offset, limit, (page) =>
+      this.deps.index.nearVector({ vector, ...page, fields: "result", filter }, signal),
     );
     return paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
+  }
+
+  /**
+   * The hits from `offset` on (one more than the page, to tell whether another follows), in
+   * `sort` order: relevance pages come from the index as they are; any other order sorts the
+   * index's most relevant matches (sort-order.ts).
+   */
+  private async ordered(sort: SortOrder, offset: number, limit: number, run: (page: { limit: number; offset: number }) => Promise<Hit[]>): Promise<Hit[]> {
+    if (sort === "relevance") return run({ limit: limit + 1, offset });
+    const window = await run({ limit: RULES.sortWindow, offset: 0 });
+    return sortWindow(window, sort).slice(offset, offset + limit + 1);
   }
 }

@@ -57,35 +57,43 @@ function checkScalar(path: string, type: ScalarType, v: unknown): void {
   }
 }
 
-function unknownField(key: string, schema: DescMessage): AppError {
+function unknownField(key: string, schema: DescMessage, prefix: string): AppError {
   const names = schema.fields.map((f) => f.name);
   const best = closest(key, names, 2);
   const hint = best !== undefined ? ` (did you mean "${best}"?)` : "";
   const allowed = names.length > 0 ? `; allowed fields: ${names.join(", ")}` : "; this request takes no fields";
-  return new AppError("UNKNOWN_FIELD", `unknown field "${key}"${hint}${allowed}`, { field: key });
+  return new AppError("UNKNOWN_FIELD", `unknown field "${prefix}${key}"${hint}${allowed}`, { field: `${prefix}${key}` });
 }
 
-function checkField(field: DescField, v: unknown): void {
-  const path = field.name;
+/** Our own nested messages (PostFilter) are checked field by field like the request itself; well-known types are left to fromJson. */
+function isOwnMessage(field: DescField): field is DescField & { fieldKind: "message" } {
+  return field.fieldKind === "message" && field.message.typeName.startsWith("threadsight.");
+}
+
+function checkField(field: DescField, v: unknown, prefix: string): JsonValue {
+  const path = `${prefix}${field.name}`;
   switch (field.fieldKind) {
     case "scalar":
       checkScalar(path, field.scalar, v);
-      return;
+      return v as JsonValue;
     case "list":
       if (!Array.isArray(v)) throw new AppError("WRONG_TYPE", `${path} must be an array, got ${typeName(v)}`, { field: path });
       if (field.listKind === "scalar") v.forEach((item, i) => checkScalar(`${path}[${i}]`, field.scalar, item));
-      return;
+      return v as JsonValue;
+    case "message":
+      if (isOwnMessage(field)) return cleanObject(field.message, v, `${path}.`);
+      return v as JsonValue;
     default:
-      // Nested messages, enums and maps are left to fromJson (no request uses them today).
-      return;
+      // Enums and maps are left to fromJson (no request uses them today).
+      return v as JsonValue;
   }
 }
 
-/** Parses `body` (already JSON-decoded) into a message of `schema`, or throws an AppError. */
-export function strictFromJson<Desc extends DescMessage>(schema: Desc, body: unknown): MessageShape<Desc> {
-  if (body === undefined) body = {};
+/** The object `body` with every key checked against `schema` and renamed to its proto name. */
+function cleanObject(schema: DescMessage, body: unknown, prefix: string): Record<string, JsonValue> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new AppError("WRONG_TYPE", `the request body must be a JSON object, got ${typeName(body)}`, { field: "" });
+    const what = prefix === "" ? "the request body" : prefix.slice(0, -1);
+    throw new AppError("WRONG_TYPE", `${what} must be a JSON object, got ${typeName(body)}`, { field: prefix.slice(0, -1) });
   }
   const byName = new Map<string, DescField>();
   for (const f of schema.fields) {
@@ -95,11 +103,16 @@ export function strictFromJson<Desc extends DescMessage>(schema: Desc, body: unk
   const cleaned: Record<string, JsonValue> = {};
   for (const [key, value] of Object.entries(body)) {
     const field = byName.get(key);
-    if (field === undefined) throw unknownField(key, schema);
+    if (field === undefined) throw unknownField(key, schema, prefix);
     if (value === null) continue;
-    checkField(field, value);
-    cleaned[field.name] = value as JsonValue;
+    cleaned[field.name] = checkField(field, value, prefix);
   }
+  return cleaned;
+}
+
+/** Parses `body` (already JSON-decoded) into a message of `schema`, or throws an AppError. */
+export function strictFromJson<Desc extends DescMessage>(schema: Desc, body: unknown): MessageShape<Desc> {
+  const cleaned = cleanObject(schema, body === undefined ? {} : body, "");
   try {
     return fromJson(schema, cleaned, { ignoreUnknownFields: false });
   } catch (cause) {

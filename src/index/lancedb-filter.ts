@@ -18,20 +18,33 @@ export function sqlNumber(value: number): string {
   return String(value);
 }
 
+/** `column IN (...)` over string literals, or undefined for an absent or empty list. */
+function inList(column: string, values: readonly string[] | undefined): string | undefined {
+  return values && values.length > 0 ? `${column} IN (${values.map(sqlString).join(", ")})` : undefined;
+}
+
 /**
  * The predicate for `filter`, or undefined when nothing is restricted. `created` bounds are
- * inclusive epoch ms (fractions are floored/ceiled to whole ms, which is what rows hold); an
- * empty `subforums` list restricts nothing.
+ * inclusive epoch ms (fractions are floored/ceiled to whole ms, which is what rows hold), count
+ * minimums are inclusive; an empty list restricts nothing.
  */
 export function lanceWhere(filter: QueryFilter | undefined): string | undefined {
   if (!filter) return undefined;
   checkFilter(filter);
   const parts: string[] = [];
-  if (filter.subforums && filter.subforums.length > 0) {
-    parts.push(`subforum IN (${filter.subforums.map(sqlString).join(", ")})`);
-  }
+  const push = (p: string | undefined): void => {
+    if (p !== undefined) parts.push(p);
+  };
+  push(inList("subforum", filter.subforums));
+  push(inList("source", filter.sources));
+  push(inList("author", filter.authors));
+  push(inList("sentiment", filter.sentiments));
+  push(inList("lead_type", filter.leadTypes));
+  if (filter.excludeSubforums && filter.excludeSubforums.length > 0) push(`NOT ${inList("subforum", filter.excludeSubforums)!}`);
   if (filter.createdFrom !== undefined) parts.push(`created >= ${sqlNumber(Math.ceil(filter.createdFrom))}`);
   if (filter.createdTo !== undefined) parts.push(`created <= ${sqlNumber(Math.floor(filter.createdTo))}`);
+  if (filter.minUpvotes !== undefined) parts.push(`upvotes >= ${sqlNumber(Math.ceil(filter.minUpvotes))}`);
+  if (filter.minComments !== undefined) parts.push(`comments >= ${sqlNumber(Math.ceil(filter.minComments))}`);
   if (filter.minLeadScore !== undefined) {
     parts.push(`lead_type <> '' AND lead_score >= ${sqlNumber(filter.minLeadScore)}`);
   }

@@ -2,6 +2,7 @@
  * Argument checks shared by both adapters, so a bad page, vector or filter fails the same way
  * (RangeError naming the field) whichever backend is configured.
  */
+import { FILTER_LISTS, FILTER_NUMBERS } from "./search-index.js";
 import type { Page, QueryFilter } from "./search-index.js";
 
 /** Largest `limit` and `offset + limit` either backend serves (Weaviate's default maximum). */
@@ -37,16 +38,16 @@ export function checkVector(vector: Float32Array, dimensions: number, what = "qu
   if (norm === 0) throw new RangeError(`${what} must not be all zeros`);
 }
 
-/** Throws RangeError for non-finite bounds; values are otherwise passed through as data. */
+/** Throws RangeError for non-finite bounds and non-string list items; values are otherwise passed through as data. */
 export function checkFilter(filter: QueryFilter | undefined): void {
   if (!filter) return;
-  for (const key of ["createdFrom", "createdTo", "minLeadScore"] as const) {
+  for (const key of FILTER_NUMBERS) {
     const v = filter[key];
     if (v !== undefined && !Number.isFinite(v)) throw new RangeError(`filter.${key} must be a finite number, got ${v}`);
   }
-  if (filter.subforums) {
-    for (const s of filter.subforums) {
-      if (typeof s !== "string") throw new RangeError("filter.subforums must contain only strings");
+  for (const key of FILTER_LISTS) {
+    for (const s of filter[key] ?? []) {
+      if (typeof s !== "string") throw new RangeError(`filter.${key} must contain only strings`);
     }
   }
 }

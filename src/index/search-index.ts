@@ -15,7 +15,26 @@ export interface QueryFilter {
   createdTo?: number;
   /** Only posts whose leadType is non-empty and leadScore >= this. */
   minLeadScore?: number;
+  /** Only posts from these sources (exact match). */
+  sources?: readonly string[];
+  /** No posts from these subforums (exact match); applied after `subforums`. */
+  excludeSubforums?: readonly string[];
+  /** Only posts by these authors (exact match). */
+  authors?: readonly string[];
+  /** Only posts with at least this many upvotes. */
+  minUpvotes?: number;
+  /** Only posts with at least this many comments. */
+  minComments?: number;
+  /** Only posts with one of these sentiment labels. */
+  sentiments?: readonly string[];
+  /** Only posts classified as one of these lead types (never "", which means "not a lead"). */
+  leadTypes?: readonly string[];
 }
+
+/** The list-valued keys of {@link QueryFilter}, each an exact-match set of strings. */
+export const FILTER_LISTS = ["subforums", "sources", "excludeSubforums", "authors", "sentiments", "leadTypes"] as const;
+/** The numeric keys of {@link QueryFilter}. */
+export const FILTER_NUMBERS = ["createdFrom", "createdTo", "minLeadScore", "minUpvotes", "minComments"] as const;
 
 /** A page request shared by every query. */
 export interface Page {

@@ -13,6 +13,7 @@ import { checkFilter } from "./query-checks.js";
 export interface FilterBuilder {
   byProperty(name: string): {
     containsAny(values: string[]): FilterValue;
+    containsNone(values: string[]): FilterValue;
     greaterOrEqual(value: number | Date): FilterValue;
     lessOrEqual(value: number | Date): FilterValue;
   };
@@ -23,14 +24,24 @@ export function weaviateWhere(f: FilterBuilder, filter: QueryFilter | undefined)
   if (!filter) return undefined;
   checkFilter(filter);
   const parts: FilterValue[] = [];
-  if (filter.subforums && filter.subforums.length > 0) parts.push(f.byProperty("subforum").containsAny([...filter.subforums]));
+  const anyOf = (property: string, values: readonly string[] | undefined): void => {
+    if (values && values.length > 0) parts.push(f.byProperty(property).containsAny([...values]));
+  };
+  anyOf("subforum", filter.subforums);
+  anyOf("source", filter.sources);
+  anyOf("author", filter.authors);
+  anyOf("sentiment", filter.sentiments);
+  anyOf("leadType", filter.leadTypes);
+  if (filter.excludeSubforums && filter.excludeSubforums.length > 0) parts.push(f.byProperty("subforum").containsNone([...filter.excludeSubforums]));
   if (filter.createdFrom !== undefined) parts.push(f.byProperty("created").greaterOrEqual(new Date(Math.ceil(filter.createdFrom))));
   if (filter.createdTo !== undefined) parts.push(f.byProperty("created").lessOrEqual(new Date(Math.floor(filter.createdTo))));
+  // Stored counts are whole numbers, so a fractional minimum means the next whole one (as in SQL).
+  if (filter.minUpvotes !== undefined) parts.push(f.byProperty("upvotes").greaterOrEqual(Math.ceil(filter.minUpvotes)));
+  if (filter.minComments !== undefined) parts.push(f.byProperty("comments").greaterOrEqual(Math.ceil(filter.minComments)));
   if (filter.minLeadScore !== undefined) {
     // "Is a lead" as the lead types it may be rather than `!= ""`: the same posts (ingest writes
     // nothing else), but Weaviate resolves a short containsAny from its filterable index, while
-    // notEqual builds the complement of "" over every object; at 93k posts the filtered hybrid
-    // of FindLeads took ~33 ms with notEqual and ~23 ms with containsAny (same 24,650 matches).
+    // notEqual builds the complement of "" over every object.
     parts.push(f.byProperty("leadType").containsAny([...LEAD_TYPES]), f.byProperty("leadScore").greaterOrEqual(filter.minLeadScore));
   }
   if (parts.length === 0) return undefined;

@@ -28,7 +28,7 @@ import { engineCall, guardEngine, probe } from "./engine-call.js";
 import { watchLiveness } from "./liveness-watch.js";
 import { RRF_K } from "./fusion.js";
 import type { FusionType } from "./fusion.js";
-import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
+import { checkAlpha, checkFilter, checkPage, checkVector, MAX_RESULT_WINDOW } from "./query-checks.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
 import type { Hit, HybridQuery, IndexInfo, KeywordQuery, QueryFilter, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
 import { keywordDepth, stablePage } from "./paging.js";
@@ -187,14 +187,17 @@ export class WeaviateIndex implements SearchIndex {
     const filters = this.where(query.filter);
     const vector = await query.vector;
     checkVector(vector, this.dimensions);
+    // Equal vectors (cross-posts, identical texts) tie exactly, and Weaviate orders ties
+    // differently from call to call, so pages cut by its offset could overlap and skip. The
+    // page is cut here from a window reaching past it, ties by id (paging.ts).
     const res = await this.call(() => posts.query.nearVector(Array.from(vector), {
-      limit: query.limit,
-      offset: query.offset,
+      limit: Math.min(MAX_RESULT_WINDOW, keywordDepth(query.offset, query.limit)),
       ...(filters ? { filters } : {}),
       returnMetadata: ["distance"],
       returnProperties: propertiesFor(query.fields),
     }), signal);
-    return (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
+    const hits = (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
+    return stablePage(hits, (h) => h.post.id, query.offset, query.limit);
   }
 
   async keyword(query: KeywordQuery, signal?: AbortSignal): Promise<Hit[]> {

@@ -12,7 +12,7 @@ import { LEAD_FIELDS, RESULT_FIELDS } from "./search-index.js";
 import type { Page } from "./search-index.js";
 
 /** Bumped when the collection layout changes incompatibly. */
-export const WEAVIATE_LAYOUT = 1;
+export const WEAVIATE_LAYOUT = 2;
 const META_PREFIX = "threadsight-meta:";
 
 /** Provenance recorded in the collection description. */
@@ -42,9 +42,10 @@ export const POST_PROPERTIES: Prop[] = [
   searchable("title"),
   searchable("content"),
   exact("subforum"),
-  stored("author", "text"),
-  stored("upvotes", "int"),
-  stored("comments", "int"),
+  // Layout 2 made these filterable (search filters authors, min_upvotes, min_comments).
+  exact("author"),
+  { name: "upvotes", dataType: "int", indexFilterable: true, indexRangeFilters: true },
+  { name: "comments", dataType: "int", indexFilterable: true, indexRangeFilters: true },
   { name: "created", dataType: "date", indexFilterable: true, indexRangeFilters: true },
   stored("url", "text"),
   exact("sentiment"),

@@ -3,7 +3,7 @@
  * enforces: request bounds from request-rules.ts and the closed value sets of responses.
  * Numbers are never written here, so the document cannot drift from the checks.
  */
-import { RULES, SUBFORUM_FORBIDDEN_CHARS } from "../core/request-rules.js";
+import { RULES, SORT_ORDERS, SUBFORUM_FORBIDDEN_CHARS } from "../core/request-rules.js";
 import { OPERATIONS } from "../limits/operations.js";
 import { LEAD_TYPES, SENTIMENT_LABELS } from "../model/post.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -36,7 +36,20 @@ export const REQUEST_FIELD_RULES: Readonly<Record<string, FieldRule>> = Object.f
   subforums: { schema: { maxItems: RULES.subforumsMax }, items: { minLength: 1, maxLength: RULES.subforumMaxChars, pattern: `^[^${SUBFORUM_FORBIDDEN_CHARS}]*$` } },
   start_date: day,
   end_date: day,
+  sort: { schema: { enum: ["", ...SORT_ORDERS], default: "relevance" } },
+  sources: { schema: { maxItems: RULES.filterValuesMax }, items: { pattern: "^[a-z0-9][a-z0-9_-]{0,31}$" } },
+  exclude_subforums: { schema: { maxItems: RULES.filterValuesMax }, items: nameItems() },
+  authors: { schema: { maxItems: RULES.filterValuesMax }, items: nameItems() },
+  min_upvotes: { schema: { minimum: RULES.minUpvotesMin, maximum: RULES.minCountMax } },
+  min_comments: { schema: { minimum: 0, maximum: RULES.minCountMax } },
+  sentiments: { schema: { maxItems: RULES.filterValuesMax }, items: { enum: [...SENTIMENT_LABELS] } },
+  lead_types: { schema: { maxItems: RULES.filterValuesMax }, items: { enum: [...LEAD_TYPES] } },
 });
+
+/** Items of a list of exact names (authors, excluded subforums). */
+function nameItems(): JsonSchema {
+  return { minLength: 1, maxLength: RULES.filterValueMaxChars, pattern: `^[^${SUBFORUM_FORBIDDEN_CHARS}]*$` };
+}
 
 /** Response fields by full name: closed value sets and formats the service guarantees. */
 export const RESPONSE_FIELD_RULES: Readonly<Record<string, FieldRule>> = Object.freeze({

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { AppError } from "../../src/errors/app-error.js";
-import { parseDay, requireText, resolveLimit, resolveMinScore, resolveSearchRange, resolveSubforums, resolveTrendsRange } from "../../src/core/request-rules.js";
+import { parseDay, requireText, resolveFilter, resolveLimit, resolveMinScore, resolveSearchRange, resolveSort, resolveSubforums, resolveTrendsRange } from "../../src/core/request-rules.js";
+import type { FilterParams } from "../../src/core/request-rules.js";
 
 function rejects(fn: () => unknown, kind: string, message: RegExp): void {
   assert.throws(fn, (err: unknown) => err instanceof AppError && err.kind === kind && message.test(err.message));
@@ -64,5 +65,44 @@ describe("request rules", () => {
     assert.deepEqual(resolveSubforums([" startups", "startups", "SEO"]), ["startups", "SEO"]);
     rejects(() => resolveSubforums(Array.from({ length: 21 }, (_, i) => `s${i}`)), "OUT_OF_RANGE", /at most 20/);
     rejects(() => resolveSubforums(["ok", " "]), "INVALID_ARGUMENT", /subforums\[1\]/);
+  });
+});
+
+describe("filter and sort rules", () => {
+  const empty = { startDate: "", endDate: "", sources: [], subforums: [], excludeSubforums: [], authors: [], sentiments: [], leadTypes: [] };
+  const f = (over: Partial<FilterParams>): FilterParams => ({ ...empty, ...over });
+
+  test("an absent or empty filter restricts nothing; set fields become index filters", () => {
+    assert.deepEqual(resolveFilter(undefined), {});
+    assert.deepEqual(resolveFilter(f({})), {});
+    assert.deepEqual(
+      resolveFilter(f({ sources: ["reddit", "reddit"], authors: [" bob "], minUpvotes: -3, minComments: 0, sentiments: ["negative"], leadTypes: ["comparison"], excludeSubforums: ["x"], startDate: "2024-01-01" })),
+      { sources: ["reddit"], authors: ["bob"], minUpvotes: -3, minComments: 0, sentiments: ["negative"], leadTypes: ["comparison"], excludeSubforums: ["x"], createdFrom: Date.UTC(2024, 0, 1) },
+    );
+    assert.deepEqual(resolveFilter(f({ subforums: ["a"] }), { subforums: [] }), { subforums: ["a"] });
+    assert.deepEqual(resolveFilter(undefined, { subforums: ["b"], startDate: "", endDate: "2024-01-31" }), { subforums: ["b"], createdTo: Date.UTC(2024, 1, 1) - 1 });
+  });
+
+  test("each bad value is refused naming its field", () => {
+    rejects(() => resolveFilter(f({ sentiments: ["happy"] })), "INVALID_ARGUMENT", /^filter.sentiments\[0\] must be one of "positive", "neutral", "negative", got "happy"$/);
+    rejects(() => resolveFilter(f({ leadTypes: ["comparison", "lead"] })), "INVALID_ARGUMENT", /^filter.lead_types\[1\] must be one of/);
+    rejects(() => resolveFilter(f({ sources: ["Reddit"] })), "INVALID_ARGUMENT", /^filter.sources\[0\] must be a source name/);
+    rejects(() => resolveFilter(f({ sources: ["x' OR '1'='1"] })), "INVALID_ARGUMENT", /^filter.sources\[0\]/);
+    rejects(() => resolveFilter(f({ authors: Array.from({ length: 21 }, (_, i) => `a${i}`) })), "OUT_OF_RANGE", /^filter.authors must list at most 20 values, got 21$/);
+    rejects(() => resolveFilter(f({ authors: [" "] })), "INVALID_ARGUMENT", /^filter.authors\[0\] must be 1..100 characters$/);
+    rejects(() => resolveFilter(f({ excludeSubforums: ["a\u0000"] })), "INVALID_ARGUMENT", /^filter.exclude_subforums\[0\] must not contain control characters$/);
+    rejects(() => resolveFilter(f({ minUpvotes: 1_000_000_001 })), "OUT_OF_RANGE", /^filter.min_upvotes must be between/);
+    rejects(() => resolveFilter(f({ minComments: -1 })), "OUT_OF_RANGE", /^filter.min_comments must be between 0 and/);
+    rejects(() => resolveFilter(f({ startDate: "2024-02-02", endDate: "2024-02-01" })), "INVALID_DATE", /^filter.start_date must not be after filter.end_date/);
+    rejects(() => resolveFilter(f({ endDate: "2024-02-30" })), "INVALID_DATE", /^filter.end_date is not a real calendar date/);
+    rejects(() => resolveFilter(f({ subforums: ["a"], excludeSubforums: ["a"] })), "INVALID_ARGUMENT", /^filter.exclude_subforums lists "a"/);
+    rejects(() => resolveFilter(f({ subforums: ["a"] }), { subforums: ["b"] }), "INVALID_ARGUMENT", /^filter.subforums and subforums must not both be given/);
+    rejects(() => resolveFilter(f({ startDate: "2024-01-01" }), { startDate: "2024-01-02" }), "INVALID_ARGUMENT", /^filter.start_date and start_date/);
+  });
+
+  test("sort is relevance by default and one of the documented orders", () => {
+    assert.equal(resolveSort(""), "relevance");
+    for (const o of ["relevance", "newest", "oldest", "top", "most_commented"]) assert.equal(resolveSort(o), o);
+    rejects(() => resolveSort("date"), "INVALID_ARGUMENT", /^sort must be one of "relevance", "newest", "oldest", "top", "most_commented", got "date"$/);
   });
 });

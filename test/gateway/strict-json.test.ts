@@ -38,3 +38,14 @@ test("types are strict", () => {
 test("an absent body is an empty request", () => {
   assert.equal(strictFromJson(SemanticSearchRequestSchema, undefined).query, "");
 });
+
+test("a nested filter is checked field by field and named by its path", () => {
+  const ok = strictFromJson(SemanticSearchRequestSchema, { query: "q", filter: { sources: ["reddit"], min_upvotes: 5, leadTypes: ["comparison"] } });
+  assert.deepEqual(ok.filter?.sources, ["reddit"]);
+  assert.equal(ok.filter?.minUpvotes, 5);
+  assert.deepEqual(ok.filter?.leadTypes, ["comparison"]);
+  fails({ query: "q", filter: { min_upvote: 1 } }, "UNKNOWN_FIELD", /^unknown field "filter.min_upvote" \(did you mean "min_upvotes"\?\)/);
+  fails({ query: "q", filter: { min_upvotes: "5" } }, "WRONG_TYPE", /^filter.min_upvotes must be an integer/);
+  fails({ query: "q", filter: { authors: ["a", 1] } }, "WRONG_TYPE", /^filter.authors\[1\] must be a string/);
+  fails({ query: "q", filter: ["reddit"] }, "WRONG_TYPE", /^filter must be a JSON object, got array/);
+});

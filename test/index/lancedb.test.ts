@@ -16,16 +16,23 @@ import { rowsTable } from "../../src/index/lancedb-rows.js";
 import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
+import { registerFilterContract } from "./filter-contract.js";
+import { registerSearchContract } from "./search-contract.js";
 import { withPostsTable } from "./lance-table.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
-registerIndexContract("lancedb", async () => {
+/** A fresh LanceDB directory for one suite. */
+async function lanceFixture() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-"));
   return {
     create: () => new LanceDbIndex({ dir: LanceDbIndex.dirFor(dir) }),
     dispose: async () => rmSync(dir, { recursive: true, force: true }),
   };
-});
+}
+
+registerIndexContract("lancedb", lanceFixture);
+registerFilterContract("lancedb", lanceFixture);
+registerSearchContract("lancedb", lanceFixture);
 
 describe("LanceDbIndex with a trained vector index", () => {
   it("builds IVF_RQ past the threshold, returns exact cosine scores and ranks hybrid windows like exact cosine", async () => {

@@ -14,6 +14,8 @@ import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
 import { collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
 import { registerIndexContract } from "./contract.js";
+import { registerFilterContract } from "./filter-contract.js";
+import { registerSearchContract } from "./search-contract.js";
 import { DIMS, embed, makePost, MODEL, randomPosts } from "./synthetic.js";
 
 const skip = weaviateSkipReason();
@@ -46,21 +48,22 @@ after(async () => {
   await (await serverReady?.catch(() => undefined))?.stop();
 });
 
-registerIndexContract(
-  "weaviate",
-  async () => {
-    server = await serverReady!;
-    const collection = `ThreadsightTest${randomBytes(4).toString("hex")}`;
-    const s = server;
-    return {
-      create: () => new WeaviateIndex(options(s, collection)),
-      dispose: async () => {
-        await dropCollection(s, collection).catch(() => {});
-      },
-    };
-  },
-  skip ? { skip } : {},
-);
+/** A freshly named collection on the shared server for one suite. */
+async function weaviateFixture() {
+  server = await serverReady!;
+  const collection = `ThreadsightTest${randomBytes(4).toString("hex")}`;
+  const s = server;
+  return {
+    create: () => new WeaviateIndex(options(s, collection)),
+    dispose: async () => {
+      await dropCollection(s, collection).catch(() => {});
+    },
+  };
+}
+
+registerIndexContract("weaviate", weaviateFixture, skip ? { skip } : {});
+registerFilterContract("weaviate", weaviateFixture, skip ? { skip } : {});
+registerSearchContract("weaviate", weaviateFixture, skip ? { skip } : {});
 
 describe("WeaviateIndex connection failures", { skip: skip ?? false }, () => {
   before(async () => {

@@ -5,13 +5,15 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import type { PostFilter, PostFilterJson } from "./filter_pb.js";
+import { file_threadsight_v1_filter } from "./filter_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file threadsight/v1/leads.proto.
  */
 export const file_threadsight_v1_leads: GenFile = /*@__PURE__*/
-  fileDesc("Chp0aHJlYWRzaWdodC92MS9sZWFkcy5wcm90bxIOdGhyZWFkc2lnaHQudjEiZQoQRmluZExlYWRzUmVxdWVzdBINCgVxdWVyeRgBIAEoCRISCgVsaW1pdBgCIAEoBUgAiAEBEhYKCW1pbl9zY29yZRgDIAEoBUgBiAEBQggKBl9saW1pdEIMCgpfbWluX3Njb3JlInQKEUZpbmRMZWFkc1Jlc3BvbnNlEg0KBXF1ZXJ5GAEgASgJEiUKB3Jlc3VsdHMYAiADKAsyFC50aHJlYWRzaWdodC52MS5MZWFkEg0KBXRvdGFsGAMgASgFEhoKEnByb2Nlc3NpbmdfdGltZV9tcxgEIAEoBSL+AQoETGVhZBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCHN1YmZvcnVtGAQgASgJEg4KBmF1dGhvchgFIAEoCRIPCgd1cHZvdGVzGAYgASgFEhAKCGNvbW1lbnRzGAcgASgFEhIKCmxlYWRfc2NvcmUYCCABKAUSEQoJbGVhZF90eXBlGAkgASgJEhIKCnBhaW5fcG9pbnQYCiABKAkSEwoLb3Bwb3J0dW5pdHkYCyABKAkSEAoIaW5kdXN0cnkYDCABKAkSFgoOdGFyZ2V0X3Byb2R1Y3QYDSABKAkSCwoDdXJsGA4gASgJMnkKC0xlYWRTZXJ2aWNlEmoKCUZpbmRMZWFkcxIgLnRocmVhZHNpZ2h0LnYxLkZpbmRMZWFkc1JlcXVlc3QaIS50aHJlYWRzaWdodC52MS5GaW5kTGVhZHNSZXNwb25zZSIYgtPkkwISOgEqIg0vYXBpL3YxL2xlYWRzYgZwcm90bzM", [file_google_api_annotations]);
+  fileDesc("Chp0aHJlYWRzaWdodC92MS9sZWFkcy5wcm90bxIOdGhyZWFkc2lnaHQudjEikQEKEEZpbmRMZWFkc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEgoFbGltaXQYAiABKAVIAIgBARIWCgltaW5fc2NvcmUYAyABKAVIAYgBARIqCgZmaWx0ZXIYBCABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyQggKBl9saW1pdEIMCgpfbWluX3Njb3JlInQKEUZpbmRMZWFkc1Jlc3BvbnNlEg0KBXF1ZXJ5GAEgASgJEiUKB3Jlc3VsdHMYAiADKAsyFC50aHJlYWRzaWdodC52MS5MZWFkEg0KBXRvdGFsGAMgASgFEhoKEnByb2Nlc3NpbmdfdGltZV9tcxgEIAEoBSL+AQoETGVhZBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCHN1YmZvcnVtGAQgASgJEg4KBmF1dGhvchgFIAEoCRIPCgd1cHZvdGVzGAYgASgFEhAKCGNvbW1lbnRzGAcgASgFEhIKCmxlYWRfc2NvcmUYCCABKAUSEQoJbGVhZF90eXBlGAkgASgJEhIKCnBhaW5fcG9pbnQYCiABKAkSEwoLb3Bwb3J0dW5pdHkYCyABKAkSEAoIaW5kdXN0cnkYDCABKAkSFgoOdGFyZ2V0X3Byb2R1Y3QYDSABKAkSCwoDdXJsGA4gASgJMnkKC0xlYWRTZXJ2aWNlEmoKCUZpbmRMZWFkcxIgLnRocmVhZHNpZ2h0LnYxLkZpbmRMZWFkc1JlcXVlc3QaIS50aHJlYWRzaWdodC52MS5GaW5kTGVhZHNSZXNwb25zZSIYgtPkkwISOgEqIg0vYXBpL3YxL2xlYWRzYgZwcm90bzM", [file_google_api_annotations, file_threadsight_v1_filter]);
 
 /**
  * FindLeadsRequest is the body of POST /api/v1/leads.
@@ -39,6 +41,13 @@ export type FindLeadsRequest = Message<"threadsight.v1.FindLeadsRequest"> & {
    * @generated from field: optional int32 min_score = 3;
    */
   minScore?: number | undefined;
+
+  /**
+   * Optional filters on the leads considered (sources, subforums, dates, lead_types, ...).
+   *
+   * @generated from field: threadsight.v1.PostFilter filter = 4;
+   */
+  filter?: PostFilter | undefined;
 };
 
 /**
@@ -67,6 +76,13 @@ export type FindLeadsRequestJson = {
    * @generated from field: optional int32 min_score = 3;
    */
   minScore?: number;
+
+  /**
+   * Optional filters on the leads considered (sources, subforums, dates, lead_types, ...).
+   *
+   * @generated from field: threadsight.v1.PostFilter filter = 4;
+   */
+  filter?: PostFilterJson;
 };
 
 /**

@@ -11,13 +11,15 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { PostFilter, PostFilterJson } from "./filter_pb.js";
+import { file_threadsight_v1_filter } from "./filter_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file threadsight/v1/search.proto.
  */
 export const file_threadsight_v1_search: GenFile = /*@__PURE__*/
-  fileDesc("Cht0aHJlYWRzaWdodC92MS9zZWFyY2gucHJvdG8SDnRocmVhZHNpZ2h0LnYxImsKFVNlbWFudGljU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRISCgVsaW1pdBgCIAEoBUgAiAEBEhEKCXN1YmZvcnVtcxgDIAMoCRISCgpwYWdlX3Rva2VuGAQgASgJQggKBl9saW1pdCK2AQoWU2VtYW50aWNTZWFyY2hSZXNwb25zZRINCgVxdWVyeRgBIAEoCRI1CgdyZXN1bHRzGAIgAygLMiQudGhyZWFkc2lnaHQudjEuU2VtYW50aWNTZWFyY2hSZXN1bHQSDQoFdG90YWwYAyABKAUSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhIKCmFpX3N1bW1hcnkYBSABKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAYgASgJItcBChRTZW1hbnRpY1NlYXJjaFJlc3VsdBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCHN1YmZvcnVtGAQgASgJEg8KB3Vwdm90ZXMYBSABKAUSEAoIY29tbWVudHMYBiABKAUSKwoHY3JlYXRlZBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcmVsZXZhbmNlGAggASgBEhEKCXNlbnRpbWVudBgJIAEoCRILCgN1cmwYCiABKAkijwEKE1ZlY3RvclNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSEgoFbGltaXQYAiABKAVIAIgBARISCgpzdGFydF9kYXRlGAMgASgJEhAKCGVuZF9kYXRlGAQgASgJEhEKCXN1YmZvcnVtcxgFIAMoCRISCgpwYWdlX3Rva2VuGAYgASgJQggKBl9saW1pdCKeAQoUVmVjdG9yU2VhcmNoUmVzcG9uc2USDQoFcXVlcnkYASABKAkSMwoHcmVzdWx0cxgCIAMoCzIiLnRocmVhZHNpZ2h0LnYxLlZlY3RvclNlYXJjaFJlc3VsdBINCgV0b3RhbBgDIAEoBRIaChJwcm9jZXNzaW5nX3RpbWVfbXMYBCABKAUSFwoPbmV4dF9wYWdlX3Rva2VuGAUgASgJIskBChJWZWN0b3JTZWFyY2hSZXN1bHQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHY29udGVudBgDIAEoCRIQCghzdWJmb3J1bRgEIAEoCRIPCgd1cHZvdGVzGAUgASgFEhAKCGNvbW1lbnRzGAYgASgFEisKB2NyZWF0ZWQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHNpbWlsYXJpdHlfc2NvcmUYCCABKAESCwoDdXJsGAkgASgJMpICCg1TZWFyY2hTZXJ2aWNlEoMBCg5TZW1hbnRpY1NlYXJjaBIlLnRocmVhZHNpZ2h0LnYxLlNlbWFudGljU2VhcmNoUmVxdWVzdBomLnRocmVhZHNpZ2h0LnYxLlNlbWFudGljU2VhcmNoUmVzcG9uc2UiIoLT5JMCHDoBKiIXL2FwaS92MS9zZWFyY2gvc2VtYW50aWMSewoMVmVjdG9yU2VhcmNoEiMudGhyZWFkc2lnaHQudjEuVmVjdG9yU2VhcmNoUmVxdWVzdBokLnRocmVhZHNpZ2h0LnYxLlZlY3RvclNlYXJjaFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvc2VhcmNoL3ZlY3RvcmIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Cht0aHJlYWRzaWdodC92MS9zZWFyY2gucHJvdG8SDnRocmVhZHNpZ2h0LnYxIqUBChVTZW1hbnRpY1NlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSEgoFbGltaXQYAiABKAVIAIgBARIRCglzdWJmb3J1bXMYAyADKAkSEgoKcGFnZV90b2tlbhgEIAEoCRIqCgZmaWx0ZXIYBSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEgwKBHNvcnQYBiABKAlCCAoGX2xpbWl0IrYBChZTZW1hbnRpY1NlYXJjaFJlc3BvbnNlEg0KBXF1ZXJ5GAEgASgJEjUKB3Jlc3VsdHMYAiADKAsyJC50aHJlYWRzaWdodC52MS5TZW1hbnRpY1NlYXJjaFJlc3VsdBINCgV0b3RhbBgDIAEoBRIaChJwcm9jZXNzaW5nX3RpbWVfbXMYBCABKAUSEgoKYWlfc3VtbWFyeRgFIAEoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YBiABKAki1wEKFFNlbWFudGljU2VhcmNoUmVzdWx0EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NvbnRlbnQYAyABKAkSEAoIc3ViZm9ydW0YBCABKAkSDwoHdXB2b3RlcxgFIAEoBRIQCghjb21tZW50cxgGIAEoBRIrCgdjcmVhdGVkGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglyZWxldmFuY2UYCCABKAESEQoJc2VudGltZW50GAkgASgJEgsKA3VybBgKIAEoCSLJAQoTVmVjdG9yU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRISCgVsaW1pdBgCIAEoBUgAiAEBEhIKCnN0YXJ0X2RhdGUYAyABKAkSEAoIZW5kX2RhdGUYBCABKAkSEQoJc3ViZm9ydW1zGAUgAygJEhIKCnBhZ2VfdG9rZW4YBiABKAkSKgoGZmlsdGVyGAcgASgLMhoudGhyZWFkc2lnaHQudjEuUG9zdEZpbHRlchIMCgRzb3J0GAggASgJQggKBl9saW1pdCKeAQoUVmVjdG9yU2VhcmNoUmVzcG9uc2USDQoFcXVlcnkYASABKAkSMwoHcmVzdWx0cxgCIAMoCzIiLnRocmVhZHNpZ2h0LnYxLlZlY3RvclNlYXJjaFJlc3VsdBINCgV0b3RhbBgDIAEoBRIaChJwcm9jZXNzaW5nX3RpbWVfbXMYBCABKAUSFwoPbmV4dF9wYWdlX3Rva2VuGAUgASgJIskBChJWZWN0b3JTZWFyY2hSZXN1bHQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHY29udGVudBgDIAEoCRIQCghzdWJmb3J1bRgEIAEoCRIPCgd1cHZvdGVzGAUgASgFEhAKCGNvbW1lbnRzGAYgASgFEisKB2NyZWF0ZWQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHNpbWlsYXJpdHlfc2NvcmUYCCABKAESCwoDdXJsGAkgASgJMpICCg1TZWFyY2hTZXJ2aWNlEoMBCg5TZW1hbnRpY1NlYXJjaBIlLnRocmVhZHNpZ2h0LnYxLlNlbWFudGljU2VhcmNoUmVxdWVzdBomLnRocmVhZHNpZ2h0LnYxLlNlbWFudGljU2VhcmNoUmVzcG9uc2UiIoLT5JMCHDoBKiIXL2FwaS92MS9zZWFyY2gvc2VtYW50aWMSewoMVmVjdG9yU2VhcmNoEiMudGhyZWFkc2lnaHQudjEuVmVjdG9yU2VhcmNoUmVxdWVzdBokLnRocmVhZHNpZ2h0LnYxLlZlY3RvclNlYXJjaFJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvc2VhcmNoL3ZlY3RvcmIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_threadsight_v1_filter]);
 
 /**
  * SemanticSearchRequest is the body of POST /api/v1/search/semantic.
@@ -52,6 +54,22 @@ export type SemanticSearchRequest = Message<"threadsight.v1.SemanticSearchReques
    * @generated from field: string page_token = 4;
    */
   pageToken: string;
+
+  /**
+   * Optional filters beyond subforums. filter.subforums may be used instead of subforums, not
+   * together with it.
+   *
+   * @generated from field: threadsight.v1.PostFilter filter = 5;
+   */
+  filter?: PostFilter | undefined;
+
+  /**
+   * Result order: "relevance" (default), "newest", "oldest", "top" (upvotes), "most_commented".
+   * Orders other than relevance sort the most relevant matches (see docs/guides/search-filters.md).
+   *
+   * @generated from field: string sort = 6;
+   */
+  sort: string;
 };
 
 /**
@@ -87,6 +105,22 @@ export type SemanticSearchRequestJson = {
    * @generated from field: string page_token = 4;
    */
   pageToken?: string;
+
+  /**
+   * Optional filters beyond subforums. filter.subforums may be used instead of subforums, not
+   * together with it.
+   *
+   * @generated from field: threadsight.v1.PostFilter filter = 5;
+   */
+  filter?: PostFilterJson;
+
+  /**
+   * Result order: "relevance" (default), "newest", "oldest", "top" (upvotes), "most_commented".
+   * Orders other than relevance sort the most relevant matches (see docs/guides/search-filters.md).
+   *
+   * @generated from field: string sort = 6;
+   */
+  sort?: string;
 };
 
 /**
@@ -409,6 +443,22 @@ export type VectorSearchRequest = Message<"threadsight.v1.VectorSearchRequest"> 
    * @generated from field: string page_token = 6;
    */
   pageToken: string;
+
+  /**
+   * Optional filters beyond dates and subforums. filter.start_date, filter.end_date and
+   * filter.subforums may be used instead of the fields above, not together with them.
+   *
+   * @generated from field: threadsight.v1.PostFilter filter = 7;
+   */
+  filter?: PostFilter | undefined;
+
+  /**
+   * Result order: "relevance" (default), "newest", "oldest", "top" (upvotes), "most_commented".
+   * Orders other than relevance sort the most similar matches (see docs/guides/search-filters.md).
+   *
+   * @generated from field: string sort = 8;
+   */
+  sort: string;
 };
 
 /**
@@ -458,6 +508,22 @@ export type VectorSearchRequestJson = {
    * @generated from field: string page_token = 6;
    */
   pageToken?: string;
+
+  /**
+   * Optional filters beyond dates and subforums. filter.start_date, filter.end_date and
+   * filter.subforums may be used instead of the fields above, not together with them.
+   *
+   * @generated from field: threadsight.v1.PostFilter filter = 7;
+   */
+  filter?: PostFilterJson;
+
+  /**
+   * Result order: "relevance" (default), "newest", "oldest", "top" (upvotes), "most_commented".
+   * Orders other than relevance sort the most similar matches (see docs/guides/search-filters.md).
+   *
+   * @generated from field: string sort = 8;
+   */
+  sort?: string;
 };
 
 /**
