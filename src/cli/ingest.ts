@@ -2,7 +2,8 @@
  * `threadsight ingest <path...>`: streams dump files into the configured index (LanceDB under
  * THREADSIGHT_DATA_DIR, or Weaviate at WEAVIATE_URL — the same settings `serve` uses, so a running
  * server sees new posts once the index makes them visible). A directory argument means the input
- * files directly inside it. Progress goes to stderr; the final summary to stdout.
+ * files directly inside it. Progress goes to stderr; the final summary to stdout. A run that ends
+ * well then builds or refreshes the topic model when due (topics/auto-build.ts).
  * Exit codes: 0 all ingested, 3 finished but some records were skipped or refused, 1 failure or
  * interruption (rerun the same command to resume), 2 usage error.
  */
@@ -26,6 +27,9 @@ import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
 import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { openTrendStore } from "../index/open-trend-store.js";
+import { ensureTopicModel } from "../topics/auto-build.js";
+import { topicModelPath } from "../topics/model-file.js";
 import { closeAll } from "./close-all.js";
 
 /**
@@ -66,7 +70,9 @@ ${FORMATS.map((f) => `                  ${f.padEnd(20)} ${FORMAT_HELP[f]}`).join
 
 An interrupted ingest resumes where it stopped when run again on the same unchanged file
 (checkpoints in THREADSIGHT_DATA_DIR/ingest-checkpoints). Re-ingesting a finished file updates
-its posts; ids never duplicate. Exit: 0 done, 3 done with skipped records, 1 failed, 2 usage.`;
+its posts; ids never duplicate. When the index ends with no topic model and at least 200 posts,
+the ingest builds one; it refreshes the model once the index has grown by half since its build.
+Exit: 0 done, 3 done with skipped records, 1 failed, 2 usage.`;
 
 /** A command-line mistake: exit 2. */
 class UsageError extends Error {}
@@ -205,6 +211,8 @@ export async function run(argv: string[]): Promise<number> {
   let failed = false;
   const started = Date.now();
   let postsThisRun = 0;
+  /** Posts the index holds once the writes are done; undefined when the run failed. */
+  let postsInIndex: number | undefined;
   try {
     embedder = await createEmbedder(config, controller.signal);
     index = await openSearchIndex(config, { indexing: args.indexing });
@@ -248,6 +256,7 @@ export async function run(argv: string[]): Promise<number> {
         err(`threadsight ingest: ${outcome.file}: ${(e as Error).message}`);
       },
     );
+    if (!failed) postsInIndex = await index.count(controller.signal);
   } catch (e) {
     progress.done();
     err(`threadsight ingest: ${controller.signal.aborted ? "interrupted" : "failed"}: ${(e as Error).message}`);
@@ -260,6 +269,22 @@ export async function run(argv: string[]): Promise<number> {
     if (index?.backend === "lancedb") err("threadsight ingest: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
     const closed = await closeAll("threadsight ingest", [["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
     if (!closed) failed = true;
+  }
+  // After the index is closed: the rebuild opens the store itself (one writer per directory).
+  if (!failed && postsInIndex !== undefined && !controller.signal.aborted) {
+    try {
+      const outcome = await ensureTopicModel({
+        file: topicModelPath(config.dataDir),
+        posts: postsInIndex,
+        openStore: () => openTrendStore(config),
+        onProgress: (m) => err(`threadsight ingest: topics: ${m}`),
+        signal: controller.signal,
+      });
+      err(`threadsight ingest: ${outcome.message}`);
+    } catch (e) {
+      err(`threadsight ingest: the posts are stored, but building the topic model failed: ${(e as Error).message}; run \`threadsight topics rebuild\``);
+      failed = true;
+    }
   }
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(`ingest summary: ${formatStats(total)}; ${postsThisRun.toLocaleString("en-US")} posts this run in ${seconds.toFixed(1)} s (${(postsThisRun / Math.max(seconds, 1e-3)).toFixed(1)} posts/s)\n`);

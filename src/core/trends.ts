@@ -4,6 +4,7 @@
  * score, rank, and dress the top topics with labels, sample posts and trending keywords.
  * Formulas: core/trends/formulas.ts and core/trends/log-odds.ts. Knows nothing of HTTP or Connect.
  */
+import { AppError } from "../errors/app-error.js";
 import { hasTheme } from "../topics/topic-model.js";
 import type { TopicModel } from "../topics/topic-model.js";
 import type { SubforumCount, TimeWindow, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
@@ -25,10 +26,14 @@ export const KEYWORD_BODY_CHARS = 1000;
 /** Trending keywords per trend. */
 export const TRENDING_KEYWORDS = 5;
 
+/** The ListTrends message while no topic model exists: it names the command that builds one. */
+export const TOPICS_NOT_BUILT_MESSAGE =
+  "no topic model has been built for this index yet: run `threadsight topics rebuild` (an ingest that ends with enough posts builds one too)";
+
 /** What trends need from the rest of the system. */
 export interface TrendsDeps {
   store: TrendStore;
-  /** The current topic model (labels and background terms); undefined before the first build. */
+  /** The current topic model (labels and background terms); undefined before the first build, when list() answers TOPICS_NOT_BUILT. */
   topics: () => Promise<TopicModel | undefined>;
   /** Clock for the default window of an empty index. */
   now?: () => number;
@@ -84,8 +89,13 @@ export class TrendsCore {
     const range = resolveTrendsRange(params.startDate, params.endDate, latestDay);
     const window: TimeWindow = { from: range.from, to: range.to };
     const len = range.to - range.from + 1;
-    const [{ stats, baselines }, model] = await Promise.all([this.deps.store.trendInputs(window, BASELINE_WINDOWS, signal), this.deps.topics()]);
-    const topics = new Map(model?.topics.map((t) => [t.id, t]) ?? []);
+    // Checked after the request's own rules, so a bad window is still reported as such. Without a
+    // model every post is untagged and any answer would be an empty success that reads as "nothing
+    // is trending" rather than "nothing was built".
+    const model = await this.deps.topics();
+    if (model === undefined) throw new AppError("TOPICS_NOT_BUILT", TOPICS_NOT_BUILT_MESSAGE);
+    const { stats, baselines } = await this.deps.store.trendInputs(window, BASELINE_WINDOWS, signal);
+    const topics = new Map(model.topics.map((t) => [t.id, t]));
     // A catch-all cluster is no theme to report as rising (topic-model.ts, hasTheme).
     const themed = stats.filter((s) => {
       const topic = topics.get(s.topicId);

@@ -17,6 +17,7 @@ export type ErrorKind =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "PAYLOAD_TOO_LARGE"
   | "NOT_FOUND"
+  | "TOPICS_NOT_BUILT"
   | "METHOD_NOT_ALLOWED"
   | "UNAUTHENTICATED"
   | "KEY_REVOKED"
@@ -52,6 +53,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorRow>> = Object.freeze(
   UNSUPPORTED_MEDIA_TYPE: { code: Code.InvalidArgument, http: 415, reason: "UNSUPPORTED_MEDIA_TYPE" },
   PAYLOAD_TOO_LARGE: { code: Code.ResourceExhausted, http: 413, reason: "PAYLOAD_TOO_LARGE" },
   NOT_FOUND: { code: Code.NotFound, http: 404, reason: "NOT_FOUND" },
+  // The index has no topic model yet: the request is valid but cannot be answered until one is
+  // built, so it is a state conflict (409) rather than a bad request, and retrying alone won't help.
+  TOPICS_NOT_BUILT: { code: Code.FailedPrecondition, http: 409, reason: "TOPICS_NOT_BUILT" },
   METHOD_NOT_ALLOWED: { code: Code.Unimplemented, http: 405, reason: "METHOD_NOT_ALLOWED" },
   UNAUTHENTICATED: { code: Code.Unauthenticated, http: 401, reason: "INVALID_API_KEY" },
   KEY_REVOKED: { code: Code.Unauthenticated, http: 401, reason: "API_KEY_REVOKED" },

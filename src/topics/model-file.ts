@@ -71,9 +71,8 @@ export class TopicModelFile {
 export type TopicModelState = "loaded" | "missing" | "unreadable";
 
 /**
- * Says at start-up whether ListTrends has a model to answer from. Without one every window has
- * no trends, a valid answer that reads like a fault to someone who never ran `topics rebuild`; the
- * log line says what to do. An unreadable file is logged, not thrown: search and leads do not
+ * Says at start-up whether ListTrends has a model to answer from. Without one ListTrends answers
+ * FAILED_PRECONDITION (TOPICS_NOT_BUILT); the log line says what to do. An unreadable file is logged, not thrown: search and leads do not
  * need it, and ListTrends reports the fault on each call until a rebuild replaces the file.
  */
 export async function reportTopicModel(
@@ -83,7 +82,7 @@ export async function reportTopicModel(
   try {
     const model = await models.current();
     if (model === undefined) {
-      log.warn("no topic model yet: ListTrends returns no trends until `threadsight topics rebuild` has run");
+      log.warn("no topic model yet: ListTrends answers TOPICS_NOT_BUILT until `threadsight topics rebuild` (or an ingest with enough posts) builds one");
       return "missing";
     }
     log.info({ topics: model.topics.length, version: model.version, builtAt: model.createdAt }, "topic model loaded");

@@ -61,7 +61,9 @@ export async function rebuildTopics(store: TrendStore, opts: RebuildOptions): Pr
     ...(opts.now !== undefined ? { now: opts.now } : {}),
     ...(previous ? { previous } : {}),
   };
-  const { model, topicIds } = buildTopicModel(posts, build);
+  const built = buildTopicModel(posts, build);
+  const model: TopicModel = { ...built.model, builtFromPosts: posts.length };
+  const { topicIds } = built;
   await saveTopicModel(opts.file, model);
   progress(`wrote ${model.topics.length} topics (version ${model.version}) to ${opts.file}`);
 

@@ -63,6 +63,12 @@ export interface TopicModel {
   nextId: number;
   topics: Topic[];
   /**
+   * Posts in the index when the model was built: the auto-build (auto-build.ts) refreshes the
+   * model once the index has grown by a set share past this. Missing in older models, where the
+   * corpus term counts' post count stands in.
+   */
+  builtFromPosts?: number;
+  /**
    * How many of the posts the model was built from use each term (terms used by at least
    * {@link MIN_CORPUS_DOCUMENTS} posts): trending keywords weigh a term's rise by its rarity, so an
    * equal rise of "discount" outranks one of "mean". Missing in models built by earlier
@@ -148,6 +154,7 @@ export function checkTopicModel(value: unknown, source: string): TopicModel {
   for (const t of m.topics!) {
     if (typeof t.id !== "string" || !Array.isArray(t.centroid) || t.centroid.length !== m.dimensions) fail(`topic ${String(t.id)} is malformed`);
   }
+  if (m.builtFromPosts !== undefined && !(Number.isInteger(m.builtFromPosts) && m.builtFromPosts >= 0)) fail("builtFromPosts is not a whole number");
   if (m.corpus !== undefined) {
     const c = m.corpus as Partial<CorpusTerms> | null;
     const wellFormed =

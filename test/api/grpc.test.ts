@@ -109,11 +109,12 @@ describe("gRPC clients against the real service", () => {
     assert.equal(out.response?.query, "looking for a CRM");
   });
 
-  test("ListTrends answers over gRPC and validates its window", async () => {
+  test("ListTrends over gRPC: FAILED_PRECONDITION naming the command while no topic model exists; validates its window", async () => {
+    // This service's data directory is fresh: no topic model has been built (test/api/topics-auto-build.test.ts covers the built case).
     const out = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, { startDate: "2016-01-01", endDate: "2016-01-31" }, { authorization: `Bearer ${key}` });
-    assert.equal(out.error, undefined, out.error?.details);
-    assert.equal(out.response!.dateRange?.start, "2016-01-01");
-    assert.equal(out.response!.dateRange?.end, "2016-01-31");
+    assert.equal(out.error?.code, grpc.status.FAILED_PRECONDITION, JSON.stringify(out.response));
+    assert.equal(reasonOf(out.error!), "TOPICS_NOT_BUILT");
+    assert.match(out.error!.details, /`threadsight topics rebuild`/);
     const bad = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, { startDate: "2016-02-01", endDate: "2016-01-01" }, { authorization: `Bearer ${key}` });
     assert.equal(bad.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.equal(reasonOf(bad.error!), "INVALID_DATE");
@@ -161,6 +162,13 @@ describe("gRPC clients against the real service", () => {
       for (const [path, body] of calls) {
         // No --schema: buf curl resolves the method through our reflection service.
         const res = await bufCurl(["--http2-prior-knowledge", "--protocol", protocol, "-H", `Authorization: Bearer ${key}`, "-d", JSON.stringify(body), `${svc.url}/${path}`]);
+        if (path.endsWith("/ListTrends")) {
+          // No topic model in this fresh data directory: the error, not an empty success.
+          assert.notEqual(res.code, 0, res.stdout);
+          assert.match(res.stderr, /failed_precondition/i, res.stderr);
+          assert.match(res.stderr, /`threadsight topics rebuild`/, res.stderr);
+          continue;
+        }
         assert.equal(res.code, 0, `${path} over ${protocol}: ${res.stderr}`);
         assert.doesNotThrow(() => JSON.parse(res.stdout), res.stdout);
       }

@@ -12,10 +12,20 @@ import { trendService } from "../../src/api/trends.js";
 import { TrendsCore } from "../../src/core/trends.js";
 import { toConnectError } from "../../src/errors/to-connect.js";
 import { MemoryTrendStore } from "./memory-trend-store.js";
-import { trendCorpus } from "./fixture.js";
+import { buildTopicModel } from "../../src/topics/build.js";
+import type { TopicModel } from "../../src/topics/topic-model.js";
+import { reasonOf } from "../../src/errors/to-connect.js";
+import { THEMES, trendCorpus } from "./fixture.js";
 
-function client() {
-  const core = new TrendsCore({ store: new MemoryTrendStore(trendCorpus(true).posts), topics: async () => undefined });
+const { posts } = trendCorpus(true);
+const built = buildTopicModel(posts, { k: 3, seed: 42 }).model;
+// The fixture tags posts with theme names; give the model those ids so labels resolve.
+const themeOfTopic = (keywords: string[]) =>
+  (Object.keys(THEMES) as (keyof typeof THEMES)[]).find((theme) => keywords.filter((k) => (THEMES[theme] as readonly string[]).includes(k)).length >= 3)!;
+const labelled: TopicModel = { ...built, topics: built.topics.map((t) => ({ ...t, id: themeOfTopic(t.keywords) })) };
+
+function client(withModel = true) {
+  const core = new TrendsCore({ store: new MemoryTrendStore(posts), topics: async () => (withModel ? labelled : undefined) });
   const impl = trendService(core);
   const transport = createRouterTransport((router) =>
     router.service(TrendService, {
@@ -40,7 +50,7 @@ describe("TrendService.listTrends", () => {
     assert.ok(res.processingTimeMs >= 0);
     const [top] = res.trends;
     assert.equal(top!.id, "seo");
-    assert.equal(top!.topic, "seo");
+    assert.equal(top!.topic, labelled.topics.find((t) => t.id === "seo")!.label);
     assert.ok(top!.postCount > 0 && top!.totalUpvotes > 0);
     assert.ok(top!.trendScore > 0 && top!.trendScore < 100);
     assert.ok(top!.samplePosts.length >= 3);
@@ -54,6 +64,14 @@ describe("TrendService.listTrends", () => {
     const res = await client().listTrends({ startDate: "2020-01-01", endDate: "2020-01-01" });
     assert.equal(res.total, 0);
     assert.deepEqual(res.trends, []);
+  });
+
+  it("answers failed_precondition naming the rebuild command while no topic model exists", async () => {
+    await assert.rejects(client(false).listTrends({ startDate: "2024-03-01", endDate: "2024-03-31" }), (err: unknown) => {
+      return err instanceof ConnectError && err.code === Code.FailedPrecondition && reasonOf(err) === "TOPICS_NOT_BUILT" && /threadsight topics rebuild/.test(err.rawMessage);
+    });
+    // The request's own rules come first: a bad window is reported as such, model or not.
+    await assert.rejects(client(false).listTrends({ startDate: "2024-03-02", endDate: "2024-03-01" }), (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument);
   });
 
   it("rejects an inverted window with invalid_argument", async () => {

@@ -118,6 +118,13 @@ describe("TrendsCore.list", () => {
     assert.deepEqual([out.range.startDay, out.range.endDay], ["2026-10-24", "2026-11-22"]);
   });
 
+  it("refuses with TOPICS_NOT_BUILT, not an empty success, while no topic model exists", async () => {
+    const bare = new TrendsCore({ store: new MemoryTrendStore(posts.map((p) => ({ ...p }))), topics: async () => undefined });
+    await assert.rejects(bare.list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal), (err: unknown) => {
+      return err instanceof AppError && err.kind === "TOPICS_NOT_BUILT" && /`threadsight topics rebuild`/.test(err.message);
+    });
+  });
+
   it("gives a topic from nothing a finite growth rate", async () => {
     const late = posts.map((p) => ({ ...p, topicId: p.topicId === "seo" && p.created < Date.UTC(2024, 2, 1) ? "" : p.topicId }));
     const out = await core(new MemoryTrendStore(late)).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal);
@@ -135,7 +142,9 @@ describe("TrendsCore.list", () => {
 
   it("labels a topic the model does not know (yet) by its id", async () => {
     const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
-    const out = await new TrendsCore({ store, topics: async () => undefined }).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 3 }, signal);
+    // A model that predates these topics (they were assigned after its build) knows none of their ids.
+    const older = { ...labelled, topics: [] };
+    const out = await new TrendsCore({ store, topics: async () => older }).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 3 }, signal);
     assert.deepEqual(out.trends.map((t) => t.label).sort(), ["crypto", "python", "seo"]);
   });
 });

@@ -492,6 +492,8 @@ export const SamplePostSchema: GenMessage<SamplePost, {jsonType: SamplePostJson}
 export const TrendService: GenService<{
   /**
    * ListTrends returns the topics active in the window, highest trend_score first.
+   * Until the index has a topic model it fails with FAILED_PRECONDITION (reason TOPICS_NOT_BUILT,
+   * REST 409) naming the command that builds one, rather than answering an empty list.
    *
    * @generated from rpc threadsight.v1.TrendService.ListTrends
    */
