@@ -3,6 +3,7 @@
  * `createService` builds everything without listening (tests use it with real ports);
  * `runService` listens and owns the process signals. Nothing below this file reads env.
  */
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { createKeyService } from "./accounts/key-service.js";
@@ -11,6 +12,7 @@ import { openAccountsStore } from "./accounts/open-store.js";
 import { retryingUsage } from "./accounts/usage-retry.js";
 import type { AccountsStore } from "./accounts/store.js";
 import { leadService } from "./api/leads.js";
+import { monitorService } from "./api/monitors.js";
 import { searchService } from "./api/search.js";
 import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
@@ -30,6 +32,9 @@ import { openTrendStore } from "./index/open-trend-store.js";
 import type { SearchIndex } from "./index/search-index.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
+import { MonitorsCore } from "./monitors/monitors-core.js";
+import type { MonitorStore } from "./monitors/monitor-store.js";
+import { MONITORS_DB_FILE, openSqliteMonitorStore } from "./monitors/sqlite-monitor-store.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
 import { createPortalService } from "./portal/portal-accounts.js";
@@ -46,6 +51,7 @@ export interface Service {
   accounts: AccountsStore;
   index: SearchIndex;
   limits: Limits;
+  monitors: MonitorStore;
   health: HealthMonitor;
   /** Stops accepting calls, drains in-flight ones, closes every store. Idempotent. */
   close(): Promise<void>;
@@ -78,6 +84,9 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     closers.push(() => usage.close());
     const limits = await openLimits(config, { onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile") });
     closers.push(() => limits.close());
+
+    const monitorStore = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    closers.push(() => monitorStore.close());
 
     const embedder = cachedEmbedder(await createEmbedder(config), QUERY_CACHE_SIZE);
     closers.push(() => embedder.close());
@@ -123,6 +132,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
         trends: trendService(trends),
         leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha })),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
+        monitors: monitorService(new MonitorsCore(monitorStore), limits.catalog),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () => Object.fromEntries([...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"])),
@@ -137,6 +147,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       accounts,
       index,
       limits,
+      monitors: monitorStore,
       health,
       close() {
         closing ??= (async () => {
