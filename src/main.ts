@@ -32,6 +32,7 @@ import { openTrendStore } from "./index/open-trend-store.js";
 import type { SearchIndex } from "./index/search-index.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
+import { DeliveryWorker } from "./monitors/delivery-worker.js";
 import { MonitorsCore } from "./monitors/monitors-core.js";
 import type { MonitorStore } from "./monitors/monitor-store.js";
 import { MONITORS_DB_FILE, openSqliteMonitorStore } from "./monitors/sqlite-monitor-store.js";
@@ -87,6 +88,9 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
 
     const monitorStore = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
     closers.push(() => monitorStore.close());
+    const deliveries = new DeliveryWorker({ store: monitorStore, allowPrivate: config.monitorsAllowPrivateWebhooks, onError: (err) => logger.error({ err }, "monitor delivery pass failed") });
+    deliveries.start();
+    closers.push(() => deliveries.stop());
 
     const embedder = cachedEmbedder(await createEmbedder(config), QUERY_CACHE_SIZE);
     closers.push(() => embedder.close());

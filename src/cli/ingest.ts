@@ -26,6 +26,9 @@ import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
 import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { monitorPercolator } from "../monitors/monitor-percolator.js";
+import type { MonitorStore } from "../monitors/monitor-store.js";
+import { MONITORS_DB_FILE, openSqliteMonitorStore } from "../monitors/sqlite-monitor-store.js";
 import { closeAll } from "./close-all.js";
 
 /**
@@ -200,6 +203,7 @@ export async function run(argv: string[]): Promise<number> {
   let embedder: Embedder | undefined;
   let index: SearchIndex | undefined;
   let enricher: IngestEnricher | undefined;
+  let monitors: MonitorStore | undefined;
   const progress = createProgress({ stream: process.stderr });
   const total = emptyStats();
   let failed = false;
@@ -212,6 +216,10 @@ export async function run(argv: string[]): Promise<number> {
     err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model}; ${indexingPlan(config, args.indexing)})`);
     enricher = await createIngestEnricher(config.dataDir, embedder);
     const checkpoints = new CheckpointStore(config.dataDir, checkpointScope(config));
+    // Every written post is matched against the active monitors; their events go to the outbox
+    // the server's delivery workers read.
+    monitors = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    const upserted = monitorPercolator({ store: monitors, embedder, alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha } });
     const log = (line: string): void => {
       progress.done();
       err(line);
@@ -226,7 +234,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(args.source === undefined ? {} : { source: args.source }),
         ...(args.limit === undefined ? {} : { limit: args.limit }),
       },
-      { index, embedder, enricher, checkpoints, log, progress },
+      { index, embedder, enricher, checkpoints, log, progress, upserted },
       (outcome) => {
         progress.done();
         if ("result" in outcome) {
@@ -258,7 +266,7 @@ export async function run(argv: string[]): Promise<number> {
     // The embedded index's remaining work happens in the close below, silent otherwise: minutes
     // on a large table after a deferred run.
     if (index?.backend === "lancedb") err("threadsight ingest: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
-    const closed = await closeAll("threadsight ingest", [["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
+    const closed = await closeAll("threadsight ingest", [["the monitors store", monitors], ["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
     if (!closed) failed = true;
   }
   const seconds = (Date.now() - started) / 1000;

@@ -54,6 +54,8 @@ export type AttemptOutcome = { kind: "delivered" } | { kind: "retry"; at: number
 export interface MonitorStore {
   create(m: StoredMonitor): Promise<void>;
   get(accountId: string, id: string): Promise<StoredMonitor | undefined>;
+  /** A monitor by id alone, for the delivery workers. */
+  byId(id: string): Promise<StoredMonitor | undefined>;
   /** Monitors of the account, oldest first, after `offset`. */
   list(accountId: string, offset: number, limit: number): Promise<StoredMonitor[]>;
   /** Replaces a monitor's row (same id and account). */

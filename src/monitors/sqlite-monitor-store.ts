@@ -155,6 +155,11 @@ class SqliteMonitorStore implements MonitorStore {
     return r === undefined ? undefined : toMonitor(r);
   }
 
+  async byId(id: string): Promise<StoredMonitor | undefined> {
+    const r = this.db.prepare("SELECT * FROM monitors WHERE id = ?").get(id) as MonitorRow | undefined;
+    return r === undefined ? undefined : toMonitor(r);
+  }
+
   async list(accountId: string, offset: number, limit: number): Promise<StoredMonitor[]> {
     const rows = this.db.prepare("SELECT * FROM monitors WHERE account_id = ? ORDER BY created, id LIMIT ? OFFSET ?").all(accountId, limit, offset) as MonitorRow[];
     return rows.map(toMonitor);
