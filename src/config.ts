@@ -84,6 +84,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Serve the developer portal under /portal. */
   portalEnabled: boolean;
+  /** Let monitor webhooks reach private and loopback addresses (refused by default: SSRF). */
+  monitorsAllowPrivateWebhooks: boolean;
   /** Lifetime of a portal session (fixed, never extended), seconds. */
   portalSessionTtlSeconds: number;
   /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
@@ -344,6 +346,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     quotaFailMode: oneOf(env, "QUOTA_FAIL_MODE", "closed", ["open", "closed"]),
     corsOrigins: (opt(env, "CORS_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
+    monitorsAllowPrivateWebhooks: bool(env, "MONITORS_ALLOW_PRIVATE_WEBHOOKS", false),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
     stripe: stripeConfig(env),

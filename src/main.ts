@@ -3,6 +3,7 @@
  * `createService` builds everything without listening (tests use it with real ports);
  * `runService` listens and owns the process signals. Nothing below this file reads env.
  */
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { createKeyService } from "./accounts/key-service.js";
@@ -11,6 +12,7 @@ import { openAccountsStore } from "./accounts/open-store.js";
 import { retryingUsage } from "./accounts/usage-retry.js";
 import type { AccountsStore } from "./accounts/store.js";
 import { leadService } from "./api/leads.js";
+import { monitorService } from "./api/monitors.js";
 import { searchService } from "./api/search.js";
 import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
@@ -31,6 +33,10 @@ import { openTrendStore } from "./index/open-trend-store.js";
 import type { SearchIndex } from "./index/search-index.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
+import { DeliveryWorker } from "./monitors/delivery-worker.js";
+import { MonitorsCore } from "./monitors/monitors-core.js";
+import type { MonitorStore } from "./monitors/monitor-store.js";
+import { MONITORS_DB_FILE, openSqliteMonitorStore } from "./monitors/sqlite-monitor-store.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
 import { createPortalService, defaultPlan } from "./portal/portal-accounts.js";
@@ -56,6 +62,7 @@ export interface Service {
   accounts: AccountsStore;
   index: SearchIndex;
   limits: Limits;
+  monitors: MonitorStore;
   health: HealthMonitor;
   /** The RPC metrics, for a separate metrics listener. */
   metrics: RpcMetrics;
@@ -96,6 +103,12 @@ export async function createService(config: Config, logger: Logger, options: Ser
     closers.push(() => usage.close());
     const limits = await openLimits(config, { onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile") });
     closers.push(() => limits.close());
+
+    const monitorStore = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    closers.push(() => monitorStore.close());
+    const deliveries = new DeliveryWorker({ store: monitorStore, allowPrivate: config.monitorsAllowPrivateWebhooks, onError: (err) => logger.error({ err }, "monitor delivery pass failed") });
+    deliveries.start();
+    closers.push(() => deliveries.stop());
 
     const baseEmbedder = await createEmbedder(config);
     const embedder = cachedEmbedder(baseEmbedder, QUERY_CACHE_SIZE);
@@ -144,6 +157,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
         trends: trendService(trends),
         leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha })),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
+        monitors: monitorService(new MonitorsCore(monitorStore), limits.catalog, pageTokens),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () => Object.fromEntries([...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"])),
@@ -191,6 +205,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       accounts,
       index,
       limits,
+      monitors: monitorStore,
       health,
       metrics,
       close() {

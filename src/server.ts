@@ -16,6 +16,7 @@ import Fastify, { LogController } from "fastify";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { LeadService } from "../gen/threadsight/v1/leads_pb.js";
+import { MonitorService } from "../gen/threadsight/v1/monitors_pb.js";
 import { SearchService } from "../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../gen/threadsight/v1/trends_pb.js";
 import { UsageService } from "../gen/threadsight/v1/usage_pb.js";
@@ -52,7 +53,7 @@ import { createOnePortServer } from "./transport/one-port.js";
 import type { OnePortServer } from "./transport/one-port.js";
 
 /** The public API services, in the order they are documented. */
-export const API_SERVICES: readonly DescService[] = [SearchService, TrendService, LeadService, UsageService];
+export const API_SERVICES: readonly DescService[] = [SearchService, TrendService, LeadService, UsageService, MonitorService];
 
 /** Implementations of the public services; a missing one answers `unimplemented`. */
 export interface Implementations {
@@ -60,6 +61,7 @@ export interface Implementations {
   trends?: Partial<ServiceImpl<typeof TrendService>>;
   leads?: Partial<ServiceImpl<typeof LeadService>>;
   usage?: Partial<ServiceImpl<typeof UsageService>>;
+  monitors?: Partial<ServiceImpl<typeof MonitorService>>;
 }
 
 /** After SHUTDOWN_TIMEOUT_MS, how long calls aborted by the shutdown get to send their answer, ms. */
@@ -99,6 +101,7 @@ function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
     router.service(TrendService, impl.trends ?? {});
     router.service(LeadService, impl.leads ?? {});
     router.service(UsageService, impl.usage ?? {});
+    router.service(MonitorService, impl.monitors ?? {});
   };
 }
 

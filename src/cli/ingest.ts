@@ -30,6 +30,9 @@ import type { IngestEnricher } from "../ingest/ingest-enricher.js";
 import { openTrendStore } from "../index/open-trend-store.js";
 import { ensureTopicModel } from "../topics/auto-build.js";
 import { topicModelPath } from "../topics/model-file.js";
+import { monitorPercolator } from "../monitors/monitor-percolator.js";
+import type { MonitorStore } from "../monitors/monitor-store.js";
+import { MONITORS_DB_FILE, openSqliteMonitorStore } from "../monitors/sqlite-monitor-store.js";
 import { closeAll } from "./close-all.js";
 
 /**
@@ -206,6 +209,7 @@ export async function run(argv: string[]): Promise<number> {
   let embedder: Embedder | undefined;
   let index: SearchIndex | undefined;
   let enricher: IngestEnricher | undefined;
+  let monitors: MonitorStore | undefined;
   const progress = createProgress({ stream: process.stderr });
   const total = emptyStats();
   let failed = false;
@@ -220,6 +224,10 @@ export async function run(argv: string[]): Promise<number> {
     err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model}; ${indexingPlan(config, args.indexing)})`);
     enricher = await createIngestEnricher(config.dataDir, embedder);
     const checkpoints = new CheckpointStore(config.dataDir, checkpointScope(config));
+    // Every written post is matched against the active monitors; their events go to the outbox
+    // the server's delivery workers read.
+    monitors = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    const upserted = monitorPercolator({ store: monitors, embedder, alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha } });
     const log = (line: string): void => {
       progress.done();
       err(line);
@@ -234,7 +242,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(args.source === undefined ? {} : { source: args.source }),
         ...(args.limit === undefined ? {} : { limit: args.limit }),
       },
-      { index, embedder, enricher, checkpoints, log, progress },
+      { index, embedder, enricher, checkpoints, log, progress, upserted },
       (outcome) => {
         progress.done();
         if ("result" in outcome) {
@@ -267,7 +275,7 @@ export async function run(argv: string[]): Promise<number> {
     // The embedded index's remaining work happens in the close below, silent otherwise: minutes
     // on a large table after a deferred run.
     if (index?.backend === "lancedb") err("threadsight ingest: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
-    const closed = await closeAll("threadsight ingest", [["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
+    const closed = await closeAll("threadsight ingest", [["the monitors store", monitors], ["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
     if (!closed) failed = true;
   }
   // After the index is closed: the rebuild opens the store itself (one writer per directory).

@@ -26,6 +26,8 @@ import type { IngestStats } from "./ingest-stats.js";
 import { addStats, emptyStats, skippedTotal } from "./ingest-stats.js";
 import { openInput, peek } from "./open-input.js";
 import type { ProgressSink } from "./progress.js";
+import type { EventOrigin } from "../monitors/monitor-event.js";
+import type { UpsertObserver } from "../monitors/monitor-percolator.js";
 
 /** Posts per embed call within a batch (see embedAndEnrich). */
 export const EMBED_PART = 64;
@@ -44,6 +46,13 @@ export interface IngestDeps {
   /** One line of log output (skips, resume notices, index rejections); no trailing newline. */
   log: (line: string) => void;
   progress?: ProgressSink;
+  /**
+   * Told the rows each upsert wrote (rejected ones left out), before the checkpoint moves past
+   * them: monitor matching writes its outbox events here, so a crash cannot lose one.
+   */
+  upserted?: UpsertObserver;
+  /** What is writing, for the events: "ingest" (the default) or "sync" (live sources). */
+  origin?: EventOrigin;
 }
 
 /** Per-file options. */
@@ -290,6 +299,10 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
       delta.unchanged = result.unchanged ?? 0;
       delta.failed = result.failed.length;
       for (const f of result.failed) deps.log(`${absolute}: index rejected ${f.id}: ${f.reason}`);
+      if (deps.upserted !== undefined) {
+        const rejected = new Set(result.failed.map((f) => f.id));
+        await deps.upserted(rejected.size === 0 ? rows : rows.filter((r) => !rejected.has(r.id)), deps.origin ?? "ingest");
+      }
     }
     addStats(stats, delta);
     postsThisRun += batch.posts.length;

@@ -21,6 +21,7 @@ import type { SearchIndex } from "../index/search-index.js";
 import type { IndexedPost } from "../model/post.js";
 import type { ScannedPost } from "../topics/trend-store.js";
 import type { Enricher } from "./enricher.js";
+import type { UpsertObserver } from "../monitors/monitor-percolator.js";
 
 /** Where posts and their vectors are read from (a TrendStore satisfies it). */
 export interface VectorScan {
@@ -42,6 +43,8 @@ export interface ReenrichOptions {
   signal?: AbortSignal;
   /** After each written batch: posts done so far and the total scanned. */
   onProgress?: (done: number, total: number) => void;
+  /** Told the rows each upsert wrote (monitor matching, origin "reenrich"). */
+  upserted?: UpsertObserver;
 }
 
 /** What a run did. */
@@ -101,6 +104,10 @@ export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher
         const result = await index.upsert(rows, signal);
         report.failed.push(...result.failed);
         report.changed += rows.length - result.failed.length;
+        if (opts.upserted !== undefined) {
+          const rejected = new Set(result.failed.map((f) => f.id));
+          await opts.upserted(rows.filter((r) => !rejected.has(r.id)), "reenrich");
+        }
       }
       opts.onProgress?.(Math.min(start + batchSize, ids.length), ids.length);
     }

@@ -3,8 +3,8 @@
  * (UsageService, health, reflection) is free.
  */
 
-/** The four paid operations. */
-export const OPERATIONS = ["semantic_search", "vector_search", "trends", "leads"] as const;
+/** The metered operations: the four queries, and managing monitors (every MonitorService call). */
+export const OPERATIONS = ["semantic_search", "vector_search", "trends", "leads", "monitors"] as const;
 /** One of {@link OPERATIONS}. */
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -15,7 +15,10 @@ const BY_METHOD: ReadonlyMap<string, Operation> = new Map([
   ["threadsight.v1.LeadService/FindLeads", "leads"],
 ]);
 
+/** Every MonitorService call counts, under one name. */
+const METERED_SERVICES: ReadonlyMap<string, Operation> = new Map([["threadsight.v1.MonitorService", "monitors"]]);
+
 /** The operation of an RPC ("<service typeName>/<method name>"), or undefined when it is free. */
 export function operationOf(serviceTypeName: string, methodName: string): Operation | undefined {
-  return BY_METHOD.get(`${serviceTypeName}/${methodName}`);
+  return BY_METHOD.get(`${serviceTypeName}/${methodName}`) ?? METERED_SERVICES.get(serviceTypeName);
 }

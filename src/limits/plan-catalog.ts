@@ -27,6 +27,10 @@ export interface Plan {
   ratePerMinute: number | null;
   /** Rate for a custom-rate plan's key that carries no override; null when ratePerMinute is set. */
   customRateDefault: number | null;
+  /** Monitors that may be active (not paused) at once per account; null = unlimited. */
+  maxActiveMonitors: number | null;
+  /** Monitor deliveries (webhook, Slack, e-mail sends) per account per UTC day; null = unlimited. */
+  monitorDeliveriesPerDay: number | null;
 }
 
 /** A validated catalog: plans in upgrade order (cheapest first). */
@@ -44,7 +48,15 @@ export class PlanCatalogError extends Error {
 
 type Json = Record<string, unknown>;
 
-const PLAN_FIELDS = new Set(["id", "name", "api_access", "quota", "quota_period", "rate_per_minute", "custom_rate_default"]);
+const PLAN_FIELDS = new Set(["id", "name", "api_access", "quota", "quota_period", "rate_per_minute", "custom_rate_default", "max_active_monitors", "monitor_deliveries_per_day"]);
+
+/** A monitor limit: absent = 0 (no monitors), null = unlimited, else a whole number >= 0. */
+function monitorLimit(v: unknown, at: string, field: string): number | null {
+  if (v === undefined) return 0;
+  if (v === null) return null;
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
+  throw new PlanCatalogError(`${at}: ${field} must be a whole number >= 0 or null (unlimited), got ${JSON.stringify(v)}`);
+}
 
 function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -59,7 +71,7 @@ function parsePlan(raw: unknown, where: string): Plan {
   for (const key of Object.keys(raw)) {
     if (!PLAN_FIELDS.has(key)) throw new PlanCatalogError(`${where}: unknown field "${key}"`);
   }
-  const { id, name, api_access, quota, quota_period, rate_per_minute, custom_rate_default } = raw;
+  const { id, name, api_access, quota, quota_period, rate_per_minute, custom_rate_default, max_active_monitors, monitor_deliveries_per_day } = raw;
   if (typeof id !== "string" || !(PLAN_IDS as readonly string[]).includes(id)) {
     throw new PlanCatalogError(`${where}.id must be one of ${PLAN_IDS.join(", ")}, got ${JSON.stringify(id)}`);
   }
@@ -88,7 +100,17 @@ function parsePlan(raw: unknown, where: string): Plan {
   } else if (custom_rate_default !== undefined) {
     throw new PlanCatalogError(`${at}: custom_rate_default is only allowed when rate_per_minute is null and api_access is true`);
   }
-  return { id: id as PlanId, name, apiAccess: api_access, quota, period, ratePerMinute: rate_per_minute, customRateDefault };
+  return {
+    id: id as PlanId,
+    name,
+    apiAccess: api_access,
+    quota,
+    period,
+    ratePerMinute: rate_per_minute,
+    customRateDefault,
+    maxActiveMonitors: monitorLimit(max_active_monitors, at, "max_active_monitors"),
+    monitorDeliveriesPerDay: monitorLimit(monitor_deliveries_per_day, at, "monitor_deliveries_per_day"),
+  };
 }
 
 /** Validates a parsed catalog document; `source` names it in error messages. */

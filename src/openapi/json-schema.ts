@@ -67,6 +67,8 @@ function enumSchema(desc: DescEnum): JsonSchema {
 /** Well-known types with their own JSON forms. */
 const WELL_KNOWN: Readonly<Record<string, JsonSchema>> = {
   "google.protobuf.Timestamp": { type: "string", format: "date-time" },
+  // Proto JSON writes a field mask as one string of comma-separated lowerCamelCase paths.
+  "google.protobuf.FieldMask": { type: "string", description: "Comma-separated field paths in lowerCamelCase, e.g. \"name,minRelevance\"." },
   "google.protobuf.Duration": { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$" },
 };
 

@@ -114,7 +114,10 @@ describe("the generated OpenAPI document", () => {
   test("agrees with the hand-written contract schema of the spec (fields, required, types, value sets)", () => {
     const problems: string[] = [];
     const specPaths = Object.keys(SPEC_SCHEMAS.data).sort();
-    assert.deepEqual(Object.keys(doc.paths as Json).sort(), specPaths);
+    // MonitorService is ours to design (the spec lists events as not shown): no spec schema.
+    const specified = Object.keys(doc.paths as Json).filter((p) => !p.startsWith("/api/v1/monitors"));
+    assert.deepEqual(specified.sort(), specPaths);
+    assert.ok(Object.keys(doc.paths as Json).includes("/api/v1/monitors"));
     for (const [p, spec] of Object.entries(SPEC_SCHEMAS.data)) {
       const op = Object.values(doc.paths[p] as Json)[0] as Json;
       problems.push(...disagreements(spec as Json, op.responses["200"].content["application/json"].schema.properties.data as Json, p));

@@ -71,6 +71,7 @@ describe("threadsight plans / usage", () => {
       { operation: "vector_search", count: 0 },
       { operation: "trends", count: 2 },
       { operation: "leads", count: 0 },
+      { operation: "monitors", count: 0 },
     ]);
   });
 

@@ -259,7 +259,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.equal(Number(u1.periodEnd?.seconds) * 1000, Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     assert.deepEqual(
       u1.operations.map((o) => [o.operation, o.count]),
-      [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0]],
+      [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0], ["monitors", 0]],
     );
     const rows = await h.store.usageBetween(info.id, utcDay(now), utcDay(now));
     assert.equal(rows.reduce((a, r) => a + r.count, 0), 3);
@@ -279,7 +279,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
       assert.deepEqual([u.used, u.limit, u.remaining], [3, 3, 0]);
       assert.deepEqual(
         u.operations.map((o) => [o.operation, o.count]),
-        [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0]],
+        [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0], ["monitors", 0]],
       );
     }
     assert.ok(!((await semantic(h, stranger.key)) instanceof ConnectError), "another account has its own quota");

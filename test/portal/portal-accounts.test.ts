@@ -273,7 +273,7 @@ function registerPortalSuite(backend: Backend): void {
     }
     const u = await portal.usage(s.account.id, 3);
     assert.deepEqual([u.used, u.limit, u.remaining], [2, 3, 1]);
-    assert.deepEqual(Object.fromEntries(u.perOperation.map((o) => [o.operation, o.count])), { semantic_search: 0, vector_search: 0, trends: 1, leads: 1 });
+    assert.deepEqual(Object.fromEntries(u.perOperation.map((o) => [o.operation, o.count])), { semantic_search: 0, vector_search: 0, trends: 1, leads: 1, monitors: 0 });
     assert.equal(u.daily.length, 3);
     assert.deepEqual(u.daily.at(-1), { day: today, count: 2 });
     assert.deepEqual(u.daily.slice(0, 2).map((d) => d.count), [0, 0]);

@@ -192,7 +192,8 @@ export const GetUsageResponseSchema: GenMessage<GetUsageResponse, {jsonType: Get
  */
 export type OperationUsage = Message<"threadsight.v1.OperationUsage"> & {
   /**
-   * Operation name: semantic_search, vector_search, trends or leads.
+   * Operation name: semantic_search, vector_search, trends, leads or monitors (every
+   * MonitorService call).
    *
    * @generated from field: string operation = 1;
    */
@@ -213,7 +214,8 @@ export type OperationUsage = Message<"threadsight.v1.OperationUsage"> & {
  */
 export type OperationUsageJson = {
   /**
-   * Operation name: semantic_search, vector_search, trends or leads.
+   * Operation name: semantic_search, vector_search, trends, leads or monitors (every
+   * MonitorService call).
    *
    * @generated from field: string operation = 1;
    */

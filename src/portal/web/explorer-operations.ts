@@ -15,6 +15,8 @@ const TEXT: Readonly<Record<Operation, { label: string; description: string }>> 
   vector_search: { label: "Vector search", description: "Posts whose embeddings are most similar to the query, optionally within a UTC date range." },
   trends: { label: "Trends", description: "Topics active in a window of UTC days, highest trend score first." },
   leads: { label: "Leads", description: "Posts that read like someone looking for a product or service, ranked by intent." },
+  // Not offered in the explorer (its services are not listed below); named for the usage table.
+  monitors: { label: "Monitors", description: "Managing saved searches that push new matching posts to webhooks, Slack, e-mail and streams." },
 };
 
 /** The metered operations with a POST route, in the documented order. */

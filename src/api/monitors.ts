@@ -1,0 +1,179 @@
+/**
+ * MonitorService handlers: map the request to the monitors domain (monitors-core.ts) and the
+ * result back. The caller's account owns what it creates; its plan sets how many monitors may be
+ * active. TestMonitor and WatchMonitor answer unimplemented until they are built.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  CreateMonitorResponseSchema,
+  DeleteMonitorResponseSchema,
+  DeliverySchema,
+  GetMonitorResponseSchema,
+  ListDeliveriesResponseSchema,
+  ListMonitorsResponseSchema,
+  MonitorChannelSchema,
+  MonitorSchema,
+  MonitorSettingsSchema,
+  RedeliverEventResponseSchema,
+  RotateMonitorSecretResponseSchema,
+  UpdateMonitorResponseSchema,
+} from "../../gen/threadsight/v1/monitors_pb.js";
+import type { Monitor, MonitorService, MonitorSettings } from "../../gen/threadsight/v1/monitors_pb.js";
+import type { HandlerContext } from "@connectrpc/connect";
+import { CALLER } from "../auth/context.js";
+import { requestFingerprint } from "../core/page-token.js";
+import type { PageTokens } from "../core/page-token.js";
+import { AppError } from "../errors/app-error.js";
+import { findPlan } from "../limits/plan-catalog.js";
+import type { PlanCatalog } from "../limits/plan-catalog.js";
+import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE } from "../monitors/monitor-spec.js";
+import type { ChannelSpec, MonitorKind, MonitorSpec, StoredMonitor } from "../monitors/monitor-spec.js";
+import type { MonitorsCore, Owner } from "../monitors/monitors-core.js";
+import { timestamp } from "./timestamps.js";
+
+/** Default and largest page sizes of the list calls. */
+const PAGE_DEFAULT = 20;
+const PAGE_MAX = 100;
+
+/** Fields of MonitorSettings an update_mask may name. */
+const MASKABLE = [
+  "name", "kind", "query", "min_relevance", "min_score", "lead_types", "sources", "subforums", "exclude_subforums",
+  "authors", "min_upvotes", "min_comments", "sentiments", "channels", "paused",
+] as const;
+type Maskable = (typeof MASKABLE)[number];
+
+function owner(ctx: HandlerContext, catalog: PlanCatalog): Owner {
+  const caller = ctx.values.get(CALLER);
+  if (caller === undefined) throw new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>");
+  const plan = findPlan(catalog, caller.plan);
+  return { accountId: caller.accountId, maxActiveMonitors: plan?.maxActiveMonitors ?? 0, planName: plan?.name ?? caller.plan };
+}
+
+function pageSize(v: number | undefined): number {
+  if (v === undefined) return PAGE_DEFAULT;
+  if (v < 1 || v > PAGE_MAX) throw new AppError("OUT_OF_RANGE", `page_size must be between 1 and ${PAGE_MAX}, got ${v}`, { field: "page_size" });
+  return v;
+}
+
+function channelsOf(s: MonitorSettings): ChannelSpec[] {
+  return s.channels.map((c) => ({ type: c.type as ChannelSpec["type"], url: c.url, email: c.email, emailMode: (c.emailMode === "" ? "instant" : c.emailMode) as ChannelSpec["emailMode"] }));
+}
+
+/** The spec a settings message describes, defaults filled in. */
+export function specOf(s: MonitorSettings | undefined): MonitorSpec {
+  if (s === undefined) throw new AppError("MISSING_FIELD", "monitor is required", { field: "monitor" });
+  return {
+    name: s.name,
+    kind: s.kind as MonitorKind,
+    query: s.query,
+    minRelevance: s.minRelevance ?? DEFAULT_MIN_RELEVANCE,
+    minScore: s.minScore ?? DEFAULT_MIN_SCORE,
+    leadTypes: [...s.leadTypes],
+    sources: [...s.sources],
+    subforums: [...s.subforums],
+    excludeSubforums: [...s.excludeSubforums],
+    authors: [...s.authors],
+    minUpvotes: s.minUpvotes,
+    minComments: s.minComments,
+    sentiments: [...s.sentiments],
+    channels: channelsOf(s),
+    paused: s.paused,
+  };
+}
+
+/** The API shape of a stored monitor. */
+export function monitorMessage(m: StoredMonitor): Monitor {
+  return create(MonitorSchema, {
+    id: m.id,
+    name: m.name,
+    kind: m.kind,
+    query: m.query,
+    minRelevance: m.minRelevance,
+    minScore: m.minScore,
+    leadTypes: m.leadTypes,
+    sources: m.sources,
+    subforums: m.subforums,
+    excludeSubforums: m.excludeSubforums,
+    authors: m.authors,
+    ...(m.minUpvotes !== undefined ? { minUpvotes: m.minUpvotes } : {}),
+    ...(m.minComments !== undefined ? { minComments: m.minComments } : {}),
+    sentiments: m.sentiments,
+    channels: m.channels.map((c) => create(MonitorChannelSchema, { type: c.type, url: c.url, email: c.email, emailMode: c.type === "email" ? c.emailMode : "" })),
+    paused: m.paused,
+    pausedReason: m.pausedReason,
+    createTime: timestamp(m.created),
+    updateTime: timestamp(m.updated),
+    secretHint: m.secret.slice(-4),
+  });
+}
+
+function applyMask(current: StoredMonitor, paths: readonly string[], settings: MonitorSettings | undefined): StoredMonitor {
+  if (paths.length === 0) throw new AppError("MISSING_FIELD", `update_mask is required: name the fields to change (${MASKABLE.join(", ")})`, { field: "update_mask" });
+  const given = specOf(settings ?? create(MonitorSettingsSchema));
+  const next: StoredMonitor = { ...current };
+  for (const path of paths) {
+    if (!(MASKABLE as readonly string[]).includes(path)) {
+      throw new AppError("INVALID_ARGUMENT", `update_mask names "${path}", which is not a field an update may change; allowed: ${MASKABLE.join(", ")}`, { field: "update_mask" });
+    }
+    const key = path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()) as keyof MonitorSpec;
+    (next as unknown as Record<string, unknown>)[key] = given[key];
+    if ((path as Maskable) === "min_upvotes") next.minUpvotes = settings?.minUpvotes;
+    if ((path as Maskable) === "min_comments") next.minComments = settings?.minComments;
+  }
+  return next;
+}
+
+/** Creates the MonitorService implementation. */
+export function monitorService(core: MonitorsCore, catalog: PlanCatalog, pageTokens: PageTokens): Partial<ServiceImpl<typeof MonitorService>> {
+  return {
+    async createMonitor(req, ctx) {
+      const { monitor, secret } = await core.create(owner(ctx, catalog), specOf(req.monitor));
+      return create(CreateMonitorResponseSchema, { monitor: monitorMessage(monitor), signingSecret: secret });
+    },
+    async getMonitor(req, ctx) {
+      return create(GetMonitorResponseSchema, { monitor: monitorMessage(await core.get(owner(ctx, catalog), req.monitorId)) });
+    },
+    async listMonitors(req, ctx) {
+      const o = owner(ctx, catalog);
+      const size = pageSize(req.pageSize);
+      const fingerprint = requestFingerprint(["monitors", o.accountId]);
+      const offset = pageTokens.decode(req.pageToken, fingerprint, 0);
+      const rows = await core.list(o, offset, size + 1);
+      return create(ListMonitorsResponseSchema, {
+        monitors: rows.slice(0, size).map(monitorMessage),
+        nextPageToken: rows.length > size ? pageTokens.encode(offset + size, fingerprint) : "",
+      });
+    },
+    async updateMonitor(req, ctx) {
+      const paths = req.updateMask?.paths ?? [];
+      const m = await core.update(owner(ctx, catalog), req.monitorId, (current) => applyMask(current, paths, req.monitor));
+      return create(UpdateMonitorResponseSchema, { monitor: monitorMessage(m) });
+    },
+    async deleteMonitor(req, ctx) {
+      await core.delete(owner(ctx, catalog), req.monitorId);
+      return create(DeleteMonitorResponseSchema, { monitorId: req.monitorId });
+    },
+    async rotateMonitorSecret(req, ctx) {
+      const r = await core.rotateSecret(owner(ctx, catalog), req.monitorId);
+      return create(RotateMonitorSecretResponseSchema, { signingSecret: r.secret, previousValidUntil: timestamp(r.previousValidUntil) });
+    },
+    async listDeliveries(req, ctx) {
+      const o = owner(ctx, catalog);
+      const size = pageSize(req.pageSize);
+      const fingerprint = requestFingerprint(["deliveries", o.accountId, req.monitorId, req.status]);
+      const offset = pageTokens.decode(req.pageToken, fingerprint, 0);
+      const rows = await core.attempts(o, req.monitorId, req.status, offset, size + 1);
+      return create(ListDeliveriesResponseSchema, {
+        deliveries: rows.slice(0, size).map((a) =>
+          create(DeliverySchema, { eventId: a.eventId, monitorId: a.monitorId, channel: a.channel, attempt: a.attempt, status: a.status, responseCode: a.responseCode, latencyMs: a.latencyMs, attemptTime: timestamp(a.at), error: a.error }),
+        ),
+        nextPageToken: rows.length > size ? pageTokens.encode(offset + size, fingerprint) : "",
+      });
+    },
+    async redeliverEvent(req, ctx) {
+      await core.redeliver(owner(ctx, catalog), req.monitorId, req.eventId);
+      return create(RedeliverEventResponseSchema, { eventId: req.eventId });
+    },
+  };
+}

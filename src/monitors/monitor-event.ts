@@ -1,0 +1,51 @@
+/**
+ * The JSON of an event: what a webhook receives, what WatchMonitor streams and SSE sends. The
+ * post and reason are rendered when the event is written (the post as a semantic search shapes
+ * it); id, monitor id and time are added from the outbox row.
+ */
+import { create, toJson } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { MatchReasonSchema } from "../../gen/threadsight/v1/monitors_pb.js";
+import { SemanticSearchResultSchema } from "../../gen/threadsight/v1/search_pb.js";
+import { shorten } from "../core/snippet.js";
+import type { MonitorMatch } from "./monitor-matcher.js";
+import type { StoredEvent } from "./monitor-store.js";
+
+/** What wrote the post. */
+export type EventOrigin = "ingest" | "sync" | "reenrich";
+
+const JSON_OPTIONS = { useProtoFieldName: true, alwaysEmitImplicit: true } as const;
+
+/** The stored part of an event, as JSON text. */
+export function eventPayload(match: MonitorMatch, origin: EventOrigin): string {
+  const { post, monitor } = match;
+  const result = create(SemanticSearchResultSchema, {
+    id: post.id,
+    title: post.title,
+    content: shorten(post.content),
+    subforum: post.subforum,
+    upvotes: post.upvotes,
+    comments: post.comments,
+    created: timestampFromMs(post.created),
+    relevance: match.relevance,
+    sentiment: post.sentiment,
+    url: post.url,
+  });
+  const reason = create(MatchReasonSchema, {
+    kind: monitor.kind,
+    relevance: monitor.kind === "keywords" ? 0 : match.relevance,
+    leadScore: post.leadScore,
+    leadType: post.leadType,
+    matchedTerms: match.matchedTerms,
+    author: post.author,
+    source: post.source,
+  });
+  return JSON.stringify({ origin, post: toJson(SemanticSearchResultSchema, result, JSON_OPTIONS), reason: toJson(MatchReasonSchema, reason, JSON_OPTIONS) });
+}
+
+/** The whole event as a JSON object in MonitorEvent's proto JSON shape. */
+export function eventJson(e: StoredEvent): JsonObject {
+  const payload = JSON.parse(e.payload) as JsonObject;
+  return { id: e.id, monitor_id: e.monitorId, create_time: new Date(e.created).toISOString(), ...payload };
+}

@@ -1,0 +1,63 @@
+/**
+ * Turns the upsert outcome of a batch into outbox events: keeps a matcher compiled for the
+ * active monitors (rebuilt when the store's version moves, embedding each search or leads query
+ * once), matches the written posts, and appends the events in one transaction. The caller awaits
+ * it before moving its checkpoint past the batch, which is what makes an event impossible to
+ * lose: until the append commits, a rerun reads the batch again.
+ */
+import type { HybridAlphas } from "../core/hybrid-alpha.js";
+import type { Embedder } from "../enrich/embedder.js";
+import type { IndexedPost } from "../model/post.js";
+import { eventPayload } from "./monitor-event.js";
+import type { EventOrigin } from "./monitor-event.js";
+import { MonitorMatcher } from "./monitor-matcher.js";
+import type { MonitorStore, StoredEvent } from "./monitor-store.js";
+
+/** Called with the rows an upsert wrote (rejected ones left out). */
+export type UpsertObserver = (rows: readonly IndexedPost[], origin: EventOrigin) => Promise<void>;
+
+/** What the percolator needs. */
+export interface PercolatorDeps {
+  store: MonitorStore;
+  embedder: Embedder;
+  alphas: HybridAlphas;
+  clock?: () => number;
+  /** Told about each batch's new events (for logs and tests). */
+  onEvents?: (events: readonly StoredEvent[]) => void;
+}
+
+/** Creates the observer the ingest pipeline and re-enrichment call after each upsert. */
+export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
+  const clock = deps.clock ?? Date.now;
+  let version = -1;
+  let matcher: MonitorMatcher | undefined;
+  const vectors = new Map<string, Float32Array>();
+
+  async function current(): Promise<MonitorMatcher> {
+    const v = await deps.store.version();
+    if (matcher !== undefined && v === version) return matcher;
+    const monitors = await deps.store.active();
+    const missing = [...new Set(monitors.filter((m) => m.kind !== "keywords" && !vectors.has(m.query)).map((m) => m.query))];
+    if (missing.length > 0) {
+      const embedded = await deps.embedder.embed(missing);
+      missing.forEach((q, i) => vectors.set(q, embedded[i]!));
+    }
+    const byMonitor = new Map(monitors.filter((m) => m.kind !== "keywords").map((m) => [m.id, vectors.get(m.query)!]));
+    matcher = new MonitorMatcher(monitors, byMonitor, deps.embedder.dimensions, deps.alphas);
+    version = v;
+    return matcher;
+  }
+
+  return async (rows, origin) => {
+    if (rows.length === 0) return;
+    const m = await current();
+    if (m.size === 0) return;
+    const matches = m.match(rows);
+    if (matches.length === 0) return;
+    const events = await deps.store.append(
+      matches.map((x) => ({ monitorId: x.monitor.id, postId: x.post.id, payload: eventPayload(x, origin), channels: x.monitor.channels.length })),
+      clock(),
+    );
+    deps.onEvents?.(events);
+  };
+}

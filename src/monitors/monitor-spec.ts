@@ -1,0 +1,130 @@
+/**
+ * A monitor as the domain sees it: what its owner sets (MonitorSpec), what the store keeps
+ * besides (StoredMonitor), and the validation of a spec, whose errors name the field and rule.
+ */
+import { AppError } from "../errors/app-error.js";
+import { LEAD_TYPES, SENTIMENT_LABELS } from "../model/post.js";
+import { KeywordSyntaxError, parseKeywords } from "./keyword-parser.js";
+
+/** The kinds of monitor. */
+export const MONITOR_KINDS = ["search", "leads", "keywords"] as const;
+/** One of {@link MONITOR_KINDS}. */
+export type MonitorKind = (typeof MONITOR_KINDS)[number];
+
+/** Channel types a monitor can push to. */
+export const CHANNEL_TYPES = ["webhook", "slack", "email"] as const;
+/** One of {@link CHANNEL_TYPES}. */
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** Default lowest relevance of a search or leads match, 0..1. */
+export const DEFAULT_MIN_RELEVANCE = 0.5;
+/** Default lowest lead_score of a leads match, as FindLeads. */
+export const DEFAULT_MIN_SCORE = 50;
+/** Most channels per monitor. */
+export const MAX_CHANNELS = 5;
+/** Most values in one list filter. */
+export const MAX_FILTER_VALUES = 20;
+
+/** One destination. */
+export interface ChannelSpec {
+  type: ChannelType;
+  url: string;
+  email: string;
+  emailMode: "instant" | "digest";
+}
+
+/** What a monitor's owner sets. */
+export interface MonitorSpec {
+  name: string;
+  kind: MonitorKind;
+  query: string;
+  minRelevance: number;
+  minScore: number;
+  leadTypes: string[];
+  sources: string[];
+  subforums: string[];
+  excludeSubforums: string[];
+  authors: string[];
+  minUpvotes: number | undefined;
+  minComments: number | undefined;
+  sentiments: string[];
+  channels: ChannelSpec[];
+  paused: boolean;
+}
+
+/** A saved monitor. */
+export interface StoredMonitor extends MonitorSpec {
+  id: string;
+  accountId: string;
+  pausedReason: string;
+  secret: string;
+  previousSecret: string;
+  /** Epoch ms until which previousSecret also signs; 0 when there is none. */
+  previousSecretUntil: number;
+  created: number;
+  updated: number;
+}
+
+function bad(field: string, message: string): AppError {
+  return new AppError("INVALID_ARGUMENT", `${field} ${message}`, { field });
+}
+
+function checkList(field: string, values: readonly string[], allowed?: readonly string[]): void {
+  if (values.length > MAX_FILTER_VALUES) throw bad(field, `must have at most ${MAX_FILTER_VALUES} values, got ${values.length}`);
+  values.forEach((v, i) => {
+    if (v.trim() === "") throw bad(`${field}[${i}]`, "must not be empty");
+    if (allowed !== undefined && !allowed.includes(v)) throw bad(`${field}[${i}]`, `must be one of ${allowed.join(", ")}, got "${v}"`);
+  });
+}
+
+function checkUrl(field: string, raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw bad(field, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw bad(field, `must use https (or http), got ${url.protocol}`);
+  if (url.username !== "" || url.password !== "") throw bad(field, "must not carry a user name or password");
+}
+
+/**
+ * Checks a spec; `prefix` is the request field holding it ("monitor").
+ * @throws AppError INVALID_ARGUMENT naming the first bad field.
+ */
+export function validateSpec(spec: MonitorSpec, prefix = "monitor"): void {
+  const f = (name: string): string => `${prefix}.${name}`;
+  const name = spec.name.trim();
+  if (name === "" || name.length > 100) throw bad(f("name"), `must be 1..100 characters, got ${name.length}`);
+  if (!(MONITOR_KINDS as readonly string[]).includes(spec.kind)) throw bad(f("kind"), `must be one of ${MONITOR_KINDS.join(", ")}, got "${spec.kind}"`);
+  const query = spec.query.trim();
+  const maxQuery = spec.kind === "keywords" ? 1000 : 500;
+  if (query === "" || query.length > maxQuery) throw bad(f("query"), `must be 1..${maxQuery} characters after trimming, got ${query.length}`);
+  if (spec.kind === "keywords") {
+    try {
+      parseKeywords(spec.query);
+    } catch (err) {
+      if (err instanceof KeywordSyntaxError) throw bad(f("query"), `is not a valid keyword expression: ${err.message}`);
+      throw err;
+    }
+  }
+  if (!(spec.minRelevance >= 0 && spec.minRelevance <= 1)) throw bad(f("min_relevance"), `must be between 0 and 1, got ${spec.minRelevance}`);
+  if (!(Number.isInteger(spec.minScore) && spec.minScore >= 0 && spec.minScore <= 100)) throw bad(f("min_score"), `must be between 0 and 100, got ${spec.minScore}`);
+  checkList(f("lead_types"), spec.leadTypes, LEAD_TYPES);
+  checkList(f("sources"), spec.sources);
+  checkList(f("subforums"), spec.subforums);
+  checkList(f("exclude_subforums"), spec.excludeSubforums);
+  checkList(f("authors"), spec.authors);
+  checkList(f("sentiments"), spec.sentiments, SENTIMENT_LABELS);
+  if (spec.minUpvotes !== undefined && spec.minUpvotes < 0) throw bad(f("min_upvotes"), `must be at least 0, got ${spec.minUpvotes}`);
+  if (spec.minComments !== undefined && spec.minComments < 0) throw bad(f("min_comments"), `must be at least 0, got ${spec.minComments}`);
+  if (spec.channels.length > MAX_CHANNELS) throw bad(f("channels"), `must have at most ${MAX_CHANNELS} entries, got ${spec.channels.length}`);
+  spec.channels.forEach((c, i) => {
+    const cf = f(`channels[${i}]`);
+    if (!(CHANNEL_TYPES as readonly string[]).includes(c.type)) throw bad(`${cf}.type`, `must be one of ${CHANNEL_TYPES.join(", ")}, got "${c.type}"`);
+    if (c.type === "email") {
+      throw new AppError("UNIMPLEMENTED", `${cf}.type "email" is not available yet; use webhook or slack`, { field: `${cf}.type` });
+    }
+    checkUrl(`${cf}.url`, c.url);
+  });
+}
