@@ -33,6 +33,8 @@ export async function accountSummaries(
       id: a.id,
       name: a.name,
       email: a.email,
+      origin: a.origin,
+      emailVerified: a.emailVerifiedAt !== null,
       isAdmin: a.isAdmin,
       plan: a.plan ?? newestUsableKey(ks, at)?.plan ?? null,
       createdAt: a.createdAt,

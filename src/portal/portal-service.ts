@@ -10,7 +10,7 @@
  * SHA-256 hashes, and password hashes never leave the implementation.
  */
 import type { PlanId } from "../accounts/caller.js";
-import type { ApiKeyInfo } from "../accounts/store.js";
+import type { AccountOrigin, ApiKeyInfo } from "../accounts/store.js";
 
 /** The signed-in account as the pages show it. */
 export interface PortalAccount {
@@ -75,6 +75,10 @@ export interface AccountSummary {
   id: string;
   name: string;
   email: string | null;
+  /** Who made the account: an operator (CLI) or a portal sign-up. */
+  origin: AccountOrigin;
+  /** Whether the email was proved by its one-time link. */
+  emailVerified: boolean;
   isAdmin: boolean;
   plan: PlanId | null;
   createdAt: Date;

@@ -41,7 +41,7 @@ describe("SQLite accounts store", () => {
     try {
       assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
       const versions = db.prepare("SELECT version FROM schema_version ORDER BY version").all() as { version: number }[];
-      assert.deepEqual(versions.map((v) => v.version), [1, 2]);
+      assert.deepEqual(versions.map((v) => v.version), [1, 2, 3]);
     } finally {
       db.close();
     }
