@@ -66,6 +66,12 @@ function fromAccountsError(err: unknown, field: string): unknown {
   return new PortalError({ kind: "conflict", message: err.message });
 }
 
+/** The refusal of an attempt over a limit, saying when to retry. */
+function rateLimited(retryAfterSeconds: number, what: string): PortalError {
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return new PortalError({ kind: "rate_limited", message: `too many ${what}; try again in ${wait}`, retryAfterSeconds });
+}
+
 /** Builds the portal service. */
 export function createPortalService(deps: PortalDeps): PortalService {
   const { store, keys, enforcer, catalog } = deps;
@@ -139,7 +145,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
       const passwordHash = await hashPassword(input.password);
       let account: AccountRecord;
       try {
-        account = await store.createAccount({ id: newAccountId(), name, email, plan: fallbackPlan, passwordHash, createdAt: now() });
+        account = await store.createAccount({ id: newAccountId(), name, email, plan: fallbackPlan, passwordHash, origin: "portal", createdAt: now() });
       } catch (err) {
         // Two sign-ups with one email at once: the unique index let one through.
         if ((await store.findAccountByEmail(email)) !== undefined) throw taken();
@@ -155,15 +161,9 @@ export function createPortalService(deps: PortalDeps): PortalService {
         throw new PortalError({ kind: "invalid", field: "email", message: `email must be at most ${MAX_EMAIL_LENGTH} characters` });
       }
       if (input.password === "") throw new PortalError({ kind: "invalid", field: "password", message: "password is required" });
-      const gate = await limiter.check(email, clientAddress);
-      if (!gate.ok) {
-        const minutes = Math.ceil(gate.retryAfterSeconds / 60);
-        throw new PortalError({
-          kind: "rate_limited",
-          message: `too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
-          retryAfterSeconds: gate.retryAfterSeconds,
-        });
-      }
+      // Reserved before any await: parallel attempts are counted one at a time (sign-in-limiter.ts).
+      const gate = limiter.reserve(email, clientAddress, now());
+      if (!gate.ok) throw rateLimited(gate.retryAfterSeconds, "failed sign-ins");
       const account = await store.findAccountByEmail(email);
       const stored = account === undefined ? undefined : await store.getPasswordHash(account.id);
       // An over-long password cannot have been set; it is checked against the dummy hash (one
@@ -172,10 +172,9 @@ export function createPortalService(deps: PortalDeps): PortalService {
       const against = stored === undefined || stored === null || tooLong ? await dummyHash : stored;
       const matches = await verifyPassword(tooLong ? "" : input.password, against);
       if (!matches || account === undefined || stored === undefined || stored === null || tooLong) {
-        await limiter.failed(email, clientAddress);
         throw new PortalError({ kind: "bad_credentials", message: BAD_CREDENTIALS });
       }
-      await limiter.succeeded(email, clientAddress);
+      limiter.succeeded(email, clientAddress, now());
       if (needsRehash(stored, DEFAULT_SCRYPT_COST)) await store.setPasswordHash(account.id, await hashPassword(input.password));
       return startSession(account);
     },
@@ -240,7 +239,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
     async createKey(accountId, name) {
       const account = await existingAccount(accountId);
       try {
-        const created = await keys.createKey({ accountId, plan: await planOf(account), name });
+        const created = await keys.createKey({ accountId, plan: await planOf(account), name, issuedBy: "owner" });
         return { key: created.key, info: created.info };
       } catch (err) {
         throw fromAccountsError(err, "name");

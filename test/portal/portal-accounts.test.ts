@@ -18,6 +18,7 @@ import type { Limits } from "../../src/limits/open-limits.js";
 import { createPortalService } from "../../src/portal/portal-accounts.js";
 import type { PortalDeps } from "../../src/portal/portal-accounts.js";
 import { PortalError } from "../../src/portal/portal-service.js";
+import { DEFAULT_SIGN_IN_LIMITS } from "../../src/portal/sign-in-limiter.js";
 import type { PortalFailure, PortalService } from "../../src/portal/portal-service.js";
 import { startPostgres } from "../harness/postgres.js";
 import { limitsFor } from "../limits/fixtures.js";
@@ -121,7 +122,7 @@ function registerPortalSuite(backend: Backend): void {
   });
 
   it("limits failed sign-ins per email+address and per address; a success clears the email+address count", async () => {
-    const limits = { perEmailAndAddress: { points: 3, durationSeconds: 900 }, perAddress: { points: 6, durationSeconds: 900 } };
+    const limits = { perEmailAndAddress: { free: 3, baseDelaySeconds: 60, maxDelaySeconds: 900 }, perAddress: { free: 6, baseDelaySeconds: 60, maxDelaySeconds: 900 } };
     const { portal } = await setup({ signInLimits: limits });
     const address = email();
     await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
@@ -137,6 +138,51 @@ function registerPortalSuite(backend: Backend): void {
     // One address trying many emails: 6 failures in all, then even a new email is refused.
     for (let i = 0; i < 6; i++) await assert.rejects(portal.signIn({ email: email(), password: PASSWORD }, "198.51.100.3"), failure("bad_credentials"));
     await assert.rejects(portal.signIn({ email: address, password: PASSWORD }, "198.51.100.3"), failure("rate_limited"));
+  });
+
+  it("reserves before checking: 30 parallel sign-ins (29 wrong, 1 right) check at most 5 passwords", async () => {
+    const { portal } = await setup();
+    const address = email();
+    await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    const attempts = Array.from({ length: 30 }, (_, i) => (i === 17 ? PASSWORD : `wrong guess ${i}`));
+    const results = await Promise.all(attempts.map((password) => portal.signIn({ email: address, password }, "198.51.100.20").then(() => "ok", (e: unknown) => e)));
+    const kinds = results.map((r) => (r === "ok" ? "ok" : r instanceof PortalError ? r.failure.kind : String(r)));
+    const checked = kinds.filter((k) => k !== "rate_limited");
+    assert.equal(checked.length, DEFAULT_SIGN_IN_LIMITS.perEmailAndAddress.free, kinds.join(","));
+    assert.ok(checked.every((k) => k === "bad_credentials" || k === "ok"), kinds.join(","));
+    assert.equal(kinds.filter((k) => k === "rate_limited").length, 25);
+  });
+
+  it("limits one email across addresses, with a delay that grows per attempt and stays short for the owner", async () => {
+    const { portal, clock } = await setup();
+    const address = email();
+    await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    // 7 addresses x 5 wrong guesses: only the per-email allowance is checked.
+    const kinds: string[] = [];
+    for (let a = 0; a < 7; a++) {
+      for (let i = 0; i < 5; i++) {
+        const r = await portal.signIn({ email: address, password: `guess ${a}.${i}` }, `203.0.113.${a + 1}`).catch((e: unknown) => e);
+        kinds.push(r instanceof PortalError ? r.failure.kind : "ok");
+      }
+    }
+    const policy = DEFAULT_SIGN_IN_LIMITS.perEmail;
+    assert.equal(kinds.filter((k) => k === "bad_credentials").length, policy.free, kinds.join(","));
+    assert.equal(kinds.filter((k) => k === "rate_limited").length, 35 - policy.free);
+    // The owner, from a fresh address, is delayed, not locked out: base delay, then through.
+    const owner = "198.51.100.99";
+    const waited = await portal.signIn({ email: address, password: PASSWORD }, owner).catch((e: unknown) => e);
+    assert.ok(waited instanceof PortalError && waited.failure.kind === "rate_limited");
+    assert.ok(waited.failure.retryAfterSeconds <= policy.baseDelaySeconds, String(waited.failure.retryAfterSeconds));
+    clock.advance(policy.baseDelaySeconds * 1000);
+    // One more wrong guess goes through and doubles the wait; refused attempts add nothing.
+    await assert.rejects(portal.signIn({ email: address, password: "guess again" }, "203.0.113.50"), failure("bad_credentials"));
+    for (let i = 0; i < 10; i++) await assert.rejects(portal.signIn({ email: address, password: "hammer" }, "203.0.113.51"), failure("rate_limited"));
+    const second = await portal.signIn({ email: address, password: PASSWORD }, owner).catch((e: unknown) => e);
+    assert.ok(second instanceof PortalError && second.failure.kind === "rate_limited");
+    assert.ok(second.failure.retryAfterSeconds > policy.baseDelaySeconds && second.failure.retryAfterSeconds <= policy.maxDelaySeconds);
+    clock.advance(policy.maxDelaySeconds * 1000);
+    const s = await portal.signIn({ email: address, password: PASSWORD }, owner);
+    assert.equal(s.account.email, address);
   });
 
   it("sessions last a fixed lifetime, end at sign-out, and malformed tokens never reach the store", async () => {
