@@ -71,6 +71,15 @@ export interface Config {
   portalSessionTtlSeconds: number;
   /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
   portalCookieSecure: boolean;
+  /** SMTP server for the portal's verification mail (smtp:// or smtps://); unset: none is sent. */
+  smtpUrl: string | undefined;
+  /** The From address of portal mail. */
+  smtpFrom: string;
+  /**
+   * The portal's public origin, used in links sent by mail. Configured, never taken from the
+   * request's Host header, which a sender could set to their own site to capture the link.
+   */
+  portalPublicUrl: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -191,6 +200,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
+    smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
+    smtpFrom: str(env, "SMTP_FROM", "Threadsight <no-reply@localhost>"),
+    portalPublicUrl: (url(env, "PORTAL_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${env.PORT ?? "8080"}`).replace(/\/+$/, ""),
   };
   return Object.freeze(config);
 }

@@ -32,6 +32,7 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import { openLimits } from "./limits/open-limits.js";
 import type { Limits } from "./limits/open-limits.js";
 import { createRpcMetrics } from "./observability/metrics.js";
+import { createSmtpMailer } from "./portal/mailer.js";
 import { createPortalService } from "./portal/portal-accounts.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
@@ -127,7 +128,19 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () => Object.fromEntries([...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"])),
       ...(config.portalEnabled
-        ? { portal: createPortalService({ store: accounts, keys, enforcer: limits.enforcer, catalog: limits.catalog, sessionTtlSeconds: config.portalSessionTtlSeconds }) }
+        ? {
+            portal: createPortalService({
+              store: accounts,
+              keys,
+              enforcer: limits.enforcer,
+              catalog: limits.catalog,
+              sessionTtlSeconds: config.portalSessionTtlSeconds,
+              publicUrl: config.portalPublicUrl,
+              ...(config.smtpUrl !== undefined ? { mailer: createSmtpMailer(config.smtpUrl, config.smtpFrom) } : {}),
+              // The error names the server and the refusal, never the link (it is a credential).
+              onMailError: (err) => logger.error({ reason: (err as Error).message }, "portal mail not sent"),
+            }),
+          }
         : {}),
     });
     let closing: Promise<void> | undefined;

@@ -110,7 +110,14 @@ export class PortalError extends Error {
 
 /** Everything the portal pages do. */
 export interface PortalService {
-  signUp(input: { email: string; password: string; name: string }, clientAddress: string): Promise<PortalSession>;
+  /**
+   * Answers the same whether the email is new or taken (no session either way): a new account
+   * gets a one-time verification link by mail, a taken address a mail saying it has an account.
+   * Rate limited per address.
+   */
+  signUp(input: { email: string; password: string; name: string }, clientAddress: string): Promise<void>;
+  /** Spends a verification link's token: marks the email verified and signs the account in. */
+  verifyEmail(token: string): Promise<PortalSession>;
   /** Rate limited per address and per email; a failure never tells whether the email exists. */
   signIn(input: { email: string; password: string }, clientAddress: string): Promise<PortalSession>;
   /** undefined for an unknown, expired or malformed token. Extends nothing (fixed lifetime). */
