@@ -242,11 +242,11 @@ describe("developer portal security in Chromium", { skip }, () => {
   });
 
   test("sessions: an expired session is refused even if the browser still sends it", async () => {
-    const short = await startService({ env: { PORTAL_SESSION_TTL_SECONDS: "2" } });
+    const short = await startService({ env: { PORTAL_SESSION_TTL_SECONDS: "8" } });
     try {
       const { context } = await signUp(browser, short.url, "expiry@example.com");
       const token = await sessionCookie(context);
-      await sleep(2_500);
+      await sleep(8_500);
       // Max-Age already made the browser drop it; put it back, as a copied cookie would be.
       await context.addCookies([hostCookie(short.url, token)]);
       const page = await context.newPage();
