@@ -116,6 +116,15 @@ export interface Config {
   metricsAccess: Readonly<MetricsAccess>;
   /** Deadlines and caps per connection state (src/transport/connection-limits.ts). */
   connectionLimits: Readonly<ConnectionLimits>;
+  /** SMTP server for the portal's verification mail (smtp:// or smtps://); unset: none is sent. */
+  smtpUrl: string | undefined;
+  /** The From address of portal mail. */
+  smtpFrom: string;
+  /**
+   * The portal's public origin, used in links sent by mail. Configured, never taken from the
+   * request's Host header, which a sender could set to their own site to capture the link.
+   */
+  portalPublicUrl: string;
 }
 
 /** Stripe settings, all set together (docs/guides/plans-and-keys.md). */
@@ -359,6 +368,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     pageTokenSecret: secret(env, "PAGE_TOKEN_SECRET", 32),
     metricsAccess: Object.freeze({ address: hostPort(env, "METRICS_ADDRESS"), token: secret(env, "METRICS_TOKEN", 16) }),
     connectionLimits: connectionLimits(env),
+    smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
+    smtpFrom: str(env, "SMTP_FROM", "Threadsight <no-reply@localhost>"),
+    portalPublicUrl: (url(env, "PORTAL_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${env.PORT ?? "8080"}`).replace(/\/+$/, ""),
   };
   return Object.freeze(config);
 }

@@ -46,6 +46,7 @@ import { startSync } from "./sources/sync/start-sync.js";
 import type { RpcMetrics } from "./observability/metrics.js";
 import { startMetricsListener } from "./observability/metrics-access.js";
 import { serverSecret } from "./secrets/server-secret.js";
+import { createSmtpMailer } from "./portal/mailer.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
 
@@ -180,6 +181,10 @@ export async function createService(config: Config, logger: Logger, options: Ser
                       onEvent: (type, accountId, plan) => logger.info({ event: type, accountId, plan }, "billing moved an account"),
                     }),
                   }),
+              publicUrl: config.portalPublicUrl,
+              ...(config.smtpUrl !== undefined ? { mailer: createSmtpMailer(config.smtpUrl, config.smtpFrom) } : {}),
+              // The error names the server and the refusal, never the link (it is a credential).
+              onMailError: (err) => logger.error({ reason: (err as Error).message }, "portal mail not sent"),
             }),
           }
         : {}),

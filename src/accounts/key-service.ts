@@ -38,9 +38,11 @@ export interface KeyServiceOptions {
 }
 
 /**
- * Who a new key is for: an existing account by id, or an account by name (made if absent). A key
- * has no plan of its own: `plan`, when given, must be the account's plan (a new account is made
- * on it, default free), so creating a key can never change what the account may call.
+ * Who a new key is for: an existing account by id, or an operator-made account by name (made if
+ * no account has that name). A name is refused when several accounts carry it or when one came
+ * from a portal sign-up, since anyone can sign up under any name.
+ * A key has no plan of its own: `plan`, when given, must be the account's plan (a new account is
+ * made on it, default free), so creating a key can never change what the account may call.
  */
 export interface CreateKeyInput {
   accountId?: string;
@@ -48,6 +50,11 @@ export interface CreateKeyInput {
   plan?: string;
   name: string;
   overrides?: LimitOverrides;
+  /**
+   * "operator" (default: the CLI) or "owner" (the signed-in account itself, in the portal). An
+   * operator may issue a key to a portal-made account only once its email is verified.
+   */
+  issuedBy?: "operator" | "owner";
 }
 
 /** A new key. `key` is the only copy of the secret that will ever exist. */
@@ -88,6 +95,11 @@ function checkPlan(plan: string): PlanId {
   return plan;
 }
 
+/** An account name as stored: trimmed, 1..100 characters, no control characters. */
+export function checkAccountName(name: string): string {
+  return checkName("account name", name);
+}
+
 function checkName(label: string, name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new AccountsError("invalid_argument", `${label} must not be blank`);
@@ -96,6 +108,24 @@ function checkName(label: string, name: string): string {
   }
   if (/\p{Cc}/u.test(trimmed)) throw new AccountsError("invalid_argument", `${label} must not contain control characters`);
   return trimmed;
+}
+
+/** Why a name cannot address an account: it is shared, or a portal sign-up could have chosen it. */
+export function ambiguousName(name: string, found: readonly AccountRecord[]): string {
+  const ids = found.map((a) => `${a.id} (${a.origin === "portal" ? "portal sign-up" : "operator"})`).join(", ");
+  const why = found.length > 1 ? `${found.length} accounts are named "${name}"` : `the account named "${name}" was made by a portal sign-up`;
+  return `${why}: ${ids}; name the account by its id (acct_...), or make a new one with \`threadsight accounts create NAME\``;
+}
+
+/** Refuses an operator action on a portal-made account whose email nobody has proved. */
+export function requireVerifiedIfPortal(account: AccountRecord): void {
+  if (account.origin === "portal" && account.emailVerifiedAt === null) {
+    throw new AccountsError(
+      "failed_precondition",
+      `account ${account.id} was made by a portal sign-up and its email ${account.email ?? "(none)"} is not verified; ` +
+        "it must follow the verification link first",
+    );
+  }
 }
 
 /** Builds the key service over a store. */
@@ -110,22 +140,23 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
   );
 
   async function resolveAccount(input: CreateKeyInput, plan: PlanId | undefined): Promise<AccountRecord> {
+    const byOperator = (input.issuedBy ?? "operator") === "operator";
     if (input.accountId !== undefined) {
       if (input.accountName !== undefined) {
         throw new AccountsError("invalid_argument", "give either accountId or accountName, not both");
       }
       const account = await store.getAccount(input.accountId);
       if (account === undefined) throw new AccountsError("not_found", `no account with id "${input.accountId}"`);
+      if (byOperator) requireVerifiedIfPortal(account);
       return account;
     }
     if (input.accountName === undefined) throw new AccountsError("invalid_argument", "give accountId or accountName");
     const name = checkName("account name", input.accountName);
     const found = await store.findAccountsByName(name);
-    if (found.length > 1) {
-      const ids = found.map((a) => a.id).join(", ");
-      throw new AccountsError("invalid_argument", `${found.length} accounts are named "${name}" (${ids}); name one by its id`);
-    }
-    return found[0] ?? (await store.createAccount({ id: newAccountId(), name, plan: plan ?? "free", createdAt: now() }));
+    const [only] = found;
+    if (only === undefined) return store.createAccount({ id: newAccountId(), name, origin: "operator", plan: plan ?? "free", createdAt: now() });
+    if (found.length === 1 && only.origin === "operator") return only;
+    throw new AccountsError("invalid_argument", ambiguousName(name, found));
   }
 
   async function existingKey(id: string): Promise<ApiKeyRecord> {

@@ -7,7 +7,10 @@
  * Entries are append-only: a released migration is never edited, a change is a new entry.
  * Version 2 serves the developer portal: a password hash and a subscribed plan per account, and
  * the sessions of signed-in users; keys and usage do not depend on either. Version 3 makes the
- * account's plan the only plan: keys lose theirs and read their account's.
+ * account's plan the only plan: keys lose theirs and read their account's. Version 4 records who
+ * made each account (an operator through the CLI, or a portal sign-up) and when its email was
+ * verified, with the pending one-time verification tokens, so operator actions never trust a
+ * name or an address that anyone could have registered.
  *
  * Timestamps are INTEGER milliseconds in SQLite and timestamptz in PostgreSQL; usage days are
  * TEXT `YYYY-MM-DD` in SQLite and `date` in PostgreSQL. Plan ids are not constrained in SQL on
@@ -151,6 +154,36 @@ export const MIGRATIONS: readonly Migration[] = [
         plan,
         'free');
       ALTER TABLE api_keys DROP COLUMN plan;
+    `,
+  },
+  {
+    version: 4,
+    description: "accounts.origin, accounts.email_verified_at, email_verifications",
+    // Accounts from before this version with an email or a password came from the portal; the
+    // rest were made by the CLI. No existing email counts as verified: nobody ever proved one.
+    sqlite: `
+      ALTER TABLE accounts ADD COLUMN origin TEXT NOT NULL DEFAULT 'operator' CHECK (origin IN ('operator', 'portal'));
+      ALTER TABLE accounts ADD COLUMN email_verified_at INTEGER;
+      UPDATE accounts SET origin = 'portal' WHERE email IS NOT NULL OR password_hash IS NOT NULL;
+      CREATE TABLE email_verifications (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX email_verifications_account ON email_verifications (account_id);
+    `,
+    postgres: `
+      ALTER TABLE accounts ADD COLUMN origin text NOT NULL DEFAULT 'operator' CHECK (origin IN ('operator', 'portal'));
+      ALTER TABLE accounts ADD COLUMN email_verified_at timestamptz;
+      UPDATE accounts SET origin = 'portal' WHERE email IS NOT NULL OR password_hash IS NOT NULL;
+      CREATE TABLE email_verifications (
+        token_hash text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX email_verifications_account ON email_verifications (account_id);
     `,
   },
 ];

@@ -7,8 +7,10 @@ import pg from "pg";
 import type { LimitOverrides, PlanId } from "./caller.js";
 import type {
   AccountDayUsage,
+  AccountOrigin,
   AccountRecord,
   AccountsStore,
+  EmailVerificationRecord,
   ApiKeyInfo,
   ApiKeyRecord,
   NewAccount,
@@ -42,6 +44,8 @@ interface AccountRow {
   created_at: Date;
   is_admin: boolean;
   plan: string;
+  origin: string;
+  email_verified_at: Date | null;
 }
 
 interface SessionRow {
@@ -74,7 +78,7 @@ interface UsageDbRow {
 }
 
 // Never `*`: password_hash must not ride along into records.
-const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan";
+const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan, origin, email_verified_at";
 const SESSION_COLUMNS = "token_hash, account_id, csrf_token, created_at, expires_at";
 const KEY_COLUMNS =
   "id, account_id, name, key_hash, display_prefix, created_at, revoked_at, expires_at, rotated_to, overrides, " +
@@ -85,7 +89,16 @@ const KEY_COLUMNS =
 const USAGE_COLUMNS = "u.key_id, to_char(u.day, 'YYYY-MM-DD') AS day, u.operation, u.count";
 
 function toAccount(r: AccountRow): AccountRecord {
-  return { id: r.id, name: r.name, email: r.email, createdAt: r.created_at, isAdmin: r.is_admin, plan: r.plan as PlanId };
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    createdAt: r.created_at,
+    isAdmin: r.is_admin,
+    plan: r.plan as PlanId,
+    origin: r.origin as AccountOrigin,
+    emailVerifiedAt: r.email_verified_at,
+  };
 }
 
 function toSession(r: SessionRow): SessionRecord {
@@ -204,8 +217,8 @@ class PostgresStore implements AccountsStore {
 
   async createAccount(a: NewAccount): Promise<AccountRecord> {
     const [row] = await this.rows<AccountRow>(
-      `INSERT INTO accounts (id, name, email, created_at, is_admin, plan, password_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ACCOUNT_COLUMNS}`,
+      `INSERT INTO accounts (id, name, email, created_at, is_admin, plan, password_hash, origin)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ACCOUNT_COLUMNS}`,
       [
         a.id,
         a.name,
@@ -214,6 +227,7 @@ class PostgresStore implements AccountsStore {
         a.isAdmin === true,
         a.plan ?? "free",
         a.passwordHash ?? null,
+        a.origin ?? "operator",
       ],
     );
     return toAccount(row as AccountRow);
@@ -242,6 +256,25 @@ class PostgresStore implements AccountsStore {
   async setAdmin(accountId: string, isAdmin: boolean): Promise<boolean> {
     const result = await this.pool.query("UPDATE accounts SET is_admin = $1 WHERE id = $2", [isAdmin, accountId]);
     return result.rowCount === 1;
+  }
+
+  async createEmailVerification(v: EmailVerificationRecord): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO email_verifications (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+      [v.tokenHash, v.accountId, v.createdAt, v.expiresAt],
+    );
+  }
+
+  async consumeEmailVerification(tokenHash: string, now: Date): Promise<string | undefined> {
+    // One statement: the DELETE claims the token (a concurrent second use finds nothing) and the
+    // UPDATE marks the account only when the claimed token was still valid.
+    const [row] = await this.rows<{ id: string }>(
+      `WITH spent AS (DELETE FROM email_verifications WHERE token_hash = $1 RETURNING account_id, expires_at)
+       UPDATE accounts SET email_verified_at = COALESCE(email_verified_at, $2)
+       FROM spent WHERE accounts.id = spent.account_id AND spent.expires_at > $2 RETURNING accounts.id`,
+      [tokenHash, now],
+    );
+    return row?.id;
   }
 
   async createSession(session: SessionRecord): Promise<void> {

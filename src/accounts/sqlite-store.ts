@@ -10,8 +10,10 @@ import Database from "better-sqlite3";
 import type { LimitOverrides, PlanId } from "./caller.js";
 import type {
   AccountDayUsage,
+  AccountOrigin,
   AccountRecord,
   AccountsStore,
+  EmailVerificationRecord,
   ApiKeyInfo,
   ApiKeyRecord,
   NewAccount,
@@ -35,6 +37,8 @@ interface AccountRow {
   created_at: number;
   is_admin: number;
   plan: string;
+  origin: string;
+  email_verified_at: number | null;
 }
 
 interface SessionRow {
@@ -46,7 +50,7 @@ interface SessionRow {
 }
 
 // Never `*`: password_hash must not ride along into records.
-const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan";
+const ACCOUNT_COLUMNS = "id, name, email, created_at, is_admin, plan, origin, email_verified_at";
 
 interface KeyRow {
   id: string;
@@ -75,6 +79,8 @@ function toAccount(r: AccountRow): AccountRecord {
     createdAt: new Date(r.created_at),
     isAdmin: r.is_admin === 1,
     plan: r.plan as PlanId,
+    origin: r.origin as AccountOrigin,
+    emailVerifiedAt: r.email_verified_at === null ? null : new Date(r.email_verified_at),
   };
 }
 
@@ -147,11 +153,12 @@ export async function openSqliteStore(file: string, options: SqliteStoreOptions 
     // power loss, which for usage counters is an acceptable trade for fewer fsyncs per call.
     db.pragma("synchronous = NORMAL");
     migrate(db, file, options.migrations ?? MIGRATIONS);
+    // Statements are prepared here, so a schema missing a column fails now, not mid-request.
+    return new SqliteStore(db);
   } catch (err) {
     db.close();
     throw err;
   }
-  return new SqliteStore(db);
 }
 
 class SqliteStore implements AccountsStore {
@@ -161,8 +168,8 @@ class SqliteStore implements AccountsStore {
   constructor(private readonly db: Database.Database) {
     this.s = {
       insertAccount: db.prepare(
-        `INSERT INTO accounts (id, name, email, created_at, is_admin, plan, password_hash)
-         VALUES (@id, @name, @email, @created_at, @is_admin, @plan, @password_hash)`,
+        `INSERT INTO accounts (id, name, email, created_at, is_admin, plan, password_hash, origin, email_verified_at)
+         VALUES (@id, @name, @email, @created_at, @is_admin, @plan, @password_hash, @origin, @email_verified_at)`,
       ),
       getAccount: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       accountsByName: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ? ORDER BY created_at, id`),
@@ -172,6 +179,12 @@ class SqliteStore implements AccountsStore {
       setPassword: db.prepare("UPDATE accounts SET password_hash = ? WHERE id = ?"),
       setAccountPlan: db.prepare("UPDATE accounts SET plan = ? WHERE id = ?"),
       setAdmin: db.prepare("UPDATE accounts SET is_admin = ? WHERE id = ?"),
+      insertVerification: db.prepare(
+        `INSERT INTO email_verifications (token_hash, account_id, created_at, expires_at)
+         VALUES (@token_hash, @account_id, @created_at, @expires_at)`,
+      ),
+      takeVerification: db.prepare("DELETE FROM email_verifications WHERE token_hash = ? RETURNING account_id, expires_at"),
+      markVerified: db.prepare("UPDATE accounts SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?"),
       insertSession: db.prepare(
         `INSERT INTO sessions (token_hash, account_id, csrf_token, created_at, expires_at)
          VALUES (@token_hash, @account_id, @csrf_token, @created_at, @expires_at)`,
@@ -223,6 +236,8 @@ class SqliteStore implements AccountsStore {
       created_at: a.createdAt.getTime(),
       is_admin: a.isAdmin === true ? 1 : 0,
       plan: a.plan ?? "free",
+      origin: a.origin ?? "operator",
+      email_verified_at: null,
     };
     this.s.insertAccount.run({ ...row, password_hash: a.passwordHash ?? null });
     return toAccount(row);
@@ -248,6 +263,25 @@ class SqliteStore implements AccountsStore {
 
   async setAdmin(accountId: string, isAdmin: boolean): Promise<boolean> {
     return this.s.setAdmin.run(isAdmin ? 1 : 0, accountId).changes === 1;
+  }
+
+  async createEmailVerification(v: EmailVerificationRecord): Promise<void> {
+    this.s.insertVerification.run({
+      token_hash: v.tokenHash,
+      account_id: v.accountId,
+      created_at: v.createdAt.getTime(),
+      expires_at: v.expiresAt.getTime(),
+    });
+  }
+
+  async consumeEmailVerification(tokenHash: string, now: Date): Promise<string | undefined> {
+    const spend = this.db.transaction((): string | undefined => {
+      const r = this.s.takeVerification.get(tokenHash) as { account_id: string; expires_at: number } | undefined;
+      if (r === undefined || r.expires_at <= now.getTime()) return undefined;
+      this.s.markVerified.run(now.getTime(), r.account_id);
+      return r.account_id;
+    });
+    return spend.immediate();
   }
 
   async createSession(session: SessionRecord): Promise<void> {

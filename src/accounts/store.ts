@@ -24,6 +24,22 @@ export interface AccountRecord {
    * the account is counted against. Keys carry no plan of their own.
    */
   plan: PlanId;
+  /** Who made the account: an operator (CLI) or anyone signing up in the portal. */
+  origin: AccountOrigin;
+  /** When the owner proved the email by following the one-time link; null until then. */
+  emailVerifiedAt: Date | null;
+}
+
+/** Who made an account. Only operator-made accounts may be addressed by name from the CLI. */
+export type AccountOrigin = "operator" | "portal";
+
+/** A pending email verification: only the token's SHA-256 is stored. */
+export interface EmailVerificationRecord {
+  /** SHA-256 of the token sent in the link, lowercase hex. */
+  tokenHash: string;
+  accountId: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 /** What it takes to create an account. */
@@ -37,6 +53,8 @@ export interface NewAccount {
   plan?: PlanId;
   /** Set with the account so a sign-up never leaves an account without its password. */
   passwordHash?: string | null;
+  /** Default "operator"; the portal passes "portal". */
+  origin?: AccountOrigin;
   createdAt: Date;
 }
 
@@ -136,6 +154,15 @@ export interface AccountsStore {
   setAccountPlan(accountId: string, plan: PlanId): Promise<boolean>;
   /** Grants or revokes the operator role; false when no such account. */
   setAdmin(accountId: string, isAdmin: boolean): Promise<boolean>;
+
+  /** Stores a pending verification; throws when the token hash exists or the account does not. */
+  createEmailVerification(verification: EmailVerificationRecord): Promise<void>;
+  /**
+   * Atomically spends a verification token: deletes it and, when it had not expired at `now`,
+   * sets the account's emailVerifiedAt (kept if already set) and returns the account id.
+   * A token works once; an unknown, spent or expired one gives undefined.
+   */
+  consumeEmailVerification(tokenHash: string, now: Date): Promise<string | undefined>;
 
   /** Stores a session; throws when the token hash exists or the account does not. */
   createSession(session: SessionRecord): Promise<void>;

@@ -7,9 +7,11 @@
  */
 import type { AccountRecord, AccountsStore } from "../accounts/store.js";
 import { PLAN_IDS } from "../accounts/caller.js";
-import { createKeyService } from "../accounts/key-service.js";
+import { checkAccountName, createKeyService, requireVerifiedIfPortal } from "../accounts/key-service.js";
 import { isPlanId } from "../accounts/plan-id.js";
 import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
+import { AccountsError } from "../accounts/accounts-error.js";
+import { newAccountId } from "../accounts/random-id.js";
 import { accountSummaries } from "../portal/account-summaries.js";
 import type { AccountSummary } from "../portal/portal-service.js";
 import { out, parseSubcommand, runStoreCommand, UsageError } from "./store-command.js";
@@ -18,11 +20,16 @@ import { table } from "./text-table.js";
 
 const HELP = `usage:
   threadsight accounts list [--json]
+  threadsight accounts create NAME [--json]
   threadsight accounts admin EMAIL_OR_ID [--revoke] [--json]
   threadsight accounts set-plan EMAIL_OR_ID PLAN [--json]
 
-  list     every account: id, name, email, plan, admin, active keys, calls this month (UTC)
-  admin    makes the account an operator (may list accounts in the portal); --revoke undoes it
+  list     every account: id, name, email, origin, verified, plan, admin, active keys, calls
+           this month (UTC)
+  create   makes a new operator account named NAME (even if the name is taken) and prints its
+           id; give that id to \`keys create --account\`
+  admin    makes the account an operator (may list accounts in the portal); --revoke undoes it.
+           A portal account must have verified its email first.
   set-plan moves the account, and so every one of its keys, to PLAN at once (operators only;
            no payment is taken: the portal's self-service changes go through billing)
   --json   print one JSON value instead of text`;
@@ -33,6 +40,8 @@ function summaryJson(a: AccountSummary): Record<string, unknown> {
     id: a.id,
     name: a.name,
     email: a.email,
+    origin: a.origin,
+    email_verified: a.emailVerified,
     plan: a.plan,
     is_admin: a.isAdmin,
     active_keys: a.activeKeys,
@@ -53,11 +62,13 @@ function list(args: string[]): StoreExecute {
       out("No accounts. Sign up in the portal, or create a key with `threadsight keys create`.");
       return 0;
     }
-    const header = ["ID", "NAME", "EMAIL", "PLAN", "ADMIN", "ACTIVE KEYS", "CALLS THIS MONTH"];
+    const header = ["ID", "NAME", "EMAIL", "ORIGIN", "VERIFIED", "PLAN", "ADMIN", "ACTIVE KEYS", "CALLS THIS MONTH"];
     const body = rows.map((a) => [
       a.id,
       a.name,
       a.email ?? "-",
+      a.origin,
+      a.email === null ? "-" : a.emailVerified ? "yes" : "no",
       a.plan ?? "-",
       a.isAdmin ? "yes" : "no",
       String(a.activeKeys),
@@ -76,6 +87,19 @@ async function findAccount(store: AccountsStore, ref: string): Promise<AccountRe
   return found;
 }
 
+function create(args: string[]): StoreExecute {
+  const { values, positionals } = parseSubcommand("accounts create", args, { json: { type: "boolean" } }, 1);
+  const raw = positionals[0] ?? "";
+  if (raw.trim() === "") throw new UsageError("accounts create: give the account's NAME");
+  return async (store) => {
+    const name = checkAccountName(raw);
+    const account = await store.createAccount({ id: newAccountId(), name, origin: "operator", createdAt: new Date() });
+    if (values.json === true) out(JSON.stringify({ id: account.id, name: account.name, origin: account.origin }));
+    else out(`Created operator account ${account.name} (${account.id}).`);
+    return 0;
+  };
+}
+
 function admin(args: string[]): StoreExecute {
   const { values, positionals } = parseSubcommand("accounts admin", args, { revoke: { type: "boolean" }, json: { type: "boolean" } }, 1);
   const ref = positionals[0]?.trim() ?? "";
@@ -83,6 +107,8 @@ function admin(args: string[]): StoreExecute {
   const grant = values.revoke !== true;
   return async (store) => {
     const account = await findAccount(store, ref);
+    // Anyone can sign up with a colleague's address; only a proved address may become operator.
+    if (grant) requireVerifiedIfPortal(account);
     await store.setAdmin(account.id, grant);
     if (values.json === true) {
       out(JSON.stringify({ id: account.id, email: account.email, is_admin: grant }));
@@ -120,5 +146,5 @@ function setPlan(args: string[]): StoreExecute {
 
 /** Runs `threadsight accounts ...`; returns the exit code. */
 export function run(argv: string[]): Promise<number> {
-  return runStoreCommand({ name: "accounts", help: HELP, subcommands: { list, admin, "set-plan": setPlan } }, argv);
+  return runStoreCommand({ name: "accounts", help: HELP, subcommands: { list, create, admin, "set-plan": setPlan }, exitCodeFor: (err) => (err instanceof AccountsError && err.code === "invalid_argument" ? 2 : undefined) }, argv);
 }

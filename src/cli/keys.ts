@@ -30,8 +30,10 @@ const HELP = `usage:
              existing account it must be the account's plan (keys follow their account's plan;
              change it for every key with \`threadsight accounts set-plan\`)
   --name     a label for the key (what it is used for)
-  --account  an account id (acct_...) or name; a name that does not exist yet is created
-             (default "${DEFAULT_ACCOUNT_NAME}")
+  --account  an account id (acct_...) or name (default "${DEFAULT_ACCOUNT_NAME}"). A name no account
+             has yet makes a new operator account; a name is refused when several accounts
+             have it or a portal sign-up made it (the message lists their ids). A portal-made
+             account gets operator keys only by id and once its email is verified.
   --json     print one JSON object (an array for list) instead of text
 
 The key is printed once, at create and rotate; only its hash is stored. A rotated key keeps

@@ -32,6 +32,8 @@ export async function accountSummaries(
       id: a.id,
       name: a.name,
       email: a.email,
+      origin: a.origin,
+      emailVerified: a.emailVerifiedAt !== null,
       isAdmin: a.isAdmin,
       plan: a.plan,
       createdAt: a.createdAt,

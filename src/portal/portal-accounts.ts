@@ -13,6 +13,7 @@ import type { KeyService } from "../accounts/key-service.js";
 import { newAccountId } from "../accounts/random-id.js";
 import type { AccountRecord, AccountsStore, ApiKeyInfo } from "../accounts/store.js";
 import { normalizeEmail } from "../accounts/store.js";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { LimitEnforcer } from "../limits/enforcer.js";
 import { findPlan } from "../limits/plan-catalog.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
@@ -25,7 +26,9 @@ import type { BillingProvider, ReturnUrls } from "./billing.js";
 import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
 import { PortalError } from "./portal-service.js";
 import type { PlanOffer, PortalAccount, PortalService, PortalSession } from "./portal-service.js";
+import type { Mailer } from "./mailer.js";
 import { createSignInLimiter } from "./sign-in-limiter.js";
+import { alreadyRegisteredMail, verificationMail } from "./verification-mail.js";
 import type { SignInLimits } from "./sign-in-limiter.js";
 import { hashToken, isTokenShaped, newToken } from "./session-token.js";
 
@@ -43,10 +46,22 @@ export interface PortalDeps {
   signInLimits?: SignInLimits;
   /** The clock for sessions, keys' ages and usage days; tests inject one. */
   now?: () => Date;
+  /** Sends the verification mail; without one no mail is sent and accounts stay unverified. */
+  mailer?: Mailer;
+  /** The portal's public origin for links in mail (Config.portalPublicUrl). */
+  publicUrl?: string;
+  /** Told about a mail that could not be sent (sign-up answers before sending). */
+  onMailError?: (err: unknown) => void;
+  /** How long a verification link works, seconds; default 24 hours. */
+  verificationTtlSeconds?: number;
+  /** Sign-ups per client address per hour; default 10. */
+  signUpsPerHour?: number;
 }
 
 /** Default session lifetime, seconds. */
 export const DEFAULT_SESSION_TTL_SECONDS = 12 * 3600;
+/** Default lifetime of an email verification link, seconds. */
+export const DEFAULT_VERIFICATION_TTL_SECONDS = 24 * 3600;
 /** Longest usage history the portal shows, days. */
 export const MAX_USAGE_DAYS = 90;
 // Expired sessions are swept at most this often, piggybacking on sign-ins (no timer to stop).
@@ -66,6 +81,12 @@ function fromAccountsError(err: unknown, field: string): unknown {
   return new PortalError({ kind: "conflict", message: err.message });
 }
 
+/** The refusal of an attempt over a limit, saying when to retry. */
+function rateLimited(retryAfterSeconds: number, what: string): PortalError {
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return new PortalError({ kind: "rate_limited", message: `too many ${what}; try again in ${wait}`, retryAfterSeconds });
+}
+
 /** Builds the portal service. */
 export function createPortalService(deps: PortalDeps): PortalService {
   const { store, keys, enforcer, catalog } = deps;
@@ -74,6 +95,14 @@ export function createPortalService(deps: PortalDeps): PortalService {
   const limiter = createSignInLimiter(deps.signInLimits);
   const fallbackPlan = defaultPlan(catalog);
   const billing = deps.billing ?? noBilling(fallbackPlan);
+  const publicUrl = (deps.publicUrl ?? "http://localhost:8080").replace(/\/+$/, "");
+  const verificationTtlMs = (deps.verificationTtlSeconds ?? DEFAULT_VERIFICATION_TTL_SECONDS) * 1000;
+  const signUps = new RateLimiterMemory({ keyPrefix: "signup:addr", points: deps.signUpsPerHour ?? 10, duration: 3600 });
+  // Mail goes out after the answer, so its latency (and which mail it is) cannot be timed.
+  const sendLater = (message: Parameters<Mailer["send"]>[0]): void => {
+    if (deps.mailer === undefined) return;
+    deps.mailer.send(message).catch((err: unknown) => deps.onMailError?.(err));
+  };
   // Verified against when the email is unknown, so that case costs one scrypt like a real one
   // and timing does not reveal which emails have accounts. Made now, not on the first unknown
   // email, which would otherwise cost two hashes and stand out.
@@ -122,23 +151,44 @@ export function createPortalService(deps: PortalDeps): PortalService {
   }
 
   return {
-    async signUp(input, _clientAddress) {
+    async signUp(input, clientAddress) {
       const email = checkEmail(input.email);
       const name = checkName(input.name);
       checkNewPassword(input.password, email);
-      const taken = (): PortalError =>
-        new PortalError({ kind: "email_taken", field: "email", message: "an account with this email exists; sign in instead" });
-      if ((await store.findAccountByEmail(email)) !== undefined) throw taken();
-      const passwordHash = await hashPassword(input.password);
-      let account: AccountRecord;
       try {
-        account = await store.createAccount({ id: newAccountId(), name, email, plan: fallbackPlan, passwordHash, createdAt: now() });
-      } catch (err) {
-        // Two sign-ups with one email at once: the unique index let one through.
-        if ((await store.findAccountByEmail(email)) !== undefined) throw taken();
-        throw err;
+        await signUps.consume(clientAddress);
+      } catch (rej) {
+        if (!(rej instanceof RateLimiterRes)) throw rej;
+        throw rateLimited(Math.max(1, Math.ceil(rej.msBeforeNext / 1000)), "sign-ups from your address");
       }
-      return startSession(account);
+      // Hashed whether or not the email is taken, so both answers cost the same scrypt; the
+      // answer is the same too, and only the mail to the address says which case it was.
+      const passwordHash = await hashPassword(input.password);
+      const at = now();
+      let account: AccountRecord | undefined;
+      if ((await store.findAccountByEmail(email)) === undefined) {
+        try {
+          account = await store.createAccount({ id: newAccountId(), name, email, plan: fallbackPlan, passwordHash, origin: "portal", createdAt: at });
+        } catch (err) {
+          // Two sign-ups with one email at once: the unique index let one through.
+          if ((await store.findAccountByEmail(email)) === undefined) throw err;
+        }
+      }
+      if (account === undefined) {
+        sendLater(alreadyRegisteredMail(email, publicUrl));
+        return;
+      }
+      const token = newToken();
+      await store.createEmailVerification({ tokenHash: hashToken(token), accountId: account.id, createdAt: at, expiresAt: new Date(at.getTime() + verificationTtlMs) });
+      sendLater(verificationMail(email, publicUrl, token, verificationTtlMs / 1000));
+    },
+
+    async verifyEmail(token) {
+      const invalid = new PortalError({ kind: "invalid", field: "token", message: "this verification link is invalid, expired or already used; sign in and ask for a new one" });
+      if (!isTokenShaped(token)) throw invalid;
+      const accountId = await store.consumeEmailVerification(hashToken(token), now());
+      if (accountId === undefined) throw invalid;
+      return startSession(await existingAccount(accountId));
     },
 
     async signIn(input, clientAddress) {
@@ -148,15 +198,9 @@ export function createPortalService(deps: PortalDeps): PortalService {
         throw new PortalError({ kind: "invalid", field: "email", message: `email must be at most ${MAX_EMAIL_LENGTH} characters` });
       }
       if (input.password === "") throw new PortalError({ kind: "invalid", field: "password", message: "password is required" });
-      const gate = await limiter.check(email, clientAddress);
-      if (!gate.ok) {
-        const minutes = Math.ceil(gate.retryAfterSeconds / 60);
-        throw new PortalError({
-          kind: "rate_limited",
-          message: `too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
-          retryAfterSeconds: gate.retryAfterSeconds,
-        });
-      }
+      // Reserved before any await: parallel attempts are counted one at a time (sign-in-limiter.ts).
+      const gate = limiter.reserve(email, clientAddress, now());
+      if (!gate.ok) throw rateLimited(gate.retryAfterSeconds, "failed sign-ins");
       const account = await store.findAccountByEmail(email);
       const stored = account === undefined ? undefined : await store.getPasswordHash(account.id);
       // An over-long password cannot have been set; it is checked against the dummy hash (one
@@ -165,10 +209,9 @@ export function createPortalService(deps: PortalDeps): PortalService {
       const against = stored === undefined || stored === null || tooLong ? await dummyHash : stored;
       const matches = await verifyPassword(tooLong ? "" : input.password, against);
       if (!matches || account === undefined || stored === undefined || stored === null || tooLong) {
-        await limiter.failed(email, clientAddress);
         throw new PortalError({ kind: "bad_credentials", message: BAD_CREDENTIALS });
       }
-      await limiter.succeeded(email, clientAddress);
+      limiter.succeeded(email, clientAddress, now());
       if (needsRehash(stored, DEFAULT_SCRYPT_COST)) await store.setPasswordHash(account.id, await hashPassword(input.password));
       return startSession(account);
     },
@@ -241,7 +284,7 @@ export function createPortalService(deps: PortalDeps): PortalService {
     async createKey(accountId, name) {
       const account = await existingAccount(accountId);
       try {
-        const created = await keys.createKey({ accountId, plan: account.plan, name });
+        const created = await keys.createKey({ accountId, plan: account.plan, name, issuedBy: "owner" });
         return { key: created.key, info: created.info };
       } catch (err) {
         throw fromAccountsError(err, "name");

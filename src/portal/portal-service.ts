@@ -10,7 +10,7 @@
  * SHA-256 hashes, and password hashes never leave the implementation.
  */
 import type { PlanId } from "../accounts/caller.js";
-import type { ApiKeyInfo } from "../accounts/store.js";
+import type { AccountOrigin, ApiKeyInfo } from "../accounts/store.js";
 import type { PlanChangeOutcome, ReturnUrls } from "./billing.js";
 
 /** The signed-in account as the pages show it. */
@@ -76,6 +76,10 @@ export interface AccountSummary {
   id: string;
   name: string;
   email: string | null;
+  /** Who made the account: an operator (CLI) or a portal sign-up. */
+  origin: AccountOrigin;
+  /** Whether the email was proved by its one-time link. */
+  emailVerified: boolean;
   isAdmin: boolean;
   plan: PlanId | null;
   createdAt: Date;
@@ -107,7 +111,14 @@ export class PortalError extends Error {
 
 /** Everything the portal pages do. */
 export interface PortalService {
-  signUp(input: { email: string; password: string; name: string }, clientAddress: string): Promise<PortalSession>;
+  /**
+   * Answers the same whether the email is new or taken (no session either way): a new account
+   * gets a one-time verification link by mail, a taken address a mail saying it has an account.
+   * Rate limited per address.
+   */
+  signUp(input: { email: string; password: string; name: string }, clientAddress: string): Promise<void>;
+  /** Spends a verification link's token: marks the email verified and signs the account in. */
+  verifyEmail(token: string): Promise<PortalSession>;
   /** Rate limited per address and per email; a failure never tells whether the email exists. */
   signIn(input: { email: string; password: string }, clientAddress: string): Promise<PortalSession>;
   /** undefined for an unknown, expired or malformed token. Extends nothing (fixed lifetime). */

@@ -26,7 +26,7 @@ function envOf(at: Location): Record<string, string> {
 async function seed(at: Location) {
   const store = await openAccountsStore(at);
   try {
-    const portal = await store.createAccount({ id: "acct_portal0000000001", name: "Ada", email: "Ada@Example.com", plan: "pro", createdAt: new Date("2026-01-01T00:00:00Z") });
+    const portal = await store.createAccount({ id: "acct_portal0000000001", name: "Ada", email: "Ada@Example.com", plan: "pro", origin: "portal", createdAt: new Date("2026-01-01T00:00:00Z") });
     const keys = createKeyService({ store, cacheTtlMs: 0 });
     const a = await keys.createKey({ accountName: "ci bot", plan: "starter", name: "a" });
     const b = await keys.createKey({ accountId: a.account.id, plan: "starter", name: "b" });
@@ -35,6 +35,18 @@ async function seed(at: Location) {
     await store.recordUsage(a.info.id, today, "leads", 3);
     await store.recordUsage(b.info.id, today, "trends", 2);
     return { portal, cli: a.account };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Proves an account's email the way the link does: a stored token, spent once. */
+async function verify(at: Location, accountId: string): Promise<void> {
+  const store = await openAccountsStore(at);
+  try {
+    const now = new Date();
+    await store.createEmailVerification({ tokenHash: "d4".repeat(32), accountId, createdAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+    assert.equal(await store.consumeEmailVerification("d4".repeat(32), now), accountId);
   } finally {
     await store.close();
   }
@@ -50,15 +62,15 @@ function registerCliSuite(newLocation: () => Promise<Location>): void {
     assert.deepEqual(
       rows.map((r) => ({ ...r, created_at: undefined })),
       [
-        { id: portal.id, name: "Ada", email: "ada@example.com", plan: "pro", is_admin: false, active_keys: 0, calls_this_month: 0, created_at: undefined },
-        { id: cli.id, name: "ci bot", email: null, plan: "starter", is_admin: false, active_keys: 2, calls_this_month: 5, created_at: undefined },
+        { id: portal.id, name: "Ada", email: "ada@example.com", origin: "portal", email_verified: false, plan: "pro", is_admin: false, active_keys: 0, calls_this_month: 0, created_at: undefined },
+        { id: cli.id, name: "ci bot", email: null, origin: "operator", email_verified: false, plan: "starter", is_admin: false, active_keys: 2, calls_this_month: 5, created_at: undefined },
       ],
     );
     const text = await runCli(["accounts", "list"], envOf(at));
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trimEnd().split("\n");
-    assert.match(lines[0] ?? "", /^ID\s+NAME\s+EMAIL\s+PLAN\s+ADMIN\s+ACTIVE KEYS\s+CALLS THIS MONTH$/);
-    assert.match(lines[2] ?? "", new RegExp(`^${cli.id}\\s+ci bot\\s+-\\s+starter\\s+no\\s+2\\s+5$`));
+    assert.match(lines[0] ?? "", /^ID\s+NAME\s+EMAIL\s+ORIGIN\s+VERIFIED\s+PLAN\s+ADMIN\s+ACTIVE KEYS\s+CALLS THIS MONTH$/);
+    assert.match(lines[2] ?? "", new RegExp(`^${cli.id}\\s+ci bot\\s+-\\s+operator\\s+-\\s+starter\\s+no\\s+2\\s+5$`));
   });
 
   it("set-plan moves the account and all its keys; keys create refuses another plan", async () => {
@@ -86,6 +98,13 @@ function registerCliSuite(newLocation: () => Promise<Location>): void {
   it("grants and revokes admin by email or id, and refuses unknown accounts and bad usage", async () => {
     const at = await newLocation();
     const { portal } = await seed(at);
+    // Anyone can sign up with a colleague's address: until it is proved, no admin grant.
+    const early = await runCli(["accounts", "admin", "ADA@example.com"], envOf(at));
+    assert.equal(early.code, 1);
+    assert.match(early.stderr, new RegExp(`account ${portal.id} was made by a portal sign-up and its email ada@example.com is not verified`));
+    const byId = await runCli(["accounts", "admin", portal.id], envOf(at));
+    assert.equal(byId.code, 1, "the id does not bypass verification");
+    await verify(at, portal.id);
     const granted = await runCli(["accounts", "admin", "ADA@example.com", "--json"], envOf(at));
     assert.equal(granted.code, 0, granted.stderr);
     assert.deepEqual(JSON.parse(granted.stdout), { id: portal.id, email: "ada@example.com", is_admin: true });
@@ -109,6 +128,15 @@ function registerCliSuite(newLocation: () => Promise<Location>): void {
     const missing = await runCli(["accounts", "admin"], envOf(at));
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /EMAIL or id/);
+    const created = await runCli(["accounts", "create", "Ada", "--json"], envOf(at));
+    assert.equal(created.code, 0, created.stderr);
+    const made = JSON.parse(created.stdout) as { id: string; name: string; origin: string };
+    assert.equal(made.name, "Ada");
+    assert.equal(made.origin, "operator");
+    assert.notEqual(made.id, portal.id, "create always makes a new account");
+    const blank = await runCli(["accounts", "create", " "], envOf(at));
+    assert.equal(blank.code, 2);
+    assert.match(blank.stderr, /NAME/);
     const badFlag = await runCli(["accounts", "list", "--jsn"], envOf(at));
     assert.equal(badFlag.code, 2);
     assert.match(badFlag.stderr, /--jsn/);

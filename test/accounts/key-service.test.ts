@@ -119,6 +119,28 @@ describe("key service", () => {
     await assert.rejects(service.createKey({ plan: "free", name: "x" }), isAccountsError("invalid_argument", /accountId or accountName/));
   });
 
+  it("never addresses a portal-made account by name, and issues to one by id only once its email is verified", async () => {
+    const squatter = await raw.createAccount({ id: "acct_squat", name: "acme-corp", email: "s@example.com", origin: "portal", createdAt: new Date(START) });
+    await assert.rejects(
+      service.createKey({ accountName: "acme-corp", plan: "enterprise", name: "prod" }),
+      isAccountsError("invalid_argument", /the account named "acme-corp" was made by a portal sign-up: acct_squat \(portal sign-up\)/),
+    );
+    await assert.rejects(
+      service.createKey({ accountId: squatter.id, plan: "enterprise", name: "prod" }),
+      isAccountsError("failed_precondition", /acct_squat was made by a portal sign-up and its email s@example.com is not verified/),
+    );
+    // The account's owner (the portal, signed in) may make its own keys before verifying.
+    const own = await service.createKey({ accountId: squatter.id, plan: "free", name: "mine", issuedBy: "owner" });
+    assert.equal(own.account.id, squatter.id);
+    await raw.createEmailVerification({ tokenHash: "e5".repeat(32), accountId: squatter.id, createdAt: new Date(START), expiresAt: new Date(START + 60_000) });
+    assert.equal(await raw.consumeEmailVerification("e5".repeat(32), new Date(START)), squatter.id);
+    const issued = await service.createKey({ accountId: squatter.id, plan: "pro", name: "issued" });
+    assert.equal(issued.account.id, squatter.id);
+    // Verified or not, a name someone signed up with still never selects the account.
+    await assert.rejects(service.createKey({ accountName: "acme-corp", plan: "pro", name: "x" }), isAccountsError("invalid_argument", /portal sign-up/));
+    assert.deepEqual((await raw.findAccountsByName("acme-corp")).map((a) => a.id), ["acct_squat"], "no account was made by the refused names");
+  });
+
   it("validates plan and name before writing anything", async () => {
     await assert.rejects(
       service.createKey({ accountName: "acme", plan: "gold", name: "x" }),

@@ -115,7 +115,7 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
   it("creates, reads and lists accounts with exact timestamps", async () => {
     await withStore(async (store) => {
       const made = await store.createAccount({ id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0 });
-      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0, plan: "free" });
+      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0, plan: "free", origin: "operator", emailVerifiedAt: null });
       assert.deepEqual(await store.getAccount("acct_1"), made);
       assert.equal(await store.getAccount("acct_none"), undefined);
       const later = new Date(T0.getTime() + 1000);
@@ -125,7 +125,7 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       assert.deepEqual(await store.findAccountsByName("Nobody"), []);
       const all = await store.listAccounts();
       assert.deepEqual(all.map((a) => a.id), ["acct_1", "acct_2", "acct_3"]);
-      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later, plan: "free" });
+      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later, plan: "free", origin: "operator", emailVerifiedAt: null });
     });
   });
 
@@ -421,6 +421,59 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       assert.equal((await store.getAccount("acct_1"))?.isAdmin, false);
       assert.equal(await store.setAdmin("acct_none", true), false);
     });
+  });
+
+  it("records who made an account: operator by default, portal when said", async () => {
+    await withStore(async (store) => {
+      const portal = await store.createAccount({ id: "acct_p", name: "acme-corp", email: "x@example.com", origin: "portal", createdAt: T0 });
+      assert.equal(portal.origin, "portal");
+      assert.equal((await store.getAccount("acct_p"))?.origin, "portal");
+      await store.createAccount({ id: "acct_o", name: "acme-corp", createdAt: T0 });
+      assert.deepEqual((await store.findAccountsByName("acme-corp")).map((a) => [a.id, a.origin]), [["acct_o", "operator"], ["acct_p", "portal"]]);
+      await assert.rejects(store.createAccount({ id: "acct_bad", name: "b", origin: "nobody" as "portal", createdAt: T0 }));
+    });
+  });
+
+  it("spends an email verification token once, only before it expires", async () => {
+    await withStore(async (store) => {
+      await store.createAccount({ id: "acct_v", name: "v", email: "v@example.com", origin: "portal", createdAt: T0 });
+      const later = new Date(T0.getTime() + 60_000);
+      await store.createEmailVerification({ tokenHash: "c1".repeat(32), accountId: "acct_v", createdAt: T0, expiresAt: later });
+      await store.createEmailVerification({ tokenHash: "c2".repeat(32), accountId: "acct_v", createdAt: T0, expiresAt: later });
+      await assert.rejects(store.createEmailVerification({ tokenHash: "c3".repeat(32), accountId: "acct_none", createdAt: T0, expiresAt: later }));
+      // Expired: spent (gone) but verifies nothing.
+      assert.equal(await store.consumeEmailVerification("c2".repeat(32), later), undefined);
+      assert.equal((await store.getAccount("acct_v"))?.emailVerifiedAt, null);
+      assert.equal(await store.consumeEmailVerification("c2".repeat(32), T0), undefined, "an expired token is gone");
+      // Concurrent double use: exactly one wins.
+      const at = new Date(T0.getTime() + 1000);
+      const results = await Promise.all([store.consumeEmailVerification("c1".repeat(32), at), store.consumeEmailVerification("c1".repeat(32), at)]);
+      assert.deepEqual(results.filter((r) => r !== undefined), ["acct_v"]);
+      assert.deepEqual((await store.getAccount("acct_v"))?.emailVerifiedAt, at);
+      assert.equal(await store.consumeEmailVerification("ff".repeat(32), at), undefined);
+    });
+  });
+
+  it("upgrades a version-2 database: email or password means portal-made, nothing counts as verified", async () => {
+    const location = await newLocation();
+    // Rows as version 2 held them, written by SQL appended to migration 2 (today's code writes v3 rows).
+    const rows = `INSERT INTO accounts (id, name, created_at, is_admin) VALUES ('acct_cli', 'acme-corp', %T, %F);
+      INSERT INTO accounts (id, name, email, created_at, is_admin, password_hash) VALUES ('acct_web', 'acme-corp', 's@example.com', %T, %F, 'scrypt$x');`;
+    const v2 = MIGRATIONS.filter((m) => m.version <= 2).map((m) =>
+      m.version < 2 ? m : { ...m, sqlite: m.sqlite + rows.replaceAll("%T", "0").replaceAll("%F", "0"), postgres: m.postgres + rows.replaceAll("%T", "now()").replaceAll("%F", "false") },
+    );
+    // SQLite prepares today's statements at open, which a version-2 schema cannot satisfy, so that
+    // open fails after its migrations committed; PostgreSQL opens fine.
+    await location.open({ migrations: v2 }).then((s) => s.close(), () => undefined);
+    const v3 = await location.open();
+    try {
+      assert.equal(await v3.schemaVersion(), LATEST_SCHEMA_VERSION);
+      assert.equal((await v3.getAccount("acct_cli"))?.origin, "operator");
+      assert.equal((await v3.getAccount("acct_web"))?.origin, "portal");
+      assert.equal((await v3.getAccount("acct_web"))?.emailVerifiedAt, null);
+    } finally {
+      await v3.close();
+    }
   });
 
   it("creates, reads, deletes and expires sessions", async () => {

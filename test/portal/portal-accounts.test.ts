@@ -19,7 +19,8 @@ import { createPortalService } from "../../src/portal/portal-accounts.js";
 import type { PortalDeps } from "../../src/portal/portal-accounts.js";
 import type { BillingProvider } from "../../src/portal/billing.js";
 import { PortalError } from "../../src/portal/portal-service.js";
-import type { PortalFailure, PortalService } from "../../src/portal/portal-service.js";
+import { DEFAULT_SIGN_IN_LIMITS } from "../../src/portal/sign-in-limiter.js";
+import type { PortalFailure, PortalService, PortalSession } from "../../src/portal/portal-service.js";
 import { startPostgres } from "../harness/postgres.js";
 import { limitsFor } from "../limits/fixtures.js";
 
@@ -41,6 +42,12 @@ function failure(kind: PortalFailure["kind"], field?: string): (e: unknown) => b
     if (field !== undefined) assert.equal((e.failure as { field?: string }).field, field);
     return true;
   };
+}
+
+/** Signs up, then in with the same password (sign-up itself starts no session). */
+async function join(portal: PortalService, input: { email: string; password: string; name: string }, address: string): Promise<PortalSession> {
+  await portal.signUp(input, address);
+  return portal.signIn({ email: input.email, password: input.password }, address);
 }
 
 function registerPortalSuite(backend: Backend): void {
@@ -70,7 +77,7 @@ function registerPortalSuite(backend: Backend): void {
   it("signs up on the free plan with a session, and normalises the email", async () => {
     const { portal, store } = await setup();
     const address = email();
-    const s = await portal.signUp({ email: `  ${address.toUpperCase()} `, password: PASSWORD, name: " Ada " }, ADDRESS);
+    const s = await join(portal, { email: `  ${address.toUpperCase()} `, password: PASSWORD, name: " Ada " }, ADDRESS);
     assert.match(s.token, /^[A-Za-z0-9_-]{43}$/);
     assert.match(s.csrfToken, /^[A-Za-z0-9_-]{43}$/);
     assert.notEqual(s.token, s.csrfToken);
@@ -81,7 +88,9 @@ function registerPortalSuite(backend: Backend): void {
     const active = await portal.session(s.token);
     assert.deepEqual(active, { csrfToken: s.csrfToken, expiresAt: s.expiresAt, account: s.account });
     assert.equal((await store.getAccount(s.account.id))?.plan, "free");
-    await assert.rejects(portal.signUp({ email: address.toUpperCase(), password: PASSWORD, name: "Again" }, ADDRESS), failure("email_taken", "email"));
+    // A taken email gets the same answer as a new one (no session, no error) and changes nothing.
+    assert.equal(await portal.signUp({ email: address.toUpperCase(), password: PASSWORD, name: "Again" }, ADDRESS), undefined);
+    assert.equal((await store.findAccountByEmail(address))?.name, "Ada");
   });
 
   it("refuses bad sign-up input naming the field", async () => {
@@ -106,7 +115,7 @@ function registerPortalSuite(backend: Backend): void {
   it("signs in with the right password; a wrong password and an unknown email fail alike", async () => {
     const { portal } = await setup();
     const address = email();
-    const up = await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    const up = await join(portal, { email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
     const s = await portal.signIn({ email: address.toUpperCase(), password: PASSWORD }, ADDRESS);
     assert.equal(s.account.id, up.account.id);
     assert.notEqual(s.token, up.token, "every sign-in gets its own session");
@@ -123,7 +132,7 @@ function registerPortalSuite(backend: Backend): void {
   });
 
   it("limits failed sign-ins per email+address and per address; a success clears the email+address count", async () => {
-    const limits = { perEmailAndAddress: { points: 3, durationSeconds: 900 }, perAddress: { points: 6, durationSeconds: 900 } };
+    const limits = { perEmailAndAddress: { free: 3, baseDelaySeconds: 60, maxDelaySeconds: 900 }, perAddress: { free: 6, baseDelaySeconds: 60, maxDelaySeconds: 900 } };
     const { portal } = await setup({ signInLimits: limits });
     const address = email();
     await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
@@ -141,9 +150,54 @@ function registerPortalSuite(backend: Backend): void {
     await assert.rejects(portal.signIn({ email: address, password: PASSWORD }, "198.51.100.3"), failure("rate_limited"));
   });
 
+  it("reserves before checking: 30 parallel sign-ins (29 wrong, 1 right) check at most 5 passwords", async () => {
+    const { portal } = await setup();
+    const address = email();
+    await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    const attempts = Array.from({ length: 30 }, (_, i) => (i === 17 ? PASSWORD : `wrong guess ${i}`));
+    const results = await Promise.all(attempts.map((password) => portal.signIn({ email: address, password }, "198.51.100.20").then(() => "ok", (e: unknown) => e)));
+    const kinds = results.map((r) => (r === "ok" ? "ok" : r instanceof PortalError ? r.failure.kind : String(r)));
+    const checked = kinds.filter((k) => k !== "rate_limited");
+    assert.equal(checked.length, DEFAULT_SIGN_IN_LIMITS.perEmailAndAddress.free, kinds.join(","));
+    assert.ok(checked.every((k) => k === "bad_credentials" || k === "ok"), kinds.join(","));
+    assert.equal(kinds.filter((k) => k === "rate_limited").length, 25);
+  });
+
+  it("limits one email across addresses, with a delay that grows per attempt and stays short for the owner", async () => {
+    const { portal, clock } = await setup();
+    const address = email();
+    await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    // 7 addresses x 5 wrong guesses: only the per-email allowance is checked.
+    const kinds: string[] = [];
+    for (let a = 0; a < 7; a++) {
+      for (let i = 0; i < 5; i++) {
+        const r = await portal.signIn({ email: address, password: `guess ${a}.${i}` }, `203.0.113.${a + 1}`).catch((e: unknown) => e);
+        kinds.push(r instanceof PortalError ? r.failure.kind : "ok");
+      }
+    }
+    const policy = DEFAULT_SIGN_IN_LIMITS.perEmail;
+    assert.equal(kinds.filter((k) => k === "bad_credentials").length, policy.free, kinds.join(","));
+    assert.equal(kinds.filter((k) => k === "rate_limited").length, 35 - policy.free);
+    // The owner, from a fresh address, is delayed, not locked out: base delay, then through.
+    const owner = "198.51.100.99";
+    const waited = await portal.signIn({ email: address, password: PASSWORD }, owner).catch((e: unknown) => e);
+    assert.ok(waited instanceof PortalError && waited.failure.kind === "rate_limited");
+    assert.ok(waited.failure.retryAfterSeconds <= policy.baseDelaySeconds, String(waited.failure.retryAfterSeconds));
+    clock.advance(policy.baseDelaySeconds * 1000);
+    // One more wrong guess goes through and doubles the wait; refused attempts add nothing.
+    await assert.rejects(portal.signIn({ email: address, password: "guess again" }, "203.0.113.50"), failure("bad_credentials"));
+    for (let i = 0; i < 10; i++) await assert.rejects(portal.signIn({ email: address, password: "hammer" }, "203.0.113.51"), failure("rate_limited"));
+    const second = await portal.signIn({ email: address, password: PASSWORD }, owner).catch((e: unknown) => e);
+    assert.ok(second instanceof PortalError && second.failure.kind === "rate_limited");
+    assert.ok(second.failure.retryAfterSeconds > policy.baseDelaySeconds && second.failure.retryAfterSeconds <= policy.maxDelaySeconds);
+    clock.advance(policy.maxDelaySeconds * 1000);
+    const s = await portal.signIn({ email: address, password: PASSWORD }, owner);
+    assert.equal(s.account.email, address);
+  });
+
   it("sessions last a fixed lifetime, end at sign-out, and malformed tokens never reach the store", async () => {
     const { portal, store, clock } = await setup({ sessionTtlSeconds: 3600 });
-    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const s = await join(portal, { email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
     assert.equal(s.expiresAt.getTime(), clock.now().getTime() + 3_600_000);
     clock.advance(3_599_000);
     assert.equal((await portal.session(s.token))?.account.id, s.account.id);
@@ -184,7 +238,7 @@ function registerPortalSuite(backend: Backend): void {
 
   it("a plan change moves the account and every key, and new keys follow it", async () => {
     const { portal, keys } = await setup();
-    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const s = await join(portal, { email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
     const a = await portal.createKey(s.account.id, "laptop");
     const b = await portal.createKey(s.account.id, "server");
     assert.equal(a.info.plan, "free");
@@ -218,7 +272,7 @@ function registerPortalSuite(backend: Backend): void {
       },
     };
     const { portal } = await setup({ billing });
-    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const s = await join(portal, { email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
     const k = await portal.createKey(s.account.id, "laptop");
     await portal.changePlan(s.account.id, "lite", URLS);
     await assert.rejects(portal.changePlan(s.account.id, "enterprise", URLS), failure("conflict"));
@@ -229,8 +283,8 @@ function registerPortalSuite(backend: Backend): void {
 
   it("keys: newest first, and another account's key is not found, exactly like a missing one", async () => {
     const { portal, clock } = await setup();
-    const alice = await portal.signUp({ email: email(), password: PASSWORD, name: "Alice" }, ADDRESS);
-    const bob = await portal.signUp({ email: email(), password: PASSWORD, name: "Bob" }, ADDRESS);
+    const alice = await join(portal, { email: email(), password: PASSWORD, name: "Alice" }, ADDRESS);
+    const bob = await join(portal, { email: email(), password: PASSWORD, name: "Bob" }, ADDRESS);
     const first = await portal.createKey(alice.account.id, "first");
     clock.advance(1_000);
     const second = await portal.createKey(alice.account.id, "second");
@@ -255,7 +309,7 @@ function registerPortalSuite(backend: Backend): void {
 
   it("usage counts every key of the account, with per-operation counts and a zero-filled daily series", async () => {
     const { portal, keys, limits, store, clock } = await setup();
-    const s = await portal.signUp({ email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
+    const s = await join(portal, { email: email(), password: PASSWORD, name: "Ada" }, ADDRESS);
     const empty = await portal.usage(s.account.id, 7);
     assert.equal(empty.plan, "free");
     assert.deepEqual([empty.used, empty.limit, empty.remaining], [0, 3, 3], "no key yet: the plan's whole quota");
@@ -280,7 +334,7 @@ function registerPortalSuite(backend: Backend): void {
     assert.ok(u.periodEnd.getTime() > u.periodStart.getTime());
 
     // Another account's calls are not counted here.
-    const other = await portal.signUp({ email: email(), password: PASSWORD, name: "Other" }, ADDRESS);
+    const other = await join(portal, { email: email(), password: PASSWORD, name: "Other" }, ADDRESS);
     assert.equal((await portal.usage(other.account.id, 1)).used, 0);
     await assert.rejects(portal.usage(s.account.id, 0), failure("invalid", "days"));
     await assert.rejects(portal.usage(s.account.id, 91), failure("invalid", "days"));
@@ -289,8 +343,8 @@ function registerPortalSuite(backend: Backend): void {
 
   it("lists accounts only for admins, with active keys and calls this month", async () => {
     const { portal, store, clock } = await setup();
-    const admin = await portal.signUp({ email: email(), password: PASSWORD, name: "Op" }, ADDRESS);
-    const user = await portal.signUp({ email: email(), password: PASSWORD, name: "User" }, ADDRESS);
+    const admin = await join(portal, { email: email(), password: PASSWORD, name: "Op" }, ADDRESS);
+    const user = await join(portal, { email: email(), password: PASSWORD, name: "User" }, ADDRESS);
     await assert.rejects(portal.listAccounts(admin.account.id), failure("forbidden"));
     await assert.rejects(portal.listAccounts("acct_nobody"), failure("forbidden"));
     await store.setAdmin(admin.account.id, true);
@@ -303,7 +357,7 @@ function registerPortalSuite(backend: Backend): void {
     const byId = new Map(rows.map((r) => [r.id, r]));
     assert.deepEqual(
       { ...byId.get(user.account.id), createdAt: undefined },
-      { id: user.account.id, name: "User", email: user.account.email, isAdmin: false, plan: "free", createdAt: undefined, activeKeys: 1, callsThisMonth: 5 },
+      { id: user.account.id, name: "User", email: user.account.email, origin: "portal", emailVerified: false, isAdmin: false, plan: "free", createdAt: undefined, activeKeys: 1, callsThisMonth: 5 },
     );
     assert.equal(byId.get(admin.account.id)?.isAdmin, true);
     assert.equal(user.account.isAdmin, false);
@@ -313,7 +367,7 @@ function registerPortalSuite(backend: Backend): void {
   it("never returns a password hash or the password from any method", async () => {
     const { portal, store } = await setup();
     const address = email();
-    const up = await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
+    const up = await join(portal, { email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
     await store.setAdmin(up.account.id, true);
     const key = await portal.createKey(up.account.id, "k");
     const results: unknown[] = [

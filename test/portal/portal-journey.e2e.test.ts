@@ -16,12 +16,15 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
 import { startService } from "../harness/service.js";
+import { startSmtp } from "../harness/smtp.js";
 import type { RunningService } from "../harness/service.js";
 import { accessibilityProblems } from "./a11y-check.js";
 import { browserSkip, launchBrowser, recordPage, screenshot } from "./browser.js";
 import type { SeenResponse } from "./browser.js";
 
-const skip = browserSkip() || corporaSkip();
+const smtp = await startSmtp();
+after(() => smtp.stop());
+const skip = browserSkip() || corporaSkip() || smtp.skip;
 
 /** Small on purpose (one ingest run): enough posts for a meaningful search, seeded in seconds. */
 const SAMPLE = [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 100 }];
@@ -89,7 +92,7 @@ describe("developer portal journey in Chromium", { skip }, () => {
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-portal-"));
     await seedSample({ THREADSIGHT_DATA_DIR: dataDir }, SAMPLE);
-    svc = await startService({ dataDir, env: { KEY_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS) } });
+    svc = await startService({ dataDir, env: { KEY_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS), SMTP_URL: smtp.url } });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1200, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
     page = await context.newPage();
@@ -108,6 +111,14 @@ describe("developer portal journey in Chromium", { skip }, () => {
     await page.fill("#email", email);
     await page.fill("#password", PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/portal\/sign-up\/sent$/);
+    await check("sign-up-sent");
+    // The link from the mail the real SMTP server received, opened on this server.
+    const mail = await smtp.waitFor(email);
+    const link = new URL(/(https?:\/\/\S+\/portal\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+    await page.goto(`${svc.url}${link.pathname}${link.search}`);
+    await check("verify-email");
+    await page.getByRole("button", { name: "Confirm my address" }).click();
     await page.waitForURL(/\/portal\/plans\?welcome=1$/);
     assert.equal(await page.locator(".who").textContent(), ACCOUNT_NAME);
     assert.equal(await page.locator("img").count(), 0, "an injected <img> would be in the DOM");

@@ -71,7 +71,10 @@ let seq = 0;
 
 /** Signs up over the service and returns what a browser would hold, plus a key of the account. */
 async function signedUp(portal: Portal): Promise<{ accountId: string; cookie: string; csrf: string; key: string }> {
-  const s = await portal.service.signUp({ email: `payer${++seq}-${process.pid}@example.com`, password: PASSWORD, name: "Payer" }, "192.0.2.1");
+  const email = `payer${++seq}-${process.pid}@example.com`;
+  // Sign-up starts no session (the address is confirmed by mail); signing in does.
+  await portal.service.signUp({ email, password: PASSWORD, name: "Payer" }, "192.0.2.1");
+  const s = await portal.service.signIn({ email, password: PASSWORD }, "192.0.2.1");
   const created = await portal.service.createKey(s.account.id, "laptop");
   return { accountId: s.account.id, cookie: `ts_session=${s.token}`, csrf: s.csrfToken, key: created.key };
 }

@@ -12,7 +12,7 @@ import { CSRF_FIELD, newCsrfToken, tokensMatch } from "./csrf.js";
 import { PORTAL_PREFIX } from "./layout.js";
 import { FAILURE_STATUS, PageError, findSession, formValue, requireSameOrigin, safeNext, sendPage, verifyPost } from "./page-context.js";
 import type { PageContext } from "./page-context.js";
-import { signInPage, signUpPage } from "./pages/auth-pages.js";
+import { signInPage, signUpPage, signUpSentPage, verifyEmailPage } from "./pages/auth-pages.js";
 import type { AuthFormState } from "./pages/auth-pages.js";
 import { noStore } from "./security-headers.js";
 
@@ -91,12 +91,32 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
     const email = formValue(req, "email");
     const name = formValue(req, "name");
     try {
-      const session = await ctx.service.signUp({ email, name, password: formValue(req, "password") }, req.ip);
-      return startSession(ctx, reply, session, `${PORTAL_PREFIX}/plans?welcome=1`);
+      // The same redirect whether the email was new or taken; only the mail differs.
+      await ctx.service.signUp({ email, name, password: formValue(req, "password") }, req.ip);
+      noStore(reply);
+      return reply.redirect(`${PORTAL_PREFIX}/sign-up/sent`, 303);
     } catch (err) {
       const { status, state, retryAfter } = failureState(err, { csrfToken: preSessionToken(ctx, req, reply), email, name }, ["email", "name", "password"]);
       if (retryAfter !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
       return sendPage(reply, status, signUpPage(state));
+    }
+  });
+
+  app.get("/sign-up/sent", async (_req, reply) => sendPage(reply, 200, signUpSentPage()));
+
+  app.get<{ Querystring: { token?: string } }>("/verify-email", async (req, reply) =>
+    sendPage(reply, 200, verifyEmailPage({ csrfToken: preSessionToken(ctx, req, reply), token: String(req.query.token ?? "") })),
+  );
+
+  app.post("/verify-email", async (req, reply) => {
+    verifyPreSession(ctx, req);
+    const token = formValue(req, "token");
+    try {
+      const session = await ctx.service.verifyEmail(token);
+      return startSession(ctx, reply, session, `${PORTAL_PREFIX}/plans?welcome=1`);
+    } catch (err) {
+      if (!(err instanceof PortalError)) throw err;
+      return sendPage(reply, 400, verifyEmailPage({ csrfToken: preSessionToken(ctx, req, reply), token, alert: err.message }));
     }
   });
 

@@ -49,3 +49,27 @@ export function signUpPage(s: AuthFormState): SafeHtml {
 </section>`;
   return layout({ title: "Sign up", current: "sign-up", body });
 }
+
+/** After a sign-up, new email or taken: the same page either way. */
+export function signUpSentPage(): SafeHtml {
+  const body = html`<section class="card narrow">
+  <h2>Check your inbox</h2>
+  <p>We sent a mail to the address you gave. Open the link in it to confirm your address and sign in.
+  If you already have an account, the mail says so; <a href="${PORTAL_PREFIX}/sign-in">sign in</a> instead.</p>
+</section>`;
+  return layout({ title: "Check your inbox", current: "sign-up", body });
+}
+
+/** The link from the verification mail: one button, so a mail scanner fetching it spends nothing. */
+export function verifyEmailPage(s: { csrfToken: string; token: string; alert?: string }): SafeHtml {
+  const body = html`<section class="card narrow">
+  ${formAlert(s.alert)}
+  <form method="post" action="${PORTAL_PREFIX}/verify-email">
+    ${csrfInput(s.csrfToken)}
+    <input type="hidden" name="token" value="${s.token}">
+    <p>Confirm your email address to finish signing up.</p>
+    <button type="submit">Confirm my address</button>
+  </form>
+</section>`;
+  return layout({ title: "Confirm your address", current: "sign-up", body });
+}
