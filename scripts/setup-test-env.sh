@@ -34,3 +34,4 @@ bash scripts/install-weaviate.sh >/dev/null
 bash scripts/install-load-tools.sh >/dev/null
 bash scripts/install-schemathesis.sh >/dev/null
 bash scripts/install-grpcio.sh >/dev/null
+bash scripts/install-grpcurl.sh >/dev/null
