@@ -63,11 +63,11 @@ export function keysPage(viewer: Viewer, keys: readonly ApiKeyInfo[], s: KeysPag
       : html`<span class="muted">—</span>`;
     return html`<tr data-key-id="${k.id}">
   <th scope="row">${k.name}</th>
-  <td><code>${k.displayPrefix}…</code></td>
-  <td>${k.plan}</td>
-  <td>${date(k.createdAt)}</td>
-  <td class="key-status">${status(k, now)}</td>
-  <td><div class="actions">${actions}</div></td>
+  <td data-label="Prefix"><code>${k.displayPrefix}…</code></td>
+  <td data-label="Plan">${k.plan}</td>
+  <td data-label="Created">${date(k.createdAt)}</td>
+  <td data-label="Status" class="key-status">${status(k, now)}</td>
+  <td data-label="Actions"><div class="actions">${actions}</div></td>
 </tr>`;
   });
   const body = html`${s.notice !== undefined && html`<p class="notice" role="status">${s.notice}</p>`}
@@ -85,7 +85,7 @@ ${s.fresh !== undefined && freshKey(s.fresh)}
   ${
     keys.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<div class="table-scroll"><table class="keys">
+      : html`<div class="table-scroll"><table class="keys stack">
     <caption class="visually-hidden">API keys, newest first</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Plan</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
     <tbody>${rows}</tbody>
