@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { corporaSkip, seedSample } from "../harness/seed.js";
+import { corporaSkip, rebuildTopics, seedSample } from "../harness/seed.js";
 import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
 import { browserSkip, launchBrowser, screenshot } from "./browser.js";
@@ -58,6 +58,8 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-forms-"));
     await seedSample({ THREADSIGHT_DATA_DIR: dataDir }, SAMPLE);
+    // Topics, so that the trends call has something to chart.
+    await rebuildTopics({ THREADSIGHT_DATA_DIR: dataDir });
     svc = await startService({ dataDir });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

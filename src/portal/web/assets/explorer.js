@@ -210,8 +210,13 @@ function card(title, url, fields) {
 // Result cards in the response's own field order, minus the ones the card shows elsewhere.
 function resultCards(items, titleOf) {
   return items.map((r) => {
-    const fields = Object.entries(r).filter(([k]) => k !== "title" && k !== "url" && k !== "topic" && k !== "sample_posts");
+    const fields = Object.entries(r).filter(([k]) => !["title", "url", "topic", "sample_posts", "content"].includes(k));
     const c = card(titleOf(r), r.url, fields);
+    // The post's text reads as a paragraph under the title, not squeezed into a grid cell.
+    if (typeof r.content === "string" && r.content !== "") {
+      const text = [...r.content];
+      c.querySelector("h4").after(el("p", { class: "result-content" }, text.length > 400 ? `${text.slice(0, 400).join("")}…` : r.content));
+    }
     if (Array.isArray(r.sample_posts) && r.sample_posts.length > 0) {
       const ul = el("ul", { class: "samples" });
       for (const p of r.sample_posts) {
