@@ -243,8 +243,11 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
     await section.getByRole("button", { name: "Try it" }).click();
     await section.locator(".response-status[data-status]").waitFor();
     assert.equal(await section.locator(".response-status").getAttribute("data-status"), "200");
-    const first = section.locator(".response-cards > *").first();
-    assert.equal(await first.getAttribute("class"), "summary-card");
+    // The summary comes first, above the result cards.
+    const summaryBox = await section.locator(".response-summary .summary-card").boundingBox();
+    const firstCard = await section.locator(".result-card").first().boundingBox();
+    assert.ok(summaryBox !== null && firstCard !== null && summaryBox.y < firstCard.y, "summary above the results");
+    assert.match((await section.locator(".summary-line").textContent())!, /\d results? · .*ms on the server/);
     const cards = section.locator(".result-card");
     assert.ok((await cards.count()) > 0 && (await cards.count()) <= 5);
     assert.match((await cards.first().locator("h4 a").getAttribute("href"))!, /^https?:\/\//);

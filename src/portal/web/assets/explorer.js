@@ -282,7 +282,9 @@ function trendsChart(section, trends) {
 
 function render(section, status, parsed) {
   const cards = section.querySelector(".response-cards");
+  const summary = section.querySelector(".response-summary");
   cards.replaceChildren();
+  summary.replaceChildren();
   section.querySelector(".response-chart").hidden = true;
   const op = section.dataset.operation;
   if (parsed === undefined) return;
@@ -290,11 +292,11 @@ function render(section, status, parsed) {
     const e = parsed.error;
     const box = el("div", { class: "alert error-card" });
     box.append(el("p", {}, e.message ?? "The call failed."), el("p", { class: "hint" }, `${status} · ${e.code ?? ""} · ${e.reason ?? ""}`));
-    cards.append(box);
+    summary.append(box);
     return;
   }
   const data = parsed.data ?? {};
-  cards.append(summaryCard(op, data));
+  summary.append(summaryCard(op, data));
   if (Array.isArray(data.trends)) {
     cards.append(...resultCards(data.trends, (t) => t.topic ?? t.id));
     trendsChart(section, data.trends);
@@ -350,6 +352,7 @@ async function send(section, controls) {
   tbody.replaceChildren();
   pre.textContent = "";
   section.querySelector(".response-cards").replaceChildren();
+  section.querySelector(".response-summary").replaceChildren();
   let res;
   try {
     res = await fetch(section.dataset.restPath, {

@@ -47,8 +47,9 @@ function operation(op: ExplorerOperation): SafeHtml {
   <div class="response" hidden aria-live="polite">
     <h3>Response</h3>
     <p class="response-status"></p>
-    <div class="response-cards"></div>
+    <div class="response-summary"></div>
     <div class="response-chart" hidden><canvas role="img" aria-label="Posts per topic"></canvas></div>
+    <div class="response-cards"></div>
     <details class="raw">
       <summary>Raw JSON and headers</summary>
       <pre class="response-body" tabindex="0"></pre>
