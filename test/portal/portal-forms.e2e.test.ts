@@ -297,6 +297,9 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
         if (p === "explorer") await page.locator('section[data-ready="true"]').first().waitFor();
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
         if (scrollWidth > innerWidth) problems.push(`${p} at ${width}px: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`);
+        // Tables must fit their card too, not scroll inside it.
+        const wideTables = await page.locator("main .table-scroll").evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).length);
+        if (wideTables > 0) problems.push(`${p} at ${width}px: ${wideTables} table(s) wider than their card`);
         // A <time> on one line is as tall as one line of its text.
         const wrapped = await page.locator("main time").evaluateAll((els) => els.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
         if (wrapped.length > 0) problems.push(`${p} at ${width}px: wrapped dates ${wrapped.join(", ")}`);
