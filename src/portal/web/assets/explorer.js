@@ -39,7 +39,7 @@ function resolve(doc, schema) {
   return s ?? {};
 }
 
-// A real calendar day in the accepted range ("2024-02-30" is not one).
+// A real calendar day in the accepted range (February 30th is not one).
 function dateProblem(name, text) {
   if (!DATE_SHAPE.test(text)) return `${name} must be a date written YYYY-MM-DD, got "${text}"`;
   const d = new Date(`${text}T00:00:00Z`);
@@ -185,7 +185,7 @@ function fmt(v) {
   return String(v);
 }
 
-// "2013-05-01T12:00:00Z" -> "2013-05-01 12:00 UTC", the portal's one date-time format.
+// An ISO timestamp as "YYYY-MM-DD HH:MM UTC", the portal's one date-time format.
 function when(v) {
   const d = new Date(String(v));
   return Number.isNaN(d.getTime()) ? String(v) : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
