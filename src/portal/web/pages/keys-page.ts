@@ -6,7 +6,7 @@
  */
 import type { ApiKeyInfo } from "../../../accounts/store.js";
 import { csrfInput, field } from "../form-fields.js";
-import { date, dateTime } from "../formats.js";
+import { date, dateTime, dateTimeText } from "../formats.js";
 import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
 import { PORTAL_PREFIX, layout } from "../layout.js";
@@ -28,9 +28,9 @@ export interface KeysPageState {
   notice?: string;
 }
 
-function status(k: ApiKeyInfo, now: Date): SafeHtml | string {
+function status(k: ApiKeyInfo, now: Date): string {
   if (k.revokedAt !== null) return "Revoked";
-  if (k.expiresAt !== null) return k.expiresAt > now ? html`Rotated; works until ${dateTime(k.expiresAt)}` : "Expired";
+  if (k.expiresAt !== null) return k.expiresAt > now ? `Rotated; works until ${dateTimeText(k.expiresAt)}` : "Expired";
   return "Active";
 }
 
