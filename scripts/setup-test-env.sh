@@ -37,3 +37,4 @@ bash scripts/install-grpcio.sh >/dev/null
 bash scripts/install-minilm.sh >/dev/null
 bash scripts/install-stripe-mock.sh >/dev/null
 bash scripts/install-smtp.sh >/dev/null
+bash scripts/install-grpcurl.sh >/dev/null

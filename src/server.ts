@@ -37,6 +37,7 @@ import { deadlineInterceptor } from "./interceptors/deadline.js";
 import { DEFERRED_ERROR_HEADER, deferredErrorInterceptor } from "./interceptors/deferred-error.js";
 import { observeInterceptor } from "./interceptors/observe.js";
 import type { PortalService } from "./portal/portal-service.js";
+import { registerFavicon } from "./portal/web/favicon.js";
 import { portalPlugin } from "./portal/web/portal-plugin.js";
 import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
 import type { RpcMetrics } from "./observability/metrics.js";
@@ -266,6 +267,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (deps.portal !== undefined) {
     await app.register(portalPlugin, { prefix: "/portal", service: deps.portal, tls, cookieSecure: config.portalCookieSecure ?? true, maxBodyBytes: config.maxBodyBytes });
   }
+  registerFavicon(app);
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     const checks = (await deps.readiness?.()) ?? {};

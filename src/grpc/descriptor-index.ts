@@ -24,11 +24,13 @@ export class DescriptorIndex {
   /**
    * @param services the services being served; their files and all transitive imports
    *   become visible through reflection. Duplicates are ignored.
+   * @param extraFiles files no service imports but responses still reference by name, such as
+   *   the google.rpc error-detail types packed into `grpc-status-details-bin`; served too.
    */
-  constructor(services: readonly DescService[]) {
+  constructor(services: readonly DescService[], extraFiles: readonly DescFile[] = []) {
     const unique = new Map(services.map((s) => [s.typeName, s] as const));
     this.serviceNames = [...unique.keys()].sort();
-    const files = importOrder([...unique.values()].map((s) => s.file));
+    const files = importOrder([...[...unique.values()].map((s) => s.file), ...extraFiles]);
     // Rebuilding through a FileDescriptorSet proves the set is closed under imports: a
     // missing dependency fails here, at start-up, instead of in a client.
     this.registry = createFileRegistry(

@@ -4,7 +4,7 @@
  * Both versions share one answering function; they differ only in their message types.
  */
 import { create } from "@bufbuild/protobuf";
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescFile, DescService } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
@@ -51,10 +51,11 @@ export interface ReflectionServices {
  * Builds reflection for the given served services. Both reflection services are always added
  * to the list, since whoever mounts these implementations serves them too.
  *
+ * @param extraFiles files responses reference without any service importing them (error details).
  * @throws Error when the services' files do not form a closed set under imports.
  */
-export function createReflectionServices(services: readonly DescService[]): ReflectionServices {
-  const index = new DescriptorIndex([...services, ServerReflectionV1, ServerReflectionV1alpha]);
+export function createReflectionServices(services: readonly DescService[], extraFiles: readonly DescFile[] = []): ReflectionServices {
+  const index = new DescriptorIndex([...services, ServerReflectionV1, ServerReflectionV1alpha], extraFiles);
   return {
     index,
     v1: {

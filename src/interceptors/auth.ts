@@ -31,10 +31,17 @@ export interface AuthFailureGuard {
 /** Services whose calls need a key. */
 const PROTECTED_PACKAGE = "threadsight.v1.";
 
+/** A key we did not issue, whatever its shape: one message, so a reply never hints whether a key exists. */
+const NOT_ISSUED = { kind: "UNAUTHENTICATED", message: "invalid API key: this is not a key we issued; check the key, or create one in the portal" } as const;
+
+/** The header itself is not `Bearer <token>` (another scheme, or a token with spaces). */
+const MALFORMED_HEADER = { kind: "UNAUTHENTICATED", message: 'malformed Authorization header: expected "Bearer <API key>"' } as const;
+
+// A wrong-length or wrong-prefix key ("malformed" to the key service) reads as one we never issued.
 const FAILURES: Readonly<Record<AuthFailure, { kind: ErrorKind; message: string }>> = {
   missing: { kind: "UNAUTHENTICATED", message: "missing API key: send the header Authorization: Bearer <API key>" },
-  malformed: { kind: "UNAUTHENTICATED", message: 'malformed Authorization header: expected "Bearer <API key>"' },
-  unknown: { kind: "UNAUTHENTICATED", message: "invalid API key: check the key, or create one in the dashboard" },
+  malformed: NOT_ISSUED,
+  unknown: NOT_ISSUED,
   revoked: { kind: "KEY_REVOKED", message: "this API key has been revoked: create a new key in the dashboard" },
   expired: { kind: "KEY_EXPIRED", message: "this API key was rotated and its grace period has ended: use the new key" },
 };
@@ -58,7 +65,7 @@ export function authInterceptor(authenticator: Authenticator, guard?: AuthFailur
     const result: AuthResult = token === "" ? { ok: false, failure: "malformed" } : await authenticator.authenticate(token);
     if (!result.ok) {
       if (guard !== undefined) await guard.fail(peer, keyId);
-      const { kind, message } = FAILURES[result.failure];
+      const { kind, message } = token === "" ? MALFORMED_HEADER : FAILURES[result.failure];
       const err: ConnectError = toConnectError(new AppError(kind, message));
       err.metadata.set("www-authenticate", result.failure === "missing" ? 'Bearer realm="threadsight"' : 'Bearer realm="threadsight", error="invalid_token"');
       throw err;

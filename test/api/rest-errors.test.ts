@@ -131,7 +131,13 @@ describe("REST error classes", () => {
     const res = await rest(svc.url, SEMANTIC, { key: `${key.slice(0, -1)}${last}`, body: { query: "crm" } });
     expectError(res, 401, "unauthenticated", "INVALID_API_KEY", /invalid API key/);
     const garbage = await rest(svc.url, SEMANTIC, { key: "ts_live_nope", body: { query: "crm" } });
-    expectError(garbage, 401, "unauthenticated", "INVALID_API_KEY");
+    expectError(garbage, 401, "unauthenticated", "INVALID_API_KEY", /not a key we issued/);
+    // A wrong-length, wrong-prefix key gets the very same answer as an unknown one.
+    const hello = await rest(svc.url, SEMANTIC, { key: "hello", body: { query: "crm" } });
+    expectError(hello, 401, "unauthenticated", "INVALID_API_KEY", /not a key we issued/);
+    assert.equal(hello.body.error.message, res.body.error.message, "a wrong-shape key and an unknown key answer alike");
+    assert.equal(hello.headers.get("www-authenticate"), res.headers.get("www-authenticate"));
+    assert.doesNotMatch(hello.body.error.message, /malformed/);
     assert.match(res.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
     const basic = await rest(svc.url, SEMANTIC, { headers: { authorization: "Basic dXNlcjpwYXNz" }, body: { query: "crm" } });
     expectError(basic, 401, "unauthenticated", "INVALID_API_KEY", /expected "Bearer <API key>"/);

@@ -207,7 +207,8 @@ describe("developer portal journey in Chromium", { skip }, () => {
 
   test("rotate: a new secret once; the old key is refused after the grace period", async () => {
     await page.goto(`${svc.url}/portal/keys`);
-    await page.getByRole("button", { name: `Rotate key ${KEY_NAME}` }).click();
+    await page.getByRole("link", { name: `Rotate key ${KEY_NAME}` }).click();
+    await page.getByRole("button", { name: "Yes, rotate this key" }).click();
     const secret = page.locator("#new-key-secret");
     await secret.waitFor();
     secondKey = await secret.inputValue();
@@ -259,8 +260,8 @@ describe("developer portal journey in Chromium", { skip }, () => {
     assert.equal(usage.status, 200);
     const usageText = await usage.text();
 
-    // The one response allowed to hold a secret is the page that showed it (key creation, rotation).
-    const shown = (r: SeenResponse): boolean => r.method === "POST" && /\/portal\/keys(\/[^/]+\/rotate)?$/.test(new URL(r.url).pathname);
+    // The one response allowed to hold a secret is the GET after the form's redirect (creation, rotation).
+    const shown = (r: SeenResponse): boolean => r.method === "GET" && /^\/portal\/keys\?done=(created|rotated)$/.test(new URL(r.url).pathname + new URL(r.url).search);
     const pages = seen.responses.filter((r) => !shown(r));
     assert.ok(pages.length >= 10, `recorded ${pages.length} responses`);
     assert.equal(seen.responses.filter(shown).length, 2);

@@ -174,7 +174,9 @@ describe("developer portal security in Chromium", { skip }, () => {
     assert.equal((await post({ name: "cross site", csrf_token: token }, { "sec-fetch-site": "cross-site" })).status(), 403);
     const refused = await post({ name: "refused page" });
     assert.match(await refused.text(), /security token/);
-    assert.equal((await post({ name: "accepted", csrf_token: token })).status(), 201, "the same request with the token works");
+    const accepted = await post({ name: "accepted", csrf_token: token });
+    assert.equal(accepted.status(), 303, "the same request with the token works (post/redirect/get)");
+    assert.equal(accepted.headers()["location"], "/portal/keys?done=created");
 
     await page.goto(`${svc.url}/portal/keys`);
     assert.deepEqual(await page.locator("tbody tr th").allTextContents(), ["accepted"], "refused requests created nothing");

@@ -22,7 +22,7 @@ export const file_threadsight_v1_trends: GenFile = /*@__PURE__*/
  */
 export type ListTrendsRequest = Message<"threadsight.v1.ListTrendsRequest"> & {
   /**
-   * First UTC day included, YYYY-MM-DD. Default: 30 days before end_date.
+   * First UTC day included, YYYY-MM-DD. Default: 29 days before end_date (a 30-day window).
    *
    * @generated from field: string start_date = 1;
    */
@@ -50,7 +50,7 @@ export type ListTrendsRequest = Message<"threadsight.v1.ListTrendsRequest"> & {
  */
 export type ListTrendsRequestJson = {
   /**
-   * First UTC day included, YYYY-MM-DD. Default: 30 days before end_date.
+   * First UTC day included, YYYY-MM-DD. Default: 29 days before end_date (a 30-day window).
    *
    * @generated from field: string start_date = 1;
    */

@@ -9,6 +9,8 @@ import { PortalError } from "../portal-service.js";
 import type { PortalSession } from "../portal-service.js";
 import { parseCookies, setCookie } from "./cookies.js";
 import { CSRF_FIELD, newCsrfToken, tokensMatch } from "./csrf.js";
+import { signInErrors, signUpErrors } from "./form-checks.js";
+import type { FieldErrors } from "./form-checks.js";
 import { PORTAL_PREFIX } from "./layout.js";
 import { FAILURE_STATUS, PageError, findSession, formValue, requireSameOrigin, safeNext, sendPage, verifyPost } from "./page-context.js";
 import type { PageContext } from "./page-context.js";
@@ -41,13 +43,17 @@ function startSession(ctx: PageContext, reply: FastifyReply, session: PortalSess
   return reply.redirect(to, 303);
 }
 
-/** Turns a PortalError into form state; anything else propagates. */
-function failureState(err: unknown, base: AuthFormState, fields: readonly string[]): { status: number; state: AuthFormState; retryAfter?: number } {
+/**
+ * Turns a PortalError into form state; anything else propagates. An invalid form shows every
+ * field's error (`allErrors`), the service's own message first for its field.
+ */
+function failureState(err: unknown, base: AuthFormState, fields: readonly string[], allErrors: () => FieldErrors): { status: number; state: AuthFormState; retryAfter?: number } {
   if (!(err instanceof PortalError)) throw err;
   const f = err.failure;
   const status = FAILURE_STATUS[f.kind];
   if ((f.kind === "invalid" || f.kind === "email_taken") && fields.includes(f.field)) {
-    return { status, state: { ...base, errors: { [f.field]: f.message } } };
+    const others = f.kind === "invalid" ? allErrors() : {};
+    return { status, state: { ...base, errors: { ...others, [f.field]: f.message } } };
   }
   return { status, state: { ...base, alert: f.message }, ...(f.kind === "rate_limited" ? { retryAfter: f.retryAfterSeconds } : {}) };
 }
@@ -78,7 +84,7 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
       return startSession(ctx, reply, session, next ?? `${PORTAL_PREFIX}/dashboard`);
     } catch (err) {
       const base: AuthFormState = { csrfToken: preSessionToken(ctx, req, reply), email, ...(next !== undefined ? { next } : {}) };
-      const { status, state, retryAfter } = failureState(err, base, ["email", "password"]);
+      const { status, state, retryAfter } = failureState(err, base, ["email", "password"], () => signInErrors({ email, password: formValue(req, "password") }));
       if (retryAfter !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
       return sendPage(reply, status, signInPage(state));
     }
@@ -96,7 +102,8 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
       noStore(reply);
       return reply.redirect(`${PORTAL_PREFIX}/sign-up/sent`, 303);
     } catch (err) {
-      const { status, state, retryAfter } = failureState(err, { csrfToken: preSessionToken(ctx, req, reply), email, name }, ["email", "name", "password"]);
+      const all = (): FieldErrors => signUpErrors({ email, name, password: formValue(req, "password") });
+      const { status, state, retryAfter } = failureState(err, { csrfToken: preSessionToken(ctx, req, reply), email, name }, ["email", "name", "password"], all);
       if (retryAfter !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
       return sendPage(reply, status, signUpPage(state));
     }

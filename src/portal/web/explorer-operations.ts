@@ -10,13 +10,46 @@ import { OPERATIONS, operationOf } from "../../limits/operations.js";
 import type { Operation } from "../../limits/operations.js";
 import type { ExplorerOperation } from "./pages/explorer-page.js";
 
-const TEXT: Readonly<Record<Operation, { label: string; description: string }>> = {
-  semantic_search: { label: "Semantic search", description: "Hybrid keyword + meaning search over all posts, with a short summary answering the query." },
-  vector_search: { label: "Vector search", description: "Posts whose embeddings are most similar to the query, optionally within a UTC date range." },
-  trends: { label: "Trends", description: "Topics active in a window of UTC days, highest trend score first." },
-  leads: { label: "Leads", description: "Posts that read like someone looking for a product or service, ranked by intent." },
+const TEXT: Readonly<Record<Operation, Omit<ExplorerOperation, "id" | "restPath" | "grpcPath">>> = {
+  semantic_search: {
+    label: "Semantic search",
+    description: "Hybrid keyword + meaning search over all posts, with a short summary answering the query.",
+    examples: [
+      { label: "First customers", body: { query: "how do I find my first customers", limit: 5 } },
+      { label: "Pricing a SaaS", body: { query: "how should I price my SaaS product", limit: 5 } },
+      { label: "Stripe vs PayPal", body: { query: "stripe vs paypal fees", limit: 3 } },
+    ],
+  },
+  vector_search: {
+    label: "Vector search",
+    description: "Posts whose embeddings are most similar to the query, optionally within a UTC date range.",
+    examples: [
+      { label: "Hiring a first engineer", body: { query: "hiring a first engineer", limit: 5 } },
+      { label: "Burnout, 2013", body: { query: "founder burnout", limit: 5, start_date: "2013-01-01", end_date: "2013-12-31" } },
+    ],
+  },
+  trends: {
+    label: "Trends",
+    description: "Topics active in a window of UTC days, highest trend score first. Without dates: the 30 days ending on the newest day with posts.",
+    examples: [
+      { label: "Default window", body: { limit: 10 } },
+      { label: "January 2013", body: { start_date: "2013-01-01", end_date: "2013-01-31", limit: 8 } },
+    ],
+  },
+  leads: {
+    label: "Leads",
+    description: "Posts that read like someone looking for a product or service, ranked by intent.",
+    examples: [
+      { label: "CRM recommendations", body: { query: "looking for a CRM for a small team", limit: 5 } },
+      { label: "Alternative to Mailchimp", body: { query: "alternative to mailchimp", limit: 5, min_score: 40 } },
+    ],
+  },
   // Not offered in the explorer (its services are not listed below); named for the usage table.
-  monitors: { label: "Monitors", description: "Managing saved searches that push new matching posts to webhooks, Slack, e-mail and streams." },
+  monitors: {
+    label: "Monitors",
+    description: "Managing saved searches that push new matching posts to webhooks, Slack, e-mail and streams.",
+    examples: [],
+  },
 };
 
 /** The metered operations with a POST route, in the documented order. */

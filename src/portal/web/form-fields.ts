@@ -50,3 +50,14 @@ export function csrfInput(token: string): SafeHtml {
 export function formAlert(message: string | undefined): SafeHtml {
   return message === undefined ? html`` : html`<p class="alert" role="alert">${message}</p>`;
 }
+
+/**
+ * The list of every field error above a form, each linking to its field, so all problems are
+ * visible (and announced) together rather than one per submit. Nothing when there are none.
+ */
+export function errorSummary(errors: Readonly<Record<string, string>> | undefined, fieldIds: Readonly<Record<string, string>>): SafeHtml {
+  const entries = Object.entries(errors ?? {});
+  if (entries.length === 0) return html``;
+  const items = entries.map(([name, message]) => html`<li><a href="#${fieldIds[name] ?? name}">${message}</a></li>`);
+  return html`<div class="alert error-summary" role="alert"><p>${entries.length === 1 ? "Please fix this:" : `Please fix these ${entries.length} problems:`}</p><ul>${items}</ul></div>`;
+}

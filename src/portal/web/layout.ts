@@ -63,6 +63,8 @@ export function layout(parts: PageParts): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${parts.title} · Threadsight developer portal</title>
+<link rel="icon" href="${PORTAL_PREFIX}/assets/favicon.svg" type="image/svg+xml">
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="stylesheet" href="${PORTAL_PREFIX}/assets/portal.css">
 ${scripts}
 </head>

@@ -9,9 +9,11 @@ import type { ActiveSession, PortalFailure, PortalService } from "../portal-serv
 import { parseCookies, setCookie } from "./cookies.js";
 import type { CookiePolicy } from "./cookies.js";
 import { CSRF_FIELD, crossOriginReason, tokensMatch } from "./csrf.js";
+import type { FlashStore } from "./flash-store.js";
 import type { SafeHtml } from "./html.js";
 import { PORTAL_PREFIX } from "./layout.js";
 import type { Viewer } from "./layout.js";
+import type { FreshKey } from "./pages/keys-page.js";
 import { noStore } from "./security-headers.js";
 
 /** Shared by every route of the plugin. */
@@ -19,7 +21,12 @@ export interface PageContext {
   service: PortalService;
   cookies: CookiePolicy;
   scheme: "http" | "https";
+  /** A new key's secret on its way from the POST to the GET that shows it. */
+  flash: FlashStore<FreshKey>;
 }
+
+/** A signed-in request's session together with the cookie's token (what a flash is bound to). */
+export type SignedIn = ActiveSession & { token: string };
 
 /** A request the portal refuses, rendered as an error page with this status. */
 export class PageError extends Error {
@@ -87,9 +94,9 @@ export function safeNext(next: string | undefined): string | undefined {
 /**
  * The session, or a 303 to sign in (dropping a stale cookie) and undefined: the route returns.
  */
-export async function requireSession(ctx: PageContext, req: FastifyRequest, reply: FastifyReply): Promise<ActiveSession | undefined> {
+export async function requireSession(ctx: PageContext, req: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
   const found = await findSession(ctx, req);
-  if (found !== undefined) return found.session;
+  if (found !== undefined) return { ...found.session, token: found.token };
   if (parseCookies(req.headers.cookie).has(ctx.cookies.session)) reply.header("set-cookie", setCookie(ctx.cookies, ctx.cookies.session, "", 0));
   const next = safeNext(req.method === "GET" ? req.url.split("?")[0] : undefined);
   noStore(reply);

@@ -10,9 +10,11 @@ import { accountRoutes } from "./account-routes.js";
 import { loadAssets } from "./assets.js";
 import { authRoutes } from "./auth-routes.js";
 import { billingRoutes } from "./billing-routes.js";
+import { keyRoutes } from "./key-routes.js";
 import { cookiePolicy } from "./cookies.js";
 import { FAILURE_STATUS, FAILURE_TITLE, PageError, findSession, sendPage, viewerOf } from "./page-context.js";
 import type { PageContext } from "./page-context.js";
+import { FlashStore } from "./flash-store.js";
 import { errorPage } from "./pages/error-page.js";
 import { setSecurityHeaders } from "./security-headers.js";
 import { toolsRoutes } from "./tools-routes.js";
@@ -42,7 +44,7 @@ async function renderError(ctx: PageContext, req: FastifyRequest, reply: Fastify
 
 /** The plugin; register with `{ prefix: "/portal" }`. */
 export async function portalPlugin(app: FastifyInstance, opts: PortalPluginOptions): Promise<void> {
-  const ctx: PageContext = { service: opts.service, cookies: cookiePolicy(opts.cookieSecure), scheme: opts.tls ? "https" : "http" };
+  const ctx: PageContext = { service: opts.service, cookies: cookiePolicy(opts.cookieSecure), scheme: opts.tls ? "https" : "http", flash: new FlashStore() };
   const assets = loadAssets();
 
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: opts.maxBodyBytes }, (_req, body, done) => {
@@ -58,6 +60,7 @@ export async function portalPlugin(app: FastifyInstance, opts: PortalPluginOptio
 
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
+  keyRoutes(app, ctx);
   toolsRoutes(app, ctx);
   // Not awaited: awaiting would bind the routes above before the error handler below is set.
   void app.register(billingRoutes, { service: opts.service, maxBodyBytes: opts.maxBodyBytes });

@@ -3,6 +3,7 @@
  * per UTC day with a title per bar. The SVG is role="img" with a text alternative summarising it,
  * and the same numbers follow as a table for screen readers and anyone who prefers figures.
  */
+import { count } from "./formats.js";
 import { html } from "./html.js";
 import type { SafeHtml } from "./html.js";
 
@@ -13,7 +14,7 @@ const PAD_BOTTOM = 24;
 const PAD_TOP = 12;
 
 function calls(n: number): string {
-  return `${n} call${n === 1 ? "" : "s"}`;
+  return `${count(n)} call${n === 1 ? "" : "s"}`;
 }
 
 /** A nice upper bound for the axis: 1, 2, 5 times a power of ten, at least max. */
@@ -46,14 +47,14 @@ export function usageChart(daily: readonly { day: string; count: number }[]): Sa
   const labels = daily.map((d, i) =>
     i % labelEvery === 0 ? html`<text class="axis" x="${(PAD_LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${d.day.slice(5)}</text>` : "",
   );
-  const rows = daily.map((d) => html`<tr><th scope="row">${d.day}</th><td>${d.count}</td></tr>`);
+  const rows = daily.map((d) => html`<tr><th scope="row">${d.day}</th><td>${count(d.count)}</td></tr>`);
   return html`<figure class="chart">
 <svg role="img" aria-labelledby="chart-title chart-desc" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" preserveAspectRatio="xMinYMin meet" focusable="false">
 <title id="chart-title">Calls per day</title>
 <desc id="chart-desc">${summary}</desc>
 <line class="grid" x1="${PAD_LEFT}" y1="${PAD_TOP}" x2="${WIDTH}" y2="${PAD_TOP}"></line>
 <line class="grid" x1="${PAD_LEFT}" y1="${PAD_TOP + plotH}" x2="${WIDTH}" y2="${PAD_TOP + plotH}"></line>
-<text class="axis" x="${PAD_LEFT - 6}" y="${PAD_TOP + 4}" text-anchor="end">${top}</text>
+<text class="axis" x="${PAD_LEFT - 6}" y="${PAD_TOP + 4}" text-anchor="end">${count(top)}</text>
 <text class="axis" x="${PAD_LEFT - 6}" y="${PAD_TOP + plotH + 4}" text-anchor="end">0</text>
 ${bars}
 ${labels}

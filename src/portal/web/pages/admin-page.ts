@@ -1,5 +1,6 @@
 /** The operator view: every account with plan, active keys and calls this month. Admins only. */
 import type { AccountSummary, PlanOffer } from "../../portal-service.js";
+import { count, date } from "../formats.js";
 import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
 import { layout } from "../layout.js";
@@ -15,14 +16,14 @@ export function adminPage(viewer: Viewer, accounts: readonly AccountSummary[], p
   <th scope="row">${a.name}${a.isAdmin && html` <span class="badge">admin</span>`}</th>
   <td>${a.email ?? "—"}</td>
   <td>${a.plan === null ? "—" : (planNames.get(a.plan) ?? a.plan)}</td>
-  <td>${a.activeKeys}</td>
-  <td>${a.callsThisMonth}</td>
-  <td><time datetime="${a.createdAt.toISOString()}">${a.createdAt.toISOString().slice(0, 10)}</time></td>
+  <td>${count(a.activeKeys)}</td>
+  <td>${count(a.callsThisMonth)}</td>
+  <td>${date(a.createdAt)}</td>
 </tr>`,
   );
-  const planRows = plans.map((p) => html`<tr><th scope="row">${p.name}</th><td>${counts.get(p.id) ?? 0}</td></tr>`);
+  const planRows = plans.map((p) => html`<tr><th scope="row">${p.name}</th><td>${count(counts.get(p.id) ?? 0)}</td></tr>`);
   const body = html`<section class="card" aria-labelledby="accounts-heading">
-  <h2 id="accounts-heading">Accounts (${accounts.length})</h2>
+  <h2 id="accounts-heading">Accounts (${count(accounts.length)})</h2>
   <table class="accounts">
     <caption class="visually-hidden">All accounts</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">Active keys</th><th scope="col">Calls this month (UTC)</th><th scope="col">Created</th></tr></thead>

@@ -1,6 +1,6 @@
 /** The sign-in and sign-up pages (pre-session: their CSRF token is the double-submit cookie's). */
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../account-rules.js";
-import { csrfInput, field, formAlert } from "../form-fields.js";
+import { csrfInput, errorSummary, field, formAlert } from "../form-fields.js";
 import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
 import { PORTAL_PREFIX, layout } from "../layout.js";
@@ -22,6 +22,7 @@ export interface AuthFormState {
 export function signInPage(s: AuthFormState): SafeHtml {
   const body = html`<section class="card narrow">
   ${formAlert(s.alert)}
+  ${errorSummary(s.errors, { email: "email", password: "password" })}
   <form method="post" action="${PORTAL_PREFIX}/sign-in" novalidate>
     ${csrfInput(s.csrfToken)}
     ${s.next !== undefined && html`<input type="hidden" name="next" value="${s.next}">`}
@@ -38,6 +39,7 @@ export function signInPage(s: AuthFormState): SafeHtml {
 export function signUpPage(s: AuthFormState): SafeHtml {
   const body = html`<section class="card narrow">
   ${formAlert(s.alert)}
+  ${errorSummary(s.errors, { name: "name", email: "email", password: "password" })}
   <form method="post" action="${PORTAL_PREFIX}/sign-up" novalidate>
     ${csrfInput(s.csrfToken)}
     ${field({ id: "name", name: "name", label: "Name", value: s.name ?? "", error: s.errors?.name, autocomplete: "name", required: true, maxLength: MAX_NAME_LENGTH, hint: "Your name or your organisation's; shown on your dashboard." })}

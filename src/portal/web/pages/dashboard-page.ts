@@ -1,5 +1,6 @@
 /** The dashboard: plan, this period's usage (used / remaining / reset), per operation, daily chart. */
 import type { PlanOffer, PortalUsage } from "../../portal-service.js";
+import { count, dateTime } from "../formats.js";
 import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
 import { PORTAL_PREFIX, layout } from "../layout.js";
@@ -13,30 +14,26 @@ const OPERATION_LABELS: Readonly<Record<string, string>> = {
   leads: "Leads",
 };
 
-function utc(d: Date): string {
-  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 /** The dashboard page. */
 export function dashboardPage(viewer: Viewer, usage: PortalUsage, plan: PlanOffer | undefined): SafeHtml {
-  const limit = usage.limit === null ? "unlimited" : String(usage.limit);
-  const remaining = usage.remaining === null ? "unlimited" : String(usage.remaining);
+  const limit = count(usage.limit);
+  const remaining = count(usage.remaining);
   const ops = usage.perOperation.map(
-    (o) => html`<tr><th scope="row">${OPERATION_LABELS[o.operation] ?? o.operation}</th><td data-operation="${o.operation}">${o.count}</td></tr>`,
+    (o) => html`<tr><th scope="row">${OPERATION_LABELS[o.operation] ?? o.operation}</th><td data-operation="${o.operation}">${count(o.count)}</td></tr>`,
   );
   const body = html`<section class="card" aria-labelledby="plan-heading">
   <h2 id="plan-heading">Plan</h2>
-  <p><strong id="current-plan">${plan?.name ?? usage.plan}</strong> · ${usage.ratePerMinute} requests per minute · <a href="${PORTAL_PREFIX}/plans">Change plan</a></p>
+  <p><strong id="current-plan">${plan?.name ?? usage.plan}</strong> · ${count(usage.ratePerMinute)} requests per minute · <a href="${PORTAL_PREFIX}/plans">Change plan</a></p>
 </section>
 <section class="card" aria-labelledby="usage-heading">
   <h2 id="usage-heading">Usage this period</h2>
   <dl class="stats">
-    <div><dt>Used</dt><dd id="usage-used">${usage.used}</dd></div>
+    <div><dt>Used</dt><dd id="usage-used">${count(usage.used)}</dd></div>
     <div><dt>Remaining</dt><dd id="usage-remaining">${remaining}</dd></div>
     <div><dt>Quota</dt><dd id="usage-limit">${limit}</dd></div>
-    <div><dt>Resets</dt><dd id="usage-reset"><time datetime="${usage.periodEnd.toISOString()}">${utc(usage.periodEnd)}</time></dd></div>
+    <div><dt>Resets</dt><dd id="usage-reset">${dateTime(usage.periodEnd)}</dd></div>
   </dl>
-  <p class="hint">Period started <time datetime="${usage.periodStart.toISOString()}">${utc(usage.periodStart)}</time>. Calls from the explorer count like any other.</p>
+  <p class="hint">Period started ${dateTime(usage.periodStart)}. Calls from the explorer count like any other.</p>
   <table class="per-operation">
     <caption>Calls this period by operation</caption>
     <thead><tr><th scope="col">Operation</th><th scope="col">Calls</th></tr></thead>

@@ -1,10 +1,12 @@
 /**
- * API keys: create with a name, list (prefix, plan, created, status), rotate, revoke. A new or
- * rotated key's secret appears in exactly one response, this page's, with a copy button; the
- * copy script also hands it to the explorer through sessionStorage (this browser tab only).
+ * API keys: create with a name, list (prefix, plan, created, status), and links to the rotate and
+ * revoke confirmation pages. A new or rotated key's secret appears in exactly one response (the
+ * GET after the form's redirect, from a single-use flash) with a copy button; the copy script
+ * also hands it to the explorer through sessionStorage (this browser tab only).
  */
 import type { ApiKeyInfo } from "../../../accounts/store.js";
 import { csrfInput, field } from "../form-fields.js";
+import { date, dateTime, dateTimeText } from "../formats.js";
 import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
 import { PORTAL_PREFIX, layout } from "../layout.js";
@@ -28,11 +30,12 @@ export interface KeysPageState {
 
 function status(k: ApiKeyInfo, now: Date): string {
   if (k.revokedAt !== null) return "Revoked";
-  if (k.expiresAt !== null) return k.expiresAt > now ? `Rotated; works until ${k.expiresAt.toISOString().slice(0, 19).replace("T", " ")} UTC` : "Expired";
+  if (k.expiresAt !== null) return k.expiresAt > now ? `Rotated; works until ${dateTimeText(k.expiresAt)}` : "Expired";
   return "Active";
 }
 
-function usable(k: ApiKeyInfo, now: Date): boolean {
+/** Whether calls with the key still work (so revoking it means something). */
+export function usable(k: ApiKeyInfo, now: Date): boolean {
   return k.revokedAt === null && (k.expiresAt === null || k.expiresAt > now);
 }
 
@@ -46,7 +49,7 @@ function freshKey(f: FreshKey): SafeHtml {
     <button type="button" id="copy-key" data-copy-target="new-key-secret">Copy</button>
     <span id="copy-status" role="status" class="hint"></span>
   </div>
-  ${f.replaced !== undefined && html`<p>The old key (${f.replaced.displayPrefix}…) keeps working until ${f.replaced.expiresAt?.toISOString() ?? "now"} so you can switch over.</p>`}
+  ${f.replaced !== undefined && html`<p>The old key (${f.replaced.displayPrefix}…) keeps working until ${f.replaced.expiresAt === null ? "now" : dateTime(f.replaced.expiresAt)} so you can switch over.</p>`}
   <p><a href="${PORTAL_PREFIX}/explorer">Try it in the explorer</a> — this tab remembers the key for the explorer.</p>
 </section>`;
 }
@@ -55,16 +58,16 @@ function freshKey(f: FreshKey): SafeHtml {
 export function keysPage(viewer: Viewer, keys: readonly ApiKeyInfo[], s: KeysPageState = {}, now = new Date()): SafeHtml {
   const rows = keys.map((k) => {
     const actions = usable(k, now)
-      ? html`${k.expiresAt === null && html`<form method="post" action="${PORTAL_PREFIX}/keys/${k.id}/rotate">${csrfInput(viewer.csrfToken)}<button type="submit" class="secondary" aria-label="Rotate key ${k.name}">Rotate</button></form>`}
-<form method="post" action="${PORTAL_PREFIX}/keys/${k.id}/revoke">${csrfInput(viewer.csrfToken)}<button type="submit" class="danger" aria-label="Revoke key ${k.name}">Revoke</button></form>`
+      ? html`${k.expiresAt === null && html`<a class="button secondary" href="${PORTAL_PREFIX}/keys/${k.id}/rotate" aria-label="Rotate key ${k.name}">Rotate</a>`}
+<a class="button danger" href="${PORTAL_PREFIX}/keys/${k.id}/revoke" aria-label="Revoke key ${k.name}">Revoke</a>`
       : html`<span class="muted">—</span>`;
     return html`<tr data-key-id="${k.id}">
   <th scope="row">${k.name}</th>
-  <td><code>${k.displayPrefix}…</code></td>
-  <td>${k.plan}</td>
-  <td><time datetime="${k.createdAt.toISOString()}">${k.createdAt.toISOString().slice(0, 10)}</time></td>
-  <td class="key-status">${status(k, now)}</td>
-  <td><div class="actions">${actions}</div></td>
+  <td data-label="Prefix"><code>${k.displayPrefix}…</code></td>
+  <td data-label="Plan">${k.plan}</td>
+  <td data-label="Created">${date(k.createdAt)}</td>
+  <td data-label="Status" class="key-status">${status(k, now)}</td>
+  <td data-label="Actions"><div class="actions">${actions}</div></td>
 </tr>`;
   });
   const body = html`${s.notice !== undefined && html`<p class="notice" role="status">${s.notice}</p>`}
@@ -82,11 +85,11 @@ ${s.fresh !== undefined && freshKey(s.fresh)}
   ${
     keys.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<table class="keys">
+      : html`<div class="table-scroll"><table class="keys stack">
     <caption class="visually-hidden">API keys, newest first</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Plan</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
     <tbody>${rows}</tbody>
-  </table>`
+  </table></div>`
   }
 </section>`;
   return layout({ title: "API keys", current: "keys", viewer, body, scripts: s.fresh !== undefined ? ["copy-key.js"] : [] });
