@@ -22,6 +22,7 @@ export const ERROR_WHEN: Partial<Record<ErrorKind, string>> = {
   MISSING_FIELD: "a required field absent or blank",
   INVALID_ARGUMENT: "other field rules (e.g. a foreign `page_token`)",
   OUT_OF_RANGE: "a number outside its bounds, e.g. `limit` 500",
+  TOPICS_NOT_BUILT: "ListTrends before a topic model exists (the message names `threadsight topics rebuild`)",
   INVALID_DATE: "not `YYYY-MM-DD`, not a real day, or start after end",
   UNSUPPORTED_MEDIA_TYPE:
     "not `application/json`, or a `Content-Encoding` other than gzip, deflate, br (`Accept-Encoding` lists them)",
