@@ -7,8 +7,8 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { OPENAPI_FILE } from "../src/openapi/openapi-file.js";
 import { generateOpenApiText } from "../src/openapi/generate.js";
+import { OPENAPI_FILE } from "../src/openapi/openapi-file.js";
 import { PACKAGE_ROOT } from "../src/package-root.js";
 import { API_SERVICES } from "../src/server.js";
 

@@ -13,11 +13,11 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { PACKAGE_ROOT } from "../src/package-root.js";
-import { readSeedFile } from "../src/enrich/leads/seed-file.js";
 import { LEAD_HEADS, type LeadHead, type LeadHeadFile } from "../src/enrich/leads/heads.js";
-import { softmaxProba, type SoftmaxModel } from "../src/enrich/sentiment/softmax.js";
+import { readSeedFile } from "../src/enrich/leads/seed-file.js";
+import { type SoftmaxModel, softmaxProba } from "../src/enrich/sentiment/softmax.js";
 import { trainSoftmax } from "../src/enrich/sentiment/train-softmax.js";
+import { PACKAGE_ROOT } from "../src/package-root.js";
 import { CACHE_MODEL, embedCached } from "../test/eval/embedding-cache.js";
 import { binary } from "../test/eval/metrics.js";
 
@@ -30,13 +30,24 @@ function round(v: number): number {
 async function trainHead(head: LeadHead): Promise<void> {
   const seedsFile = `src/enrich/leads/seeds/${head}-seeds.tsv`;
   const seeds = readSeedFile(seedsFile).map((l) => ({ text: l.text, y: l.gold ? 1 : 0 }));
-  const vectors = await embedCached(`${head}-seeds`, seeds.map((s) => s.text));
+  const vectors = await embedCached(
+    `${head}-seeds`,
+    seeds.map((s) => s.text),
+  );
   const x = vectors.map((v) => Float64Array.from(v));
   const y = seeds.map((s) => s.y);
   const positives = y.filter((v) => v === 1).length;
   const classWeights = [seeds.length / (2 * (seeds.length - positives)), seeds.length / (2 * positives)];
   const fit = (rows: Float64Array[], labels: number[], l2: number): SoftmaxModel =>
-    trainSoftmax(rows, labels, { classes: ["other", head], classWeights, l2, epochs: 200, batchSize: 32, learningRate: 0.003, seed: 11 });
+    trainSoftmax(rows, labels, {
+      classes: ["other", head],
+      classWeights,
+      l2,
+      epochs: 200,
+      batchSize: 32,
+      learningRate: 0.003,
+      seed: 11,
+    });
 
   const p = new Float64Array(2);
   let best = { l2: 0, f1: -1 };
@@ -44,12 +55,19 @@ async function trainHead(head: LeadHead): Promise<void> {
     const predicted: boolean[] = new Array<boolean>(seeds.length);
     for (let f = 0; f < FOLDS; f++) {
       const trainIdx = seeds.map((_, i) => i).filter((i) => i % FOLDS !== f);
-      const model = fit(trainIdx.map((i) => x[i]!), trainIdx.map((i) => y[i]!), l2);
+      const model = fit(
+        trainIdx.map((i) => x[i]!),
+        trainIdx.map((i) => y[i]!),
+        l2,
+      );
       seeds.forEach((_, i) => {
         if (i % FOLDS === f) predicted[i] = softmaxProba(model, x[i]!, p)[1]! >= 0.5;
       });
     }
-    const r = binary(y.map((v) => v === 1), predicted);
+    const r = binary(
+      y.map((v) => v === 1),
+      predicted,
+    );
     console.log(`${head} l2=${l2}: 5-fold P ${r.precision.toFixed(3)} R ${r.recall.toFixed(3)} F1 ${r.f1.toFixed(3)}`);
     if (r.f1 > best.f1) best = { l2, f1: r.f1 };
   }

@@ -16,15 +16,14 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { SENTIMENT_LABELS, type SentimentLabel } from "../src/model/post.js";
-import { PACKAGE_ROOT } from "../src/package-root.js";
 import { LEXICON_FEATURES, sentimentFeatures } from "../src/enrich/sentiment/features.js";
 import type { SentimentModelFile } from "../src/enrich/sentiment/model-file.js";
-import { softmaxProba, type SoftmaxModel } from "../src/enrich/sentiment/softmax.js";
+import { type SoftmaxModel, softmaxProba } from "../src/enrich/sentiment/softmax.js";
 import { trainSoftmax } from "../src/enrich/sentiment/train-softmax.js";
+import { SENTIMENT_LABELS, type SentimentLabel } from "../src/model/post.js";
+import { PACKAGE_ROOT } from "../src/package-root.js";
 import { CACHE_MODEL, embedCached } from "../test/eval/embedding-cache.js";
-import { multiclass } from "../test/eval/metrics.js";
-import { binary } from "../test/eval/metrics.js";
+import { binary, multiclass } from "../test/eval/metrics.js";
 import { loadGoEmotionNames, loadGoEmotions } from "../test/eval/sentiment-datasets.js";
 
 const CLASSES: SentimentLabel[] = ["negative", "neutral", "positive"];
@@ -41,7 +40,11 @@ function macroF1(model: SoftmaxModel, x: Float64Array[], y: number[], offsets: r
     const z = CLASSES.map((_, c) => Math.log(p[c]!) + offsets[c]!);
     return CLASSES[z.indexOf(Math.max(...z))]!;
   });
-  return multiclass(y.map((i) => CLASSES[i]!), pred, CLASSES).macroF1;
+  return multiclass(
+    y.map((i) => CLASSES[i]!),
+    pred,
+    CLASSES,
+  ).macroF1;
 }
 
 /** Offsets tried for negative and neutral (positive stays 0: only differences matter). */
@@ -52,7 +55,10 @@ const FRUSTRATION = ["anger", "annoyance", "disappointment", "disapproval", "dis
 
 async function features(split: "train" | "dev") {
   const { rows, excluded } = loadGoEmotions(split);
-  const vectors = await embedCached(`goemotions-${split}`, rows.map((r) => r.text));
+  const vectors = await embedCached(
+    `goemotions-${split}`,
+    rows.map((r) => r.text),
+  );
   const x = rows.map((r, i) => sentimentFeatures(r.text, vectors[i]!));
   const y = rows.map((r) => CLASSES.indexOf(r.label));
   const emotions = loadGoEmotionNames(split);
@@ -63,7 +69,13 @@ async function features(split: "train" | "dev") {
 const train = await features("train");
 const dev = await features("dev");
 
-type Best = { model: SoftmaxModel; f1: number; rawF1: number; offsets: number[]; hp: Record<string, number | string | number[]> };
+type Best = {
+  model: SoftmaxModel;
+  f1: number;
+  rawF1: number;
+  offsets: number[];
+  hp: Record<string, number | string | number[]>;
+};
 let best: Best | undefined;
 for (const l2 of [1e-4, 1e-3, 3e-3]) {
   // Up-weighting negatives: GoEmotions has 23% negative comments, forum complaints are common.
@@ -79,14 +91,21 @@ for (const l2 of [1e-4, 1e-3, 3e-3]) {
         if (f1 > pick.f1) pick = { f1, offsets: [neg, neu, 0] };
       }
     }
-    console.log(`l2=${l2} negativeWeight=${negativeWeight} GoEmotions dev=${rawF1.toFixed(4)}, with offsets ${pick.offsets}: ${pick.f1.toFixed(4)}`);
+    console.log(
+      `l2=${l2} negativeWeight=${negativeWeight} GoEmotions dev=${rawF1.toFixed(4)}, with offsets ${pick.offsets}: ${pick.f1.toFixed(4)}`,
+    );
     if (!best || pick.f1 > best.f1) {
       best = {
         model,
         f1: pick.f1,
         rawF1,
         offsets: pick.offsets,
-        hp: { ...hp, classWeights, selection: "macro-F1 on GoEmotions dev (hyper-parameters and class offsets together)", goEmotionsDevF1WithoutOffsets: round(rawF1) },
+        hp: {
+          ...hp,
+          classWeights,
+          selection: "macro-F1 on GoEmotions dev (hyper-parameters and class offsets together)",
+          goEmotionsDevF1WithoutOffsets: round(rawF1),
+        },
       };
     }
   }
@@ -118,11 +137,15 @@ console.log(`frustration head: dev F1 ${devFrustration.f1.toFixed(4)} (${positiv
 let frustrationBest = { threshold: 0.5, f1: devFrustration.f1 };
 const devP = dev.x.map((row) => softmaxProba(frustration, row, p2)[1]!);
 for (let t = 0.05; t < 0.96; t += 0.05) {
-  const f1 = binary(dev.frustrated.map((f) => f === 1), devP.map((v) => v >= t)).f1;
+  const f1 = binary(
+    dev.frustrated.map((f) => f === 1),
+    devP.map((v) => v >= t),
+  ).f1;
   if (f1 > frustrationBest.f1) frustrationBest = { threshold: round(t), f1 };
 }
-console.log(`frustration head: F1-best dev threshold ${frustrationBest.threshold} (F1 ${frustrationBest.f1.toFixed(4)})`);
-
+console.log(
+  `frustration head: F1-best dev threshold ${frustrationBest.threshold} (F1 ${frustrationBest.f1.toFixed(4)})`,
+);
 
 const file: SentimentModelFile = {
   format: "threadsight-sentiment-v1",

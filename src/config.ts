@@ -5,11 +5,11 @@
  */
 import net from "node:net";
 import path from "node:path";
-import { defaultMiniLmDirectory } from "./enrich/minilm/minilm-files.js";
-import { PLAN_IDS } from "./accounts/caller.js";
 import type { PlanId } from "./accounts/caller.js";
-import { PACKAGE_ROOT } from "./package-root.js";
+import { PLAN_IDS } from "./accounts/caller.js";
+import { defaultMiniLmDirectory } from "./enrich/minilm/minilm-files.js";
 import type { MetricsAccess } from "./observability/metrics-access.js";
+import { PACKAGE_ROOT } from "./package-root.js";
 import type { ConnectionLimits } from "./transport/connection-limits.js";
 import { DEFAULT_CONNECTION_LIMITS } from "./transport/connection-limits.js";
 
@@ -140,7 +140,10 @@ export interface StripeConfig {
 /** STRIPE_PRICE_IDS: `plan=price_id` pairs separated by commas, each plan at most once. */
 function priceIds(raw: string): Partial<Record<PlanId, string>> {
   const out: Partial<Record<PlanId, string>> = {};
-  for (const pair of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [plan, price, extra] = pair.split("=").map((p) => p.trim());
     if (plan === undefined || price === undefined || price === "" || extra !== undefined) {
       throw new ConfigError(`STRIPE_PRICE_IDS must be plan=price_id pairs separated by commas, got "${pair}"`);
@@ -151,7 +154,8 @@ function priceIds(raw: string): Partial<Record<PlanId, string>> {
     if (plan in out) throw new ConfigError(`STRIPE_PRICE_IDS names plan "${plan}" twice`);
     out[plan as PlanId] = price;
   }
-  if (Object.keys(out).length === 0) throw new ConfigError("STRIPE_PRICE_IDS must name at least one plan=price_id when STRIPE_SECRET_KEY is set");
+  if (Object.keys(out).length === 0)
+    throw new ConfigError("STRIPE_PRICE_IDS must name at least one plan=price_id when STRIPE_SECRET_KEY is set");
   return out;
 }
 
@@ -159,14 +163,18 @@ function stripeConfig(env: Env): StripeConfig | undefined {
   const secretKey = opt(env, "STRIPE_SECRET_KEY");
   const webhookSecret = opt(env, "STRIPE_WEBHOOK_SECRET");
   if (secretKey === undefined && webhookSecret === undefined) {
-    if (opt(env, "STRIPE_PRICE_IDS") !== undefined) throw new ConfigError("STRIPE_PRICE_IDS is set but STRIPE_SECRET_KEY is not");
+    if (opt(env, "STRIPE_PRICE_IDS") !== undefined)
+      throw new ConfigError("STRIPE_PRICE_IDS is set but STRIPE_SECRET_KEY is not");
     return undefined;
   }
   if (secretKey === undefined || webhookSecret === undefined) {
     throw new ConfigError("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together");
   }
   const prices = opt(env, "STRIPE_PRICE_IDS");
-  if (prices === undefined) throw new ConfigError("STRIPE_PRICE_IDS must be set when STRIPE_SECRET_KEY is (e.g. pro=price_123,starter=price_456)");
+  if (prices === undefined)
+    throw new ConfigError(
+      "STRIPE_PRICE_IDS must be set when STRIPE_SECRET_KEY is (e.g. pro=price_123,starter=price_456)",
+    );
   return {
     secretKey,
     webhookSecret,
@@ -248,10 +256,12 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
 }
 
 /** The User-Agent of live-source requests unless SYNC_USER_AGENT says otherwise. */
-export const DEFAULT_SYNC_USER_AGENT = "threadsight-sync/0.1 (live-source connector; set SYNC_USER_AGENT to name your deployment and a contact)";
+export const DEFAULT_SYNC_USER_AGENT =
+  "threadsight-sync/0.1 (live-source connector; set SYNC_USER_AGENT to name your deployment and a contact)";
 function secret(env: Env, name: string, minLength: number): string | undefined {
   const raw = opt(env, name);
-  if (raw !== undefined && raw.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters (a random string), got ${raw.length}`);
+  if (raw !== undefined && raw.length < minLength)
+    throw new ConfigError(`${name} must be at least ${minLength} characters (a random string), got ${raw.length}`);
   return raw;
 }
 
@@ -260,7 +270,8 @@ function hostPort(env: Env, name: string): { host: string; port: number } | unde
   if (raw === undefined) return undefined;
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(raw.trim());
   const port = Number(match?.[2]);
-  if (match === null || port > 65535) throw new ConfigError(`${name} must be host:port (e.g. 127.0.0.1:9464), got "${raw}"`);
+  if (match === null || port > 65535)
+    throw new ConfigError(`${name} must be host:port (e.g. 127.0.0.1:9464), got "${raw}"`);
   return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
 }
 
@@ -272,13 +283,18 @@ function trustProxy(env: Env): TrustProxy {
   if (raw === undefined || raw === "false") return false;
   if (raw === "true") return true;
   if (/^\d+$/.test(raw)) return int(env, "TRUST_PROXY", 0, 1, 100);
-  const entries = raw.split(",").map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [ip, bits, extra] = entry.split("/");
     const family = net.isIP(ip ?? "");
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (!PROXY_NAMES.includes(entry) && (family === 0 || !okBits || extra !== undefined)) {
-      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join("/")}; "${entry}" is none of these`);
+      throw new ConfigError(
+        `TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or ${PROXY_NAMES.join("/")}; "${entry}" is none of these`,
+      );
     }
   }
   return Object.freeze(entries);
@@ -297,7 +313,9 @@ function connectionLimits(env: Env): Readonly<ConnectionLimits> {
   };
   // Node refuses a headers deadline later than the whole-request one.
   if (limits.headersTimeoutMs > limits.requestBodyTimeoutMs) {
-    throw new ConfigError(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_BODY_TIMEOUT_MS (${limits.requestBodyTimeoutMs})`);
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_BODY_TIMEOUT_MS (${limits.requestBodyTimeoutMs})`,
+    );
   }
   return Object.freeze(limits);
 }
@@ -311,7 +329,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
   }
   const embeddingsUrl = url(env, "EMBEDDINGS_URL", ["http:", "https:"]);
   // Without a remote endpoint EMBEDDINGS_MODEL picks a bundled encoder, so a typo fails here.
-  const localEncoder: LocalEncoderName = embeddingsUrl === undefined ? oneOf(env, "EMBEDDINGS_MODEL", "use-lite", LOCAL_ENCODERS) : "use-lite";
+  const localEncoder: LocalEncoderName =
+    embeddingsUrl === undefined ? oneOf(env, "EMBEDDINGS_MODEL", "use-lite", LOCAL_ENCODERS) : "use-lite";
   const config: Config = {
     host: str(env, "HOST", "127.0.0.1"),
     port: int(env, "PORT", 8080, 0, 65535),
@@ -341,7 +360,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     shortQueryAlpha: num(env, "HYBRID_ALPHA_SHORT", 0.3, 0, 1),
     hybridFusion: oneOf(env, "HYBRID_FUSION", "relativeScore", ["relativeScore", "rankedFusion"]),
     embeddingsUrl,
-    embeddingsModel: embeddingsUrl === undefined ? localEncoder : str(env, "EMBEDDINGS_MODEL", "text-embedding-3-small"),
+    embeddingsModel:
+      embeddingsUrl === undefined ? localEncoder : str(env, "EMBEDDINGS_MODEL", "text-embedding-3-small"),
     localEncoder,
     embeddingsModelDir: path.resolve(cwd, str(env, "EMBEDDINGS_MODEL_DIR", defaultMiniLmDirectory(env))),
     embeddingsApiKey: opt(env, "EMBEDDINGS_API_KEY"),
@@ -353,7 +373,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     plansFile: path.resolve(cwd, str(env, "PLANS_FILE", path.join(PACKAGE_ROOT, "config/plans/variant-b.json"))),
     keyRotationGraceSeconds: int(env, "KEY_ROTATION_GRACE_SECONDS", 86_400, 0, 30 * 86_400),
     quotaFailMode: oneOf(env, "QUOTA_FAIL_MODE", "closed", ["open", "closed"]),
-    corsOrigins: (opt(env, "CORS_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    corsOrigins: (opt(env, "CORS_ORIGINS") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
     monitorsAllowPrivateWebhooks: bool(env, "MONITORS_ALLOW_PRIVATE_WEBHOOKS", false),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
@@ -366,11 +389,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     syncRequestTimeoutMs: int(env, "SYNC_REQUEST_TIMEOUT_MS", 15_000, 100, 300_000),
     trustProxy: trustProxy(env),
     pageTokenSecret: secret(env, "PAGE_TOKEN_SECRET", 32),
-    metricsAccess: Object.freeze({ address: hostPort(env, "METRICS_ADDRESS"), token: secret(env, "METRICS_TOKEN", 16) }),
+    metricsAccess: Object.freeze({
+      address: hostPort(env, "METRICS_ADDRESS"),
+      token: secret(env, "METRICS_TOKEN", 16),
+    }),
     connectionLimits: connectionLimits(env),
     smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
     smtpFrom: str(env, "SMTP_FROM", "Threadsight <no-reply@localhost>"),
-    portalPublicUrl: (url(env, "PORTAL_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${env.PORT ?? "8080"}`).replace(/\/+$/, ""),
+    portalPublicUrl: (
+      url(env, "PORTAL_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${env.PORT ?? "8080"}`
+    ).replace(/\/+$/, ""),
   };
   return Object.freeze(config);
 }

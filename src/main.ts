@@ -6,11 +6,11 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { createKeyService } from "./accounts/key-service.js";
 import type { KeyService } from "./accounts/key-service.js";
+import { createKeyService } from "./accounts/key-service.js";
 import { openAccountsStore } from "./accounts/open-store.js";
-import { retryingUsage } from "./accounts/usage-retry.js";
 import type { AccountsStore } from "./accounts/store.js";
+import { retryingUsage } from "./accounts/usage-retry.js";
 import { leadService } from "./api/leads.js";
 import { monitorService } from "./api/monitors.js";
 import { searchService } from "./api/search.js";
@@ -20,10 +20,10 @@ import type { Config } from "./config.js";
 import { LeadsCore } from "./core/leads.js";
 import { PageTokens } from "./core/page-token.js";
 import { SearchCore } from "./core/search.js";
-import { TrendsCore } from "./core/trends.js";
 import { createExtractiveSummarizer } from "./core/summary/extractive.js";
 import { createLlmSummarizer } from "./core/summary/llm.js";
 import type { Summarizer } from "./core/summary/summarizer.js";
+import { TrendsCore } from "./core/trends.js";
 import { createEmbedder } from "./enrich/create-embedder.js";
 import { cachedEmbedder } from "./enrich/query-cache.js";
 import { HealthMonitor } from "./grpc/health-monitor.js";
@@ -31,24 +31,24 @@ import { ecosystemRoutes } from "./grpc/routes.js";
 import { openSearchIndex } from "./index/open-index.js";
 import { openTrendStore } from "./index/open-trend-store.js";
 import type { SearchIndex } from "./index/search-index.js";
+import { createIngestEnricher } from "./ingest/ingest-enricher.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
+import type { Limits } from "./limits/open-limits.js";
 import { openLimits } from "./limits/open-limits.js";
 import { DeliveryWorker } from "./monitors/delivery-worker.js";
-import { MonitorsCore } from "./monitors/monitors-core.js";
 import type { MonitorStore } from "./monitors/monitor-store.js";
+import { MonitorsCore } from "./monitors/monitors-core.js";
 import { MONITORS_DB_FILE, openSqliteMonitorStore } from "./monitors/sqlite-monitor-store.js";
-import type { Limits } from "./limits/open-limits.js";
+import type { RpcMetrics } from "./observability/metrics.js";
 import { createRpcMetrics } from "./observability/metrics.js";
+import { startMetricsListener } from "./observability/metrics-access.js";
+import { createSmtpMailer } from "./portal/mailer.js";
 import { createPortalService, defaultPlan } from "./portal/portal-accounts.js";
 import { stripeBilling } from "./portal/stripe-billing.js";
-import { createIngestEnricher } from "./ingest/ingest-enricher.js";
-import { startSync } from "./sources/sync/start-sync.js";
-import type { RpcMetrics } from "./observability/metrics.js";
-import { startMetricsListener } from "./observability/metrics-access.js";
 import { serverSecret } from "./secrets/server-secret.js";
-import { createSmtpMailer } from "./portal/mailer.js";
-import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 import { API_SERVICES, buildServer } from "./server.js";
+import { startSync } from "./sources/sync/start-sync.js";
+import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 
 /** File under THREADSIGHT_DATA_DIR holding the generated page-token secret. */
 export const PAGE_TOKEN_SECRET_FILE = "page-token.secret";
@@ -97,17 +97,29 @@ export async function createService(config: Config, logger: Logger, options: Ser
     const keys = createKeyService({ store: accounts, rotationGraceSeconds: config.keyRotationGraceSeconds });
     // Usage rows missed during an accounts-store outage are written when it returns.
     const usage = retryingUsage(accounts, (e) => {
-      if (e.kind === "flushed") logger.info({ rows: e.rows }, "usage recorded during the accounts-store outage written");
-      else if (e.kind === "dropped") logger.error({ err: e.err, keyId: e.keyId, operation: e.operation, n: e.n }, "usage increment dropped");
-      else logger.warn({ err: String(e.err), keyId: e.keyId, operation: e.operation }, "accounts store unreachable; usage increment queued");
+      if (e.kind === "flushed")
+        logger.info({ rows: e.rows }, "usage recorded during the accounts-store outage written");
+      else if (e.kind === "dropped")
+        logger.error({ err: e.err, keyId: e.keyId, operation: e.operation, n: e.n }, "usage increment dropped");
+      else
+        logger.warn(
+          { err: String(e.err), keyId: e.keyId, operation: e.operation },
+          "accounts store unreachable; usage increment queued",
+        );
     });
     closers.push(() => usage.close());
-    const limits = await openLimits(config, { onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile") });
+    const limits = await openLimits(config, {
+      onRedisError: (err) => logger.warn({ err: err.message }, "redis error; insurance limits answer meanwhile"),
+    });
     closers.push(() => limits.close());
 
     const monitorStore = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
     closers.push(() => monitorStore.close());
-    const deliveries = new DeliveryWorker({ store: monitorStore, allowPrivate: config.monitorsAllowPrivateWebhooks, onError: (err) => logger.error({ err }, "monitor delivery pass failed") });
+    const deliveries = new DeliveryWorker({
+      store: monitorStore,
+      allowPrivate: config.monitorsAllowPrivateWebhooks,
+      onError: (err) => logger.error({ err }, "monitor delivery pass failed"),
+    });
     deliveries.start();
     closers.push(() => deliveries.stop());
 
@@ -126,9 +138,20 @@ export async function createService(config: Config, logger: Logger, options: Ser
     await reportTopicModel(topicModel, logger);
     const trends = new TrendsCore({ store: trendStore, topics: () => topicModel.current() });
 
-    const pageTokens = new PageTokens(await serverSecret(config.pageTokenSecret, config.dataDir, PAGE_TOKEN_SECRET_FILE));
-    const search = new SearchCore({ index, embedder, summarizer: summarizerFor(config, logger), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens });
-    const health = new HealthMonitor({ onCheckFailure: (service, reason) => logger.warn({ service, reason: String(reason) }, "health check failed") });
+    const pageTokens = new PageTokens(
+      await serverSecret(config.pageTokenSecret, config.dataDir, PAGE_TOKEN_SECRET_FILE),
+    );
+    const search = new SearchCore({
+      index,
+      embedder,
+      summarizer: summarizerFor(config, logger),
+      hybridAlpha: config.hybridAlpha,
+      shortQueryAlpha: config.shortQueryAlpha,
+      pageTokens,
+    });
+    const health = new HealthMonitor({
+      onCheckFailure: (service, reason) => logger.warn({ service, reason: String(reason) }, "health check failed"),
+    });
     health.register("threadsight.index", (signal) => index.ping(signal));
     health.register("threadsight.accounts", async () => (await accounts.ping(), true));
     if (limits.redis !== undefined) {
@@ -150,18 +173,24 @@ export async function createService(config: Config, logger: Logger, options: Ser
           enforcer: limits.enforcer,
           usage,
           onUsageError: (err, keyId, operation) => logger.error({ err, keyId, operation }, "recording usage failed"),
-          onReleaseError: (err, keyId, operation) => logger.warn({ err, keyId, operation }, "giving back the quota point of a failed call failed"),
+          onReleaseError: (err, keyId, operation) =>
+            logger.warn({ err, keyId, operation }, "giving back the quota point of a failed call failed"),
         }),
       ],
       implementations: {
         search: searchService(search),
         trends: trendService(trends),
-        leads: leadService(new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha })),
+        leads: leadService(
+          new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha }),
+        ),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
         monitors: monitorService(new MonitorsCore(monitorStore), limits.catalog, pageTokens),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
-      readiness: async () => Object.fromEntries([...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"])),
+      readiness: async () =>
+        Object.fromEntries(
+          [...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"]),
+        ),
       ...(config.portalEnabled
         ? {
             portal: createPortalService({
@@ -178,7 +207,8 @@ export async function createService(config: Config, logger: Logger, options: Ser
                       settings: config.stripe,
                       keys,
                       freePlan: defaultPlan(limits.catalog),
-                      onEvent: (type, accountId, plan) => logger.info({ event: type, accountId, plan }, "billing moved an account"),
+                      onEvent: (type, accountId, plan) =>
+                        logger.info({ event: type, accountId, plan }, "billing moved an account"),
                     }),
                   }),
               publicUrl: config.portalPublicUrl,
@@ -194,12 +224,19 @@ export async function createService(config: Config, logger: Logger, options: Ser
       // through the same pipeline as `threadsight ingest`; their metrics join /metrics.
       const enricher = await createIngestEnricher(config.dataDir, baseEmbedder);
       closers.push(() => enricher.close());
-      const sync = await startSync(config, { index, embedder: baseEmbedder, enricher }, {
-        registry: metrics.registry,
-        log: (line) => logger.warn({ sync: line }, "live source"),
-        onPoll: (summary) => (summary.error === undefined ? logger.info({ poll: summary }, "live source polled") : logger.warn({ poll: summary }, "live source poll failed")),
-        onStoreError: (err) => logger.warn({ err: String(err) }, "source store error"),
-      });
+      const sync = await startSync(
+        config,
+        { index, embedder: baseEmbedder, enricher },
+        {
+          registry: metrics.registry,
+          log: (line) => logger.warn({ sync: line }, "live source"),
+          onPoll: (summary) =>
+            summary.error === undefined
+              ? logger.info({ poll: summary }, "live source polled")
+              : logger.warn({ poll: summary }, "live source poll failed"),
+          onStoreError: (err) => logger.warn({ err: String(err) }, "source store error"),
+        },
+      );
       closers.push(() => sync.stop());
       logger.info({ owner: sync.owner, store: sync.store.backend }, "live-source sync running");
     }
@@ -223,7 +260,8 @@ export async function createService(config: Config, logger: Logger, options: Ser
           } finally {
             // The index and stores close even when the server's close failed, or the process
             // would stay alive on their handles.
-            for (const close of closers.reverse()) await Promise.resolve(close()).catch((err: unknown) => logger.error({ err }, "closing a store failed"));
+            for (const close of closers.reverse())
+              await Promise.resolve(close()).catch((err: unknown) => logger.error({ err }, "closing a store failed"));
             logger.info("index and stores closed");
           }
         })();
@@ -241,18 +279,25 @@ export async function runService(config: Config, logger: Logger, options: Servic
   const service = await createService(config, logger, options);
   await service.app.listen({ port: config.port, host: config.host });
   const { address: metricsAddress } = config.metricsAccess;
-  const metricsListener = metricsAddress === undefined ? undefined : await startMetricsListener(service.metrics.registry, { ...config.metricsAccess, address: metricsAddress });
-  if (metricsListener !== undefined) logger.info({ host: metricsAddress!.host, port: metricsListener.port }, "metrics listening");
+  const metricsListener =
+    metricsAddress === undefined
+      ? undefined
+      : await startMetricsListener(service.metrics.registry, { ...config.metricsAccess, address: metricsAddress });
+  if (metricsListener !== undefined)
+    logger.info({ host: metricsAddress!.host, port: metricsListener.port }, "metrics listening");
   const address = service.app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, tls: config.tlsCertFile !== undefined }, "threadsight listening");
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       logger.info({ signal }, "shutting down: draining in-flight calls");
-      Promise.all([service.close(), metricsListener?.close()]).then(() => resolve(), (err: unknown) => {
-        logger.error({ err }, "shutdown failed");
-        resolve();
-      });
+      Promise.all([service.close(), metricsListener?.close()]).then(
+        () => resolve(),
+        (err: unknown) => {
+          logger.error({ err }, "shutdown failed");
+          resolve();
+        },
+      );
     };
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));

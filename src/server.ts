@@ -4,16 +4,16 @@
  * plus /healthz, /readyz and /metrics. It never listens and reads no environment: main.ts does.
  */
 import { setMaxListeners } from "node:events";
+import { readFileSync } from "node:fs";
 import type http2 from "node:http2";
 import type { Socket } from "node:net";
-import { readFileSync } from "node:fs";
 import type { DescService } from "@bufbuild/protobuf";
-import { createRouterTransport } from "@connectrpc/connect";
 import type { ConnectRouter, Interceptor, ServiceImpl } from "@connectrpc/connect";
+import { createRouterTransport } from "@connectrpc/connect";
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
-import Fastify, { LogController } from "fastify";
 import type { FastifyInstance } from "fastify";
+import Fastify, { LogController } from "fastify";
 import type { Logger } from "pino";
 import { LeadService } from "../gen/threadsight/v1/leads_pb.js";
 import { MonitorService } from "../gen/threadsight/v1/monitors_pb.js";
@@ -24,37 +24,48 @@ import { PEER_HEADER } from "./auth/context.js";
 import type { Config, TrustProxy } from "./config.js";
 import { AppError } from "./errors/app-error.js";
 import { errorResponse } from "./gateway/envelope.js";
-import { installCors } from "./http/cors.js";
 import { restGateway } from "./gateway/gateway-plugin.js";
 import { aliasPath, restRoutes } from "./gateway/http-rules.js";
 import { COMPRESS_MIN_BYTES } from "./gateway/response-encoding.js";
 import { closest } from "./gateway/suggest.js";
-import { openApiText } from "./openapi/openapi-file.js";
-import { registerOpenApiRoute } from "./openapi/openapi-route.js";
+import { installCors } from "./http/cors.js";
+import type { Authenticator, AuthFailureGuard } from "./interceptors/auth.js";
 import { authInterceptor } from "./interceptors/auth.js";
-import type { AuthFailureGuard, Authenticator } from "./interceptors/auth.js";
 import { deadlineInterceptor } from "./interceptors/deadline.js";
 import { DEFERRED_ERROR_HEADER, deferredErrorInterceptor } from "./interceptors/deferred-error.js";
 import { observeInterceptor } from "./interceptors/observe.js";
+import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
+import type { RpcMetrics } from "./observability/metrics.js";
+import type { MetricsAccess } from "./observability/metrics-access.js";
+import { metricsAuthorized, metricsOnPublicPort } from "./observability/metrics-access.js";
+import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
+import { openApiText } from "./openapi/openapi-file.js";
+import { registerOpenApiRoute } from "./openapi/openapi-route.js";
 import type { PortalService } from "./portal/portal-service.js";
 import { registerFavicon } from "./portal/web/favicon.js";
 import { portalPlugin } from "./portal/web/portal-plugin.js";
-import { PROTOCOL_HEADER } from "./interceptors/protocol.js";
-import type { RpcMetrics } from "./observability/metrics.js";
-import { metricsAuthorized, metricsOnPublicPort } from "./observability/metrics-access.js";
-import type { MetricsAccess } from "./observability/metrics-access.js";
-import { REQUEST_ID_HEADER, requestIdFrom } from "./observability/request-id.js";
+import type { ConnectionLimits } from "./transport/connection-limits.js";
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  deadlineCheckIntervalMs,
+  guardHttp2,
+  perAddressGate,
+} from "./transport/connection-limits.js";
 import { reclassifyDecodeErrors } from "./transport/decode-errors.js";
 import { compressionDeflate } from "./transport/deflate.js";
-import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import { endUnreadBody } from "./transport/early-answer.js";
-import { DEFAULT_CONNECTION_LIMITS, deadlineCheckIntervalMs, guardHttp2, perAddressGate } from "./transport/connection-limits.js";
-import type { ConnectionLimits } from "./transport/connection-limits.js";
-import { createOnePortServer } from "./transport/one-port.js";
+import { encodeGrpcMessage } from "./transport/grpc-message.js";
 import type { OnePortServer } from "./transport/one-port.js";
+import { createOnePortServer } from "./transport/one-port.js";
 
 /** The public API services, in the order they are documented. */
-export const API_SERVICES: readonly DescService[] = [SearchService, TrendService, LeadService, UsageService, MonitorService];
+export const API_SERVICES: readonly DescService[] = [
+  SearchService,
+  TrendService,
+  LeadService,
+  UsageService,
+  MonitorService,
+];
 
 /** Implementations of the public services; a missing one answers `unimplemented`. */
 export interface Implementations {
@@ -107,7 +118,9 @@ function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
 }
 
 /** Every REST path the gateway serves, aliases included. */
-const REST_PATHS: readonly string[] = restRoutes(API_SERVICES).flatMap((r) => [r.path, aliasPath(r.path)].filter((p): p is string => p !== undefined));
+const REST_PATHS: readonly string[] = restRoutes(API_SERVICES).flatMap((r) =>
+  [r.path, aliasPath(r.path)].filter((p): p is string => p !== undefined),
+);
 
 /**
  * "; did you mean ..." for a path a few characters off one we serve: a trailing slash, a typo, a
@@ -142,7 +155,9 @@ function guardTlsServer(server: http2.Http2SecureServer, limits: Readonly<Connec
 }
 
 /** TRUST_PROXY as Fastify's typings take it: a hop count becomes the hop predicate Fastify builds for one. */
-function trustProxyOption(setting: TrustProxy | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(
+  setting: TrustProxy | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (setting === undefined) return false;
   if (typeof setting === "number") return (_address, hop) => hop < setting;
   return typeof setting === "boolean" ? setting : [...setting];
@@ -174,13 +189,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // preClose may wait SHUTDOWN_TIMEOUT_MS plus the aborted-answer grace; avvio's default 10 s
     // hook timeout would fail close() first and skip closing the stores.
     pluginTimeout: Math.max(10_000, config.shutdownTimeoutMs + ABORTED_ANSWER_GRACE_MS + 5_000),
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(req.headers[REQUEST_ID_HEADER]),
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdFrom(req.headers[REQUEST_ID_HEADER]),
   };
   const app: FastifyInstance = tls
     ? (Fastify({
         ...options,
         http2: true,
-        https: { allowHTTP1: true, settings: { maxConcurrentStreams: limits.http2MaxConcurrentStreams }, cert: readFileSync(config.tlsCertFile!), key: readFileSync(config.tlsKeyFile!) },
+        https: {
+          allowHTTP1: true,
+          settings: { maxConcurrentStreams: limits.http2MaxConcurrentStreams },
+          cert: readFileSync(config.tlsCertFile!),
+          key: readFileSync(config.tlsKeyFile!),
+        },
       }) as unknown as FastifyInstance)
     : (Fastify({
         ...options,
@@ -217,7 +238,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook("onResponse", async (req, reply) => {
     // The path only: a client that puts its key in the query string (?key=...) must not have
     // it written to the log.
-    req.log.info({ method: req.method, url: req.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+    req.log.info(
+      { method: req.method, url: req.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "request",
+    );
   });
   installCors(app, config.corsOrigins ?? []);
 
@@ -260,12 +284,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     shutdownSignal: shutdown.signal,
   });
 
-  const transport = createRouterTransport(routes, { router: { interceptors, readMaxBytes: config.maxBodyBytes, shutdownSignal: shutdown.signal } });
+  const transport = createRouterTransport(routes, {
+    router: { interceptors, readMaxBytes: config.maxBodyBytes, shutdownSignal: shutdown.signal },
+  });
   await app.register(restGateway, { services: API_SERVICES, transport, maxBodyBytes: config.maxBodyBytes });
 
   registerOpenApiRoute(app, openApiText());
   if (deps.portal !== undefined) {
-    await app.register(portalPlugin, { prefix: "/portal", service: deps.portal, tls, cookieSecure: config.portalCookieSecure ?? true, maxBodyBytes: config.maxBodyBytes });
+    await app.register(portalPlugin, {
+      prefix: "/portal",
+      service: deps.portal,
+      tls,
+      cookieSecure: config.portalCookieSecure ?? true,
+      maxBodyBytes: config.maxBodyBytes,
+    });
   }
   registerFavicon(app);
   app.get("/healthz", async () => ({ status: "ok" }));
@@ -278,7 +310,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (config.metricsAccess !== undefined && metricsOnPublicPort(config.metricsAccess)) {
     app.get("/metrics", async (req, reply) => {
       if (!metricsAuthorized(req.headers.authorization, metricsToken)) {
-        const { status, body } = errorResponse(new AppError("UNAUTHENTICATED", "metrics need the header Authorization: Bearer <METRICS_TOKEN>"), String(req.id));
+        const { status, body } = errorResponse(
+          new AppError("UNAUTHENTICATED", "metrics need the header Authorization: Bearer <METRICS_TOKEN>"),
+          String(req.id),
+        );
         return reply.code(status).header("www-authenticate", 'Bearer realm="threadsight-metrics"').send(body);
       }
       const body = await deps.metrics.registry.metrics();
@@ -298,12 +333,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       // call as INTERNAL "Call ended without gRPC status". Trailers suit every gRPC client;
       // gRPC-Web has none, so there the status stays in the headers.
       if (req.raw.httpVersionMajor === 2 && !contentType.startsWith("application/grpc-web")) {
-        return reply.trailer("grpc-status", async () => status).trailer("grpc-message", async () => message).send();
+        return reply
+          .trailer("grpc-status", async () => status)
+          .trailer("grpc-message", async () => message)
+          .send();
       }
       return reply.header("grpc-status", status).header("grpc-message", message).send();
     }
     const path = req.url.split("?")[0] ?? "";
-    const { status, body } = errorResponse(new AppError("NOT_FOUND", `no route for ${req.method} ${path}${routeHint(path)}`), String(req.id));
+    const { status, body } = errorResponse(
+      new AppError("NOT_FOUND", `no route for ${req.method} ${path}${routeHint(path)}`),
+      String(req.id),
+    );
     return reply.code(status).send(body);
   });
   return app;

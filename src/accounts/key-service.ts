@@ -11,16 +11,17 @@
  * key looked up in the last cacheTtlMs still authenticates, any other gets StoreUnavailableError
  * (503), never "invalid key" (docs/RELIABILITY.md, "Faults").
  */
-import type { AuthResult, LimitOverrides, PlanId } from "./caller.js";
-import type { AccountRecord, AccountsStore, ApiKeyInfo, ApiKeyRecord } from "./store.js";
-import { PLAN_IDS } from "./caller.js";
-import { withoutHash } from "./store.js";
+
 import { AccountsError } from "./accounts-error.js";
+import type { AuthResult, LimitOverrides, PlanId } from "./caller.js";
+import { PLAN_IDS } from "./caller.js";
 import { displayPrefix, generateKey, isKeyId, parseKeyId } from "./key-format.js";
 import { hashKey, keyMatchesHash } from "./key-hash.js";
 import { keyStatus } from "./key-status.js";
 import { isPlanId } from "./plan-id.js";
 import { newAccountId } from "./random-id.js";
+import type { AccountRecord, AccountsStore, ApiKeyInfo, ApiKeyRecord } from "./store.js";
+import { withoutHash } from "./store.js";
 import { StoreUnavailableError } from "./store-unavailable.js";
 import { TtlCache } from "./ttl-cache.js";
 
@@ -91,7 +92,8 @@ const MAX_NAME_LENGTH = 100;
 const ABSENT_HASH = hashKey("threadsight: no such key");
 
 function checkPlan(plan: string): PlanId {
-  if (!isPlanId(plan)) throw new AccountsError("invalid_argument", `plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+  if (!isPlanId(plan))
+    throw new AccountsError("invalid_argument", `plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
   return plan;
 }
 
@@ -104,16 +106,23 @@ function checkName(label: string, name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new AccountsError("invalid_argument", `${label} must not be blank`);
   if (trimmed.length > MAX_NAME_LENGTH) {
-    throw new AccountsError("invalid_argument", `${label} must be at most ${MAX_NAME_LENGTH} characters, got ${trimmed.length}`);
+    throw new AccountsError(
+      "invalid_argument",
+      `${label} must be at most ${MAX_NAME_LENGTH} characters, got ${trimmed.length}`,
+    );
   }
-  if (/\p{Cc}/u.test(trimmed)) throw new AccountsError("invalid_argument", `${label} must not contain control characters`);
+  if (/\p{Cc}/u.test(trimmed))
+    throw new AccountsError("invalid_argument", `${label} must not contain control characters`);
   return trimmed;
 }
 
 /** Why a name cannot address an account: it is shared, or a portal sign-up could have chosen it. */
 export function ambiguousName(name: string, found: readonly AccountRecord[]): string {
   const ids = found.map((a) => `${a.id} (${a.origin === "portal" ? "portal sign-up" : "operator"})`).join(", ");
-  const why = found.length > 1 ? `${found.length} accounts are named "${name}"` : `the account named "${name}" was made by a portal sign-up`;
+  const why =
+    found.length > 1
+      ? `${found.length} accounts are named "${name}"`
+      : `the account named "${name}" was made by a portal sign-up`;
   return `${why}: ${ids}; name the account by its id (acct_...), or make a new one with \`threadsight accounts create NAME\``;
 }
 
@@ -154,7 +163,14 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
     const name = checkName("account name", input.accountName);
     const found = await store.findAccountsByName(name);
     const [only] = found;
-    if (only === undefined) return store.createAccount({ id: newAccountId(), name, origin: "operator", plan: plan ?? "free", createdAt: now() });
+    if (only === undefined)
+      return store.createAccount({
+        id: newAccountId(),
+        name,
+        origin: "operator",
+        plan: plan ?? "free",
+        createdAt: now(),
+      });
     if (found.length === 1 && only.origin === "operator") return only;
     throw new AccountsError("invalid_argument", ambiguousName(name, found));
   }
@@ -198,9 +214,11 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       const id = parseKeyId(presented);
       if (id === undefined) return { ok: false, failure: "malformed" };
       // Fail closed: a key that cannot be looked up is neither accepted nor called invalid.
-      const record = await cache.get(id, () => store.getKey(id)).catch((err: unknown) => {
-        throw new StoreUnavailableError("the accounts store is unreachable", { cause: err });
-      });
+      const record = await cache
+        .get(id, () => store.getKey(id))
+        .catch((err: unknown) => {
+          throw new StoreUnavailableError("the accounts store is unreachable", { cause: err });
+        });
       // Verify the secret before saying anything about the key's state: knowing an id (it is
       // printed in lists) must not be enough to learn whether that key is revoked.
       if (!keyMatchesHash(presented, record?.keyHash ?? ABSENT_HASH) || record === undefined) {
@@ -211,7 +229,12 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       if (status === "expired") return { ok: false, failure: "expired" };
       return {
         ok: true,
-        caller: { keyId: record.id, accountId: record.accountId, plan: record.plan, overrides: { ...record.overrides } },
+        caller: {
+          keyId: record.id,
+          accountId: record.accountId,
+          plan: record.plan,
+          overrides: { ...record.overrides },
+        },
       };
     },
 
@@ -234,7 +257,10 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       }
       if (old.rotatedTo !== null) {
         const to = old.rotatedTo;
-        throw new AccountsError("failed_precondition", `key "${id}" was already rotated to "${to}"; rotate that key instead`);
+        throw new AccountsError(
+          "failed_precondition",
+          `key "${id}" was already rotated to "${to}"; rotate that key instead`,
+        );
       }
       const { id: newId, key } = generateKey();
       const replacement = {
@@ -249,7 +275,10 @@ export function createKeyService(options: KeyServiceOptions): KeyService {
       const rotated = await store.rotateKey(id, replacement, new Date(at.getTime() + graceMs));
       // False only when another process revoked or rotated the key since we read it.
       if (!rotated) {
-        throw new AccountsError("failed_precondition", `key "${id}" was revoked or rotated meanwhile; list keys and retry`);
+        throw new AccountsError(
+          "failed_precondition",
+          `key "${id}" was revoked or rotated meanwhile; list keys and retry`,
+        );
       }
       cache.delete(id);
       cache.delete(newId);

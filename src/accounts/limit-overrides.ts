@@ -20,7 +20,9 @@ export function parseOverrides(value: unknown): LimitOverrides {
       out.ratePerMinute = v;
     } else if (field === "quota") {
       if (v !== null && (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)) {
-        throw new RangeError(`overrides.quota must be a whole number >= 0 or null (unlimited), got ${JSON.stringify(v)}`);
+        throw new RangeError(
+          `overrides.quota must be a whole number >= 0 or null (unlimited), got ${JSON.stringify(v)}`,
+        );
       }
       out.quota = v;
     } else {

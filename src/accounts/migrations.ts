@@ -203,7 +203,9 @@ export const LATEST_SCHEMA_VERSION: number = latestVersion(MIGRATIONS);
 export function pendingMigrations(migrations: readonly Migration[], current: number, where: string): Migration[] {
   const latest = latestVersion(migrations);
   if (current > latest) {
-    throw new Error(`${where} has accounts schema version ${current}, newer than this build knows (${latest}); upgrade threadsight`);
+    throw new Error(
+      `${where} has accounts schema version ${current}, newer than this build knows (${latest}); upgrade threadsight`,
+    );
   }
   return migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version);
 }

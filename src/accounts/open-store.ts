@@ -4,9 +4,9 @@
  * so they cannot disagree about where keys live.
  */
 import path from "node:path";
-import type { AccountsStore } from "./store.js";
-import { SQLITE_FILE_NAME, openSqliteStore } from "./sqlite-store.js";
 import { openPostgresStore } from "./postgres-store.js";
+import { openSqliteStore, SQLITE_FILE_NAME } from "./sqlite-store.js";
+import type { AccountsStore } from "./store.js";
 
 /** Where the store lives; the two fields of Config that matter here. */
 export interface AccountsStoreLocation {

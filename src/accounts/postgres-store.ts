@@ -5,23 +5,23 @@
  */
 import pg from "pg";
 import type { LimitOverrides, PlanId } from "./caller.js";
+import { parseOverrides } from "./limit-overrides.js";
+import type { Migration } from "./migrations.js";
+import { MIGRATIONS, pendingMigrations } from "./migrations.js";
 import type {
   AccountDayUsage,
   AccountOrigin,
   AccountRecord,
   AccountsStore,
-  EmailVerificationRecord,
   ApiKeyInfo,
   ApiKeyRecord,
+  EmailVerificationRecord,
   NewAccount,
   NewApiKey,
   SessionRecord,
   UsageRow,
 } from "./store.js";
 import { normalizeEmail, withoutHash } from "./store.js";
-import { MIGRATIONS, pendingMigrations } from "./migrations.js";
-import type { Migration } from "./migrations.js";
-import { parseOverrides } from "./limit-overrides.js";
 import { checkDayRange, checkIncrement } from "./usage-args.js";
 
 /** Pool tuning; the defaults suit one server process. */
@@ -160,11 +160,16 @@ async function migrate(pool: pg.Pool, where: string, migrations: readonly Migrat
       `CREATE TABLE IF NOT EXISTS schema_version (
          version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const { rows } = await client.query<{ v: number }>("SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_version");
+    const { rows } = await client.query<{ v: number }>(
+      "SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_version",
+    );
     const current = rows[0]?.v ?? 0;
     for (const m of pendingMigrations(migrations, current, where)) {
       await client.query(m.postgres);
-      await client.query("INSERT INTO schema_version (version, description) VALUES ($1, $2)", [m.version, m.description]);
+      await client.query("INSERT INTO schema_version (version, description) VALUES ($1, $2)", [
+        m.version,
+        m.description,
+      ]);
     }
     await client.query("COMMIT");
   } catch (err) {
@@ -234,12 +239,17 @@ class PostgresStore implements AccountsStore {
   }
 
   async findAccountByEmail(email: string): Promise<AccountRecord | undefined> {
-    const [row] = await this.rows<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = $1`, [normalizeEmail(email)]);
+    const [row] = await this.rows<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = $1`, [
+      normalizeEmail(email),
+    ]);
     return row === undefined ? undefined : toAccount(row);
   }
 
   async getPasswordHash(accountId: string): Promise<string | null | undefined> {
-    const [row] = await this.rows<{ password_hash: string | null }>("SELECT password_hash FROM accounts WHERE id = $1", [accountId]);
+    const [row] = await this.rows<{ password_hash: string | null }>(
+      "SELECT password_hash FROM accounts WHERE id = $1",
+      [accountId],
+    );
     return row?.password_hash;
   }
 
@@ -288,7 +298,9 @@ class PostgresStore implements AccountsStore {
   }
 
   async getSession(tokenHash: string): Promise<SessionRecord | undefined> {
-    const [row] = await this.rows<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = $1`, [tokenHash]);
+    const [row] = await this.rows<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = $1`, [
+      tokenHash,
+    ]);
     return row === undefined ? undefined : toSession(row);
   }
 
@@ -316,7 +328,9 @@ class PostgresStore implements AccountsStore {
   }
 
   async listAccounts(): Promise<AccountRecord[]> {
-    const rows = await this.rows<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id COLLATE "C"`);
+    const rows = await this.rows<AccountRow>(
+      `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id COLLATE "C"`,
+    );
     return rows.map(toAccount);
   }
 
@@ -335,7 +349,9 @@ class PostgresStore implements AccountsStore {
     const rows =
       filter.accountId === undefined
         ? await this.rows<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ${order}`)
-        : await this.rows<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ${order}`, [filter.accountId]);
+        : await this.rows<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ${order}`, [
+            filter.accountId,
+          ]);
     return rows.map(toKeyInfo);
   }
 

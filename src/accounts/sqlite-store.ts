@@ -8,23 +8,23 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { LimitOverrides, PlanId } from "./caller.js";
+import { parseOverrides } from "./limit-overrides.js";
+import type { Migration } from "./migrations.js";
+import { MIGRATIONS, pendingMigrations } from "./migrations.js";
 import type {
   AccountDayUsage,
   AccountOrigin,
   AccountRecord,
   AccountsStore,
-  EmailVerificationRecord,
   ApiKeyInfo,
   ApiKeyRecord,
+  EmailVerificationRecord,
   NewAccount,
   NewApiKey,
   SessionRecord,
   UsageRow,
 } from "./store.js";
 import { normalizeEmail, withoutHash } from "./store.js";
-import { MIGRATIONS, pendingMigrations } from "./migrations.js";
-import type { Migration } from "./migrations.js";
-import { parseOverrides } from "./limit-overrides.js";
 import { checkDayRange, checkIncrement } from "./usage-args.js";
 
 /** The store's file name inside the data directory. */
@@ -183,7 +183,9 @@ class SqliteStore implements AccountsStore {
         `INSERT INTO email_verifications (token_hash, account_id, created_at, expires_at)
          VALUES (@token_hash, @account_id, @created_at, @expires_at)`,
       ),
-      takeVerification: db.prepare("DELETE FROM email_verifications WHERE token_hash = ? RETURNING account_id, expires_at"),
+      takeVerification: db.prepare(
+        "DELETE FROM email_verifications WHERE token_hash = ? RETURNING account_id, expires_at",
+      ),
       markVerified: db.prepare("UPDATE accounts SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?"),
       insertSession: db.prepare(
         `INSERT INTO sessions (token_hash, account_id, csrf_token, created_at, expires_at)

@@ -34,7 +34,10 @@ export interface RetryingUsage extends Pick<AccountsStore, "recordUsage"> {
 }
 
 /** Wraps `store.recordUsage`; `onEvent` hears about queued, dropped and flushed increments. */
-export function retryingUsage(store: Pick<AccountsStore, "recordUsage">, onEvent: (e: UsageWriteEvent) => void = () => {}): RetryingUsage {
+export function retryingUsage(
+  store: Pick<AccountsStore, "recordUsage">,
+  onEvent: (e: UsageWriteEvent) => void = () => {},
+): RetryingUsage {
   const pending = new Map<string, { keyId: string; day: string; operation: string; n: number }>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;

@@ -1,8 +1,8 @@
 /** LeadService handlers: map the request, call LeadsCore, map the leads back. */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { FindLeadsResponseSchema, LeadSchema } from "../../gen/threadsight/v1/leads_pb.js";
 import type { LeadService } from "../../gen/threadsight/v1/leads_pb.js";
+import { FindLeadsResponseSchema, LeadSchema } from "../../gen/threadsight/v1/leads_pb.js";
 import type { LeadsCore } from "../core/leads.js";
 
 /** Creates the LeadService implementation over the leads core. */
@@ -10,7 +10,10 @@ export function leadService(core: LeadsCore): ServiceImpl<typeof LeadService> {
   return {
     async findLeads(req, ctx) {
       const started = performance.now();
-      const leads = await core.find({ query: req.query, limit: req.limit, minScore: req.minScore, filter: req.filter }, ctx.signal);
+      const leads = await core.find(
+        { query: req.query, limit: req.limit, minScore: req.minScore, filter: req.filter },
+        ctx.signal,
+      );
       const results = leads.map(({ post }) =>
         create(LeadSchema, {
           id: post.id,

@@ -4,7 +4,8 @@
  * active. TestMonitor and WatchMonitor answer unimplemented until they are built.
  */
 import { create } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { Monitor, MonitorService, MonitorSettings } from "../../gen/threadsight/v1/monitors_pb.js";
 import {
   CreateMonitorResponseSchema,
   DeleteMonitorResponseSchema,
@@ -19,16 +20,14 @@ import {
   RotateMonitorSecretResponseSchema,
   UpdateMonitorResponseSchema,
 } from "../../gen/threadsight/v1/monitors_pb.js";
-import type { Monitor, MonitorService, MonitorSettings } from "../../gen/threadsight/v1/monitors_pb.js";
-import type { HandlerContext } from "@connectrpc/connect";
 import { CALLER } from "../auth/context.js";
-import { requestFingerprint } from "../core/page-token.js";
 import type { PageTokens } from "../core/page-token.js";
+import { requestFingerprint } from "../core/page-token.js";
 import { AppError } from "../errors/app-error.js";
-import { findPlan } from "../limits/plan-catalog.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
-import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE } from "../monitors/monitor-spec.js";
+import { findPlan } from "../limits/plan-catalog.js";
 import type { ChannelSpec, MonitorKind, MonitorSpec, StoredMonitor } from "../monitors/monitor-spec.js";
+import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE } from "../monitors/monitor-spec.js";
 import type { MonitorsCore, Owner } from "../monitors/monitors-core.js";
 import { timestamp } from "./timestamps.js";
 
@@ -38,26 +37,50 @@ const PAGE_MAX = 100;
 
 /** Fields of MonitorSettings an update_mask may name. */
 const MASKABLE = [
-  "name", "kind", "query", "min_relevance", "min_score", "lead_types", "sources", "subforums", "exclude_subforums",
-  "authors", "min_upvotes", "min_comments", "sentiments", "channels", "paused",
+  "name",
+  "kind",
+  "query",
+  "min_relevance",
+  "min_score",
+  "lead_types",
+  "sources",
+  "subforums",
+  "exclude_subforums",
+  "authors",
+  "min_upvotes",
+  "min_comments",
+  "sentiments",
+  "channels",
+  "paused",
 ] as const;
 type Maskable = (typeof MASKABLE)[number];
 
 function owner(ctx: HandlerContext, catalog: PlanCatalog): Owner {
   const caller = ctx.values.get(CALLER);
-  if (caller === undefined) throw new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>");
+  if (caller === undefined)
+    throw new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>");
   const plan = findPlan(catalog, caller.plan);
-  return { accountId: caller.accountId, maxActiveMonitors: plan?.maxActiveMonitors ?? 0, planName: plan?.name ?? caller.plan };
+  return {
+    accountId: caller.accountId,
+    maxActiveMonitors: plan?.maxActiveMonitors ?? 0,
+    planName: plan?.name ?? caller.plan,
+  };
 }
 
 function pageSize(v: number | undefined): number {
   if (v === undefined) return PAGE_DEFAULT;
-  if (v < 1 || v > PAGE_MAX) throw new AppError("OUT_OF_RANGE", `page_size must be between 1 and ${PAGE_MAX}, got ${v}`, { field: "page_size" });
+  if (v < 1 || v > PAGE_MAX)
+    throw new AppError("OUT_OF_RANGE", `page_size must be between 1 and ${PAGE_MAX}, got ${v}`, { field: "page_size" });
   return v;
 }
 
 function channelsOf(s: MonitorSettings): ChannelSpec[] {
-  return s.channels.map((c) => ({ type: c.type as ChannelSpec["type"], url: c.url, email: c.email, emailMode: (c.emailMode === "" ? "instant" : c.emailMode) as ChannelSpec["emailMode"] }));
+  return s.channels.map((c) => ({
+    type: c.type as ChannelSpec["type"],
+    url: c.url,
+    email: c.email,
+    emailMode: (c.emailMode === "" ? "instant" : c.emailMode) as ChannelSpec["emailMode"],
+  }));
 }
 
 /** The spec a settings message describes, defaults filled in. */
@@ -99,7 +122,14 @@ export function monitorMessage(m: StoredMonitor): Monitor {
     ...(m.minUpvotes !== undefined ? { minUpvotes: m.minUpvotes } : {}),
     ...(m.minComments !== undefined ? { minComments: m.minComments } : {}),
     sentiments: m.sentiments,
-    channels: m.channels.map((c) => create(MonitorChannelSchema, { type: c.type, url: c.url, email: c.email, emailMode: c.type === "email" ? c.emailMode : "" })),
+    channels: m.channels.map((c) =>
+      create(MonitorChannelSchema, {
+        type: c.type,
+        url: c.url,
+        email: c.email,
+        emailMode: c.type === "email" ? c.emailMode : "",
+      }),
+    ),
     paused: m.paused,
     pausedReason: m.pausedReason,
     createTime: timestamp(m.created),
@@ -108,13 +138,24 @@ export function monitorMessage(m: StoredMonitor): Monitor {
   });
 }
 
-function applyMask(current: StoredMonitor, paths: readonly string[], settings: MonitorSettings | undefined): StoredMonitor {
-  if (paths.length === 0) throw new AppError("MISSING_FIELD", `update_mask is required: name the fields to change (${MASKABLE.join(", ")})`, { field: "update_mask" });
+function applyMask(
+  current: StoredMonitor,
+  paths: readonly string[],
+  settings: MonitorSettings | undefined,
+): StoredMonitor {
+  if (paths.length === 0)
+    throw new AppError("MISSING_FIELD", `update_mask is required: name the fields to change (${MASKABLE.join(", ")})`, {
+      field: "update_mask",
+    });
   const given = specOf(settings ?? create(MonitorSettingsSchema));
   const next: StoredMonitor = { ...current };
   for (const path of paths) {
     if (!(MASKABLE as readonly string[]).includes(path)) {
-      throw new AppError("INVALID_ARGUMENT", `update_mask names "${path}", which is not a field an update may change; allowed: ${MASKABLE.join(", ")}`, { field: "update_mask" });
+      throw new AppError(
+        "INVALID_ARGUMENT",
+        `update_mask names "${path}", which is not a field an update may change; allowed: ${MASKABLE.join(", ")}`,
+        { field: "update_mask" },
+      );
     }
     const key = path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()) as keyof MonitorSpec;
     (next as unknown as Record<string, unknown>)[key] = given[key];
@@ -125,14 +166,20 @@ function applyMask(current: StoredMonitor, paths: readonly string[], settings: M
 }
 
 /** Creates the MonitorService implementation. */
-export function monitorService(core: MonitorsCore, catalog: PlanCatalog, pageTokens: PageTokens): Partial<ServiceImpl<typeof MonitorService>> {
+export function monitorService(
+  core: MonitorsCore,
+  catalog: PlanCatalog,
+  pageTokens: PageTokens,
+): Partial<ServiceImpl<typeof MonitorService>> {
   return {
     async createMonitor(req, ctx) {
       const { monitor, secret } = await core.create(owner(ctx, catalog), specOf(req.monitor));
       return create(CreateMonitorResponseSchema, { monitor: monitorMessage(monitor), signingSecret: secret });
     },
     async getMonitor(req, ctx) {
-      return create(GetMonitorResponseSchema, { monitor: monitorMessage(await core.get(owner(ctx, catalog), req.monitorId)) });
+      return create(GetMonitorResponseSchema, {
+        monitor: monitorMessage(await core.get(owner(ctx, catalog), req.monitorId)),
+      });
     },
     async listMonitors(req, ctx) {
       const o = owner(ctx, catalog);
@@ -147,7 +194,9 @@ export function monitorService(core: MonitorsCore, catalog: PlanCatalog, pageTok
     },
     async updateMonitor(req, ctx) {
       const paths = req.updateMask?.paths ?? [];
-      const m = await core.update(owner(ctx, catalog), req.monitorId, (current) => applyMask(current, paths, req.monitor));
+      const m = await core.update(owner(ctx, catalog), req.monitorId, (current) =>
+        applyMask(current, paths, req.monitor),
+      );
       return create(UpdateMonitorResponseSchema, { monitor: monitorMessage(m) });
     },
     async deleteMonitor(req, ctx) {
@@ -156,7 +205,10 @@ export function monitorService(core: MonitorsCore, catalog: PlanCatalog, pageTok
     },
     async rotateMonitorSecret(req, ctx) {
       const r = await core.rotateSecret(owner(ctx, catalog), req.monitorId);
-      return create(RotateMonitorSecretResponseSchema, { signingSecret: r.secret, previousValidUntil: timestamp(r.previousValidUntil) });
+      return create(RotateMonitorSecretResponseSchema, {
+        signingSecret: r.secret,
+        previousValidUntil: timestamp(r.previousValidUntil),
+      });
     },
     async listDeliveries(req, ctx) {
       const o = owner(ctx, catalog);
@@ -166,7 +218,17 @@ export function monitorService(core: MonitorsCore, catalog: PlanCatalog, pageTok
       const rows = await core.attempts(o, req.monitorId, req.status, offset, size + 1);
       return create(ListDeliveriesResponseSchema, {
         deliveries: rows.slice(0, size).map((a) =>
-          create(DeliverySchema, { eventId: a.eventId, monitorId: a.monitorId, channel: a.channel, attempt: a.attempt, status: a.status, responseCode: a.responseCode, latencyMs: a.latencyMs, attemptTime: timestamp(a.at), error: a.error }),
+          create(DeliverySchema, {
+            eventId: a.eventId,
+            monitorId: a.monitorId,
+            channel: a.channel,
+            attempt: a.attempt,
+            status: a.status,
+            responseCode: a.responseCode,
+            latencyMs: a.latencyMs,
+            attemptTime: timestamp(a.at),
+            error: a.error,
+          }),
         ),
         nextPageToken: rows.length > size ? pageTokens.encode(offset + size, fingerprint) : "",
       });

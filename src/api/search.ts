@@ -4,13 +4,13 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
+import type { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import {
   SemanticSearchResponseSchema,
   SemanticSearchResultSchema,
   VectorSearchResponseSchema,
   VectorSearchResultSchema,
 } from "../../gen/threadsight/v1/search_pb.js";
-import type { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import type { SearchCore } from "../core/search.js";
 import type { EnrichedPost } from "../model/post.js";
 import { timestamp } from "./timestamps.js";
@@ -38,7 +38,17 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
   return {
     async semanticSearch(req, ctx) {
       const started = performance.now();
-      const out = await core.semantic({ query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken, filter: req.filter, sort: req.sort }, ctx.signal);
+      const out = await core.semantic(
+        {
+          query: req.query,
+          limit: req.limit,
+          subforums: req.subforums,
+          pageToken: req.pageToken,
+          filter: req.filter,
+          sort: req.sort,
+        },
+        ctx.signal,
+      );
       const results = out.hits.map(({ post, score }) =>
         create(SemanticSearchResultSchema, { ...postFields(post), relevance: score, sentiment: post.sentiment }),
       );
@@ -55,7 +65,16 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
     async vectorSearch(req, ctx) {
       const started = performance.now();
       const out = await core.vector(
-        { query: req.query, limit: req.limit, subforums: req.subforums, pageToken: req.pageToken, startDate: req.startDate, endDate: req.endDate, filter: req.filter, sort: req.sort },
+        {
+          query: req.query,
+          limit: req.limit,
+          subforums: req.subforums,
+          pageToken: req.pageToken,
+          startDate: req.startDate,
+          endDate: req.endDate,
+          filter: req.filter,
+          sort: req.sort,
+        },
         ctx.signal,
       );
       const results = out.hits.map(({ post, score }) =>

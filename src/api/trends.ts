@@ -4,8 +4,13 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { DateRangeSchema, ListTrendsResponseSchema, SamplePostSchema, TrendSchema } from "../../gen/threadsight/v1/trends_pb.js";
 import type { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
+import {
+  DateRangeSchema,
+  ListTrendsResponseSchema,
+  SamplePostSchema,
+  TrendSchema,
+} from "../../gen/threadsight/v1/trends_pb.js";
 import type { TrendsCore } from "../core/trends.js";
 import { timestamp } from "./timestamps.js";
 

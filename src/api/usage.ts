@@ -4,12 +4,12 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { GetUsageResponseSchema, OperationUsageSchema } from "../../gen/threadsight/v1/usage_pb.js";
 import type { UsageService } from "../../gen/threadsight/v1/usage_pb.js";
+import { GetUsageResponseSchema, OperationUsageSchema } from "../../gen/threadsight/v1/usage_pb.js";
 import { CALLER } from "../auth/context.js";
 import { AppError } from "../errors/app-error.js";
-import { usageReport } from "../limits/usage-report.js";
 import type { UsageReportDeps } from "../limits/usage-report.js";
+import { usageReport } from "../limits/usage-report.js";
 import { timestamp } from "./timestamps.js";
 
 const INT32_MAX = 2_147_483_647;
@@ -36,7 +36,9 @@ export function usageService(deps: UsageReportDeps): ServiceImpl<typeof UsageSer
         remaining: int32(r.remaining ?? 0),
         unlimited: r.limit === null,
         rateLimitPerMinute: int32(r.ratePerMinute),
-        operations: r.operations.map((o) => create(OperationUsageSchema, { operation: o.operation, count: int32(o.count) })),
+        operations: r.operations.map((o) =>
+          create(OperationUsageSchema, { operation: o.operation, count: int32(o.count) }),
+        ),
       });
     },
   };

@@ -5,17 +5,18 @@
  * carries exactly one JSON value. Exit codes: 0 done, 1 failed (no such account, store
  * unreachable), 2 usage error.
  */
-import type { AccountRecord, AccountsStore } from "../accounts/store.js";
+
+import { AccountsError } from "../accounts/accounts-error.js";
 import { PLAN_IDS } from "../accounts/caller.js";
 import { checkAccountName, createKeyService, requireVerifiedIfPortal } from "../accounts/key-service.js";
 import { isPlanId } from "../accounts/plan-id.js";
-import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
-import { AccountsError } from "../accounts/accounts-error.js";
 import { newAccountId } from "../accounts/random-id.js";
+import type { AccountRecord, AccountsStore } from "../accounts/store.js";
+import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
 import { accountSummaries } from "../portal/account-summaries.js";
 import type { AccountSummary } from "../portal/portal-service.js";
-import { out, parseSubcommand, runStoreCommand, UsageError } from "./store-command.js";
 import type { StoreExecute } from "./store-command.js";
+import { out, parseSubcommand, runStoreCommand, UsageError } from "./store-command.js";
 import { table } from "./text-table.js";
 
 const HELP = `usage:
@@ -82,7 +83,9 @@ function list(args: string[]): StoreExecute {
 async function findAccount(store: AccountsStore, ref: string): Promise<AccountRecord> {
   const found = ref.includes("@") ? await store.findAccountByEmail(ref) : await store.getAccount(ref);
   if (found === undefined) {
-    throw new Error(`no account ${ref.includes("@") ? "with email" : "with id"} "${ref}" (see \`threadsight accounts list\`)`);
+    throw new Error(
+      `no account ${ref.includes("@") ? "with email" : "with id"} "${ref}" (see \`threadsight accounts list\`)`,
+    );
   }
   return found;
 }
@@ -101,7 +104,12 @@ function create(args: string[]): StoreExecute {
 }
 
 function admin(args: string[]): StoreExecute {
-  const { values, positionals } = parseSubcommand("accounts admin", args, { revoke: { type: "boolean" }, json: { type: "boolean" } }, 1);
+  const { values, positionals } = parseSubcommand(
+    "accounts admin",
+    args,
+    { revoke: { type: "boolean" }, json: { type: "boolean" } },
+    1,
+  );
   const ref = positionals[0]?.trim() ?? "";
   if (ref === "") throw new UsageError("accounts admin: give the account's EMAIL or id (acct_...)");
   const grant = values.revoke !== true;
@@ -124,12 +132,16 @@ function setPlan(args: string[]): StoreExecute {
   const { values, positionals } = parseSubcommand("accounts set-plan", args, { json: { type: "boolean" } }, 2);
   const ref = positionals[0]?.trim() ?? "";
   const plan = positionals[1]?.trim() ?? "";
-  if (ref === "" || plan === "") throw new UsageError("accounts set-plan: give the account's EMAIL or id (acct_...) and the PLAN");
-  if (!isPlanId(plan)) throw new UsageError(`accounts set-plan: PLAN must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+  if (ref === "" || plan === "")
+    throw new UsageError("accounts set-plan: give the account's EMAIL or id (acct_...) and the PLAN");
+  if (!isPlanId(plan))
+    throw new UsageError(`accounts set-plan: PLAN must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
   return async (store, config) => {
     const catalog = loadPlanCatalog(config.plansFile);
     if (findPlan(catalog, plan) === undefined) {
-      throw new UsageError(`accounts set-plan: plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`);
+      throw new UsageError(
+        `accounts set-plan: plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`,
+      );
     }
     const account = await findAccount(store, ref);
     const from = account.plan;
@@ -138,7 +150,9 @@ function setPlan(args: string[]): StoreExecute {
     if (values.json === true) {
       out(JSON.stringify({ id: moved.id, previous_plan: from, plan: moved.plan, keys }));
     } else {
-      out(`Account ${moved.name} (${moved.id}) moved from ${from} to ${moved.plan}; its ${keys} unrevoked key(s) follow it.`);
+      out(
+        `Account ${moved.name} (${moved.id}) moved from ${from} to ${moved.plan}; its ${keys} unrevoked key(s) follow it.`,
+      );
     }
     return 0;
   };
@@ -146,5 +160,13 @@ function setPlan(args: string[]): StoreExecute {
 
 /** Runs `threadsight accounts ...`; returns the exit code. */
 export function run(argv: string[]): Promise<number> {
-  return runStoreCommand({ name: "accounts", help: HELP, subcommands: { list, create, admin, "set-plan": setPlan }, exitCodeFor: (err) => (err instanceof AccountsError && err.code === "invalid_argument" ? 2 : undefined) }, argv);
+  return runStoreCommand(
+    {
+      name: "accounts",
+      help: HELP,
+      subcommands: { list, create, admin, "set-plan": setPlan },
+      exitCodeFor: (err) => (err instanceof AccountsError && err.code === "invalid_argument" ? 2 : undefined),
+    },
+    argv,
+  );
 }

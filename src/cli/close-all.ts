@@ -13,7 +13,11 @@ export interface Closable {
  * Closes each named resource (skipping those never opened), reports each failure as
  * "<command>: closing <name> failed: <reason>", and resolves true when every close succeeded.
  */
-export async function closeAll(command: string, resources: ReadonlyArray<readonly [string, Closable | undefined]>, err: (line: string) => void): Promise<boolean> {
+export async function closeAll(
+  command: string,
+  resources: ReadonlyArray<readonly [string, Closable | undefined]>,
+  err: (line: string) => void,
+): Promise<boolean> {
   let ok = true;
   for (const [name, resource] of resources) {
     if (resource === undefined) continue;

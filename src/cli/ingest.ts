@@ -13,26 +13,26 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.js";
 import { createEmbedder } from "../enrich/create-embedder.js";
 import type { Embedder } from "../enrich/embedder.js";
-import type { SearchIndex } from "../index/search-index.js";
-import { indexingPlan, openSearchIndex } from "../index/open-index.js";
 import type { IndexingMode } from "../index/open-index.js";
+import { indexingPlan, openSearchIndex } from "../index/open-index.js";
+import { openTrendStore } from "../index/open-trend-store.js";
+import type { SearchIndex } from "../index/search-index.js";
 import { CheckpointStore, checkpointScope } from "../ingest/checkpoint.js";
-import { FORMAT_HELP, FORMATS, isFormat } from "../ingest/formats.js";
 import type { Format } from "../ingest/formats.js";
-import { addStats, emptyStats, formatStats, skippedTotal } from "../ingest/ingest-stats.js";
+import { FORMAT_HELP, FORMATS, isFormat } from "../ingest/formats.js";
+import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import { ingestFiles } from "../ingest/ingest-files.js";
+import { addStats, emptyStats, formatStats, skippedTotal } from "../ingest/ingest-stats.js";
 import { IngestFileError } from "../ingest/pipeline.js";
 import { createProgress } from "../ingest/progress.js";
 import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
-import { createIngestEnricher } from "../ingest/ingest-enricher.js";
-import type { IngestEnricher } from "../ingest/ingest-enricher.js";
-import { openTrendStore } from "../index/open-trend-store.js";
-import { ensureTopicModel } from "../topics/auto-build.js";
-import { topicModelPath } from "../topics/model-file.js";
 import { monitorPercolator } from "../monitors/monitor-percolator.js";
 import type { MonitorStore } from "../monitors/monitor-store.js";
 import { MONITORS_DB_FILE, openSqliteMonitorStore } from "../monitors/sqlite-monitor-store.js";
+import { ensureTopicModel } from "../topics/auto-build.js";
+import { topicModelPath } from "../topics/model-file.js";
 import { closeAll } from "./close-all.js";
 
 /**
@@ -90,9 +90,15 @@ interface Args {
   indexing: IndexingMode;
 }
 
-function positiveInt(name: string, raw: string | undefined, fallback: number | undefined, max: number): number | undefined {
+function positiveInt(
+  name: string,
+  raw: string | undefined,
+  fallback: number | undefined,
+  max: number,
+): number | undefined {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name} must be a whole number between 1 and ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    throw new UsageError(`${name} must be a whole number between 1 and ${max}, got "${raw}"`);
   return Number(raw);
 }
 
@@ -119,16 +125,20 @@ function parse(argv: string[]): Args | "help" {
   const v = parsed.values;
   if (v.help === true) return "help";
   if (parsed.positionals.length === 0) throw new UsageError("give at least one file or directory to ingest");
-  if (v.format !== undefined && !isFormat(v.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got "${v.format}"`);
+  if (v.format !== undefined && !isFormat(v.format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got "${v.format}"`);
   let map: FieldMap | undefined;
   try {
     map = v.map === undefined ? undefined : parseFieldMap(v.map);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (map !== undefined && v.format !== undefined && v.format !== "jsonl") throw new UsageError(`--map only applies to --format jsonl, not ${v.format}`);
-  if (v["defer-indexing"] === true && v["live-indexing"] === true) throw new UsageError("give --defer-indexing or --live-indexing, not both");
-  if (v.source !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(v.source)) throw new UsageError(`--source must be 1-32 lowercase letters, digits, - or _, got "${v.source}"`);
+  if (map !== undefined && v.format !== undefined && v.format !== "jsonl")
+    throw new UsageError(`--map only applies to --format jsonl, not ${v.format}`);
+  if (v["defer-indexing"] === true && v["live-indexing"] === true)
+    throw new UsageError("give --defer-indexing or --live-indexing, not both");
+  if (v.source !== undefined && !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(v.source))
+    throw new UsageError(`--source must be 1-32 lowercase letters, digits, - or _, got "${v.source}"`);
   return {
     paths: parsed.positionals,
     format: v.format as Format | undefined,
@@ -155,7 +165,8 @@ async function expand(paths: readonly string[]): Promise<string[]> {
       continue;
     }
     const names = (await readdir(p)).filter((n) => INPUT_FILE.test(n)).sort();
-    if (names.length === 0) throw new UsageError(`${p}: no input files (*.ndjson, *.jsonl, *.json, *.csv) in this directory`);
+    if (names.length === 0)
+      throw new UsageError(`${p}: no input files (*.ndjson, *.jsonl, *.json, *.csv) in this directory`);
     files.push(...names.map((n) => path.resolve(p, n)));
   }
   return files;
@@ -192,13 +203,17 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   if (args.indexing !== "auto" && config.weaviateUrl) {
-    err(`threadsight ingest: --${args.indexing === "deferred" ? "defer" : "live"}-indexing applies to the embedded index; Weaviate (WEAVIATE_URL) indexes each post as it is written`);
+    err(
+      `threadsight ingest: --${args.indexing === "deferred" ? "defer" : "live"}-indexing applies to the embedded index; Weaviate (WEAVIATE_URL) indexes each post as it is written`,
+    );
     return 2;
   }
 
   const controller = new AbortController();
   const onSignal = (name: string) => (): void => {
-    err(`\nthreadsight ingest: ${name} received; stopping (written batches are checkpointed: rerun the same command to resume)`);
+    err(
+      `\nthreadsight ingest: ${name} received; stopping (written batches are checkpointed: rerun the same command to resume)`,
+    );
     controller.abort(new Error(`interrupted by ${name}`));
   };
   const onInt = onSignal("SIGINT");
@@ -221,13 +236,19 @@ export async function run(argv: string[]): Promise<number> {
     embedder = await createEmbedder(config, controller.signal);
     index = await openSearchIndex(config, { indexing: args.indexing });
     const info = await index.open(embedder.model, embedder.dimensions);
-    err(`threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model}; ${indexingPlan(config, args.indexing)})`);
+    err(
+      `threadsight ingest: ${files.length} file(s) into ${index.backend} (${info.count.toLocaleString("en-US")} posts, model ${embedder.model}; ${indexingPlan(config, args.indexing)})`,
+    );
     enricher = await createIngestEnricher(config.dataDir, embedder);
     const checkpoints = new CheckpointStore(config.dataDir, checkpointScope(config));
     // Every written post is matched against the active monitors; their events go to the outbox
     // the server's delivery workers read.
     monitors = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
-    const upserted = monitorPercolator({ store: monitors, embedder, alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha } });
+    const upserted = monitorPercolator({
+      store: monitors,
+      embedder,
+      alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha },
+    });
     const log = (line: string): void => {
       progress.done();
       err(line);
@@ -274,8 +295,20 @@ export async function run(argv: string[]): Promise<number> {
     process.off("SIGTERM", onTerm);
     // The embedded index's remaining work happens in the close below, silent otherwise: minutes
     // on a large table after a deferred run.
-    if (index?.backend === "lancedb") err("threadsight ingest: bringing the indexes up to date (folding in the new posts, training the vector index when due)");
-    const closed = await closeAll("threadsight ingest", [["the monitors store", monitors], ["the enricher", enricher], ["the embedder", embedder], ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index]], err);
+    if (index?.backend === "lancedb")
+      err(
+        "threadsight ingest: bringing the indexes up to date (folding in the new posts, training the vector index when due)",
+      );
+    const closed = await closeAll(
+      "threadsight ingest",
+      [
+        ["the monitors store", monitors],
+        ["the enricher", enricher],
+        ["the embedder", embedder],
+        ["the index (stored posts are kept; their index refresh runs again at the next write or start)", index],
+      ],
+      err,
+    );
     if (!closed) failed = true;
   }
   // After the index is closed: the rebuild opens the store itself (one writer per directory).
@@ -290,12 +323,16 @@ export async function run(argv: string[]): Promise<number> {
       });
       err(`threadsight ingest: ${outcome.message}`);
     } catch (e) {
-      err(`threadsight ingest: the posts are stored, but building the topic model failed: ${(e as Error).message}; run \`threadsight topics rebuild\``);
+      err(
+        `threadsight ingest: the posts are stored, but building the topic model failed: ${(e as Error).message}; run \`threadsight topics rebuild\``,
+      );
       failed = true;
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`ingest summary: ${formatStats(total)}; ${postsThisRun.toLocaleString("en-US")} posts this run in ${seconds.toFixed(1)} s (${(postsThisRun / Math.max(seconds, 1e-3)).toFixed(1)} posts/s)\n`);
+  process.stdout.write(
+    `ingest summary: ${formatStats(total)}; ${postsThisRun.toLocaleString("en-US")} posts this run in ${seconds.toFixed(1)} s (${(postsThisRun / Math.max(seconds, 1e-3)).toFixed(1)} posts/s)\n`,
+  );
   if (failed) return 1;
   return skippedTotal(total) > 0 || total.failed > 0 ? 3 : 0;
 }

@@ -4,17 +4,18 @@
  * --json shapes are a contract other tools drive: with --json, stdout carries exactly one JSON
  * value and nothing else. Exit codes: 0 done, 1 failed, 2 usage error.
  */
-import type { ApiKeyInfo } from "../accounts/store.js";
-import { PLAN_IDS } from "../accounts/caller.js";
+
 import { AccountsError } from "../accounts/accounts-error.js";
-import { createKeyService } from "../accounts/key-service.js";
+import { PLAN_IDS } from "../accounts/caller.js";
 import type { KeyService } from "../accounts/key-service.js";
+import { createKeyService } from "../accounts/key-service.js";
 import { keyStatus } from "../accounts/key-status.js";
 import { isPlanId } from "../accounts/plan-id.js";
+import type { ApiKeyInfo } from "../accounts/store.js";
 import type { Config } from "../config.js";
 import { findPlan, loadPlanCatalog } from "../limits/plan-catalog.js";
+import type { Parsed, ParseOptions, StoreExecute } from "./store-command.js";
 import { out, parseSubcommand, runStoreCommand, UsageError } from "./store-command.js";
-import type { ParseOptions, Parsed, StoreExecute } from "./store-command.js";
 import { table } from "./text-table.js";
 
 /** Account used by `keys create` when --account is not given. */
@@ -56,7 +57,8 @@ function requiredString(sub: string, values: Parsed["values"], flag: string): st
 
 function keyId(sub: string, positionals: string[]): string {
   const id = positionals[0];
-  if (id === undefined || id === "") throw new UsageError(`keys ${sub}: give the KEY_ID (see \`threadsight keys list\`)`);
+  if (id === undefined || id === "")
+    throw new UsageError(`keys ${sub}: give the KEY_ID (see \`threadsight keys list\`)`);
   return id;
 }
 
@@ -89,7 +91,8 @@ function create(args: string[]): Execute {
   };
   const { values } = parse("create", args, flags, 0);
   const plan = values.plan === undefined ? undefined : requiredString("create", values, "plan");
-  if (plan !== undefined && !isPlanId(plan)) throw new UsageError(`keys create: --plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
+  if (plan !== undefined && !isPlanId(plan))
+    throw new UsageError(`keys create: --plan must be one of ${PLAN_IDS.join(", ")}, got "${plan}"`);
   const name = requiredString("create", values, "name");
   const account = typeof values.account === "string" ? values.account : DEFAULT_ACCOUNT_NAME;
   if (account.trim() === "") throw new UsageError("keys create: --account must not be blank");
@@ -97,7 +100,9 @@ function create(args: string[]): Execute {
     // The plan must exist in the catalog in force (Variant A has no lite or starter plan).
     const catalog = loadPlanCatalog(config.plansFile);
     if (plan !== undefined && findPlan(catalog, plan) === undefined) {
-      throw new UsageError(`keys create: --plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`);
+      throw new UsageError(
+        `keys create: --plan "${plan}" is not in the plan catalog ${config.plansFile} (plans: ${catalog.plans.map((p) => p.id).join(", ")})`,
+      );
     }
     const created = await service.createKey({
       ...(account.startsWith("acct_") ? { accountId: account } : { accountName: account }),
@@ -187,7 +192,8 @@ function rotate(args: string[]): Execute {
 function overKeyService(sub: (args: string[]) => Execute): (args: string[]) => StoreExecute {
   return (args) => {
     const execute = sub(args);
-    return (store, config) => execute(createKeyService({ store, rotationGraceSeconds: config.keyRotationGraceSeconds, cacheTtlMs: 0 }), config);
+    return (store, config) =>
+      execute(createKeyService({ store, rotationGraceSeconds: config.keyRotationGraceSeconds, cacheTtlMs: 0 }), config);
   };
 }
 
@@ -197,7 +203,12 @@ export function run(argv: string[]): Promise<number> {
     {
       name: "keys",
       help: HELP,
-      subcommands: { create: overKeyService(create), list: overKeyService(list), revoke: overKeyService(revoke), rotate: overKeyService(rotate) },
+      subcommands: {
+        create: overKeyService(create),
+        list: overKeyService(list),
+        revoke: overKeyService(revoke),
+        rotate: overKeyService(rotate),
+      },
       // A refused argument the service found (e.g. a key id of the wrong shape) is a usage error.
       exitCodeFor: (err) => (err instanceof AccountsError ? (err.code === "invalid_argument" ? 2 : 1) : undefined),
     },

@@ -10,19 +10,41 @@ export type Command = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   serve: { summary: "run the API server", load: async () => (await import("./serve.js")).run },
   ingest: { summary: "load posts from dump files into the index", load: async () => (await import("./ingest.js")).run },
-  reenrich: { summary: "re-run sentiment, lead and topic enrichment over stored posts", load: async () => (await import("./reenrich.js")).run },
+  reenrich: {
+    summary: "re-run sentiment, lead and topic enrichment over stored posts",
+    load: async () => (await import("./reenrich.js")).run,
+  },
   keys: { summary: "create, list, revoke and rotate API keys", load: async () => (await import("./keys.js")).run },
-  accounts: { summary: "list accounts; grant or revoke operator (admin) rights", load: async () => (await import("./accounts.js")).run },
+  accounts: {
+    summary: "list accounts; grant or revoke operator (admin) rights",
+    load: async () => (await import("./accounts.js")).run,
+  },
   plans: { summary: "list the plans of the catalog in force", load: async () => (await import("./plans.js")).run },
-  usage: { summary: "show a key's usage in its current quota period", load: async () => (await import("./usage.js")).run },
-  sources: { summary: "add, list, remove, pause and resume live sources", load: async () => (await import("./sources.js")).run },
-  sync: { summary: "poll the live sources into the index (foreground)", load: async () => (await import("./sync.js")).run },
+  usage: {
+    summary: "show a key's usage in its current quota period",
+    load: async () => (await import("./usage.js")).run,
+  },
+  sources: {
+    summary: "add, list, remove, pause and resume live sources",
+    load: async () => (await import("./sources.js")).run,
+  },
+  sync: {
+    summary: "poll the live sources into the index (foreground)",
+    load: async () => (await import("./sync.js")).run,
+  },
   topics: { summary: "rebuild or list the topic model", load: async () => (await import("./topics.js")).run },
 };
 
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ["usage: threadsight <command> [options]", "", "commands:", ...rows, "", "Run `threadsight <command> --help` for a command's options."].join("\n");
+  return [
+    "usage: threadsight <command> [options]",
+    "",
+    "commands:",
+    ...rows,
+    "",
+    "Run `threadsight <command> --help` for a command's options.",
+  ].join("\n");
 }
 
 /** Entry point used by bin/threadsight.js. */

@@ -7,8 +7,8 @@
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
-import { loadPlanCatalog } from "../limits/plan-catalog.js";
 import type { Plan, PlanCatalog } from "../limits/plan-catalog.js";
+import { loadPlanCatalog } from "../limits/plan-catalog.js";
 import { describeQuotaPeriod, formatQuotaPeriod } from "../limits/quota-period.js";
 
 const HELP = `usage:
@@ -46,7 +46,11 @@ export function plansTable(catalog: PlanCatalog, file: string): string {
   ]);
   const header = ["ID", "NAME", "API", "QUOTA", "RATE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [`catalog ${catalog.name} (${file})`, line(header), ...rows.map(line)].join("\n");
 }
 
@@ -54,7 +58,12 @@ export function plansTable(catalog: PlanCatalog, file: string): string {
 export async function run(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     process.stderr.write(`plans: ${(err as Error).message}\n\n${HELP}\n`);
     return 2;
@@ -65,7 +74,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const [sub, ...extra] = parsed.positionals;
   if (sub !== "list" || extra.length > 0) {
-    process.stderr.write(`plans: ${sub === undefined ? "a subcommand is required" : `unknown subcommand "${[sub, ...extra].join(" ")}"`}\n\n${HELP}\n`);
+    process.stderr.write(
+      `plans: ${sub === undefined ? "a subcommand is required" : `unknown subcommand "${[sub, ...extra].join(" ")}"`}\n\n${HELP}\n`,
+    );
     return 2;
   }
   try {

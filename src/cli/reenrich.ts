@@ -11,8 +11,8 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config.js";
 import type { Config } from "../config.js";
+import { ConfigError, loadConfig } from "../config.js";
 import { createEmbedder } from "../enrich/create-embedder.js";
 import type { Embedder } from "../enrich/embedder.js";
 import { MINILM_DIMENSIONS } from "../enrich/minilm/bert-graph.js";
@@ -21,11 +21,11 @@ import { USE_MODEL_ID } from "../enrich/use-embedder.js";
 import { openSearchIndex } from "../index/open-index.js";
 import { openTrendStore } from "../index/open-trend-store.js";
 import type { SearchIndex } from "../index/search-index.js";
-import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import { reenrichAll } from "../ingest/reenrich.js";
-import type { TrendStore } from "../topics/trend-store.js";
 import { topicModelPath } from "../topics/model-file.js";
+import type { TrendStore } from "../topics/trend-store.js";
 import { closeAll } from "./close-all.js";
 
 /** Posts per read/enrich/write batch when --batch-size is not given. */
@@ -45,9 +45,14 @@ index that serve and ingest use (THREADSIGHT_DATA_DIR, or WEAVIATE_URL). Without
 Exit: 0 done, 3 done but the index refused some posts, 1 failed (rerun: it is idempotent), 2 usage.`;
 
 /** The model and dimensions of the vectors the index holds, starting an embedder only when remote. */
-async function vectorModel(config: Config, signal: AbortSignal): Promise<{ model: string; dimensions: number; embedder?: Embedder }> {
+async function vectorModel(
+  config: Config,
+  signal: AbortSignal,
+): Promise<{ model: string; dimensions: number; embedder?: Embedder }> {
   if (config.embeddingsUrl === undefined) {
-    return config.localEncoder === "all-minilm-l6-v2" ? { model: MINILM_MODEL_ID, dimensions: MINILM_DIMENSIONS } : { model: USE_MODEL_ID, dimensions: USE_DIMENSIONS };
+    return config.localEncoder === "all-minilm-l6-v2"
+      ? { model: MINILM_MODEL_ID, dimensions: MINILM_DIMENSIONS }
+      : { model: USE_MODEL_ID, dimensions: USE_DIMENSIONS };
   }
   // The remote embedder tells its dimensions after a probe; it embeds nothing else here.
   const embedder = await createEmbedder(config, signal);
@@ -66,14 +71,20 @@ export async function run(argv: string[]): Promise<number> {
   const err = (line: string): void => void process.stderr.write(line + "\n");
   let batchSize = DEFAULT_REENRICH_BATCH;
   try {
-    const parsed = parseArgs({ args: argv, options: { "batch-size": { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: false, strict: true });
+    const parsed = parseArgs({
+      args: argv,
+      options: { "batch-size": { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+      strict: true,
+    });
     if (parsed.values.help === true) {
       process.stdout.write(HELP + "\n");
       return 0;
     }
     const raw = parsed.values["batch-size"];
     if (raw !== undefined) {
-      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 10_000) throw new TypeError(`--batch-size must be a whole number between 1 and 10000, got "${raw}"`);
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 10_000)
+        throw new TypeError(`--batch-size must be a whole number between 1 and 10000, got "${raw}"`);
       batchSize = Number(raw);
     }
   } catch (e) {
@@ -93,7 +104,9 @@ export async function run(argv: string[]): Promise<number> {
 
   const controller = new AbortController();
   const onSignal = (name: string) => (): void => {
-    err(`\nthreadsight reenrich: ${name} received; stopping after the current batch (rerun to finish: written batches are done)`);
+    err(
+      `\nthreadsight reenrich: ${name} received; stopping after the current batch (rerun to finish: written batches are done)`,
+    );
     controller.abort(new Error(`interrupted by ${name}`));
   };
   const onInt = onSignal("SIGINT");
@@ -117,7 +130,9 @@ export async function run(argv: string[]): Promise<number> {
     store = await openTrendStore(config);
     enricher = await createIngestEnricher(config.dataDir, vectors);
     const keepTopics = !existsSync(topicModelPath(config.dataDir));
-    err(`threadsight reenrich: ${info.count.toLocaleString("en-US")} posts in ${index.backend} (vectors ${vectors.model})${keepTopics ? "; no topic model, topics kept" : ""}`);
+    err(
+      `threadsight reenrich: ${info.count.toLocaleString("en-US")} posts in ${index.backend} (vectors ${vectors.model})${keepTopics ? "; no topic model, topics kept" : ""}`,
+    );
     let lastLine = 0;
     const report = await reenrichAll(index, store, enricher, {
       batchSize,
@@ -151,7 +166,16 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
-    closed = await closeAll("threadsight reenrich", [["the enricher", enricher], ["the embedder", embedder], ["the trend store", store], ["the index", index]], err);
+    closed = await closeAll(
+      "threadsight reenrich",
+      [
+        ["the enricher", enricher],
+        ["the embedder", embedder],
+        ["the trend store", store],
+        ["the index", index],
+      ],
+      err,
+    );
   }
   return closed ? code : 1;
 }

@@ -22,7 +22,13 @@ export async function run(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, sync: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        "data-dir": { type: "string" },
+        sync: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
     }));
   } catch (err) {

@@ -7,11 +7,11 @@
 import { loadConfig } from "../config.js";
 import { AppError } from "../errors/app-error.js";
 import { CONNECTORS } from "../sources/connectors.js";
-import { SOURCE_KINDS, isSourceKind } from "../sources/source.js";
+import { isSourceKind, SOURCE_KINDS } from "../sources/source.js";
 import { openSourceStore } from "../sources/store/open-source-store.js";
 import type { SourceRecord, SourceStore } from "../sources/store/source-store.js";
-import { SourceExistsError, healthOf } from "../sources/store/source-store.js";
-import { UsageError, out, parseSubcommand } from "./store-command.js";
+import { healthOf, SourceExistsError } from "../sources/store/source-store.js";
+import { out, parseSubcommand, UsageError } from "./store-command.js";
 import { table } from "./text-table.js";
 
 const HELP = `usage:
@@ -37,7 +37,8 @@ type Execute = (store: SourceStore) => Promise<number>;
 
 function name(label: string, raw: string | undefined): string {
   if (raw === undefined) throw new UsageError(`${label}: give the source's NAME`);
-  if (!NAME.test(raw)) throw new UsageError(`${label}: NAME must be 1-64 lowercase letters, digits, - or _, got "${raw}"`);
+  if (!NAME.test(raw))
+    throw new UsageError(`${label}: NAME must be 1-64 lowercase letters, digits, - or _, got "${raw}"`);
   return raw;
 }
 
@@ -67,14 +68,25 @@ function recordJson(r: SourceRecord): Record<string, unknown> {
 
 const SUBCOMMANDS: Record<string, (args: string[]) => Execute> = {
   add(args) {
-    const p = parseSubcommand("sources add", args, { kind: { type: "string" }, settings: { type: "string" }, interval: { type: "string" } }, 1);
+    const p = parseSubcommand(
+      "sources add",
+      args,
+      { kind: { type: "string" }, settings: { type: "string" }, interval: { type: "string" } },
+      1,
+    );
     const n = name("sources add", p.positionals[0]);
     const kind = p.values["kind"];
-    if (typeof kind !== "string" || !isSourceKind(kind)) throw new UsageError(`sources add: --kind must be one of ${SOURCE_KINDS.join(", ")}${typeof kind === "string" ? `, got "${kind}"` : ""}`);
+    if (typeof kind !== "string" || !isSourceKind(kind))
+      throw new UsageError(
+        `sources add: --kind must be one of ${SOURCE_KINDS.join(", ")}${typeof kind === "string" ? `, got "${kind}"` : ""}`,
+      );
     const rawInterval = p.values["interval"];
     let interval = DEFAULT_INTERVAL_SECONDS;
     if (typeof rawInterval === "string") {
-      if (!/^\d+$/.test(rawInterval) || Number(rawInterval) < 10 || Number(rawInterval) > 86_400) throw new UsageError(`sources add: --interval must be a whole number of seconds between 10 and 86400, got "${rawInterval}"`);
+      if (!/^\d+$/.test(rawInterval) || Number(rawInterval) < 10 || Number(rawInterval) > 86_400)
+        throw new UsageError(
+          `sources add: --interval must be a whole number of seconds between 10 and 86400, got "${rawInterval}"`,
+        );
       interval = Number(rawInterval);
     }
     let raw: unknown = {};
@@ -96,7 +108,8 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Execute> = {
       try {
         await store.add({ name: n, kind, settings, intervalSeconds: interval });
       } catch (err) {
-        if (err instanceof SourceExistsError) throw new UsageError(`sources add: ${err.message} (remove it first, or pick another name)`);
+        if (err instanceof SourceExistsError)
+          throw new UsageError(`sources add: ${err.message} (remove it first, or pick another name)`);
         throw err;
       }
       out(`added ${n} [${kind}]: ${CONNECTORS[kind].describe(settings)}, every ${interval} s`);
@@ -123,7 +136,9 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Execute> = {
         when(r.lastSuccessAt),
         r.paused ? "-" : when(r.nextPollAt),
         String(r.postsWritten),
-        r.lastError === undefined || r.consecutiveFailures === 0 ? "-" : `${r.lastErrorKind ?? "error"}: ${r.lastError.slice(0, 80)}`,
+        r.lastError === undefined || r.consecutiveFailures === 0
+          ? "-"
+          : `${r.lastErrorKind ?? "error"}: ${r.lastError.slice(0, 80)}`,
       ]);
       out(table([["NAME", "KIND", "STATUS", "EVERY", "LAST OK", "NEXT POLL", "POSTS", "LAST ERROR"], ...rows]));
       return 0;
@@ -172,7 +187,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const handler = SUBCOMMANDS[sub];
   if (handler === undefined) {
-    process.stderr.write(`threadsight sources: unknown subcommand "${sub}" (${Object.keys(SUBCOMMANDS).join(", ")})\n\n${HELP}\n`);
+    process.stderr.write(
+      `threadsight sources: unknown subcommand "${sub}" (${Object.keys(SUBCOMMANDS).join(", ")})\n\n${HELP}\n`,
+    );
     return 2;
   }
   try {

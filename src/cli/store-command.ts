@@ -3,12 +3,13 @@
  * parsing, the accounts store opened only after the command line parsed (a typo never creates a
  * database), and one mapping from failures to exit codes: 0 done, 1 failed, 2 usage error.
  */
-import { parseArgs } from "node:util";
+
 import type { ParseArgsConfig } from "node:util";
+import { parseArgs } from "node:util";
 import { openAccountsStore } from "../accounts/open-store.js";
 import type { AccountsStore } from "../accounts/store.js";
-import { loadConfig } from "../config.js";
 import type { Config } from "../config.js";
+import { loadConfig } from "../config.js";
 
 /** A mistake in the command line: exit 2 with the message. */
 export class UsageError extends Error {}

@@ -11,13 +11,13 @@ import { createEmbedder } from "../enrich/create-embedder.js";
 import type { Embedder } from "../enrich/embedder.js";
 import { openSearchIndex } from "../index/open-index.js";
 import type { SearchIndex } from "../index/search-index.js";
-import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import { formatPollSummary } from "../sources/sync/poll-source.js";
-import { startSync } from "../sources/sync/start-sync.js";
 import type { RunningSync } from "../sources/sync/start-sync.js";
+import { startSync } from "../sources/sync/start-sync.js";
 import { closeAll } from "./close-all.js";
-import { UsageError, parseSubcommand } from "./store-command.js";
+import { parseSubcommand, UsageError } from "./store-command.js";
 
 const HELP = `usage: threadsight sync [--once]
 
@@ -74,17 +74,23 @@ export async function run(argv: string[]): Promise<number> {
     index = await openSearchIndex(config, { indexing: "live" });
     await index.open(embedder.model, embedder.dimensions);
     enricher = await createIngestEnricher(config.dataDir, embedder);
-    sync = await startSync(config, { index, embedder, enricher }, {
-      once,
-      registry: new Registry(),
-      log: err,
-      onPoll: (summary) => {
-        if (summary.error !== undefined) failedPolls += 1;
-        process.stdout.write(formatPollSummary(summary) + "\n");
+    sync = await startSync(
+      config,
+      { index, embedder, enricher },
+      {
+        once,
+        registry: new Registry(),
+        log: err,
+        onPoll: (summary) => {
+          if (summary.error !== undefined) failedPolls += 1;
+          process.stdout.write(formatPollSummary(summary) + "\n");
+        },
+        onStoreError: (e) => err(`threadsight sync: source store: ${(e as Error).message}`),
       },
-      onStoreError: (e) => err(`threadsight sync: source store: ${(e as Error).message}`),
-    });
-    err(`threadsight sync: polling as ${sync.owner} into ${index.backend} (sources in ${sync.store.backend})${once ? ", once" : ""}`);
+    );
+    err(
+      `threadsight sync: polling as ${sync.owner} into ${index.backend} (sources in ${sync.store.backend})${once ? ", once" : ""}`,
+    );
     await sync.done;
     await sync.stop();
     if (once && failedPolls > 0) code = 1;
@@ -95,7 +101,15 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
-    const closed = await closeAll("threadsight sync", [["the enricher", enricher], ["the embedder", embedder], ["the index", index]], err);
+    const closed = await closeAll(
+      "threadsight sync",
+      [
+        ["the enricher", enricher],
+        ["the embedder", embedder],
+        ["the index", index],
+      ],
+      err,
+    );
     if (!closed) code = 1;
   }
   return code;

@@ -29,7 +29,8 @@ list     prints the topics of the current model
 
 function positiveInt(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new TypeError(`--${name} must be a positive whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new TypeError(`--${name} must be a positive whole number, got "${raw}"`);
   return Number(raw);
 }
 
@@ -41,7 +42,12 @@ export async function run(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { k: { type: "string" }, seed: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        k: { type: "string" },
+        seed: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -69,9 +75,21 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(`topics: no model at ${file}; run \`threadsight topics rebuild\`\n`);
         return 1;
       }
-      const rows = model.topics.map((t) => ({ id: t.id, label: t.label, size: t.size, keywords: t.keywords, label_coverage: t.labelCoverage ?? null, in_trends: hasTheme(t) }));
-      const line = (r: (typeof rows)[number]) => `${r.id.padEnd(6)} ${String(r.size).padStart(7)}  ${r.label}${r.in_trends ? "" : `  (no common theme: ${pct(r.label_coverage ?? 0)} of its posts use a label word; left out of ListTrends)`}`;
-      process.stdout.write(parsed.values.json ? `${JSON.stringify({ version: model.version, createdAt: model.createdAt, topics: rows })}\n` : rows.map(line).join("\n") + "\n");
+      const rows = model.topics.map((t) => ({
+        id: t.id,
+        label: t.label,
+        size: t.size,
+        keywords: t.keywords,
+        label_coverage: t.labelCoverage ?? null,
+        in_trends: hasTheme(t),
+      }));
+      const line = (r: (typeof rows)[number]) =>
+        `${r.id.padEnd(6)} ${String(r.size).padStart(7)}  ${r.label}${r.in_trends ? "" : `  (no common theme: ${pct(r.label_coverage ?? 0)} of its posts use a label word; left out of ListTrends)`}`;
+      process.stdout.write(
+        parsed.values.json
+          ? `${JSON.stringify({ version: model.version, createdAt: model.createdAt, topics: rows })}\n`
+          : rows.map(line).join("\n") + "\n",
+      );
       return 0;
     }
     const store = await openTrendStore(config);
@@ -84,9 +102,25 @@ export async function run(argv: string[]): Promise<number> {
         onProgress: (m) => process.stderr.write(`topics: ${m}\n`),
       });
       const themeless = report.model.topics.filter((t) => !hasTheme(t)).length;
-      const summary = { file, version: report.model.version, topics: report.model.topics.length, without_theme: themeless, posts: report.posts, kept_ids: report.keptIds, retagged: report.retagged, seconds: Math.round((Date.now() - started) / 1000) };
-      const aside = themeless === 0 ? "" : ` (${themeless} with no common theme, left out of ListTrends: see \`threadsight topics list\`)`;
-      process.stdout.write(parsed.values.json ? `${JSON.stringify(summary)}\n` : `rebuilt ${summary.topics} topics${aside} (version ${summary.version}) from ${summary.posts} posts in ${summary.seconds} s; kept ${summary.kept_ids} ids, re-tagged ${summary.retagged} posts\n`);
+      const summary = {
+        file,
+        version: report.model.version,
+        topics: report.model.topics.length,
+        without_theme: themeless,
+        posts: report.posts,
+        kept_ids: report.keptIds,
+        retagged: report.retagged,
+        seconds: Math.round((Date.now() - started) / 1000),
+      };
+      const aside =
+        themeless === 0
+          ? ""
+          : ` (${themeless} with no common theme, left out of ListTrends: see \`threadsight topics list\`)`;
+      process.stdout.write(
+        parsed.values.json
+          ? `${JSON.stringify(summary)}\n`
+          : `rebuilt ${summary.topics} topics${aside} (version ${summary.version}) from ${summary.posts} posts in ${summary.seconds} s; kept ${summary.kept_ids} ids, re-tagged ${summary.retagged} posts\n`,
+      );
       return 0;
     } finally {
       await store.close();

@@ -8,8 +8,8 @@ import { parseArgs } from "node:util";
 import { openAccountsStore } from "../accounts/open-store.js";
 import { loadConfig } from "../config.js";
 import { openLimits } from "../limits/open-limits.js";
-import { usageReport } from "../limits/usage-report.js";
 import type { UsageReport } from "../limits/usage-report.js";
+import { usageReport } from "../limits/usage-report.js";
 
 const HELP = `usage:
   threadsight usage KEY_ID [--json]
@@ -50,7 +50,12 @@ export function usageText(keyId: string, r: UsageReport): string {
 export async function run(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     process.stderr.write(`usage: ${(err as Error).message}\n\n${HELP}\n`);
     return 2;
@@ -61,7 +66,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const [keyId, ...extra] = parsed.positionals;
   if (keyId === undefined || extra.length > 0) {
-    process.stderr.write(`usage: ${keyId === undefined ? "KEY_ID is required" : `unexpected argument "${extra[0]}"`}\n\n${HELP}\n`);
+    process.stderr.write(
+      `usage: ${keyId === undefined ? "KEY_ID is required" : `unexpected argument "${extra[0]}"`}\n\n${HELP}\n`,
+    );
     return 2;
   }
   let closeAll = async (): Promise<void> => {};
@@ -83,7 +90,9 @@ export async function run(argv: string[]): Promise<number> {
       { enforcer: limits.enforcer, store },
       { keyId: key.id, accountId: key.accountId, plan: key.plan, overrides: key.overrides },
     );
-    process.stdout.write((parsed.values.json === true ? JSON.stringify(usageJson(report)) : usageText(key.id, report)) + "\n");
+    process.stdout.write(
+      (parsed.values.json === true ? JSON.stringify(usageJson(report)) : usageText(key.id, report)) + "\n",
+    );
     return 0;
   } catch (err) {
     process.stderr.write(`usage: ${(err as Error).message}\n`);

@@ -28,27 +28,45 @@ const WHO = "(?:i|we|i'?m|we'?re|i am|we are|im)";
 /** Frames that open an ask, each ending where its subject starts. */
 const FRAMES: readonly RegExp[] = [
   // (I'm) looking for a / searching for some / shopping around for
-  new RegExp(`^(?:${WHO}\\s+)?(?:currently\\s+)?(?:looking|searching|hunting|shopping)\\s+(?:around\\s+)?for\\s+${ARTICLE}`, "i"),
+  new RegExp(
+    `^(?:${WHO}\\s+)?(?:currently\\s+)?(?:looking|searching|hunting|shopping)\\s+(?:around\\s+)?for\\s+${ARTICLE}`,
+    "i",
+  ),
   // (we) need a / want some / need help with / need help finding a / want to buy a / looking to hire
-  new RegExp(`^(?:${WHO}\\s+)?(?:really\\s+)?(?:need|want|require)\\s+(?:to\\s+(?:buy|purchase|hire|find|get|order)\\s+|help\\s+(?:with|finding|choosing|picking)\\s+)?${ARTICLE}`, "i"),
+  new RegExp(
+    `^(?:${WHO}\\s+)?(?:really\\s+)?(?:need|want|require)\\s+(?:to\\s+(?:buy|purchase|hire|find|get|order)\\s+|help\\s+(?:with|finding|choosing|picking)\\s+)?${ARTICLE}`,
+    "i",
+  ),
   new RegExp(`^(?:${WHO}\\s+)?looking\\s+to\\s+(?:buy|purchase|hire|find|get|order)\\s+${ARTICLE}`, "i"),
   // can anyone recommend a / could you suggest some
-  new RegExp(`^(?:can|could|would)\\s+(?:anyone|anybody|someone|somebody|you)\\s+(?:please\\s+)?(?:recommend|suggest)\\s+${ARTICLE}`, "i"),
+  new RegExp(
+    `^(?:can|could|would)\\s+(?:anyone|anybody|someone|somebody|you)\\s+(?:please\\s+)?(?:recommend|suggest)\\s+${ARTICLE}`,
+    "i",
+  ),
   // recommendations for a / any suggestions on
   new RegExp(`^(?:any\\s+)?(?:recommendations?|suggestions?|recs)\\s+(?:for|on)\\s+${ARTICLE}`, "i"),
   // people looking for / who needs a / businesses asking for / customers in need of
-  new RegExp(`^(?:who|people|users|customers|companies|businesses|founders|anyone|someone)\\s+(?:who\\s+)?(?:is\\s+|are\\s+)?(?:looking\\s+for|asking\\s+for|searching\\s+for|in\\s+need\\s+of|needs?|needing|wants?|wanting)\\s+${ARTICLE}`, "i"),
+  new RegExp(
+    `^(?:who|people|users|customers|companies|businesses|founders|anyone|someone)\\s+(?:who\\s+)?(?:is\\s+|are\\s+)?(?:looking\\s+for|asking\\s+for|searching\\s+for|in\\s+need\\s+of|needs?|needing|wants?|wanting)\\s+${ARTICLE}`,
+    "i",
+  ),
   // what is the best / which is a good
-  new RegExp(`^(?:what|which)(?:'s|\\s+is|\\s+are)\\s+(?:the\\s+)?(?:best|good|recommended)\\s+`, "i"),
+  /^(?:what|which)(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:best|good|recommended)\s+/i,
 ];
 
 /** Frames of a switch away from what follows them (after any ask frame is gone). */
 const SWITCH_FRAMES: readonly RegExp[] = [
   // alternatives to / a cheaper replacement for / substitute for / competitors of
-  new RegExp(`^${ARTICLE}(?:(?:cheaper|better|simpler|easier|faster|lighter|open[- ]source|self[- ]hosted)\\s+)*(?:alternatives?|replacements?|substitutes?|competitors?)\\s+(?:to|for|of)\\s+`, "i"),
+  new RegExp(
+    `^${ARTICLE}(?:(?:cheaper|better|simpler|easier|faster|lighter|open[- ]source|self[- ]hosted)\\s+)*(?:alternatives?|replacements?|substitutes?|competitors?)\\s+(?:to|for|of)\\s+`,
+    "i",
+  ),
   // switching from / moving away from / migrating off / replace / ditching. Not "leave": "leave
   // management software" is about time off.
-  new RegExp(`^(?:${WHO}\\s+)?(?:(?:switch|switching|move|moving|migrate|migrating)\\s+(?:away\\s+)?(?:from|off(?:\\s+of)?)|replace|replacing|ditch|ditching)\\s+`, "i"),
+  new RegExp(
+    `^(?:${WHO}\\s+)?(?:(?:switch|switching|move|moving|migrate|migrating)\\s+(?:away\\s+)?(?:from|off(?:\\s+of)?)|replace|replacing|ditch|ditching)\\s+`,
+    "i",
+  ),
 ];
 
 /**

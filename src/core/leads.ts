@@ -15,8 +15,8 @@ import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import { leadQuerySubject } from "./lead-query.js";
 import { queryVector } from "./query-vector.js";
-import { requireText, resolveFilter, resolveLimit, resolveMinScore } from "./request-rules.js";
 import type { FilterParams } from "./request-rules.js";
+import { requireText, resolveFilter, resolveLimit, resolveMinScore } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 
 /** Weight of relevance in the lead ranking (documented in the README). */
@@ -66,12 +66,26 @@ export class LeadsCore {
     const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
     const text = keywordText(subject);
     const hits = await this.deps.index.hybrid(
-      { text, vector, alpha: alphaFor(text, this.deps), limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { ...filter, minLeadScore: minScore }, fields: "lead", choose },
+      {
+        text,
+        vector,
+        alpha: alphaFor(text, this.deps),
+        limit: limit * CANDIDATES_PER_RESULT,
+        offset: 0,
+        filter: { ...filter, minLeadScore: minScore },
+        fields: "lead",
+        choose,
+      },
       signal,
     );
     // Ranked again on the posts as read: a post rewritten between ranking and reading is judged
     // by what is returned.
-    return best(hits, (h) => ({ id: h.post.id, score: h.score, leadType: h.post.leadType, leadScore: h.post.leadScore }), minScore, limit).map((h) => ({
+    return best(
+      hits,
+      (h) => ({ id: h.post.id, score: h.score, leadType: h.post.leadType, leadScore: h.post.leadScore }),
+      minScore,
+      limit,
+    ).map((h) => ({
       post: { ...h.post, content: shorten(h.post.content) },
       score: h.score,
       rank: leadRank(h.score, h.post.leadScore),

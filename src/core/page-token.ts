@@ -17,7 +17,9 @@ export function requestFingerprint(parts: readonly unknown[]): string {
 export const PAGE_TOKEN_SECRET_MIN_BYTES = 32;
 
 function notIssued(): AppError {
-  return new AppError("INVALID_ARGUMENT", "page_token is not a token this service issued; start again without it", { field: "page_token" });
+  return new AppError("INVALID_ARGUMENT", "page_token is not a token this service issued; start again without it", {
+    field: "page_token",
+  });
 }
 
 /** Issues and checks page tokens under one secret (shared by every instance that serves the same index). */
@@ -25,7 +27,8 @@ export class PageTokens {
   private readonly secret: Buffer;
 
   constructor(secret: Uint8Array) {
-    if (secret.length < PAGE_TOKEN_SECRET_MIN_BYTES) throw new RangeError(`the page-token secret must be at least ${PAGE_TOKEN_SECRET_MIN_BYTES} bytes`);
+    if (secret.length < PAGE_TOKEN_SECRET_MIN_BYTES)
+      throw new RangeError(`the page-token secret must be at least ${PAGE_TOKEN_SECRET_MIN_BYTES} bytes`);
     this.secret = Buffer.from(secret);
   }
 
@@ -54,13 +57,20 @@ export class PageTokens {
       parsed = undefined;
     }
     const p = parsed as { o?: unknown; f?: unknown } | undefined;
-    if (p === undefined || typeof p !== "object" || p === null || !Number.isInteger(p.o) || typeof p.f !== "string") throw notIssued();
+    if (p === undefined || typeof p !== "object" || p === null || !Number.isInteger(p.o) || typeof p.f !== "string")
+      throw notIssued();
     if (p.f !== fingerprint) {
-      throw new AppError("INVALID_ARGUMENT", "page_token belongs to a different query or filter; start again without it", { field: "page_token" });
+      throw new AppError(
+        "INVALID_ARGUMENT",
+        "page_token belongs to a different query or filter; start again without it",
+        { field: "page_token" },
+      );
     }
     const offset = p.o as number;
     if (offset < 0 || offset + limit > RULES.pagingDepthMax) {
-      throw new AppError("OUT_OF_RANGE", `paging is limited to the first ${RULES.pagingDepthMax} results`, { field: "page_token" });
+      throw new AppError("OUT_OF_RANGE", `paging is limited to the first ${RULES.pagingDepthMax} results`, {
+        field: "page_token",
+      });
     }
     return offset;
   }

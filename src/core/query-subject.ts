@@ -8,7 +8,8 @@
  * a query with no such frame, or nothing after it, is used as written.
  */
 
-const WHO = "(?:people|users|customers|folks|developers|devs|founders|entrepreneurs|redditors|others|everyone|everybody|the (?:community|internet|users|market))";
+const WHO =
+  "(?:people|users|customers|folks|developers|devs|founders|entrepreneurs|redditors|others|everyone|everybody|the (?:community|internet|users|market))";
 const SAY = "(?:saying|say|said|thinking|think|feel|feeling|talking|writing|posting)";
 const ABOUT = "(?:about|of|on|regarding|towards?|around)";
 // Not "views" alone: "views on my blog dropped" counts page views.
@@ -17,9 +18,15 @@ const OPINION = "(?:opinions?|thoughts|impressions|sentiment|feedback|reviews?|e
 /** Frames that open a question about opinion, each ending where the subject starts. */
 const FRAMES: readonly RegExp[] = [
   // what are people saying about / what do users think of / how do people feel about
-  new RegExp(`^(?:so,? )?(?:what|how) (?:are|do|did|does|were|is) ${WHO} (?:really |generally |currently )?${SAY} ${ABOUT} `, "i"),
+  new RegExp(
+    `^(?:so,? )?(?:what|how) (?:are|do|did|does|were|is) ${WHO} (?:really |generally |currently )?${SAY} ${ABOUT} `,
+    "i",
+  ),
   // what's the (general) opinion on / what is the sentiment around
-  new RegExp(`^what(?:'s| is| are) (?:the |people's |peoples )?(?:general |overall |public |current )?(?:${OPINION}|views) ${ABOUT} `, "i"),
+  new RegExp(
+    `^what(?:'s| is| are) (?:the |people's |peoples )?(?:general |overall |public |current )?(?:${OPINION}|views) ${ABOUT} `,
+    "i",
+  ),
   // what do you (guys) think of / how do you feel about
   new RegExp(`^(?:what|how) do you (?:guys |all )?(?:think|feel) ${ABOUT} `, "i"),
   // opinions on / any thoughts about / honest reviews of / experiences with
@@ -41,7 +48,10 @@ export function subjectAfterFrame(query: string, frames: readonly RegExp[]): str
   for (const frame of frames) {
     const m = frame.exec(text);
     if (!m) continue;
-    const subject = text.slice(m[0].length).replace(/[?.!]+$/, "").trim();
+    const subject = text
+      .slice(m[0].length)
+      .replace(/[?.!]+$/, "")
+      .trim();
     if (/[\p{L}\p{N}]/u.test(subject)) return subject;
   }
   return query;

@@ -46,13 +46,21 @@ export function requireText(field: string, value: string): string {
   if (trimmed === "") throw new AppError("MISSING_FIELD", `${field} is required and must not be blank`, { field });
   const chars = [...trimmed].length;
   if (chars > RULES.queryMaxChars) {
-    throw new AppError("OUT_OF_RANGE", `${field} must be at most ${RULES.queryMaxChars} characters, got ${chars}`, { field });
+    throw new AppError("OUT_OF_RANGE", `${field} must be at most ${RULES.queryMaxChars} characters, got ${chars}`, {
+      field,
+    });
   }
   return trimmed;
 }
 
 /** An optional integer with a default and inclusive bounds. */
-export function boundedInt(field: string, value: number | undefined, fallback: number, min: number, max: number): number {
+export function boundedInt(
+  field: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new AppError("OUT_OF_RANGE", `${field} must be between ${min} and ${max}, got ${value}`, { field });
@@ -80,16 +88,24 @@ const SUBFORUM_FORBIDDEN = new RegExp(`[${SUBFORUM_FORBIDDEN_CHARS}]`, "u");
 /** `subforums`: at most 20 non-blank names of at most 100 characters, no control characters; duplicates removed. */
 export function resolveSubforums(values: readonly string[]): string[] {
   if (values.length > RULES.subforumsMax) {
-    throw new AppError("OUT_OF_RANGE", `subforums must list at most ${RULES.subforumsMax} names, got ${values.length}`, { field: "subforums" });
+    throw new AppError(
+      "OUT_OF_RANGE",
+      `subforums must list at most ${RULES.subforumsMax} names, got ${values.length}`,
+      { field: "subforums" },
+    );
   }
   const out = new Set<string>();
   values.forEach((raw, i) => {
     const name = raw.trim();
     if (name === "" || [...name].length > RULES.subforumMaxChars) {
-      throw new AppError("INVALID_ARGUMENT", `subforums[${i}] must be 1..${RULES.subforumMaxChars} characters`, { field: `subforums[${i}]` });
+      throw new AppError("INVALID_ARGUMENT", `subforums[${i}] must be 1..${RULES.subforumMaxChars} characters`, {
+        field: `subforums[${i}]`,
+      });
     }
     if (SUBFORUM_FORBIDDEN.test(name)) {
-      throw new AppError("INVALID_ARGUMENT", `subforums[${i}] must not contain control characters`, { field: `subforums[${i}]` });
+      throw new AppError("INVALID_ARGUMENT", `subforums[${i}] must not contain control characters`, {
+        field: `subforums[${i}]`,
+      });
     }
     out.add(name);
   });
@@ -102,7 +118,8 @@ const MS_PER_DAY = 86_400_000;
 /** Parses a YYYY-MM-DD calendar date to the epoch ms of its UTC midnight; rejects the 30th of February. */
 export function parseDay(field: string, value: string): number {
   const m = DAY.exec(value);
-  if (m === null) throw new AppError("INVALID_DATE", `${field} must be a date in the form YYYY-MM-DD, got "${value}"`, { field });
+  if (m === null)
+    throw new AppError("INVALID_DATE", `${field} must be a date in the form YYYY-MM-DD, got "${value}"`, { field });
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const ms = Date.UTC(y, mo - 1, d);
   const back = new Date(ms);
@@ -110,7 +127,11 @@ export function parseDay(field: string, value: string): number {
     throw new AppError("INVALID_DATE", `${field} is not a real calendar date: "${value}"`, { field });
   }
   if (value < RULES.earliestDate || value > RULES.latestDate) {
-    throw new AppError("INVALID_DATE", `${field} must be between ${RULES.earliestDate} and ${RULES.latestDate}, got "${value}"`, { field });
+    throw new AppError(
+      "INVALID_DATE",
+      `${field} must be between ${RULES.earliestDate} and ${RULES.latestDate}, got "${value}"`,
+      { field },
+    );
   }
   return ms;
 }
@@ -141,11 +162,17 @@ function span(fromDayMs: number, toDayMs: number): DayRange {
 
 function checkOrderAndSpan(start: number, end: number, maxDays: number, prefix = ""): void {
   if (start > end) {
-    throw new AppError("INVALID_DATE", `${prefix}start_date must not be after ${prefix}end_date (got ${formatDay(start)} > ${formatDay(end)})`, { field: `${prefix}start_date` });
+    throw new AppError(
+      "INVALID_DATE",
+      `${prefix}start_date must not be after ${prefix}end_date (got ${formatDay(start)} > ${formatDay(end)})`,
+      { field: `${prefix}start_date` },
+    );
   }
   const days = Math.round((end - start) / MS_PER_DAY) + 1;
   if (days > maxDays) {
-    throw new AppError("OUT_OF_RANGE", `the date range must span at most ${maxDays} days, got ${days}`, { field: `${prefix}end_date` });
+    throw new AppError("OUT_OF_RANGE", `the date range must span at most ${maxDays} days, got ${days}`, {
+      field: `${prefix}end_date`,
+    });
   }
 }
 
@@ -206,7 +233,11 @@ const SOURCE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 /** A list of exact-match names: at most filterValuesMax, each non-blank and bounded, no control characters; duplicates removed. */
 function nameList(field: string, values: readonly string[], check?: (name: string, at: string) => void): string[] {
   if (values.length > RULES.filterValuesMax) {
-    throw new AppError("OUT_OF_RANGE", `${field} must list at most ${RULES.filterValuesMax} values, got ${values.length}`, { field });
+    throw new AppError(
+      "OUT_OF_RANGE",
+      `${field} must list at most ${RULES.filterValuesMax} values, got ${values.length}`,
+      { field },
+    );
   }
   const out = new Set<string>();
   values.forEach((raw, i) => {
@@ -215,7 +246,8 @@ function nameList(field: string, values: readonly string[], check?: (name: strin
     if (name === "" || [...name].length > RULES.filterValueMaxChars) {
       throw new AppError("INVALID_ARGUMENT", `${at} must be 1..${RULES.filterValueMaxChars} characters`, { field: at });
     }
-    if (SUBFORUM_FORBIDDEN.test(name)) throw new AppError("INVALID_ARGUMENT", `${at} must not contain control characters`, { field: at });
+    if (SUBFORUM_FORBIDDEN.test(name))
+      throw new AppError("INVALID_ARGUMENT", `${at} must not contain control characters`, { field: at });
     check?.(name, at);
     out.add(name);
   });
@@ -226,16 +258,28 @@ function nameList(field: string, values: readonly string[], check?: (name: strin
 function oneOf(allowed: readonly string[]): (name: string, at: string) => void {
   return (name, at) => {
     if (!allowed.includes(name)) {
-      throw new AppError("INVALID_ARGUMENT", `${at} must be one of ${allowed.map((a) => `"${a}"`).join(", ")}, got "${name}"`, { field: at });
+      throw new AppError(
+        "INVALID_ARGUMENT",
+        `${at} must be one of ${allowed.map((a) => `"${a}"`).join(", ")}, got "${name}"`,
+        { field: at },
+      );
     }
   };
 }
 
 /** A top-level field and its filter twin must not both be set: which one applies would be a guess. */
-function eitherOr<T>(top: T | undefined, inFilter: T, isSet: (v: T) => boolean, topName: string, filterName: string): T {
+function eitherOr<T>(
+  top: T | undefined,
+  inFilter: T,
+  isSet: (v: T) => boolean,
+  topName: string,
+  filterName: string,
+): T {
   if (top !== undefined && isSet(top)) {
     if (isSet(inFilter)) {
-      throw new AppError("INVALID_ARGUMENT", `${filterName} and ${topName} must not both be given; use one of them`, { field: filterName });
+      throw new AppError("INVALID_ARGUMENT", `${filterName} and ${topName} must not both be given; use one of them`, {
+        field: filterName,
+      });
     }
     return top;
   }
@@ -252,7 +296,16 @@ const nonEmpty = (v: string): boolean => v !== "";
  * bounded minimums, real days in order, no subforum both included and excluded.
  */
 export function resolveFilter(filter: FilterParams | undefined, top: TopLevelFilter = {}): QueryFilter {
-  const f: FilterParams = filter ?? { startDate: "", endDate: "", sources: [], subforums: [], excludeSubforums: [], authors: [], sentiments: [], leadTypes: [] };
+  const f: FilterParams = filter ?? {
+    startDate: "",
+    endDate: "",
+    sources: [],
+    subforums: [],
+    excludeSubforums: [],
+    authors: [],
+    sentiments: [],
+    leadTypes: [],
+  };
   eitherOr(top.subforums, f.subforums, hasItems, "subforums", "filter.subforums");
   const topSubforums = (top.subforums ?? []).length > 0;
   // The spec's field keeps its own rule and messages; the filter's twin is named by its path.
@@ -264,13 +317,26 @@ export function resolveFilter(filter: FilterParams | undefined, top: TopLevelFil
   const exclude = nameList("filter.exclude_subforums", f.excludeSubforums);
   const both = exclude.find((s) => subforums.includes(s));
   if (both !== undefined) {
-    throw new AppError("INVALID_ARGUMENT", `filter.exclude_subforums lists "${both}", which the subforums filter includes; a post cannot be in both`, { field: "filter.exclude_subforums" });
+    throw new AppError(
+      "INVALID_ARGUMENT",
+      `filter.exclude_subforums lists "${both}", which the subforums filter includes; a post cannot be in both`,
+      { field: "filter.exclude_subforums" },
+    );
   }
   const sources = nameList("filter.sources", f.sources, (name, at) => {
-    if (!SOURCE_NAME.test(name)) throw new AppError("INVALID_ARGUMENT", `${at} must be a source name such as "reddit" (lowercase letters, digits, "_" or "-"), got "${name}"`, { field: at });
+    if (!SOURCE_NAME.test(name))
+      throw new AppError(
+        "INVALID_ARGUMENT",
+        `${at} must be a source name such as "reddit" (lowercase letters, digits, "_" or "-"), got "${name}"`,
+        { field: at },
+      );
   });
-  const minUpvotes = f.minUpvotes === undefined ? undefined : boundedInt("filter.min_upvotes", f.minUpvotes, 0, RULES.minUpvotesMin, RULES.minCountMax);
-  const minComments = f.minComments === undefined ? undefined : boundedInt("filter.min_comments", f.minComments, 0, 0, RULES.minCountMax);
+  const minUpvotes =
+    f.minUpvotes === undefined
+      ? undefined
+      : boundedInt("filter.min_upvotes", f.minUpvotes, 0, RULES.minUpvotesMin, RULES.minCountMax);
+  const minComments =
+    f.minComments === undefined ? undefined : boundedInt("filter.min_comments", f.minComments, 0, 0, RULES.minCountMax);
   const out: QueryFilter = {
     ...(subforums.length > 0 ? { subforums } : {}),
     ...(exclude.length > 0 ? { excludeSubforums: exclude } : {}),
@@ -298,7 +364,11 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 export function resolveSort(value: string): SortOrder {
   if (value === "") return "relevance";
   if (!(SORT_ORDERS as readonly string[]).includes(value)) {
-    throw new AppError("INVALID_ARGUMENT", `sort must be one of ${SORT_ORDERS.map((o) => `"${o}"`).join(", ")}, got "${value}"`, { field: "sort" });
+    throw new AppError(
+      "INVALID_ARGUMENT",
+      `sort must be one of ${SORT_ORDERS.map((o) => `"${o}"`).join(", ")}, got "${value}"`,
+      { field: "sort" },
+    );
   }
   return value as SortOrder;
 }

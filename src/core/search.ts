@@ -5,16 +5,16 @@
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, QueryFilter, SearchIndex } from "../index/search-index.js";
-import { requestFingerprint } from "./page-token.js";
-import type { PageTokens } from "./page-token.js";
 import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
+import type { PageTokens } from "./page-token.js";
+import { requestFingerprint } from "./page-token.js";
 import { querySubject } from "./query-subject.js";
 import { queryVector } from "./query-vector.js";
-import { RULES, requireText, resolveFilter, resolveLimit, resolveSort } from "./request-rules.js";
 import type { FilterParams, SortOrder } from "./request-rules.js";
-import { sortWindow } from "./sort-order.js";
+import { RULES, requireText, resolveFilter, resolveLimit, resolveSort } from "./request-rules.js";
 import { shorten } from "./snippet.js";
+import { sortWindow } from "./sort-order.js";
 import type { Summarizer } from "./summary/summarizer.js";
 
 /** What search needs from the rest of the system. */
@@ -90,7 +90,12 @@ export class SearchCore {
     const out = paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
     const summary = await this.deps.summarizer.summarize(
       query,
-      out.hits.map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })),
+      out.hits.map((h) => ({
+        title: h.post.title,
+        content: h.post.content,
+        subforum: h.post.subforum,
+        relevance: h.score,
+      })),
       signal,
     );
     return { ...out, summary };
@@ -100,7 +105,11 @@ export class SearchCore {
   async vector(params: VectorParams, signal: AbortSignal): Promise<SearchPage> {
     const query = requireText("query", params.query);
     const limit = resolveLimit(params.limit);
-    const filter: QueryFilter = resolveFilter(params.filter, { subforums: params.subforums, startDate: params.startDate, endDate: params.endDate });
+    const filter: QueryFilter = resolveFilter(params.filter, {
+      subforums: params.subforums,
+      startDate: params.startDate,
+      endDate: params.endDate,
+    });
     const sort = resolveSort(params.sort ?? "");
     const fingerprint = requestFingerprint(["vector", query, filter, sort]);
     const offset = this.deps.pageTokens.decode(params.pageToken, fingerprint, limit);
@@ -117,7 +126,12 @@ export class SearchCore {
    * `sort` order: relevance pages come from the index as they are; any other order sorts the
    * index's most relevant matches (sort-order.ts).
    */
-  private async ordered(sort: SortOrder, offset: number, limit: number, run: (page: { limit: number; offset: number }) => Promise<Hit[]>): Promise<Hit[]> {
+  private async ordered(
+    sort: SortOrder,
+    offset: number,
+    limit: number,
+    run: (page: { limit: number; offset: number }) => Promise<Hit[]>,
+  ): Promise<Hit[]> {
     if (sort === "relevance") return run({ limit: limit + 1, offset });
     const window = await run({ limit: RULES.sortWindow, offset: 0 });
     return sortWindow(window, sort).slice(offset, offset + limit + 1);

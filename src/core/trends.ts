@@ -5,13 +5,13 @@
  * Formulas: core/trends/formulas.ts and core/trends/log-odds.ts. Knows nothing of HTTP or Connect.
  */
 import { AppError } from "../errors/app-error.js";
-import { hasTheme } from "../topics/topic-model.js";
+import { postText } from "../topics/terms.js";
 import type { TopicModel } from "../topics/topic-model.js";
+import { hasTheme } from "../topics/topic-model.js";
 import type { SubforumCount, TimeWindow, TopicPost, TopicWindowStats, TrendStore } from "../topics/trend-store.js";
 import { engagement } from "../topics/trend-store.js";
-import { postText } from "../topics/terms.js";
-import { dayStart, resolveLimit, resolveTrendsRange } from "./request-rules.js";
 import type { DayRange } from "./request-rules.js";
+import { dayStart, resolveLimit, resolveTrendsRange } from "./request-rules.js";
 import { acceleration, BASELINE_WINDOWS, growthRate, median, trendScore } from "./trends/formulas.js";
 import { trendingKeywords } from "./trends/log-odds.js";
 import { termRarity } from "./trends/rarity.js";
@@ -111,8 +111,16 @@ export class TrendsCore {
         ? await this.deps.store.topPostsFor(
             [
               // The counts are the aggregates just read (the previous window is the last baseline).
-              { topicIds: ranked.map((r) => r.stats.topicId), window, counts: new Map(ranked.map((r) => [r.stats.topicId, r.stats.count])) },
-              { topicIds: withPrevious, window: previousWindow, counts: new Map(ranked.map((r) => [r.stats.topicId, r.previous])) },
+              {
+                topicIds: ranked.map((r) => r.stats.topicId),
+                window,
+                counts: new Map(ranked.map((r) => [r.stats.topicId, r.stats.count])),
+              },
+              {
+                topicIds: withPrevious,
+                window: previousWindow,
+                counts: new Map(ranked.map((r) => [r.stats.topicId, r.previous])),
+              },
             ],
             KEYWORD_POSTS,
             signal,
@@ -124,7 +132,10 @@ export class TrendsCore {
       const prevPosts = prevTop.get(id) ?? [];
       const topic = topics.get(id);
       const background = new Map(topic?.terms ?? []);
-      const keywords = trendingKeywords(this.termCounts(nowPosts), this.termCounts(prevPosts), background, { top: TRENDING_KEYWORDS, weight });
+      const keywords = trendingKeywords(this.termCounts(nowPosts), this.termCounts(prevPosts), background, {
+        top: TRENDING_KEYWORDS,
+        weight,
+      });
       return {
         topicId: id,
         label: topic?.label ?? id,
@@ -161,7 +172,10 @@ export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<
     const history = [...(baselines.get(s.topicId) ?? [])];
     while (history.length < BASELINE_WINDOWS) history.unshift(0);
     const previous = history[history.length - 1] ?? 0;
-    const z = acceleration(s.count, history.filter((_, i) => observed[i]));
+    const z = acceleration(
+      s.count,
+      history.filter((_, i) => observed[i]),
+    );
     return {
       stats: s,
       previous,
@@ -169,7 +183,9 @@ export function rank(stats: readonly TopicWindowStats[], baselines: ReadonlyMap<
       score: trendScore({ count: s.count, engagementPerPost: perPost(s), z, typicalCount, typicalEngagement }),
     };
   });
-  scored.sort((a, b) => b.score - a.score || b.stats.count - a.stats.count || (a.stats.topicId < b.stats.topicId ? -1 : 1));
+  scored.sort(
+    (a, b) => b.score - a.score || b.stats.count - a.stats.count || (a.stats.topicId < b.stats.topicId ? -1 : 1),
+  );
   return scored;
 }
 

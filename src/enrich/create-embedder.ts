@@ -6,18 +6,25 @@
  */
 import type { Config } from "../config.js";
 import type { Embedder } from "./embedder.js";
-import { connectOpenAiEmbedder } from "./openai-embedder.js";
 import { startMiniLmEmbedder } from "./minilm/minilm-embedder.js";
+import { connectOpenAiEmbedder } from "./openai-embedder.js";
 import { startUseEmbedder } from "./use-embedder.js";
 
 /** The config fields the factory reads. */
-export type EmbedderConfig = Pick<Config, "embeddingsUrl" | "embeddingsModel" | "embeddingsApiKey" | "embedWorkers" | "localEncoder" | "embeddingsModelDir">;
+export type EmbedderConfig = Pick<
+  Config,
+  "embeddingsUrl" | "embeddingsModel" | "embeddingsApiKey" | "embedWorkers" | "localEncoder" | "embeddingsModelDir"
+>;
 
 /** Starts the configured embedder. Close it when done (it may own worker threads). */
 export async function createEmbedder(config: EmbedderConfig, signal?: AbortSignal): Promise<Embedder> {
   if (config.embeddingsUrl !== undefined) {
-    return connectOpenAiEmbedder({ url: config.embeddingsUrl, model: config.embeddingsModel, apiKey: config.embeddingsApiKey }, signal);
+    return connectOpenAiEmbedder(
+      { url: config.embeddingsUrl, model: config.embeddingsModel, apiKey: config.embeddingsApiKey },
+      signal,
+    );
   }
-  if (config.localEncoder === "all-minilm-l6-v2") return startMiniLmEmbedder(config.embedWorkers, config.embeddingsModelDir);
+  if (config.localEncoder === "all-minilm-l6-v2")
+    return startMiniLmEmbedder(config.embedWorkers, config.embeddingsModelDir);
   return startUseEmbedder(config.embedWorkers);
 }

@@ -103,7 +103,10 @@ export class OpenAiEmbedder implements Embedder {
         failure = err.error;
         retryAfterMs = err.retryAfterMs;
       }
-      if (attempt >= retries) throw new EmbeddingsHttpError(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure.status, { cause: failure });
+      if (attempt >= retries)
+        throw new EmbeddingsHttpError(`${failure.message} (gave up after ${attempt + 1} attempts)`, failure.status, {
+          cause: failure,
+        });
       await sleep(Math.min(retryAfterMs ?? delay, 10_000), signal);
       delay = Math.min(delay * 2, 10_000);
     }
@@ -134,12 +137,18 @@ export class OpenAiEmbedder implements Embedder {
       body = await response.text();
     } catch (err) {
       if (signal?.aborted === true) throw signal.reason;
-      const message = timeout.aborted ? `embeddings response from ${this.endpoint} timed out after ${timeoutMs} ms` : `reading the embeddings response failed: ${(err as Error).message}`;
+      const message = timeout.aborted
+        ? `embeddings response from ${this.endpoint} timed out after ${timeoutMs} ms`
+        : `reading the embeddings response failed: ${(err as Error).message}`;
       throw new RetryableError(new EmbeddingsHttpError(message, undefined, { cause: err }));
     }
     if (!response.ok) {
-      const error = new EmbeddingsHttpError(`embeddings endpoint ${this.endpoint} answered ${response.status}: ${serverMessage(body)}`, response.status);
-      if (response.status === 429 || response.status >= 500) throw new RetryableError(error, retryAfter(response.headers.get("retry-after")));
+      const error = new EmbeddingsHttpError(
+        `embeddings endpoint ${this.endpoint} answered ${response.status}: ${serverMessage(body)}`,
+        response.status,
+      );
+      if (response.status === 429 || response.status >= 500)
+        throw new RetryableError(error, retryAfter(response.headers.get("retry-after")));
       throw error;
     }
     return this.parse(body, input.length);
@@ -154,17 +163,27 @@ export class OpenAiEmbedder implements Embedder {
     }
     const data = (json as { data?: unknown }).data;
     if (!Array.isArray(data) || data.length !== expected) {
-      throw new EmbeddingsHttpError(`embeddings endpoint ${this.endpoint} returned ${Array.isArray(data) ? data.length : "no"} embeddings for ${expected} inputs`);
+      throw new EmbeddingsHttpError(
+        `embeddings endpoint ${this.endpoint} returned ${Array.isArray(data) ? data.length : "no"} embeddings for ${expected} inputs`,
+      );
     }
     const out = new Array<Float32Array>(expected);
     data.forEach((item: { index?: unknown; embedding?: unknown }, i) => {
       const index = typeof item.index === "number" ? item.index : i;
-      if (!Array.isArray(item.embedding) || !item.embedding.every((x) => typeof x === "number") || index < 0 || index >= expected) {
-        throw new EmbeddingsHttpError(`embeddings endpoint ${this.endpoint} returned a malformed embedding at position ${i}`);
+      if (
+        !Array.isArray(item.embedding) ||
+        !item.embedding.every((x) => typeof x === "number") ||
+        index < 0 ||
+        index >= expected
+      ) {
+        throw new EmbeddingsHttpError(
+          `embeddings endpoint ${this.endpoint} returned a malformed embedding at position ${i}`,
+        );
       }
       const dims = item.embedding.length;
       if (this.dims === 0) this.dims = dims;
-      else if (dims !== this.dims) throw new EmbeddingsHttpError(`embeddings endpoint returned ${dims} dimensions, expected ${this.dims}`);
+      else if (dims !== this.dims)
+        throw new EmbeddingsHttpError(`embeddings endpoint returned ${dims} dimensions, expected ${this.dims}`);
       out[index] = normalise(item.embedding as number[]);
     });
     return out;
@@ -200,7 +219,10 @@ function serverMessage(body: string): string {
 }
 
 /** Creates the embedder and makes one probe request so `dimensions` is known. */
-export async function connectOpenAiEmbedder(options: OpenAiEmbedderOptions, signal?: AbortSignal): Promise<OpenAiEmbedder> {
+export async function connectOpenAiEmbedder(
+  options: OpenAiEmbedderOptions,
+  signal?: AbortSignal,
+): Promise<OpenAiEmbedder> {
   const embedder = new OpenAiEmbedder(options);
   await embedder.embed(["dimension probe"], signal);
   return embedder;

@@ -7,9 +7,10 @@
  * The object satisfies the ingest pipeline's `Enricher` structurally (enrich(posts) with an
  * optional second argument); it does not import it, so enrich/ keeps no arrow back up to ingest/.
  */
-import type { Embedder } from "./embedder.js";
-import { postEmbeddingText } from "./embed-text.js";
+
 import type { EnrichedPost, Post } from "../model/post.js";
+import { postEmbeddingText } from "./embed-text.js";
+import type { Embedder } from "./embedder.js";
 import { createLeadClassifier, type LeadClassifier } from "./leads/classifier.js";
 import { createSentimentClassifier, type SentimentClassifier } from "./sentiment/classifier.js";
 
@@ -38,21 +39,27 @@ export function sentimentText(post: Pick<Post, "title" | "content">): string {
 
 /** Builds the enricher from the committed sentiment model and the lead rules. */
 export function createPostEnricher(options: PostEnricherOptions = {}): PostEnricher {
-  const sentiment = options.sentiment ?? createSentimentClassifier(options.embedder ? { embedder: options.embedder } : {});
+  const sentiment =
+    options.sentiment ?? createSentimentClassifier(options.embedder ? { embedder: options.embedder } : {});
   const leads = options.leads ?? createLeadClassifier();
   const embeddingText = options.embeddingText ?? postEmbeddingText;
   return {
     async enrich(posts, vectors, signal) {
       let vecs = vectors;
       if (!vecs) {
-        if (!options.embedder) throw new Error("enrich() needs the posts' vectors or an embedder (createPostEnricher({ embedder }))");
+        if (!options.embedder)
+          throw new Error("enrich() needs the posts' vectors or an embedder (createPostEnricher({ embedder }))");
         vecs = await options.embedder.embed(posts.map(embeddingText), signal);
       }
       if (vecs.length !== posts.length) throw new Error(`got ${vecs.length} vectors for ${posts.length} posts`);
       return posts.map((post, i): EnrichedPost => {
         const vector = vecs[i]!;
         const s = sentiment.classifyOne(sentimentText(post), vector);
-        const { leadType, leadScore, painPoint, opportunity, industry, targetProduct } = leads.classify(post, vector, s);
+        const { leadType, leadScore, painPoint, opportunity, industry, targetProduct } = leads.classify(
+          post,
+          vector,
+          s,
+        );
         return {
           ...post,
           sentiment: s.label,

@@ -78,7 +78,8 @@ interface Slot {
 const PER_WORKER = 2;
 
 function spawnWorker(encoder: LocalEncoder): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-worker.js", import.meta.url), { workerData: encoder });
+  if (!import.meta.url.endsWith(".ts"))
+    return new Worker(new URL("./use-worker.js", import.meta.url), { workerData: encoder });
   // Running from source under tsx (tests, dev): a worker does not inherit tsx's loader hooks,
   // so a small bootstrap registers them before importing the TypeScript worker module.
   const entry = new URL("./use-worker.ts", import.meta.url).href;
@@ -103,7 +104,9 @@ export class UseEmbedder implements Embedder {
     this.model = spec.model;
     for (const slot of slots) {
       slot.worker.on("message", (reply: UseReply) => this.onReply(slot, reply));
-      slot.worker.on("error", (err) => this.fail(new EmbedderError(`sentence encoder worker failed: ${err.message}`, { cause: err })));
+      slot.worker.on("error", (err) =>
+        this.fail(new EmbedderError(`sentence encoder worker failed: ${err.message}`, { cause: err })),
+      );
       slot.worker.on("exit", (code) => {
         if (!this.closed) this.fail(new EmbedderError(`sentence encoder worker exited with code ${code}`));
       });
@@ -112,7 +115,8 @@ export class UseEmbedder implements Embedder {
 
   /** Starts `workers` threads and waits until each has loaded the model. */
   static async start(workers: number, spec: EncoderSpec = USE_SPEC): Promise<UseEmbedder> {
-    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new RangeError(`workers must be a positive integer, got ${workers}`);
     // ONNX Runtime's native addon must stay loaded in the main thread: once every worker that
     // loaded it has exited, a new worker's load fails with "Module did not self-register" (seen
     // when a process closes one embedder and starts another; test/enrich/use-embedder.test.ts).
@@ -120,7 +124,11 @@ export class UseEmbedder implements Embedder {
     const started = Array.from({ length: workers }, () => spawnWorker(spec.encoder));
     try {
       const dims = await Promise.all(started.map((w) => ready(w)));
-      return new UseEmbedder(started.map((worker) => ({ worker, inFlight: [] })), dims[0]!, spec);
+      return new UseEmbedder(
+        started.map((worker) => ({ worker, inFlight: [] })),
+        dims[0]!,
+        spec,
+      );
     } catch (err) {
       await Promise.all(started.map((w) => w.terminate()));
       throw err;
@@ -226,7 +234,14 @@ const CLOSE_GRACE_MS = 10_000;
  */
 function stopWorker(worker: Worker): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), CLOSE_GRACE_MS);
+    const timer = setTimeout(
+      () =>
+        void worker.terminate().then(
+          () => resolve(),
+          () => resolve(),
+        ),
+      CLOSE_GRACE_MS,
+    );
     timer.unref();
     worker.once("exit", () => {
       clearTimeout(timer);

@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { MiniLmSession } from "./minilm/minilm-session.js";
-import { UseSession } from "./use-onnx/use-session.js";
 import type { LocalEncoder, UseClose, UseReply, UseRequest } from "./use-embedder.js";
+import { UseSession } from "./use-onnx/use-session.js";
 
 const port = parentPort;
 if (port === null) throw new Error("use-worker.ts must run in a worker thread");

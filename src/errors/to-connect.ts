@@ -8,8 +8,8 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { AppError } from "./app-error.js";
-import { ERROR_TABLE } from "./error-table.js";
 import type { ErrorKind } from "./error-table.js";
+import { ERROR_TABLE } from "./error-table.js";
 
 /** One detail of a ConnectError as its constructor takes it. */
 type OutgoingDetail = NonNullable<ConstructorParameters<typeof ConnectError>[3]>[number];
@@ -29,12 +29,20 @@ const KIND_BY_ERROR_NAME: Readonly<Record<string, ErrorKind>> = {
 /** Builds the ConnectError for an AppError (or a kind + message). */
 export function appErrorToConnect(err: AppError): ConnectError {
   const row = ERROR_TABLE[err.kind];
-  const details: OutgoingDetail[] = [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: row.reason, domain: ERROR_DOMAIN, metadata: err.metadata }) }];
+  const details: OutgoingDetail[] = [
+    {
+      desc: ErrorInfoSchema,
+      value: create(ErrorInfoSchema, { reason: row.reason, domain: ERROR_DOMAIN, metadata: err.metadata }),
+    },
+  ];
   // gRPC tooling (AIP-193 clients, status printers) looks for the offending field in a
   // google.rpc.BadRequest; ErrorInfo's metadata names it only by our own convention.
   const field = err.metadata.field;
   if (row.code === Code.InvalidArgument && field !== undefined && field !== "") {
-    details.push({ desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations: [{ field, description: err.message }] }) });
+    details.push({
+      desc: BadRequestSchema,
+      value: create(BadRequestSchema, { fieldViolations: [{ field, description: err.message }] }),
+    });
   }
   return new ConnectError(err.message, row.code, undefined, details, err);
 }

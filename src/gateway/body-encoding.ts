@@ -34,16 +34,30 @@ export function decodeBody(body: Buffer, contentEncoding: string | undefined, ma
   const inflate = INFLATE[coding];
   if (inflate === undefined) {
     const what = coding.includes(",") ? `more than one content coding ("${coding}")` : `Content-Encoding "${coding}"`;
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `${what} is not supported on request bodies; send the body uncompressed or with one of ${ACCEPTED_BODY_ENCODINGS}`, {
-      field: CONTENT_ENCODING_FIELD,
-    });
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `${what} is not supported on request bodies; send the body uncompressed or with one of ${ACCEPTED_BODY_ENCODINGS}`,
+      {
+        field: CONTENT_ENCODING_FIELD,
+      },
+    );
   }
   try {
     return inflate(body, maxBytes);
   } catch (cause) {
     if ((cause as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") {
-      throw new AppError("PAYLOAD_TOO_LARGE", `the request body must be at most ${maxBytes} bytes once decompressed`, {}, { cause });
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `the request body must be at most ${maxBytes} bytes once decompressed`,
+        {},
+        { cause },
+      );
     }
-    throw new AppError("MALFORMED_JSON", `the request body is not valid ${coding} data, as its Content-Encoding says it is`, {}, { cause });
+    throw new AppError(
+      "MALFORMED_JSON",
+      `the request body is not valid ${coding} data, as its Content-Encoding says it is`,
+      {},
+      { cause },
+    );
   }
 }

@@ -3,8 +3,8 @@
  * `{"success": false, "error": {code, reason, message, request_id}}` on failure, with the HTTP
  * status taken from the error table by the error's stable reason.
  */
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ERROR_TABLE, connectCodeName } from "../errors/error-table.js";
+import { Code, type ConnectError } from "@connectrpc/connect";
+import { connectCodeName, ERROR_TABLE } from "../errors/error-table.js";
 import { reasonOf, toConnectError } from "../errors/to-connect.js";
 
 /** Body of a REST error response. */
@@ -13,7 +13,9 @@ export interface ErrorBody {
   error: { code: string; reason: string; message: string; request_id: string };
 }
 
-const STATUS_BY_REASON: ReadonlyMap<string, number> = new Map(Object.values(ERROR_TABLE).map((row) => [row.reason, row.http]));
+const STATUS_BY_REASON: ReadonlyMap<string, number> = new Map(
+  Object.values(ERROR_TABLE).map((row) => [row.reason, row.http]),
+);
 
 /** Status for a Connect code when an error carries no reason of ours (e.g. Connect's own). */
 const STATUS_BY_CODE: Partial<Record<Code, number>> = {
@@ -43,11 +45,19 @@ export function forwardHeaders(source: Headers, target: (name: string, value: st
 }
 
 /** HTTP status and body for any error. */
-export function errorResponse(thrown: unknown, requestId: string): { status: number; body: ErrorBody; error: ConnectError } {
+export function errorResponse(
+  thrown: unknown,
+  requestId: string,
+): { status: number; body: ErrorBody; error: ConnectError } {
   const error = toConnectError(thrown);
-  const reason = reasonOf(error) || (error.code === Code.Internal || error.code === Code.Unknown ? "INTERNAL" : connectCodeName(error.code).toUpperCase());
+  const reason =
+    reasonOf(error) ||
+    (error.code === Code.Internal || error.code === Code.Unknown
+      ? "INTERNAL"
+      : connectCodeName(error.code).toUpperCase());
   const status = STATUS_BY_REASON.get(reason) ?? STATUS_BY_CODE[error.code] ?? 500;
-  const message = status >= 500 && reason === "INTERNAL" ? `internal error (request id ${requestId})` : error.rawMessage;
+  const message =
+    status >= 500 && reason === "INTERNAL" ? `internal error (request id ${requestId})` : error.rawMessage;
   return {
     status,
     error,

@@ -6,8 +6,9 @@
  * Registered as an encapsulated plugin: its JSON parser and error handler do not leak into the
  * Connect plugin, which needs raw bodies.
  */
-import { create, toJson } from "@bufbuild/protobuf";
+
 import type { DescMessage, DescService, JsonValue, MessageShape } from "@bufbuild/protobuf";
+import { create, toJson } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PEER_HEADER } from "../auth/context.js";
@@ -17,10 +18,10 @@ import { PROTOCOL_HEADER } from "../interceptors/protocol.js";
 import { REQUEST_ID_HEADER } from "../observability/request-id.js";
 import { ACCEPTED_BODY_ENCODINGS, CONTENT_ENCODING_FIELD, decodeBody } from "./body-encoding.js";
 import { findDuplicateKey } from "./duplicate-keys.js";
-import { encodeAnswer } from "./response-encoding.js";
 import { errorResponse, forwardHeaders } from "./envelope.js";
-import { aliasPath, restRoutes } from "./http-rules.js";
 import type { RestRoute } from "./http-rules.js";
+import { aliasPath, restRoutes } from "./http-rules.js";
+import { encodeAnswer } from "./response-encoding.js";
 import { strictFromJson } from "./strict-json.js";
 
 /** Options of the gateway plugin. */
@@ -80,7 +81,10 @@ function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transp
       // RPC failures were already logged once by the observe interceptor.
       return sendError(reply, err, String(req.id));
     }
-    const { body, encoding } = await encodeAnswer(JSON.stringify({ success: true, data }), req.headers["accept-encoding"]);
+    const { body, encoding } = await encodeAnswer(
+      JSON.stringify({ success: true, data }),
+      req.headers["accept-encoding"],
+    );
     // Caches must not serve a gzipped answer to a client that did not ask for one; the CORS hook
     // may have said Vary: Origin already.
     const vary = reply.getHeader("vary");
@@ -97,7 +101,11 @@ function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transp
       url,
       handler: async (req, reply) => {
         reply.header("allow", route.httpMethod === "GET" ? "GET, HEAD" : route.httpMethod);
-        return sendError(reply, new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url}; use ${route.httpMethod}`), String(req.id));
+        return sendError(
+          reply,
+          new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url}; use ${route.httpMethod}`),
+          String(req.id),
+        );
       },
     });
   }
@@ -106,36 +114,58 @@ function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transp
 /** Fastify plugin: the REST gateway. */
 export async function restGateway(app: FastifyInstance, opts: GatewayOptions): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: opts.maxBodyBytes }, (req, body, done) => {
-    let text: string;
-    try {
-      text = decodeBody(body as Buffer, req.headers["content-encoding"], opts.maxBodyBytes).toString("utf8");
-    } catch (err) {
-      return done(err as Error, undefined);
-    }
-    if (text.trim() === "") return done(null, undefined);
-    try {
-      const parsed: unknown = JSON.parse(text);
-      const duplicate = findDuplicateKey(text);
-      if (duplicate !== undefined) {
-        return done(new AppError("MALFORMED_JSON", `the request body has the key "${duplicate}" more than once in one object; send each key once`), undefined);
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "buffer", bodyLimit: opts.maxBodyBytes },
+    (req, body, done) => {
+      let text: string;
+      try {
+        text = decodeBody(body as Buffer, req.headers["content-encoding"], opts.maxBodyBytes).toString("utf8");
+      } catch (err) {
+        return done(err as Error, undefined);
       }
-      done(null, parsed);
-    } catch (cause) {
-      done(new AppError("MALFORMED_JSON", `the request body is not valid JSON: ${(cause as Error).message}`, {}, { cause }), undefined);
-    }
-  });
+      if (text.trim() === "") return done(null, undefined);
+      try {
+        const parsed: unknown = JSON.parse(text);
+        const duplicate = findDuplicateKey(text);
+        if (duplicate !== undefined) {
+          return done(
+            new AppError(
+              "MALFORMED_JSON",
+              `the request body has the key "${duplicate}" more than once in one object; send each key once`,
+            ),
+            undefined,
+          );
+        }
+        done(null, parsed);
+      } catch (cause) {
+        done(
+          new AppError(
+            "MALFORMED_JSON",
+            `the request body is not valid JSON: ${(cause as Error).message}`,
+            {},
+            { cause },
+          ),
+          undefined,
+        );
+      }
+    },
+  );
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const code = (err as { code?: string }).code;
     let mapped: unknown = err;
     if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-      mapped = new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
+      mapped = new AppError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`,
+      );
     } else if (code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       mapped = new AppError("PAYLOAD_TOO_LARGE", `the request body must be at most ${opts.maxBodyBytes} bytes`);
     } else if (code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" || code === "FST_ERR_CTP_EMPTY_JSON_BODY") {
       mapped = new AppError("MALFORMED_JSON", "the request body is empty or its length does not match Content-Length");
     }
-    if (mapped instanceof AppError && mapped.metadata.field === CONTENT_ENCODING_FIELD) reply.header("accept-encoding", ACCEPTED_BODY_ENCODINGS);
+    if (mapped instanceof AppError && mapped.metadata.field === CONTENT_ENCODING_FIELD)
+      reply.header("accept-encoding", ACCEPTED_BODY_ENCODINGS);
     if (!(mapped instanceof AppError) && (err.statusCode ?? 500) >= 500) req.log.error({ err }, "gateway failure");
     return sendError(reply, mapped, String(req.id));
   });

@@ -3,8 +3,9 @@
  * registers one REST route per annotated RPC from this list, so adding an RPC with an annotation
  * adds its REST route with no route code written by hand.
  */
-import { getOption, hasOption } from "@bufbuild/protobuf";
+
 import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
+import { getOption, hasOption } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
 
 /** One REST route derived from an annotation. */
@@ -28,9 +29,16 @@ export function restRoutes(services: readonly DescService[]): RestRoute[] {
       const pattern = rule.pattern;
       if (pattern.case === undefined || pattern.case === "custom") continue;
       if (pattern.value.includes("{")) {
-        throw new Error(`${service.typeName}.${method.name}: path variables are not supported by the gateway (${pattern.value})`);
+        throw new Error(
+          `${service.typeName}.${method.name}: path variables are not supported by the gateway (${pattern.value})`,
+        );
       }
-      routes.push({ httpMethod: pattern.case.toUpperCase() as RestRoute["httpMethod"], path: pattern.value, body: rule.body, method: method as DescMethodUnary });
+      routes.push({
+        httpMethod: pattern.case.toUpperCase() as RestRoute["httpMethod"],
+        path: pattern.value,
+        body: rule.body,
+        method: method as DescMethodUnary,
+      });
     }
   }
   return routes;

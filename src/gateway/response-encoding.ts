@@ -33,7 +33,10 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 }
 
 /** The body to send and the Content-Encoding it carries ("" for none). */
-export async function encodeAnswer(json: string, acceptEncoding: string | undefined): Promise<{ body: string | Buffer; encoding: string }> {
+export async function encodeAnswer(
+  json: string,
+  acceptEncoding: string | undefined,
+): Promise<{ body: string | Buffer; encoding: string }> {
   if (Buffer.byteLength(json) < COMPRESS_MIN_BYTES || !acceptsGzip(acceptEncoding)) return { body: json, encoding: "" };
   return { body: await gzip(json, { level: 6 }), encoding: "gzip" };
 }

@@ -4,8 +4,9 @@
  * silently), integers must be JSON numbers (not "10"), strings must be strings. Each error
  * names the field and the rule. `null` means "absent", as in proto JSON.
  */
-import { ScalarType, fromJson } from "@bufbuild/protobuf";
+
 import type { DescField, DescMessage, JsonValue, MessageShape } from "@bufbuild/protobuf";
+import { fromJson, ScalarType } from "@bufbuild/protobuf";
 import { AppError } from "../errors/app-error.js";
 import { closest } from "./suggest.js";
 
@@ -30,7 +31,11 @@ function checkScalar(path: string, type: ScalarType, v: unknown): void {
   const range = INT_RANGE[type];
   if (range !== undefined) {
     if (typeof v !== "number" || !Number.isInteger(v)) {
-      throw new AppError("WRONG_TYPE", `${path} must be an integer (a JSON number), got ${typeName(v)}${typeof v === "number" ? ` ${v}` : ""}`, { field: path });
+      throw new AppError(
+        "WRONG_TYPE",
+        `${path} must be an integer (a JSON number), got ${typeName(v)}${typeof v === "number" ? ` ${v}` : ""}`,
+        { field: path },
+      );
     }
     if (v < range[0] || v > range[1]) {
       throw new AppError("OUT_OF_RANGE", `${path} must fit in a 32-bit integer, got ${v}`, { field: path });
@@ -39,17 +44,20 @@ function checkScalar(path: string, type: ScalarType, v: unknown): void {
   }
   switch (type) {
     case ScalarType.STRING:
-      if (typeof v !== "string") throw new AppError("WRONG_TYPE", `${path} must be a string, got ${typeName(v)}`, { field: path });
+      if (typeof v !== "string")
+        throw new AppError("WRONG_TYPE", `${path} must be a string, got ${typeName(v)}`, { field: path });
       if (LONE_SURROGATE.test(v)) {
         throw new AppError("INVALID_ARGUMENT", `${path} must be valid Unicode text`, { field: path });
       }
       return;
     case ScalarType.BOOL:
-      if (typeof v !== "boolean") throw new AppError("WRONG_TYPE", `${path} must be true or false, got ${typeName(v)}`, { field: path });
+      if (typeof v !== "boolean")
+        throw new AppError("WRONG_TYPE", `${path} must be true or false, got ${typeName(v)}`, { field: path });
       return;
     case ScalarType.DOUBLE:
     case ScalarType.FLOAT:
-      if (typeof v !== "number") throw new AppError("WRONG_TYPE", `${path} must be a number, got ${typeName(v)}`, { field: path });
+      if (typeof v !== "number")
+        throw new AppError("WRONG_TYPE", `${path} must be a number, got ${typeName(v)}`, { field: path });
       return;
     default:
       // 64-bit integers and bytes keep proto JSON's own (string) encoding; fromJson checks them.
@@ -62,7 +70,9 @@ function unknownField(key: string, schema: DescMessage, prefix: string): AppErro
   const best = closest(key, names, 2);
   const hint = best !== undefined ? ` (did you mean "${best}"?)` : "";
   const allowed = names.length > 0 ? `; allowed fields: ${names.join(", ")}` : "; this request takes no fields";
-  return new AppError("UNKNOWN_FIELD", `unknown field "${prefix}${key}"${hint}${allowed}`, { field: `${prefix}${key}` });
+  return new AppError("UNKNOWN_FIELD", `unknown field "${prefix}${key}"${hint}${allowed}`, {
+    field: `${prefix}${key}`,
+  });
 }
 
 /** Our own nested messages (PostFilter) are checked field by field like the request itself; well-known types are left to fromJson. */
@@ -77,7 +87,8 @@ function checkField(field: DescField, v: unknown, prefix: string): JsonValue {
       checkScalar(path, field.scalar, v);
       return v as JsonValue;
     case "list":
-      if (!Array.isArray(v)) throw new AppError("WRONG_TYPE", `${path} must be an array, got ${typeName(v)}`, { field: path });
+      if (!Array.isArray(v))
+        throw new AppError("WRONG_TYPE", `${path} must be an array, got ${typeName(v)}`, { field: path });
       if (field.listKind === "scalar") v.forEach((item, i) => checkScalar(`${path}[${i}]`, field.scalar, item));
       return v as JsonValue;
     case "message":
@@ -93,7 +104,9 @@ function checkField(field: DescField, v: unknown, prefix: string): JsonValue {
 function cleanObject(schema: DescMessage, body: unknown, prefix: string): Record<string, JsonValue> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     const what = prefix === "" ? "the request body" : prefix.slice(0, -1);
-    throw new AppError("WRONG_TYPE", `${what} must be a JSON object, got ${typeName(body)}`, { field: prefix.slice(0, -1) });
+    throw new AppError("WRONG_TYPE", `${what} must be a JSON object, got ${typeName(body)}`, {
+      field: prefix.slice(0, -1),
+    });
   }
   const byName = new Map<string, DescField>();
   for (const f of schema.fields) {
@@ -116,6 +129,11 @@ export function strictFromJson<Desc extends DescMessage>(schema: Desc, body: unk
   try {
     return fromJson(schema, cleaned, { ignoreUnknownFields: false });
   } catch (cause) {
-    throw new AppError("INVALID_ARGUMENT", `the request body does not match ${schema.name}: ${(cause as Error).message}`, {}, { cause });
+    throw new AppError(
+      "INVALID_ARGUMENT",
+      `the request body does not match ${schema.name}: ${(cause as Error).message}`,
+      {},
+      { cause },
+    );
   }
 }

@@ -3,8 +3,9 @@
  * plus everything those files import, indexed by file name and by every fully-qualified symbol
  * a reflection client may ask about. Built once at start-up from the generated descriptors.
  */
-import { create, createFileRegistry, toBinary } from "@bufbuild/protobuf";
+
 import type { DescFile, DescMessage, DescService, FileRegistry } from "@bufbuild/protobuf";
+import { create, createFileRegistry, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 
 /** Thrown by lookups for a file, symbol or extension the index does not hold. */
@@ -33,9 +34,7 @@ export class DescriptorIndex {
     const files = importOrder([...[...unique.values()].map((s) => s.file), ...extraFiles]);
     // Rebuilding through a FileDescriptorSet proves the set is closed under imports: a
     // missing dependency fails here, at start-up, instead of in a client.
-    this.registry = createFileRegistry(
-      create(FileDescriptorSetSchema, { file: files.map((f) => f.proto) }),
-    );
+    this.registry = createFileRegistry(create(FileDescriptorSetSchema, { file: files.map((f) => f.proto) }));
     for (const file of this.registry.files) indexFile(file, this.symbols);
   }
 
@@ -144,8 +143,7 @@ function indexFile(file: DescFile, symbols: Map<string, DescFile>): void {
   const add = (name: string): void => {
     if (!symbols.has(name)) symbols.set(name, file);
   };
-  const scopeOf = (parent: DescMessage | undefined): string =>
-    parent ? parent.typeName : file.proto.package;
+  const scopeOf = (parent: DescMessage | undefined): string => (parent ? parent.typeName : file.proto.package);
   const qualify = (scope: string, name: string): string => (scope ? `${scope}.${name}` : name);
 
   const addEnums = (enums: DescFile["enums"]): void => {

@@ -50,7 +50,9 @@ export class HealthMonitor {
     this.checkTimeoutMs = options.checkTimeoutMs ?? 2000;
     this.onCheckFailure = options.onCheckFailure;
     if (!(this.intervalMs > 0) || !(this.checkTimeoutMs > 0)) {
-      throw new RangeError(`intervalMs and checkTimeoutMs must be positive, got ${this.intervalMs} and ${this.checkTimeoutMs}`);
+      throw new RangeError(
+        `intervalMs and checkTimeoutMs must be positive, got ${this.intervalMs} and ${this.checkTimeoutMs}`,
+      );
     }
   }
 

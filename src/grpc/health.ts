@@ -3,20 +3,20 @@
  * from its current statuses, Watch streams every change until the client goes away.
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { HealthCheckRequest, HealthCheckResponse } from "../../gen/grpc/health/v1/health_pb.js";
 import {
   Health,
-  HealthCheckResponse_ServingStatus as Wire,
   HealthCheckResponseSchema,
   HealthListResponseSchema,
+  HealthCheckResponse_ServingStatus as Wire,
 } from "../../gen/grpc/health/v1/health_pb.js";
-import type { HealthCheckRequest, HealthCheckResponse } from "../../gen/grpc/health/v1/health_pb.js";
-import { HealthMonitor, OVERALL } from "./health-monitor.js";
 import type { HealthEvent, ServingStatus } from "./health-monitor.js";
+import { HealthMonitor, OVERALL } from "./health-monitor.js";
 
-export { Health, HealthMonitor, OVERALL };
 export type { HealthEvent, ServingStatus };
+export { Health, HealthMonitor, OVERALL };
 
 /** The protocol caps List at this many services (RESOURCE_EXHAUSTED above). */
 const LIST_LIMIT = 100;

@@ -3,20 +3,21 @@
  * generated descriptors, so that `buf curl`, grpcurl and GUI clients work without a schema.
  * Both versions share one answering function; they differ only in their message types.
  */
-import { create } from "@bufbuild/protobuf";
+
 import type { DescFile, DescService } from "@bufbuild/protobuf";
-import { Code } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import {
-  ServerReflection as ServerReflectionV1,
-  ServerReflectionResponseSchema as ResponseSchemaV1,
-} from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { Code } from "@connectrpc/connect";
 import type { ServerReflectionRequest as RequestV1 } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import {
-  ServerReflection as ServerReflectionV1alpha,
-  ServerReflectionResponseSchema as ResponseSchemaV1alpha,
-} from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+  ServerReflectionResponseSchema as ResponseSchemaV1,
+  ServerReflection as ServerReflectionV1,
+} from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import type { ServerReflectionRequest as RequestV1alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import {
+  ServerReflectionResponseSchema as ResponseSchemaV1alpha,
+  ServerReflection as ServerReflectionV1alpha,
+} from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { DescriptorIndex, DescriptorNotFoundError } from "./descriptor-index.js";
 
 export { ServerReflectionV1, ServerReflectionV1alpha };
@@ -54,7 +55,10 @@ export interface ReflectionServices {
  * @param extraFiles files responses reference without any service importing them (error details).
  * @throws Error when the services' files do not form a closed set under imports.
  */
-export function createReflectionServices(services: readonly DescService[], extraFiles: readonly DescFile[] = []): ReflectionServices {
+export function createReflectionServices(
+  services: readonly DescService[],
+  extraFiles: readonly DescFile[] = [],
+): ReflectionServices {
   const index = new DescriptorIndex([...services, ServerReflectionV1, ServerReflectionV1alpha], extraFiles);
   return {
     index,

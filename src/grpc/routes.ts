@@ -6,9 +6,9 @@ import type { DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
 import { file_google_rpc_status } from "../../gen/google/rpc/status_pb.js";
-import { Health, createHealthService } from "./health.js";
+import { createHealthService, Health } from "./health.js";
 import type { HealthMonitor } from "./health-monitor.js";
-import { ServerReflectionV1, ServerReflectionV1alpha, createReflectionServices } from "./reflection.js";
+import { createReflectionServices, ServerReflectionV1, ServerReflectionV1alpha } from "./reflection.js";
 
 /** Files our error responses reference: google.rpc.Status and the detail messages it packs. */
 const ERROR_DETAIL_FILES = [file_google_rpc_status, file_google_rpc_error_details];
@@ -23,7 +23,10 @@ const ERROR_DETAIL_FILES = [file_google_rpc_status, file_google_rpc_error_detail
  * @param services the application services served on the same router
  * @param health the monitor the Health service reports from
  */
-export function ecosystemRoutes(services: readonly DescService[], health: HealthMonitor): (router: ConnectRouter) => void {
+export function ecosystemRoutes(
+  services: readonly DescService[],
+  health: HealthMonitor,
+): (router: ConnectRouter) => void {
   const reflection = createReflectionServices([...services, Health], ERROR_DETAIL_FILES);
   const healthService = createHealthService(health);
   return (router) => {

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from "fastify";
 
-const ALLOW_HEADERS = "authorization, content-type, x-request-id, connect-protocol-version, connect-timeout-ms, x-grpc-web, x-user-agent, grpc-timeout";
+const ALLOW_HEADERS =
+  "authorization, content-type, x-request-id, connect-protocol-version, connect-timeout-ms, x-grpc-web, x-user-agent, grpc-timeout";
 const EXPOSE_HEADERS = [
   "x-request-id",
   "x-ratelimit-limit",

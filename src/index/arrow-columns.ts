@@ -21,10 +21,12 @@ export function numberColumn(batch: RecordBatch, name: string): ArrayLike<number
 export function repeatedStrings(batch: RecordBatch, name: string): (row: number) => string {
   const v = batch.getChild(name);
   if (!v) throw new Error(`Arrow batch has no column ${name}`);
-  const chunk = v.data.length === 1 ? (v.data[0] as { valueOffsets?: ArrayLike<number | bigint>; values?: unknown }) : undefined;
+  const chunk =
+    v.data.length === 1 ? (v.data[0] as { valueOffsets?: ArrayLike<number | bigint>; values?: unknown }) : undefined;
   const offsets = chunk?.valueOffsets;
   const bytes = chunk?.values;
-  if (!offsets || !(offsets instanceof Int32Array) || !(bytes instanceof Uint8Array)) return (row) => String(v.get(row));
+  if (!offsets || !(offsets instanceof Int32Array) || !(bytes instanceof Uint8Array))
+    return (row) => String(v.get(row));
   const decoder = new TextDecoder();
   const known = new Map<number, { start: number; end: number; value: string }[]>();
   return (row) => {

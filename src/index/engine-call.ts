@@ -11,7 +11,13 @@ export async function guardEngine<T>(engine: string, fn: () => Promise<T>, signa
   try {
     return await fn();
   } catch (err) {
-    if (isAbortError(err, signal) || err instanceof RangeError || err instanceof IndexUnavailableError || err instanceof EmbeddingModelMismatchError) throw err;
+    if (
+      isAbortError(err, signal) ||
+      err instanceof RangeError ||
+      err instanceof IndexUnavailableError ||
+      err instanceof EmbeddingModelMismatchError
+    )
+      throw err;
     throw new IndexUnavailableError(`${engine} failed: ${(err as Error).message}`, { cause: err });
   }
 }
@@ -21,10 +27,14 @@ export async function guardEngine<T>(engine: string, fn: () => Promise<T>, signa
  * rejects before `work` starts, so no stage after a deadline reaches the engine.
  */
 export function engineCall<T>(engine: string, work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  return guardEngine(engine, async () => {
-    checkAborted(signal);
-    return raceAbort(work(), signal);
-  }, signal);
+  return guardEngine(
+    engine,
+    async () => {
+      checkAborted(signal);
+      return raceAbort(work(), signal);
+    },
+    signal,
+  );
 }
 
 /**

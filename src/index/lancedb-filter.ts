@@ -3,8 +3,9 @@
  * strings become single-quoted literals with quotes doubled, numbers must be finite and are
  * printed by the number formatter, and column names are fixed here, never taken from input.
  */
-import type { QueryFilter } from "./search-index.js";
+
 import { checkFilter } from "./query-checks.js";
+import type { QueryFilter } from "./search-index.js";
 
 /** An SQL string literal for `value`; NUL (which SQL strings cannot hold) is rejected. */
 export function sqlString(value: string): string {
@@ -40,7 +41,8 @@ export function lanceWhere(filter: QueryFilter | undefined): string | undefined 
   push(inList("author", filter.authors));
   push(inList("sentiment", filter.sentiments));
   push(inList("lead_type", filter.leadTypes));
-  if (filter.excludeSubforums && filter.excludeSubforums.length > 0) push(`NOT ${inList("subforum", filter.excludeSubforums)!}`);
+  if (filter.excludeSubforums && filter.excludeSubforums.length > 0)
+    push(`NOT ${inList("subforum", filter.excludeSubforums)!}`);
   if (filter.createdFrom !== undefined) parts.push(`created >= ${sqlNumber(Math.ceil(filter.createdFrom))}`);
   if (filter.createdTo !== undefined) parts.push(`created <= ${sqlNumber(Math.floor(filter.createdTo))}`);
   if (filter.minUpvotes !== undefined) parts.push(`upvotes >= ${sqlNumber(Math.ceil(filter.minUpvotes))}`);

@@ -19,27 +19,50 @@
  * One process writes a directory at a time (lancedb-writer-lock.ts, taken at the first upsert);
  * any number of readers may share it.
  */
-import { connect } from "@lancedb/lancedb";
-import type { Connection, Query, Table, VectorQuery as LanceVectorQuery } from "@lancedb/lancedb";
-import type { Schema as ArrowSchema, Table as ArrowTable } from "apache-arrow";
+
 import path from "node:path";
+import type { Connection, VectorQuery as LanceVectorQuery, Query, Table } from "@lancedb/lancedb";
+import { connect } from "@lancedb/lancedb";
+import type { Schema as ArrowSchema, Table as ArrowTable } from "apache-arrow";
 import type { EnrichedPost, IndexedPost } from "../model/post.js";
 import { checkAborted } from "./abort.js";
 import { engineCall, guardEngine, probe } from "./engine-call.js";
-import { candidateDepth, fuse } from "./fusion.js";
 import type { FusionType, Scored } from "./fusion.js";
+import { candidateDepth, fuse } from "./fusion.js";
 import { lanceWhere } from "./lancedb-filter.js";
-import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, deferredFor, LanceMaintenance } from "./lancedb-maintenance.js";
 import type { IndexingMode } from "./lancedb-maintenance.js";
+import {
+  DEFAULT_OPTIMIZE_EVERY_ROWS,
+  DEFAULT_VECTOR_INDEX_MIN_ROWS,
+  deferredFor,
+  LanceMaintenance,
+} from "./lancedb-maintenance.js";
+import {
+  CHOOSE_COLUMNS,
+  keywordQuery,
+  pageColumns,
+  rowsByIdQuery,
+  vectorIndexStats,
+  vectorPlan,
+  vectorQuery,
+} from "./lancedb-queries.js";
 import { announceReader } from "./lancedb-readers.js";
-import { CHOOSE_COLUMNS, keywordQuery, pageColumns, rowsByIdQuery, vectorIndexStats, vectorPlan, vectorQuery } from "./lancedb-queries.js";
 import { rowsTable } from "./lancedb-rows.js";
 import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./lancedb-schema.js";
-import { checkAlpha, checkFilter, checkPage, checkVector } from "./query-checks.js";
-import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
-import type { Hit, HybridCandidate, HybridQuery, IndexInfo, KeywordQuery, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
 import { WriterLock } from "./lancedb-writer-lock.js";
 import { keywordDepth, stablePage } from "./paging.js";
+import { checkAlpha, checkPage, checkVector } from "./query-checks.js";
+import type {
+  Hit,
+  HybridCandidate,
+  HybridQuery,
+  IndexInfo,
+  KeywordQuery,
+  SearchIndex,
+  UpsertResult,
+  VectorQuery,
+} from "./search-index.js";
+import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
 import { splitValid } from "./upsert-checks.js";
 
 const ENGINE = "LanceDB";
@@ -99,13 +122,18 @@ export class LanceDbIndex implements SearchIndex {
   }
 
   async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
-    if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
-    const db = await guardEngine(ENGINE, () => connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }));
+    if (!Number.isInteger(dimensions) || dimensions < 1)
+      throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
+    const db = await guardEngine(ENGINE, () =>
+      connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }),
+    );
     try {
       const table = await openOrCreate(db, embeddingModel, dimensions);
       const meta = readMeta(await table.schema());
       if (meta.layout !== LAYOUT_VERSION) {
-        throw new IndexUnavailableError(`${this.opts.dir} holds a table in layout ${meta.layout ?? "unknown"}, this version reads layout ${LAYOUT_VERSION}; re-ingest into a fresh THREADSIGHT_DATA_DIR`);
+        throw new IndexUnavailableError(
+          `${this.opts.dir} holds a table in layout ${meta.layout ?? "unknown"}, this version reads layout ${LAYOUT_VERSION}; re-ingest into a fresh THREADSIGHT_DATA_DIR`,
+        );
       }
       if (meta.embeddingModel !== embeddingModel || meta.dimensions !== dimensions) {
         throw new EmbeddingModelMismatchError(
@@ -145,11 +173,24 @@ export class LanceDbIndex implements SearchIndex {
       // directory's only writer (the lock), its writes run one at a time (this.writes) and ids
       // are unique within a batch. A crash between the two commits leaves the appended rows;
       // the re-run then finds them stored and updates them.
-      const stored = new Set((await rowsByIdQuery(table, valid.map((p) => p.id), ["id"]).toArray()).map((r) => String(r.id)));
+      const stored = new Set(
+        (
+          await rowsByIdQuery(
+            table,
+            valid.map((p) => p.id),
+            ["id"],
+          ).toArray()
+        ).map((r) => String(r.id)),
+      );
       const fresh = valid.filter((p) => !stored.has(p.id));
       const known = valid.filter((p) => stored.has(p.id));
       if (fresh.length > 0) await table.add(rowsTable(fresh.map(toRow), schema));
-      if (known.length > 0) await table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rowsTable(known.map(toRow), schema));
+      if (known.length > 0)
+        await table
+          .mergeInsert("id")
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .execute(rowsTable(known.map(toRow), schema));
       await maintenance.afterWrite(valid.length);
       return { inserted: fresh.length, updated: known.length, failed };
     };
@@ -165,7 +206,10 @@ export class LanceDbIndex implements SearchIndex {
    */
   private writeSchema(table: Table, dimensions: number): Promise<ArrowSchema> {
     if (this.schemaOf?.table !== table) {
-      this.schemaOf = { table, schema: table.schema().then((s) => postsSchema(readMeta(s).embeddingModel ?? "", dimensions)) };
+      this.schemaOf = {
+        table,
+        schema: table.schema().then((s) => postsSchema(readMeta(s).embeddingModel ?? "", dimensions)),
+      };
     }
     return this.schemaOf.schema;
   }
@@ -221,16 +265,35 @@ export class LanceDbIndex implements SearchIndex {
     const windowColumns = query.choose ? CHOOSE_COLUMNS : ID_COLUMNS;
     const vectorSide = async (): Promise<Ranked[]> => {
       // The index statistics are read while the query may still be being embedded.
-      const [vector, stats] = await Promise.all([query.vector, query.alpha === 0 ? undefined : vectorIndexStats(table)]);
+      const [vector, stats] = await Promise.all([
+        query.vector,
+        query.alpha === 0 ? undefined : vectorIndexStats(table),
+      ]);
       checkAborted(signal);
       checkVector(vector, dimensions);
       if (query.alpha === 0) return [];
-      return ranked(vectorQuery(table, vector, where, { limit: depth, offset: 0 }, windowColumns, vectorPlan(stats, "window", depth)), "_distance");
+      return ranked(
+        vectorQuery(
+          table,
+          vector,
+          where,
+          { limit: depth, offset: 0 },
+          windowColumns,
+          vectorPlan(stats, "window", depth),
+        ),
+        "_distance",
+      );
     };
     const run = async () => {
       // The keyword side does not need the vector: it runs while the query is being embedded.
-      const [kw, vec] = await Promise.all([query.alpha < 1 ? this.keywordRanked(query.text, where, depth, windowColumns) : Promise.resolve([]), vectorSide()]);
-      const fused = fuse(kw, vec, query.alpha, this.opts.fusion ?? "relativeScore").slice(query.offset, query.offset + query.limit);
+      const [kw, vec] = await Promise.all([
+        query.alpha < 1 ? this.keywordRanked(query.text, where, depth, windowColumns) : Promise.resolve([]),
+        vectorSide(),
+      ]);
+      const fused = fuse(kw, vec, query.alpha, this.opts.fusion ?? "relativeScore").slice(
+        query.offset,
+        query.offset + query.limit,
+      );
       const page = query.choose ? chosen(query.choose, fused, [kw, vec]) : fused;
       checkAborted(signal);
       return this.withPosts(page, addressesOf([...kw, ...vec]), pageColumns(query.fields));
@@ -250,10 +313,19 @@ export class LanceDbIndex implements SearchIndex {
     checkAborted(signal);
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    const batch = await engineCall(ENGINE, () => rowsByIdQuery(table, unique, [...POST_COLUMNS, "vector"]).toArrow(), signal);
+    const batch = await engineCall(
+      ENGINE,
+      () => rowsByIdQuery(table, unique, [...POST_COLUMNS, "vector"]).toArrow(),
+      signal,
+    );
     const posts = postsOf(batch, POST_COLUMNS);
     const vectors = posts.length === 0 ? [] : column(batch, "vector");
-    const byId = new Map(posts.map((post, i) => [post.id, { ...post, vector: Float32Array.from((vectors[i] as { toArray(): ArrayLike<number> }).toArray()) }]));
+    const byId = new Map(
+      posts.map((post, i) => [
+        post.id,
+        { ...post, vector: Float32Array.from((vectors[i] as { toArray(): ArrayLike<number> }).toArray()) },
+      ]),
+    );
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -304,8 +376,16 @@ export class LanceDbIndex implements SearchIndex {
   }
 
   /** Whole posts for a ranked page of ids, keeping the page's order and scores. */
-  private async withPosts(page: readonly Scored[], addresses: ReadonlyMap<string, bigint>, columns: readonly string[]): Promise<Hit[]> {
-    const byId = await this.readPosts(page.map((h) => h.id), addresses, columns);
+  private async withPosts(
+    page: readonly Scored[],
+    addresses: ReadonlyMap<string, bigint>,
+    columns: readonly string[],
+  ): Promise<Hit[]> {
+    const byId = await this.readPosts(
+      page.map((h) => h.id),
+      addresses,
+      columns,
+    );
     return page.flatMap(({ id, score }) => {
       const post = byId.get(id);
       return post ? [{ post, score }] : [];
@@ -318,14 +398,21 @@ export class LanceDbIndex implements SearchIndex {
    * 6.2 vs 8.3 ms, as it skips the id index lookup); a row that is no longer there (the table
    * was compacted in between, or the row rewritten) is read by id like the rest.
    */
-  private async readPosts(ids: readonly string[], addresses: ReadonlyMap<string, bigint> = new Map(), columns: readonly string[] = POST_COLUMNS): Promise<Map<string, EnrichedPost>> {
+  private async readPosts(
+    ids: readonly string[],
+    addresses: ReadonlyMap<string, bigint> = new Map(),
+    columns: readonly string[] = POST_COLUMNS,
+  ): Promise<Map<string, EnrichedPost>> {
     const { table } = this.opened();
     const wanted = new Set(ids);
     const out = new Map<string, EnrichedPost>();
     const known = [...wanted].flatMap((id) => addresses.get(id) ?? []);
     if (known.length > 0) {
       try {
-        const batch = await table.takeRowIds(known).select([...columns]).toArrow();
+        const batch = await table
+          .takeRowIds(known)
+          .select([...columns])
+          .toArrow();
         for (const post of postsOf(batch, columns)) {
           if (wanted.has(post.id)) out.set(post.id, post);
         }
@@ -341,7 +428,12 @@ export class LanceDbIndex implements SearchIndex {
     return out;
   }
 
-  private async keywordRanked(text: string, where: string | undefined, limit: number, columns: readonly string[] = ID_COLUMNS): Promise<Ranked[]> {
+  private async keywordRanked(
+    text: string,
+    where: string | undefined,
+    limit: number,
+    columns: readonly string[] = ID_COLUMNS,
+  ): Promise<Ranked[]> {
     const { table } = this.opened();
     if (text.trim() === "") return [];
     // The full-text indexes appear with the first rows; an empty table has nothing to match.
@@ -356,8 +448,19 @@ export class LanceDbIndex implements SearchIndex {
 
 /** What a post's unread columns hold when a page reads only some (`fields: "result"` or `"lead"`). */
 const UNREAD: Readonly<Record<string, unknown>> = {
-  source: "", native_id: "", author: "", created: 0, sentiment: "", sentiment_score: 0, lead_type: "", lead_score: 0,
-  pain_point: "", opportunity: "", industry: "", target_product: "", topic_id: "",
+  source: "",
+  native_id: "",
+  author: "",
+  created: 0,
+  sentiment: "",
+  sentiment_score: 0,
+  lead_type: "",
+  lead_score: 0,
+  pain_point: "",
+  opportunity: "",
+  industry: "",
+  target_product: "",
+  topic_id: "",
 };
 
 /**
@@ -401,7 +504,11 @@ async function ranked(query: Query | LanceVectorQuery, scoreColumn: "_score" | "
   const out: Ranked[] = new Array(batch.numRows);
   for (let i = 0; i < batch.numRows; i++) {
     const raw = Number(scores[i]);
-    out[i] = { id: String(ids[i]), score: scoreColumn === "_score" ? raw : 1 - raw, address: BigInt(addresses[i] as bigint) };
+    out[i] = {
+      id: String(ids[i]),
+      score: scoreColumn === "_score" ? raw : 1 - raw,
+      address: BigInt(addresses[i] as bigint),
+    };
     if (leadTypes && leadScores) {
       out[i]!.leadType = String(leadTypes[i]);
       out[i]!.leadScore = Number(leadScores[i]);
@@ -411,7 +518,11 @@ async function ranked(query: Query | LanceVectorQuery, scoreColumn: "_score" | "
 }
 
 /** What `choose` keeps of the fused page, given the lead fields the windows read for each candidate. */
-function chosen(choose: NonNullable<HybridQuery["choose"]>, page: readonly Scored[], sides: readonly (readonly Ranked[])[]): Scored[] {
+function chosen(
+  choose: NonNullable<HybridQuery["choose"]>,
+  page: readonly Scored[],
+  sides: readonly (readonly Ranked[])[],
+): Scored[] {
   const byId = new Map<string, Ranked>();
   for (const side of sides) for (const c of side) if (!byId.has(c.id)) byId.set(c.id, c);
   const candidates = page.map(({ id, score }): HybridCandidate => {

@@ -33,8 +33,9 @@
  *   for good when one appears; `--defer-indexing` and `--live-indexing` force either way, and
  *   every other writer is live.
  */
-import { Index } from "@lancedb/lancedb";
+
 import type { Table } from "@lancedb/lancedb";
+import { Index } from "@lancedb/lancedb";
 import { serverReading } from "./lancedb-readers.js";
 
 /** The vector index type trained here, as LanceDB's index statistics name it. */
@@ -253,7 +254,10 @@ export class LanceMaintenance {
     const rows = await this.table.countRows();
     // Rows written during training stay unindexed until the next optimize, which the
     // counter still makes due. Replacing an older index is one commit: readers switch over.
-    await this.table.createIndex("vector", { config: Index.ivfRq(vectorIndexOptions(rows, this.opts.rowsPerPartition)), replace: true });
+    await this.table.createIndex("vector", {
+      config: Index.ivfRq(vectorIndexOptions(rows, this.opts.rowsPerPartition)),
+      replace: true,
+    });
     // Kept here first: if recording it fails, this writer still does not retrain again.
     this.trainedRows = rows;
     await this.table.updateFieldMetadata([{ path: "vector", metadata: { [TRAINED_ROWS_KEY]: String(rows) } }]);
@@ -284,7 +288,11 @@ export const RQ_BITS = 4;
 
 /** IVF_RQ settings for a table of `rows` rows. */
 export function vectorIndexOptions(rows: number, rowsPerPartition = ROWS_PER_PARTITION) {
-  return { distanceType: "cosine" as const, numPartitions: Math.max(1, Math.round(rows / rowsPerPartition)), numBits: RQ_BITS };
+  return {
+    distanceType: "cosine" as const,
+    numPartitions: Math.max(1, Math.round(rows / rowsPerPartition)),
+    numBits: RQ_BITS,
+  };
 }
 
 /** The row count `table`'s vector index was trained at, as recorded; undefined if not recorded. */

@@ -27,8 +27,9 @@
  *   agreement at about half the cost of 10), pages 10 (93% recall; 81% at 2).
  * - No vector index (below the training threshold): brute force, exact; the knobs are ignored.
  */
-import { MultiMatchQuery } from "@lancedb/lancedb";
+
 import type { IndexStatistics, Query, Table, VectorQuery } from "@lancedb/lancedb";
+import { MultiMatchQuery } from "@lancedb/lancedb";
 import { idsWhere } from "./lancedb-filter.js";
 import { POST_COLUMNS } from "./lancedb-schema.js";
 import { LEAD_FIELDS } from "./search-index.js";
@@ -64,8 +65,10 @@ export interface VectorPlan {
  */
 export function vectorPlan(stats: IndexStatistics | undefined, use: VectorUse, rows: number): VectorPlan {
   if (stats === undefined) return {};
-  if (stats.indexType === "IVF_RQ") return { refineFactor: use === "page" ? RQ_PAGE_REFINE_FACTOR : RQ_WINDOW_REFINE_FACTOR };
-  if (stats.indexType === "IVF_PQ") return { refineFactor: use === "page" ? PQ_PAGE_REFINE_FACTOR : PQ_HYBRID_REFINE_FACTOR };
+  if (stats.indexType === "IVF_RQ")
+    return { refineFactor: use === "page" ? RQ_PAGE_REFINE_FACTOR : RQ_WINDOW_REFINE_FACTOR };
+  if (stats.indexType === "IVF_PQ")
+    return { refineFactor: use === "page" ? PQ_PAGE_REFINE_FACTOR : PQ_HYBRID_REFINE_FACTOR };
   const ef = Math.max(HNSW_MIN_EF, rows);
   const exactNeeded = use === "page" || stats.numUnindexedRows > 0 || stats.indexType !== "IVF_HNSW_SQ";
   return exactNeeded ? { ef, refineFactor: 1 } : { ef };
@@ -80,9 +83,19 @@ export function vectorIndexStats(table: Table): Promise<IndexStatistics | undefi
 }
 
 /** BM25 over title (boosted) and content; rows carry `_score`. */
-export function keywordQuery(table: Table, text: string, where: string | undefined, limit: number, columns: readonly string[]): Query {
+export function keywordQuery(
+  table: Table,
+  text: string,
+  where: string | undefined,
+  limit: number,
+  columns: readonly string[],
+): Query {
   const fts = new MultiMatchQuery(text, ["title", "content"], { boosts: [TITLE_BOOST, 1] });
-  const q = table.query().fullTextSearch(fts).select([...columns, "_score"]).limit(limit);
+  const q = table
+    .query()
+    .fullTextSearch(fts)
+    .select([...columns, "_score"])
+    .limit(limit);
   return where ? q.where(where) : q;
 }
 
@@ -117,13 +130,25 @@ export function vectorQuery(
  * instead of all 20 takes about half as long for a page of 11 (5.7 vs 12.1 ms by row address on
  * the benchmark index, heavily loaded machine): each column is its own read.
  */
-export const RESULT_COLUMNS = ["id", "title", "content", "subforum", "upvotes", "comments", "created", "url", "sentiment"] as const;
+export const RESULT_COLUMNS = [
+  "id",
+  "title",
+  "content",
+  "subforum",
+  "upvotes",
+  "comments",
+  "created",
+  "url",
+  "sentiment",
+] as const;
 
 /**
  * The columns of LEAD_FIELDS, in the table's snake_case: 14 of 20, about 0.6 ms less for
  * FindLeads' page of 10 (3.9 vs 4.5 ms by row address on the benchmark index).
  */
-export const LEAD_COLUMNS: readonly string[] = LEAD_FIELDS.map((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+export const LEAD_COLUMNS: readonly string[] = LEAD_FIELDS.map((field) =>
+  field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+);
 
 /**
  * What a hybrid window reads when its caller picks the page by lead fields
@@ -138,5 +163,9 @@ export function pageColumns(fields: "all" | "result" | "lead" | undefined): read
 
 /** Whole rows for a page of ids (any order; the caller restores it). */
 export function rowsByIdQuery(table: Table, ids: readonly string[], columns: readonly string[]): Query {
-  return table.query().where(idsWhere(ids)).select([...columns]).limit(ids.length);
+  return table
+    .query()
+    .where(idsWhere(ids))
+    .select([...columns])
+    .limit(ids.length);
 }

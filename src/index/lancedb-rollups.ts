@@ -6,14 +6,14 @@
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Float64, Schema, Utf8 } from "apache-arrow";
+import type { RollupCell, RollupTable } from "../topics/rollup.js";
+import { cellKey, mergeCell, StatsAccumulator, TOTAL_DAY, TOTAL_TOPIC } from "../topics/rollup.js";
+import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
+import { baselineRange, bucketCount } from "../topics/trend-store.js";
 import { checkAborted, raceAbort } from "./abort.js";
+import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { guardEngine } from "./engine-call.js";
 import { sqlNumber, sqlString } from "./lancedb-filter.js";
-import { numberColumn, repeatedStrings } from "./arrow-columns.js";
-import { cellKey, mergeCell, StatsAccumulator, TOTAL_DAY, TOTAL_TOPIC } from "../topics/rollup.js";
-import type { RollupCell, RollupTable } from "../topics/rollup.js";
-import { baselineRange, bucketCount } from "../topics/trend-store.js";
-import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
 
 export const ROLLUP_TABLE = "topic_days";
 /** Deltas applied between compactions of the rollup table. */
@@ -85,7 +85,12 @@ export class LanceDbRollups implements RollupTable {
   async read(fromDay: number, toDay: number, withSubforums: boolean, signal?: AbortSignal): Promise<RollupCell[]> {
     const table = await this.open();
     if (!table) return [];
-    const cols = ["topic_id", "day", "count", ...(withSubforums ? ["upvotes", "comments", "sentiment_sum", "subforums"] : [])];
+    const cols = [
+      "topic_id",
+      "day",
+      "count",
+      ...(withSubforums ? ["upvotes", "comments", "sentiment_sum", "subforums"] : []),
+    ];
     const where = `day >= ${sqlNumber(Math.max(fromDay, 0))} AND day <= ${sqlNumber(toDay)} AND count > 0`;
     // Folded batch by batch from the Arrow columns: a window can touch tens of thousands of
     // cells, and materialising each as a row object costs more than the read itself.
@@ -100,7 +105,9 @@ export class LanceDbRollups implements RollupTable {
         const topic = repeatedStrings(batch, "topic_id");
         const day = numberColumn(batch, "day");
         const count = numberColumn(batch, "count");
-        const [up, com, sent] = withSubforums ? ["upvotes", "comments", "sentiment_sum"].map((c) => numberColumn(batch, c)) : [];
+        const [up, com, sent] = withSubforums
+          ? ["upvotes", "comments", "sentiment_sum"].map((c) => numberColumn(batch, c))
+          : [];
         const subs = withSubforums ? get("subforums") : undefined;
         for (let i = 0; i < batch.numRows; i++) {
           out.push({
@@ -170,13 +177,27 @@ export class LanceDbRollups implements RollupTable {
   }
 
   private async readColumns(table: Table, signal?: AbortSignal): Promise<CellColumns> {
-    const out: CellColumns = { topic: [], day: [], count: [], upvotes: [], comments: [], sentimentSum: [], subforums: [], parsedSubforums: [] };
+    const out: CellColumns = {
+      topic: [],
+      day: [],
+      count: [],
+      upvotes: [],
+      comments: [],
+      sentimentSum: [],
+      subforums: [],
+      parsedSubforums: [],
+    };
     await guard(async () => {
-      const q = table.query().where("day >= 0 AND count > 0").select(["topic_id", "day", "count", "upvotes", "comments", "sentiment_sum", "subforums"]);
+      const q = table
+        .query()
+        .where("day >= 0 AND count > 0")
+        .select(["topic_id", "day", "count", "upvotes", "comments", "sentiment_sum", "subforums"]);
       for await (const batch of q) {
         checkAborted(signal);
         const topic = repeatedStrings(batch, "topic_id");
-        const [day, count, up, com, sent] = ["day", "count", "upvotes", "comments", "sentiment_sum"].map((c) => numberColumn(batch, c)) as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+        const [day, count, up, com, sent] = ["day", "count", "upvotes", "comments", "sentiment_sum"].map((c) =>
+          numberColumn(batch, c),
+        ) as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
         const subs = batch.getChild("subforums")!;
         for (let i = 0; i < batch.numRows; i++) {
           out.topic.push(topic(i));
@@ -195,7 +216,14 @@ export class LanceDbRollups implements RollupTable {
   async total(signal?: AbortSignal): Promise<RollupCell | undefined> {
     const table = await this.open();
     if (!table) return undefined;
-    const rows = await guard(() => table.query().where(`cell = ${sqlString(cellKey(TOTAL_TOPIC, TOTAL_DAY))}`).toArray(), signal);
+    const rows = await guard(
+      () =>
+        table
+          .query()
+          .where(`cell = ${sqlString(cellKey(TOTAL_TOPIC, TOTAL_DAY))}`)
+          .toArray(),
+      signal,
+    );
     return rows[0] ? fromRow(rows[0] as Record<string, unknown>) : undefined;
   }
 
@@ -207,11 +235,21 @@ export class LanceDbRollups implements RollupTable {
     for (let i = 0; i < keys.length; i += KEYS_PER_LOOKUP) {
       checkAborted(signal);
       const slice = keys.slice(i, i + KEYS_PER_LOOKUP);
-      const rows = await guard(() => table!.query().where(`cell IN (${slice.map(sqlString).join(", ")})`).toArray(), signal);
+      const rows = await guard(
+        () =>
+          table!
+            .query()
+            .where(`cell IN (${slice.map(sqlString).join(", ")})`)
+            .toArray(),
+        signal,
+      );
       for (const r of rows as Record<string, unknown>[]) stored.set(String(r.cell), fromRow(r));
     }
     const rows = [...delta].map(([key, d]) => toRow(mergeCell(stored.get(key), d)));
-    await guard(() => table!.mergeInsert("cell").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows), signal);
+    await guard(
+      () => table!.mergeInsert("cell").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows),
+      signal,
+    );
     if (++this.applied % COMPACT_EVERY === 0) await table!.optimize().catch(() => undefined);
   }
 
@@ -221,7 +259,13 @@ export class LanceDbRollups implements RollupTable {
     this.table?.close();
     this.table = undefined;
     const rows = [...cells.values()].map(toRow);
-    this.table = await guard(() => (rows.length > 0 ? db.createTable(ROLLUP_TABLE, rows, { mode: "overwrite", schema }) : db.createEmptyTable(ROLLUP_TABLE, schema, { mode: "overwrite" })), signal);
+    this.table = await guard(
+      () =>
+        rows.length > 0
+          ? db.createTable(ROLLUP_TABLE, rows, { mode: "overwrite", schema })
+          : db.createEmptyTable(ROLLUP_TABLE, schema, { mode: "overwrite" }),
+      signal,
+    );
   }
 
   async close(): Promise<void> {

@@ -7,8 +7,19 @@
  * vector (as toRow passes it) is copied whole into the column; strings still take Arrow's
  * builder. The stored values are the same.
  */
-import { FixedSizeList, Float32, Float64, Int64, makeBuilder, makeData, RecordBatch, Struct, Table } from "apache-arrow";
+
 import type { Data, DataType, Field, Schema } from "apache-arrow";
+import {
+  FixedSizeList,
+  Float32,
+  Float64,
+  Int64,
+  makeBuilder,
+  makeData,
+  RecordBatch,
+  Struct,
+  Table,
+} from "apache-arrow";
 
 /** One column's values for `rows` as Arrow data of `field`'s type. */
 function columnData(field: Field, rows: readonly Record<string, unknown>[]): Data {

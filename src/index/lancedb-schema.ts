@@ -80,9 +80,26 @@ export function readMeta(schema: Schema): Partial<LanceMeta> {
 
 /** Every column but the vector: what queries return. */
 export const POST_COLUMNS = [
-  "id", "source", "native_id", "title", "content", "subforum", "author", "upvotes", "comments",
-  "created", "url", "sentiment", "sentiment_score", "lead_type", "lead_score", "pain_point",
-  "opportunity", "industry", "target_product", "topic_id",
+  "id",
+  "source",
+  "native_id",
+  "title",
+  "content",
+  "subforum",
+  "author",
+  "upvotes",
+  "comments",
+  "created",
+  "url",
+  "sentiment",
+  "sentiment_score",
+  "lead_type",
+  "lead_score",
+  "pain_point",
+  "opportunity",
+  "industry",
+  "target_product",
+  "topic_id",
 ] as const;
 
 /** A post as a row object, for rowsTable (lancedb-rows.ts) to build the table's Arrow columns from. */

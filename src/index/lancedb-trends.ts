@@ -15,26 +15,49 @@
  * scan carries the text itself (textInScan). Timed by test/topics/measure-trends.ts and
  * test/bench/insights.ts.
  */
-import { connect } from "@lancedb/lancedb";
+
 import type { Connection, Table } from "@lancedb/lancedb";
+import { connect } from "@lancedb/lancedb";
 import type { RecordBatch } from "apache-arrow";
+import type { RollupCell, RollupPost } from "../topics/rollup.js";
+import {
+  bucketsAligned,
+  bucketsFromCells,
+  dayAligned,
+  rollupAll,
+  rollupDelta,
+  statsFromCells,
+} from "../topics/rollup.js";
+import { RollupFreshness } from "../topics/rollup-freshness.js";
+import type {
+  ScannedPost,
+  TimeWindow,
+  TopicAssignment,
+  TopicPost,
+  TopicWindowStats,
+  TopPostsAsk,
+  TrendInputs,
+  TrendStore,
+} from "../topics/trend-store.js";
+import {
+  bucketCount,
+  byEngagement,
+  bySubforumCount,
+  TOP_SUBFORUMS,
+  TOPIC_POST_CONTENT_CHARS,
+  trendInputsByParts,
+} from "../topics/trend-store.js";
 import { checkAborted, raceAbort } from "./abort.js";
 import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { guardEngine } from "./engine-call.js";
 import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
 import { restoreIdIndex } from "./lancedb-maintenance.js";
+import { LanceDbRollups } from "./lancedb-rollups.js";
 import { rowsTable } from "./lancedb-rows.js";
 import { POSTS_TABLE, TOPIC_ASSIGNMENT_SCHEMA } from "./lancedb-schema.js";
-import { LanceDbRollups } from "./lancedb-rollups.js";
 import { WriterLock } from "./lancedb-writer-lock.js";
 import { IndexUnavailableError } from "./search-index.js";
-import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
-import { trendInputsByParts } from "../topics/trend-store.js";
-import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TopPostsAsk, TrendInputs, TrendStore } from "../topics/trend-store.js";
-import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
-import type { RollupCell, RollupPost } from "../topics/rollup.js";
-import { RollupFreshness } from "../topics/rollup-freshness.js";
 
 /** Options of {@link LanceDbTrendStore}. */
 export interface LanceDbTrendStoreOptions {
@@ -92,7 +115,11 @@ export class LanceDbTrendStore implements TrendStore {
     return this.freshness.check(signal);
   }
 
-  async recordUpsert(previous: readonly RollupPost[], written: readonly RollupPost[], signal?: AbortSignal): Promise<void> {
+  async recordUpsert(
+    previous: readonly RollupPost[],
+    written: readonly RollupPost[],
+    signal?: AbortSignal,
+  ): Promise<void> {
     this.freshness.invalidate();
     await this.rollups.apply(rollupDelta(previous, written), signal);
   }
@@ -103,7 +130,15 @@ export class LanceDbTrendStore implements TrendStore {
     await this.scan(undefined, cols, signal, (batch) => {
       const [id, topic, created, up, com, sent, sub] = cols.map((c) => column(batch, c));
       for (let i = 0; i < batch.numRows; i++) {
-        posts.push({ id: String(id!(i)), topicId: String(topic!(i)), created: Number(created!(i)), upvotes: Number(up!(i)), comments: Number(com!(i)), sentimentScore: Number(sent!(i)), subforum: String(sub!(i)) });
+        posts.push({
+          id: String(id!(i)),
+          topicId: String(topic!(i)),
+          created: Number(created!(i)),
+          upvotes: Number(up!(i)),
+          comments: Number(com!(i)),
+          sentimentScore: Number(sent!(i)),
+          subforum: String(sub!(i)),
+        });
       }
     });
     this.freshness.invalidate();
@@ -111,7 +146,9 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   async open(): Promise<void> {
-    this.db = await guard(() => connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }));
+    this.db = await guard(() =>
+      connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }),
+    );
   }
 
   async latestCreated(signal?: AbortSignal): Promise<number | undefined> {
@@ -129,7 +166,8 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal))) return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
+    if (dayAligned(window) && (await this.rollupsFresh(signal)))
+      return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
     const acc = new Map<string, Acc>();
     const cols = ["topic_id", "upvotes", "comments", "sentiment_score", "subforum"];
     await this.scan(`${windowWhere(window)} AND topic_id <> ''`, cols, signal, (batch) => {
@@ -152,15 +190,23 @@ export class LanceDbTrendStore implements TrendStore {
       upvotes: a.upvotes,
       comments: a.comments,
       meanSentiment: a.sentiment / a.count,
-      topSubforums: [...a.subforums].map(([subforum, count]) => ({ subforum, count })).sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
+      topSubforums: [...a.subforums]
+        .map(([subforum, count]) => ({ subforum, count }))
+        .sort(bySubforumCount)
+        .slice(0, TOP_SUBFORUMS),
     }));
   }
 
-  async countsByTopicAndBucket(range: TimeWindow, bucketMs: number, signal?: AbortSignal): Promise<Map<string, number[]>> {
+  async countsByTopicAndBucket(
+    range: TimeWindow,
+    bucketMs: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, number[]>> {
     const buckets = bucketCount(range, bucketMs);
     const out = new Map<string, number[]>();
     if (buckets === 0) return out;
-    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal))) return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
+    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal)))
+      return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
     await this.scan(`${windowWhere(range)} AND topic_id <> ''`, ["topic_id", "created"], signal, (batch) => {
       const topic = column(batch, "topic_id");
       const created = column(batch, "created");
@@ -175,15 +221,25 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal))) return this.rollups.trendInputs(window, buckets, signal);
+    if (dayAligned(window) && (await this.rollupsFresh(signal)))
+      return this.rollups.trendInputs(window, buckets, signal);
     return trendInputsByParts(this, window, buckets, signal);
   }
 
-  async topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>> {
+  async topPosts(
+    topicIds: readonly string[],
+    window: TimeWindow,
+    n: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, TopicPost[]>> {
     return (await this.topPostsFor([{ topicIds, window }], n, signal))[0]!;
   }
 
-  async topPostsFor(asks: readonly TopPostsAsk[], n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>[]> {
+  async topPostsFor(
+    asks: readonly TopPostsAsk[],
+    n: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, TopicPost[]>[]> {
     const out = asks.map((a) => new Map<string, TopicPost[]>(a.topicIds.map((id) => [id, []])));
     const live = asks.map((a, k) => ({ ...a, k, topics: new Set(a.topicIds) })).filter((a) => a.topicIds.length > 0);
     if (n < 1 || live.length === 0) return out;
@@ -197,22 +253,39 @@ export class LanceDbTrendStore implements TrendStore {
     const withText = textInScan(live, n);
     // With the text in the scan, a kept row's text is decoded only after ranking (`scanned`).
     const scanned = new Map<TopicPost, () => Record<string, unknown>>();
-    await this.scan(where, ["topic_id", "id", "upvotes", "comments", "created", ...(withText ? TEXT_COLUMNS : [])], signal, (batch) => {
-      const topic = repeatedStrings(batch, "topic_id");
-      const id = column(batch, "id");
-      const [up, com, created] = ["upvotes", "comments", "created"].map((c) => numberColumn(batch, c)) as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
-      const text = withText ? TEXT_COLUMNS.map((c) => [c, column(batch, c)] as const) : undefined;
-      for (let i = 0; i < batch.numRows; i++) {
-        const t = topic(i);
-        const c = created[i]!;
-        for (const a of live) {
-          if (c < a.window.from || c > a.window.to || !a.topics.has(t)) continue;
-          const post: TopicPost = { id: String(id(i)), title: "", content: "", subforum: "", upvotes: up[i]!, comments: com[i]!, created: c };
-          out[a.k]!.get(t)!.push(post);
-          if (text) scanned.set(post, () => Object.fromEntries(text.map(([name, get]) => [name, get(i)])));
+    await this.scan(
+      where,
+      ["topic_id", "id", "upvotes", "comments", "created", ...(withText ? TEXT_COLUMNS : [])],
+      signal,
+      (batch) => {
+        const topic = repeatedStrings(batch, "topic_id");
+        const id = column(batch, "id");
+        const [up, com, created] = ["upvotes", "comments", "created"].map((c) => numberColumn(batch, c)) as [
+          ArrayLike<number>,
+          ArrayLike<number>,
+          ArrayLike<number>,
+        ];
+        const text = withText ? TEXT_COLUMNS.map((c) => [c, column(batch, c)] as const) : undefined;
+        for (let i = 0; i < batch.numRows; i++) {
+          const t = topic(i);
+          const c = created[i]!;
+          for (const a of live) {
+            if (c < a.window.from || c > a.window.to || !a.topics.has(t)) continue;
+            const post: TopicPost = {
+              id: String(id(i)),
+              title: "",
+              content: "",
+              subforum: "",
+              upvotes: up[i]!,
+              comments: com[i]!,
+              created: c,
+            };
+            out[a.k]!.get(t)!.push(post);
+            if (text) scanned.set(post, () => Object.fromEntries(text.map(([name, get]) => [name, get(i)])));
+          }
         }
-      }
-    });
+      },
+    );
     for (const m of out) for (const [topicId, ranked] of m) m.set(topicId, ranked.sort(byEngagement).slice(0, n));
     const winners = out.flatMap((m) => [...m.values()].flat());
     if (winners.length === 0) return out;
@@ -221,7 +294,16 @@ export class LanceDbTrendStore implements TrendStore {
       const table = this.table!;
       const ids = [...new Set(winners.map((p) => p.id))];
       const rows = await guard(
-        () => raceAbort(table.query().where(idsWhere(ids)).select(["id", ...TEXT_COLUMNS]).limit(ids.length).toArray(), signal),
+        () =>
+          raceAbort(
+            table
+              .query()
+              .where(idsWhere(ids))
+              .select(["id", ...TEXT_COLUMNS])
+              .limit(ids.length)
+              .toArray(),
+            signal,
+          ),
         signal,
       );
       const byId = new Map(rows.map((r: Record<string, unknown>) => [String(r.id), r]));
@@ -243,10 +325,18 @@ export class LanceDbTrendStore implements TrendStore {
     const stream = table.query().select(["id", "vector", "title", "content", "topic_id"]);
     for await (const batch of stream) {
       checkAborted(signal);
-      const [id, vector, title, content, topic] = ["id", "vector", "title", "content", "topic_id"].map((c) => column(batch, c));
+      const [id, vector, title, content, topic] = ["id", "vector", "title", "content", "topic_id"].map((c) =>
+        column(batch, c),
+      );
       for (let i = 0; i < batch.numRows; i++) {
         const v = vector!(i) as { toArray(): Float32Array };
-        pending.push({ id: String(id!(i)), vector: Float32Array.from(v.toArray()), title: String(title!(i)), content: String(content!(i)), topicId: String(topic!(i)) });
+        pending.push({
+          id: String(id!(i)),
+          vector: Float32Array.from(v.toArray()),
+          title: String(title!(i)),
+          content: String(content!(i)),
+          topicId: String(topic!(i)),
+        });
         if (pending.length >= batchSize) {
           yield pending;
           pending = [];
@@ -272,7 +362,10 @@ export class LanceDbTrendStore implements TrendStore {
     // One row per id (the last assignment wins, as it did per update): mergeInsert refuses a
     // batch that matches a stored row twice.
     const latest = new Map(assignments.map((a) => [a.id, a.topicId]));
-    const rows = rowsTable([...latest].map(([id, topicId]) => ({ id, topic_id: topicId })), TOPIC_ASSIGNMENT_SCHEMA);
+    const rows = rowsTable(
+      [...latest].map(([id, topicId]) => ({ id, topic_id: topicId })),
+      TOPIC_ASSIGNMENT_SCHEMA,
+    );
     this.idIndexStale = true;
     const res = await guard(() => table.mergeInsert("id").whenMatchedUpdateAll().execute(rows), signal);
     await guard(() => restoreIdIndex(table));
@@ -310,7 +403,12 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   /** Streams a filtered projection through `fold`, honouring the abort signal between batches. */
-  private async scan(where: string | undefined, columns: string[], signal: AbortSignal | undefined, fold: (batch: RecordBatch) => void): Promise<void> {
+  private async scan(
+    where: string | undefined,
+    columns: string[],
+    signal: AbortSignal | undefined,
+    fold: (batch: RecordBatch) => void,
+  ): Promise<void> {
     checkAborted(signal);
     const table = await this.tableOrUndefined();
     if (!table) return;

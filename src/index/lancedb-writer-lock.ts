@@ -36,7 +36,9 @@ export class WriterLock {
       }
       const owner = this.owner();
       if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-        throw new IndexUnavailableError(`another process (pid ${owner}) is writing to ${path.dirname(this.file)}; run one ingest at a time per THREADSIGHT_DATA_DIR`);
+        throw new IndexUnavailableError(
+          `another process (pid ${owner}) is writing to ${path.dirname(this.file)}; run one ingest at a time per THREADSIGHT_DATA_DIR`,
+        );
       }
       rmSync(this.file, { force: true });
     }

@@ -19,7 +19,13 @@ export const WATCH_EVERY_MS = 1000;
 export const TIMEOUTS_BEFORE_DOWN = 3;
 
 /** Resolves or rejects with `work`, unless `isLive` reports the engine down first. */
-export function watchLiveness<T>(engine: string, work: Promise<T>, isLive: () => Promise<boolean>, afterMs = WATCH_AFTER_MS, everyMs = WATCH_EVERY_MS): Promise<T> {
+export function watchLiveness<T>(
+  engine: string,
+  work: Promise<T>,
+  isLive: () => Promise<boolean>,
+  afterMs = WATCH_AFTER_MS,
+  everyMs = WATCH_EVERY_MS,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -32,7 +38,10 @@ export function watchLiveness<T>(engine: string, work: Promise<T>, isLive: () =>
       let live: boolean | "timeout";
       let probeTimer: NodeJS.Timeout | undefined;
       try {
-        live = await Promise.race([isLive(), new Promise<"timeout">((r) => (probeTimer = setTimeout(() => r("timeout"), everyMs)))]);
+        live = await Promise.race([
+          isLive(),
+          new Promise<"timeout">((r) => (probeTimer = setTimeout(() => r("timeout"), everyMs))),
+        ]);
       } catch {
         live = false;
       } finally {

@@ -12,8 +12,8 @@ import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
 import { WeaviateIndex } from "./weaviate-index.js";
 
-export { INDEXING_MODES } from "./lancedb-maintenance.js";
 export type { IndexingMode } from "./lancedb-maintenance.js";
+export { INDEXING_MODES } from "./lancedb-maintenance.js";
 
 /** How a process uses the index. */
 export interface IndexUse {
@@ -32,7 +32,10 @@ export interface IndexUse {
 export async function openSearchIndex(config: Config, use: IndexUse = {}): Promise<SearchIndex> {
   const trends = trendStoreFor(config);
   if (config.weaviateUrl) {
-    if (use.indexing === "deferred") throw new RangeError("deferred indexing applies to the embedded index only; Weaviate indexes each object as it is written");
+    if (use.indexing === "deferred")
+      throw new RangeError(
+        "deferred indexing applies to the embedded index only; Weaviate indexes each object as it is written",
+      );
     const index = new WeaviateIndex({
       httpUrl: config.weaviateUrl,
       ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
@@ -46,7 +49,15 @@ export async function openSearchIndex(config: Config, use: IndexUse = {}): Promi
     });
     return new RollupMaintainingIndex(index, trends);
   }
-  return new RollupMaintainingIndex(new LanceDbIndex({ dir: LanceDbIndex.dirFor(config.dataDir), fusion: config.hybridFusion, indexing: use.indexing ?? "live", serving: use.serving === true }), trends);
+  return new RollupMaintainingIndex(
+    new LanceDbIndex({
+      dir: LanceDbIndex.dirFor(config.dataDir),
+      fusion: config.hybridFusion,
+      indexing: use.indexing ?? "live",
+      serving: use.serving === true,
+    }),
+    trends,
+  );
 }
 
 /**

@@ -20,7 +20,12 @@ export function keywordDepth(offset: number, limit: number): number {
 }
 
 /** Sorts by score descending, then `idOf` ascending, and cuts offset..offset+limit. */
-export function stablePage<T extends { score: number }>(items: T[], idOf: (item: T) => string, offset: number, limit: number): T[] {
+export function stablePage<T extends { score: number }>(
+  items: T[],
+  idOf: (item: T) => string,
+  offset: number,
+  limit: number,
+): T[] {
   return items
     .map((item) => ({ item, id: idOf(item) }))
     .sort((a, b) => b.item.score - a.item.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

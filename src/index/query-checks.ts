@@ -2,8 +2,9 @@
  * Argument checks shared by both adapters, so a bad page, vector or filter fails the same way
  * (RangeError naming the field) whichever backend is configured.
  */
-import { FILTER_LISTS, FILTER_NUMBERS } from "./search-index.js";
+
 import type { Page, QueryFilter } from "./search-index.js";
+import { FILTER_LISTS, FILTER_NUMBERS } from "./search-index.js";
 
 /** Largest `limit` and `offset + limit` either backend serves (Weaviate's default maximum). */
 export const MAX_RESULT_WINDOW = 10_000;

@@ -67,7 +67,11 @@ export class RollupMaintainingIndex implements SearchIndex {
       for (const p of written) known.add(p.id);
       if (known.size > MAX_TRACKED_IDS) this.#written = undefined;
     }
-    await this.rollups.recordUpsert(previous.filter((p) => !failed.has(p.id) && !unchanged.has(p.id)), written, signal);
+    await this.rollups.recordUpsert(
+      previous.filter((p) => !failed.has(p.id) && !unchanged.has(p.id)),
+      written,
+      signal,
+    );
     return { ...result, unchanged: unchanged.size };
   }
 

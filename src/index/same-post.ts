@@ -9,12 +9,23 @@ import type { EnrichedPost, IndexedPost } from "../model/post.js";
 
 const POST_TEXT = ["id", "source", "nativeId", "title", "content", "subforum", "author", "url"] as const;
 const WHOLE_NUMBERS = ["upvotes", "comments", "created"] as const;
-const ENRICHMENT_TEXT = ["sentiment", "leadType", "painPoint", "opportunity", "industry", "targetProduct", "topicId"] as const;
+const ENRICHMENT_TEXT = [
+  "sentiment",
+  "leadType",
+  "painPoint",
+  "opportunity",
+  "industry",
+  "targetProduct",
+  "topicId",
+] as const;
 const ENRICHMENT_SCORES = ["sentimentScore", "leadScore"] as const;
 
 /** True when the enrichment fields agree (scores at float32 precision). */
 export function sameEnrichment(a: EnrichedPost, b: EnrichedPost): boolean {
-  return ENRICHMENT_TEXT.every((k) => a[k] === b[k]) && ENRICHMENT_SCORES.every((k) => Math.fround(a[k]) === Math.fround(b[k]));
+  return (
+    ENRICHMENT_TEXT.every((k) => a[k] === b[k]) &&
+    ENRICHMENT_SCORES.every((k) => Math.fround(a[k]) === Math.fround(b[k]))
+  );
 }
 
 /** True when writing `next` over `stored` would change nothing. */

@@ -49,12 +49,34 @@ export interface Page {
 }
 
 /** The post fields search results show (spec 2.1/2.2), and the summary reads. */
-export const RESULT_FIELDS = ["id", "title", "content", "subforum", "upvotes", "comments", "created", "url", "sentiment"] as const;
+export const RESULT_FIELDS = [
+  "id",
+  "title",
+  "content",
+  "subforum",
+  "upvotes",
+  "comments",
+  "created",
+  "url",
+  "sentiment",
+] as const;
 
 /** The post fields a lead shows (spec 2.5, FindLeads). */
 export const LEAD_FIELDS = [
-  "id", "title", "content", "subforum", "author", "upvotes", "comments", "url",
-  "leadType", "leadScore", "painPoint", "opportunity", "industry", "targetProduct",
+  "id",
+  "title",
+  "content",
+  "subforum",
+  "author",
+  "upvotes",
+  "comments",
+  "url",
+  "leadType",
+  "leadScore",
+  "painPoint",
+  "opportunity",
+  "industry",
+  "targetProduct",
 ] as const;
 
 /** One hit. `score` is on the scale the method documents. */

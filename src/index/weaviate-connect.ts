@@ -4,8 +4,9 @@
  *
  * It also makes the caller's AbortSignal cancel the gRPC call itself (see withCallSignal).
  */
-import weaviate, { ApiKey, ConnectionGRPC } from "weaviate-client";
+
 import type { WeaviateClient } from "weaviate-client";
+import weaviate, { ApiKey, ConnectionGRPC } from "weaviate-client";
 
 /** Where and how to reach Weaviate. */
 export interface WeaviateEndpoint {
@@ -38,7 +39,11 @@ export async function connectWeaviate(endpoint: WeaviateEndpoint): Promise<Weavi
 }
 
 /** host:port, a bare host, or a URL, for the gRPC endpoint. */
-export function parseHostPort(value: string | undefined, defaultHost: string, defaultPort: number): { host: string; port: number; secure?: boolean } {
+export function parseHostPort(
+  value: string | undefined,
+  defaultHost: string,
+  defaultPort: number,
+): { host: string; port: number; secure?: boolean } {
   if (!value) return { host: defaultHost, port: defaultPort };
   if (/^[a-z]+:\/\//i.test(value)) {
     const u = new URL(value);

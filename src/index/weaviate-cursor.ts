@@ -30,7 +30,12 @@ export async function* scanPages(
   for (;;) {
     checkAborted(signal);
     const res = await raceAbort(
-      collection.query.fetchObjects({ limit, returnProperties: opts.returnProperties as never, ...(opts.includeVector ? { includeVector: true } : {}), ...(after === undefined ? {} : { after }) }),
+      collection.query.fetchObjects({
+        limit,
+        returnProperties: opts.returnProperties as never,
+        ...(opts.includeVector ? { includeVector: true } : {}),
+        ...(after === undefined ? {} : { after }),
+      }),
       signal,
     );
     if (res.objects.length === 0) return;

@@ -3,11 +3,12 @@
  * a subforum name cannot change the filter's structure; dates are sent with millisecond
  * precision and both bounds are inclusive.
  */
-import { Filters } from "weaviate-client";
+
 import type { FilterValue } from "weaviate-client";
+import { Filters } from "weaviate-client";
 import { LEAD_TYPES } from "../model/post.js";
-import type { QueryFilter } from "./search-index.js";
 import { checkFilter } from "./query-checks.js";
+import type { QueryFilter } from "./search-index.js";
 
 /** The property-filter builder of a collection (`collection.filter`). */
 export interface FilterBuilder {
@@ -32,17 +33,24 @@ export function weaviateWhere(f: FilterBuilder, filter: QueryFilter | undefined)
   anyOf("author", filter.authors);
   anyOf("sentiment", filter.sentiments);
   anyOf("leadType", filter.leadTypes);
-  if (filter.excludeSubforums && filter.excludeSubforums.length > 0) parts.push(f.byProperty("subforum").containsNone([...filter.excludeSubforums]));
-  if (filter.createdFrom !== undefined) parts.push(f.byProperty("created").greaterOrEqual(new Date(Math.ceil(filter.createdFrom))));
-  if (filter.createdTo !== undefined) parts.push(f.byProperty("created").lessOrEqual(new Date(Math.floor(filter.createdTo))));
+  if (filter.excludeSubforums && filter.excludeSubforums.length > 0)
+    parts.push(f.byProperty("subforum").containsNone([...filter.excludeSubforums]));
+  if (filter.createdFrom !== undefined)
+    parts.push(f.byProperty("created").greaterOrEqual(new Date(Math.ceil(filter.createdFrom))));
+  if (filter.createdTo !== undefined)
+    parts.push(f.byProperty("created").lessOrEqual(new Date(Math.floor(filter.createdTo))));
   // Stored counts are whole numbers, so a fractional minimum means the next whole one (as in SQL).
   if (filter.minUpvotes !== undefined) parts.push(f.byProperty("upvotes").greaterOrEqual(Math.ceil(filter.minUpvotes)));
-  if (filter.minComments !== undefined) parts.push(f.byProperty("comments").greaterOrEqual(Math.ceil(filter.minComments)));
+  if (filter.minComments !== undefined)
+    parts.push(f.byProperty("comments").greaterOrEqual(Math.ceil(filter.minComments)));
   if (filter.minLeadScore !== undefined) {
     // "Is a lead" as the lead types it may be rather than `!= ""`: the same posts (ingest writes
     // nothing else), but Weaviate resolves a short containsAny from its filterable index, while
     // notEqual builds the complement of "" over every object.
-    parts.push(f.byProperty("leadType").containsAny([...LEAD_TYPES]), f.byProperty("leadScore").greaterOrEqual(filter.minLeadScore));
+    parts.push(
+      f.byProperty("leadType").containsAny([...LEAD_TYPES]),
+      f.byProperty("leadScore").greaterOrEqual(filter.minLeadScore),
+    );
   }
   if (parts.length === 0) return undefined;
   return parts.length === 1 ? parts[0] : Filters.and(...parts);

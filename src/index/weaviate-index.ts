@@ -20,24 +20,48 @@
  *   to count()'s aggregate, which the client starts after an await (weaviate-connect.ts).
  * - Connection and server failures become IndexUnavailableError.
  */
-import { reconfigure } from "weaviate-client";
+
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
+import { reconfigure } from "weaviate-client";
 import type { EnrichedPost, IndexedPost } from "../model/post.js";
 import { checkAborted } from "./abort.js";
 import { engineCall, guardEngine, probe } from "./engine-call.js";
-import { watchLiveness } from "./liveness-watch.js";
-import { RRF_K } from "./fusion.js";
 import type { FusionType } from "./fusion.js";
-import { checkAlpha, checkFilter, checkPage, checkVector, MAX_RESULT_WINDOW } from "./query-checks.js";
-import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
-import type { Hit, HybridQuery, IndexInfo, KeywordQuery, QueryFilter, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
+import { RRF_K } from "./fusion.js";
+import { watchLiveness } from "./liveness-watch.js";
 import { keywordDepth, stablePage } from "./paging.js";
+import { checkAlpha, checkFilter, checkPage, checkVector, MAX_RESULT_WINDOW } from "./query-checks.js";
+import type {
+  Hit,
+  HybridQuery,
+  IndexInfo,
+  KeywordQuery,
+  QueryFilter,
+  SearchIndex,
+  UpsertResult,
+  VectorQuery,
+} from "./search-index.js";
+import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
 import { splitValid } from "./upsert-checks.js";
-import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
 import type { WeaviateEndpoint } from "./weaviate-connect.js";
+import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
 import { weaviateWhere } from "./weaviate-filter.js";
 import { hybridRequest } from "./weaviate-hybrid-window.js";
-import { BM25_PROPERTIES, collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, describeMeta, fromProperties, parseMeta, POST_PROPERTIES, postUuid, propertiesFor, RETURN_PROPERTIES, toProperties, vectorOf, WEAVIATE_LAYOUT } from "./weaviate-schema.js";
+import {
+  BM25_PROPERTIES,
+  collectionDefinition,
+  DEFAULT_FLAT_SEARCH_CUTOFF,
+  describeMeta,
+  fromProperties,
+  POST_PROPERTIES,
+  parseMeta,
+  postUuid,
+  propertiesFor,
+  RETURN_PROPERTIES,
+  toProperties,
+  vectorOf,
+  WEAVIATE_LAYOUT,
+} from "./weaviate-schema.js";
 
 export { parseHostPort } from "./weaviate-connect.js";
 
@@ -59,7 +83,11 @@ export interface WeaviateIndexOptions extends WeaviateEndpoint {
 }
 
 type Posts = Collection<undefined, string, undefined>;
-type WObject = { uuid: string; properties: Record<string, unknown>; metadata?: { score?: number; distance?: number } | undefined };
+type WObject = {
+  uuid: string;
+  properties: Record<string, unknown>;
+  metadata?: { score?: number; distance?: number } | undefined;
+};
 
 /** The Weaviate adapter; see the module comment. */
 export class WeaviateIndex implements SearchIndex {
@@ -71,7 +99,8 @@ export class WeaviateIndex implements SearchIndex {
   constructor(private readonly opts: WeaviateIndexOptions) {}
 
   async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
-    if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
+    if (!Number.isInteger(dimensions) || dimensions < 1)
+      throw new RangeError(`dimensions must be a positive whole number, got ${dimensions}`);
     const client = await guardEngine(ENGINE, () => connectWeaviate(this.opts));
     try {
       const posts = await guardEngine(ENGINE, () => this.ensureCollection(client, embeddingModel, dimensions));
@@ -100,9 +129,11 @@ export class WeaviateIndex implements SearchIndex {
       // Each call bound on its own: a lane's later slices start after an await (withCallSignal).
       const existing = await withCallSignal(signal, () => this.existing(uuids));
       checkAborted(signal);
-      const res = await withCallSignal(signal, () => posts.data.insertMany(
-        slice.map((p, i) => ({ id: uuids[i]!, properties: toProperties(p), vectors: Array.from(p.vector) })),
-      ));
+      const res = await withCallSignal(signal, () =>
+        posts.data.insertMany(
+          slice.map((p, i) => ({ id: uuids[i]!, properties: toProperties(p), vectors: Array.from(p.vector) })),
+        ),
+      );
       slice.forEach((p, i) => {
         const error = res.errors[i];
         if (error) failed.push({ id: p.id, reason: error.message });
@@ -148,18 +179,27 @@ export class WeaviateIndex implements SearchIndex {
     // A page Weaviate cuts itself brings its posts along (a caller's choice among them, FindLeads'
     // 10 of 30, is made here from the same call); a window cut here reads only the page's posts.
     const ranked = this.opts.fusion === "rankedFusion";
-    const res = await this.call(() => posts.query.hybrid(query.text, {
-      vector: Array.from(vector),
-      alpha: query.alpha,
-      fusionType: ranked ? "Ranked" : "RelativeScore",
-      queryProperties: BM25_PROPERTIES,
-      limit: request.limit,
-      ...(request.offset > 0 ? { offset: request.offset } : {}),
-      ...(filters ? { filters } : {}),
-      returnMetadata: ["score"],
-      // A caller that picks the page by lead fields gets them with the candidates.
-      returnProperties: [...new Set([...(request.cutHere ? ["postId"] : propertiesFor(query.fields)), ...(query.choose ? ["leadType", "leadScore"] : [])])],
-    }), signal);
+    const res = await this.call(
+      () =>
+        posts.query.hybrid(query.text, {
+          vector: Array.from(vector),
+          alpha: query.alpha,
+          fusionType: ranked ? "Ranked" : "RelativeScore",
+          queryProperties: BM25_PROPERTIES,
+          limit: request.limit,
+          ...(request.offset > 0 ? { offset: request.offset } : {}),
+          ...(filters ? { filters } : {}),
+          returnMetadata: ["score"],
+          // A caller that picks the page by lead fields gets them with the candidates.
+          returnProperties: [
+            ...new Set([
+              ...(request.cutHere ? ["postId"] : propertiesFor(query.fields)),
+              ...(query.choose ? ["leadType", "leadScore"] : []),
+            ]),
+          ],
+        }),
+      signal,
+    );
     // Ranked fusion sums 1 / (60 + rank) per side; scaling by 60 maps it onto 0..1.
     const scale = ranked ? RRF_K : 1;
     const candidates = (res.objects as WObject[]).map((o) => ({
@@ -190,13 +230,20 @@ export class WeaviateIndex implements SearchIndex {
     // Equal vectors (cross-posts, identical texts) tie exactly, and Weaviate orders ties
     // differently from call to call, so pages cut by its offset could overlap and skip. The
     // page is cut here from a window reaching past it, ties by id (paging.ts).
-    const res = await this.call(() => posts.query.nearVector(Array.from(vector), {
-      limit: Math.min(MAX_RESULT_WINDOW, keywordDepth(query.offset, query.limit)),
-      ...(filters ? { filters } : {}),
-      returnMetadata: ["distance"],
-      returnProperties: propertiesFor(query.fields),
-    }), signal);
-    const hits = (res.objects as WObject[]).map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
+    const res = await this.call(
+      () =>
+        posts.query.nearVector(Array.from(vector), {
+          limit: Math.min(MAX_RESULT_WINDOW, keywordDepth(query.offset, query.limit)),
+          ...(filters ? { filters } : {}),
+          returnMetadata: ["distance"],
+          returnProperties: propertiesFor(query.fields),
+        }),
+      signal,
+    );
+    const hits = (res.objects as WObject[]).map((o) => ({
+      post: fromProperties(o.properties),
+      score: 1 - (o.metadata?.distance ?? 1),
+    }));
     return stablePage(hits, (h) => h.post.id, query.offset, query.limit);
   }
 
@@ -206,15 +253,26 @@ export class WeaviateIndex implements SearchIndex {
     const filters = this.where(query.filter);
     checkAborted(signal);
     if (query.text.trim() === "") return [];
-    const res = await this.call(() => posts.query.bm25(query.text, {
-      queryProperties: BM25_PROPERTIES,
-      limit: keywordDepth(query.offset, query.limit),
-      ...(filters ? { filters } : {}),
-      returnMetadata: ["score"],
-      returnProperties: ["postId"],
-    }), signal);
-    const scored = (res.objects as WObject[]).map((o) => ({ id: String(o.properties.postId), score: o.metadata?.score ?? 0 }));
-    return this.withPosts(stablePage(scored, (h) => h.id, query.offset, query.limit), propertiesFor(query.fields), signal);
+    const res = await this.call(
+      () =>
+        posts.query.bm25(query.text, {
+          queryProperties: BM25_PROPERTIES,
+          limit: keywordDepth(query.offset, query.limit),
+          ...(filters ? { filters } : {}),
+          returnMetadata: ["score"],
+          returnProperties: ["postId"],
+        }),
+      signal,
+    );
+    const scored = (res.objects as WObject[]).map((o) => ({
+      id: String(o.properties.postId),
+      score: o.metadata?.score ?? 0,
+    }));
+    return this.withPosts(
+      stablePage(scored, (h) => h.id, query.offset, query.limit),
+      propertiesFor(query.fields),
+      signal,
+    );
   }
 
   async get(ids: readonly string[], signal?: AbortSignal): Promise<EnrichedPost[]> {
@@ -228,10 +286,12 @@ export class WeaviateIndex implements SearchIndex {
     this.opened();
     checkAborted(signal);
     const objects = await this.call(() => this.fetchByIds(ids, RETURN_PROPERTIES, true), signal);
-    const byId = new Map(objects.map((o) => {
-      const post = fromProperties(o.properties);
-      return [post.id, { ...post, vector: vectorOf(o) }] as const;
-    }));
+    const byId = new Map(
+      objects.map((o) => {
+        const post = fromProperties(o.properties);
+        return [post.id, { ...post, vector: vectorOf(o) }] as const;
+      }),
+    );
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -275,21 +335,39 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   /** The posts (`properties` of each) for a ranked page of ids (windows are ranked on ids and scores only). */
-  private async withPosts(page: readonly { id: string; score: number }[], properties: string[], signal: AbortSignal | undefined): Promise<Hit[]> {
-    const byId = await this.call(() => this.readPosts(page.map((h) => h.id), properties), signal);
+  private async withPosts(
+    page: readonly { id: string; score: number }[],
+    properties: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<Hit[]> {
+    const byId = await this.call(
+      () =>
+        this.readPosts(
+          page.map((h) => h.id),
+          properties,
+        ),
+      signal,
+    );
     return page.flatMap(({ id, score }) => {
       const post = byId.get(id);
       return post ? [{ post, score }] : [];
     });
   }
 
-  private async readPosts(ids: readonly string[], properties: string[] = RETURN_PROPERTIES): Promise<Map<string, EnrichedPost>> {
+  private async readPosts(
+    ids: readonly string[],
+    properties: string[] = RETURN_PROPERTIES,
+  ): Promise<Map<string, EnrichedPost>> {
     const objects = await this.fetchByIds(ids, properties, false);
     return new Map(objects.map((o) => [String(o.properties.postId), fromProperties(o.properties)]));
   }
 
   /** The stored objects of these post ids (each once), with `properties` and, when asked, the vector. */
-  private async fetchByIds(ids: readonly string[], properties: string[], includeVector: boolean): Promise<(WObject & { vectors?: unknown })[]> {
+  private async fetchByIds(
+    ids: readonly string[],
+    properties: string[],
+    includeVector: boolean,
+  ): Promise<(WObject & { vectors?: unknown })[]> {
     const posts = this.opened();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
@@ -305,7 +383,11 @@ export class WeaviateIndex implements SearchIndex {
   /** Which of these uuids already exist (to split inserted from updated). */
   private async existing(uuids: string[]): Promise<Set<string>> {
     const posts = this.opened();
-    const res = await posts.query.fetchObjects({ filters: posts.filter.byId().containsAny(uuids), limit: uuids.length, returnProperties: ["postId"] });
+    const res = await posts.query.fetchObjects({
+      filters: posts.filter.byId().containsAny(uuids),
+      limit: uuids.length,
+      returnProperties: ["postId"],
+    });
     return new Set(res.objects.map((o) => o.uuid));
   }
 
@@ -325,11 +407,15 @@ export class WeaviateIndex implements SearchIndex {
     const found = parseMeta(config.description);
     if (!found) {
       if ((await posts.length()) > 0) {
-        throw new IndexUnavailableError(`Weaviate collection ${name} holds objects but no threadsight metadata; set WEAVIATE_COLLECTION to a collection threadsight created`);
+        throw new IndexUnavailableError(
+          `Weaviate collection ${name} holds objects but no threadsight metadata; set WEAVIATE_COLLECTION to a collection threadsight created`,
+        );
       }
       await posts.config.update({ description: describeMeta(meta) });
     } else if (found.layout !== WEAVIATE_LAYOUT) {
-      throw new IndexUnavailableError(`Weaviate collection ${name} has layout ${found.layout}, this version uses ${WEAVIATE_LAYOUT}; re-ingest into a new WEAVIATE_COLLECTION`);
+      throw new IndexUnavailableError(
+        `Weaviate collection ${name} has layout ${found.layout}, this version uses ${WEAVIATE_LAYOUT}; re-ingest into a new WEAVIATE_COLLECTION`,
+      );
     } else if (found.embeddingModel !== embeddingModel || found.dimensions !== dimensions) {
       throw new EmbeddingModelMismatchError(
         `Weaviate collection ${name} was built with embedding model "${found.embeddingModel}" (${found.dimensions} dimensions), ` +
@@ -345,7 +431,9 @@ export class WeaviateIndex implements SearchIndex {
     const cutoff = this.opts.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF;
     if (flatSearchCutoffOf(config) !== cutoff) {
       await posts.config.update({
-        vectorizers: reconfigure.vectorizer.update({ vectorIndexConfig: reconfigure.vectorIndex.hnsw({ flatSearchCutoff: cutoff }) }),
+        vectorizers: reconfigure.vectorizer.update({
+          vectorIndexConfig: reconfigure.vectorIndex.hnsw({ flatSearchCutoff: cutoff }),
+        }),
       });
     }
     return posts;
@@ -353,7 +441,9 @@ export class WeaviateIndex implements SearchIndex {
 }
 
 /** The flat-search cutoff of a collection's (single, unnamed) vector index, if it reports one. */
-export function flatSearchCutoffOf(config: { vectorizers?: Record<string, { indexConfig?: unknown }> }): number | undefined {
+export function flatSearchCutoffOf(config: {
+  vectorizers?: Record<string, { indexConfig?: unknown }>;
+}): number | undefined {
   const index = config.vectorizers?.["default"]?.indexConfig as { flatSearchCutoff?: unknown } | undefined;
   return typeof index?.flatSearchCutoff === "number" ? index.flatSearchCutoff : undefined;
 }

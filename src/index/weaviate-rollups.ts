@@ -4,14 +4,15 @@
  * key, so a write replaces the cell. A window is read with filtered fetches split by day range
  * so none exceeds QUERY_MAXIMUM_RESULTS; that reads O(topics x days) small objects, never posts.
  */
-import { configure, Filters, generateUuid5 } from "weaviate-client";
+
 import type { Collection, WeaviateClient } from "weaviate-client";
+import { configure, Filters, generateUuid5 } from "weaviate-client";
+import type { RollupCell, RollupTable } from "../topics/rollup.js";
+import { cellKey, DAY_MS, mergeCell, TOTAL_DAY, TOTAL_TOPIC, trendInputsFromCells } from "../topics/rollup.js";
+import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
+import { baselineRange } from "../topics/trend-store.js";
 import { checkAborted, raceAbort } from "./abort.js";
 import { guardEngine } from "./engine-call.js";
-import { cellKey, DAY_MS, mergeCell, TOTAL_DAY, TOTAL_TOPIC, trendInputsFromCells } from "../topics/rollup.js";
-import type { RollupCell, RollupTable } from "../topics/rollup.js";
-import { baselineRange } from "../topics/trend-store.js";
-import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
 
 /** Weaviate's default QUERY_MAXIMUM_RESULTS: the most one fetch returns. */
 const MAX_FETCH = 10_000;
@@ -64,7 +65,16 @@ function fromProps(p: Props): RollupCell {
 }
 
 function toProps(c: RollupCell): Record<string, string | number> {
-  return { topicId: c.topicId, day: c.day, count: c.count, upvotes: c.upvotes, comments: c.comments, sentimentSum: c.sentimentSum, maxCreated: c.maxCreated, subforums: JSON.stringify(c.subforums) };
+  return {
+    topicId: c.topicId,
+    day: c.day,
+    count: c.count,
+    upvotes: c.upvotes,
+    comments: c.comments,
+    sentimentSum: c.sentimentSum,
+    maxCreated: c.maxCreated,
+    subforums: JSON.stringify(c.subforums),
+  };
 }
 
 /** The Weaviate RollupTable; the client is owned by the caller. */
@@ -83,10 +93,19 @@ export class WeaviateRollups implements RollupTable {
   async read(fromDay: number, toDay: number, withSubforums: boolean, signal?: AbortSignal): Promise<RollupCell[]> {
     const cells = await this.open(false, signal);
     if (!cells) return [];
-    const returnProperties = ["topicId", "day", "count", ...(withSubforums ? ["upvotes", "comments", "sentimentSum", "subforums"] : [])];
+    const returnProperties = [
+      "topicId",
+      "day",
+      "count",
+      ...(withSubforums ? ["upvotes", "comments", "sentimentSum", "subforums"] : []),
+    ];
     const fetchRange = async (from: number, to: number): Promise<RollupCell[]> => {
       const res = await cells.query.fetchObjects({
-        filters: Filters.and(cells.filter.byProperty("day").greaterOrEqual(from), cells.filter.byProperty("day").lessOrEqual(to), cells.filter.byProperty("count").greaterThan(0)),
+        filters: Filters.and(
+          cells.filter.byProperty("day").greaterOrEqual(from),
+          cells.filter.byProperty("day").lessOrEqual(to),
+          cells.filter.byProperty("count").greaterThan(0),
+        ),
         limit: MAX_FETCH,
         returnProperties,
       });
@@ -96,7 +115,8 @@ export class WeaviateRollups implements RollupTable {
       return [...a, ...b];
     };
     const ranges: [number, number][] = [];
-    for (let d = Math.max(fromDay, 0); d <= toDay; d += DAYS_PER_FETCH * DAY_MS) ranges.push([d, Math.min(toDay, d + DAYS_PER_FETCH * DAY_MS - DAY_MS)]);
+    for (let d = Math.max(fromDay, 0); d <= toDay; d += DAYS_PER_FETCH * DAY_MS)
+      ranges.push([d, Math.min(toDay, d + DAYS_PER_FETCH * DAY_MS - DAY_MS)]);
     const parts = await guard(() => raceAbort(Promise.all(ranges.map(([a, b]) => fetchRange(a, b))), signal), signal);
     return parts.flat();
   }
@@ -120,13 +140,24 @@ export class WeaviateRollups implements RollupTable {
     const marker = await this.marker(cells, signal);
     if (this.snapshot?.marker !== marker) this.snapshot = { marker };
     const held = this.snapshot;
-    const [full, counts] = await raceAbort(Promise.all([this.span(held, "full", from, window.to), lo < from ? this.span(held, "counts", lo, window.to) : []]), signal);
+    const [full, counts] = await raceAbort(
+      Promise.all([
+        this.span(held, "full", from, window.to),
+        lo < from ? this.span(held, "counts", lo, window.to) : [],
+      ]),
+      signal,
+    );
     const inWindow = full.filter((c) => c.day >= window.from && c.day <= window.to);
     return trendInputsFromCells([...inWindow, ...counts.filter((c) => c.day < window.from)], window, buckets);
   }
 
   /** The held cells of `kind` covering days [from, to], read (widened to what was held) when they do not. */
-  private span(held: { full?: Span; counts?: Span }, kind: "full" | "counts", from: number, to: number): Promise<RollupCell[]> {
+  private span(
+    held: { full?: Span; counts?: Span },
+    kind: "full" | "counts",
+    from: number,
+    to: number,
+  ): Promise<RollupCell[]> {
     const span = held[kind];
     if (span && span.from <= from && span.to >= to) return span.cells;
     const lo = span ? Math.min(span.from, from) : from;
@@ -142,16 +173,24 @@ export class WeaviateRollups implements RollupTable {
 
   /** What changes whenever the cells do: the TOTAL cell's last update time and content. */
   private async marker(cells: Cells, signal?: AbortSignal): Promise<string> {
-    const o = await guard(() => raceAbort(cells.query.fetchObjectById(cellUuid(TOTAL_TOPIC, TOTAL_DAY)), signal), signal);
+    const o = await guard(
+      () => raceAbort(cells.query.fetchObjectById(cellUuid(TOTAL_TOPIC, TOTAL_DAY)), signal),
+      signal,
+    );
     if (!o) return "none";
     const t = fromProps(o.properties as Props);
-    return [o.metadata?.updateTime?.getTime() ?? "", t.count, t.upvotes, t.comments, t.sentimentSum, t.maxCreated].join("|");
+    return [o.metadata?.updateTime?.getTime() ?? "", t.count, t.upvotes, t.comments, t.sentimentSum, t.maxCreated].join(
+      "|",
+    );
   }
 
   async total(signal?: AbortSignal): Promise<RollupCell | undefined> {
     const cells = await this.open(false, signal);
     if (!cells) return undefined;
-    const o = await guard(() => raceAbort(cells.query.fetchObjectById(cellUuid(TOTAL_TOPIC, TOTAL_DAY)), signal), signal);
+    const o = await guard(
+      () => raceAbort(cells.query.fetchObjectById(cellUuid(TOTAL_TOPIC, TOTAL_DAY)), signal),
+      signal,
+    );
     return o ? fromProps(o.properties as Props) : undefined;
   }
 
@@ -163,12 +202,23 @@ export class WeaviateRollups implements RollupTable {
       checkAborted(signal);
       const slice = deltas.slice(i, i + CHUNK);
       const stored = new Map<string, RollupCell>();
-      const res = await guard(() => cells.query.fetchObjects({ filters: cells.filter.byId().containsAny(slice.map((c) => cellUuid(c.topicId, c.day))), limit: slice.length }), signal);
+      const res = await guard(
+        () =>
+          cells.query.fetchObjects({
+            filters: cells.filter.byId().containsAny(slice.map((c) => cellUuid(c.topicId, c.day))),
+            limit: slice.length,
+          }),
+        signal,
+      );
       for (const o of res.objects) {
         const c = fromProps(o.properties as Props);
         stored.set(cellKey(c.topicId, c.day), c);
       }
-      await this.write(cells, slice.map((d) => mergeCell(stored.get(cellKey(d.topicId, d.day)), d)), signal);
+      await this.write(
+        cells,
+        slice.map((d) => mergeCell(stored.get(cellKey(d.topicId, d.day)), d)),
+        signal,
+      );
     }
   }
 
@@ -194,8 +244,17 @@ export class WeaviateRollups implements RollupTable {
     const parts = [list.filter((c) => c.topicId !== TOTAL_TOPIC), list.filter((c) => c.topicId === TOTAL_TOPIC)];
     for (const part of parts) {
       if (part.length === 0) continue;
-      const res = await guard(() => cells.data.insertMany(part.map((c) => ({ id: cellUuid(c.topicId, c.day), properties: toProps(c) }))), signal);
-      if (res.hasErrors) throw new Error(`Weaviate rejected rollup cells: ${Object.values(res.errors).map((e) => e.message).slice(0, 3).join("; ")}`);
+      const res = await guard(
+        () => cells.data.insertMany(part.map((c) => ({ id: cellUuid(c.topicId, c.day), properties: toProps(c) }))),
+        signal,
+      );
+      if (res.hasErrors)
+        throw new Error(
+          `Weaviate rejected rollup cells: ${Object.values(res.errors)
+            .map((e) => e.message)
+            .slice(0, 3)
+            .join("; ")}`,
+        );
     }
   }
 
@@ -205,14 +264,22 @@ export class WeaviateRollups implements RollupTable {
     const client = this.client();
     if (!(await guard(() => raceAbort(client.collections.exists(this.name), signal), signal))) {
       if (!create) return undefined;
-      const num = (name: string, range: boolean) => ({ name, dataType: "number" as const, indexFilterable: range, indexRangeFilters: range });
+      const num = (name: string, range: boolean) => ({
+        name,
+        dataType: "number" as const,
+        indexFilterable: range,
+        indexRangeFilters: range,
+      });
       try {
         await client.collections.create({
           name: this.name,
           description: "Threadsight per-(topic, UTC day) rollups of the posts collection",
           vectorizers: configure.vectors.selfProvided({ vectorIndexConfig: configure.vectorIndex.flat() }),
           // Replicated like the posts collection: a rollup shard on a dead node would stop ingest.
-          replication: configure.replication({ factor: this.replicationFactor, asyncEnabled: this.replicationFactor > 1 }),
+          replication: configure.replication({
+            factor: this.replicationFactor,
+            asyncEnabled: this.replicationFactor > 1,
+          }),
           properties: [
             { name: "topicId", dataType: "text", tokenization: "field", indexFilterable: true, indexSearchable: false },
             num("day", true),

@@ -5,11 +5,12 @@
  * (self-provided, HNSW, cosine). The index's provenance (embedding model, dimensions, layout) is
  * kept in the collection description as `threadsight-meta:{json}`.
  */
-import { configure, generateUuid5 } from "weaviate-client";
+
 import type { CollectionConfigCreate, PropertyConfigCreate, WeaviateField } from "weaviate-client";
+import { configure, generateUuid5 } from "weaviate-client";
 import type { EnrichedPost, IndexedPost, LeadType, SentimentLabel } from "../model/post.js";
-import { LEAD_FIELDS, RESULT_FIELDS } from "./search-index.js";
 import type { Page } from "./search-index.js";
+import { LEAD_FIELDS, RESULT_FIELDS } from "./search-index.js";
 
 /** Bumped when the collection layout changes incompatibly. */
 export const WEAVIATE_LAYOUT = 2;
@@ -31,8 +32,20 @@ const stored = (name: string, dataType: "text" | "int" | "number"): Prop => ({
   indexRangeFilters: false,
   ...(dataType === "text" ? { tokenization: "field" as const } : {}),
 });
-const exact = (name: string): Prop => ({ name, dataType: "text", tokenization: "field", indexFilterable: true, indexSearchable: false });
-const searchable = (name: string): Prop => ({ name, dataType: "text", tokenization: "word", indexFilterable: false, indexSearchable: true });
+const exact = (name: string): Prop => ({
+  name,
+  dataType: "text",
+  tokenization: "field",
+  indexFilterable: true,
+  indexSearchable: false,
+});
+const searchable = (name: string): Prop => ({
+  name,
+  dataType: "text",
+  tokenization: "word",
+  indexFilterable: false,
+  indexSearchable: true,
+});
 
 /** Every property of the collection. The post id is `postId`: `id` is reserved by Weaviate. */
 export const POST_PROPERTIES: Prop[] = [
@@ -100,7 +113,11 @@ export interface CollectionSettings {
 }
 
 /** The create request for a new posts collection. */
-export function collectionDefinition(name: string, meta: WeaviateMeta, settings: CollectionSettings): CollectionConfigCreate {
+export function collectionDefinition(
+  name: string,
+  meta: WeaviateMeta,
+  settings: CollectionSettings,
+): CollectionConfigCreate {
   return {
     name,
     description: describeMeta(meta),
@@ -115,7 +132,10 @@ export function collectionDefinition(name: string, meta: WeaviateMeta, settings:
     invertedIndex: configure.invertedIndex({ stopwordsPreset: "en", indexTimestamps: false }),
     // With replicas, async replication compares them in the background, so a node that was
     // down catches up on the writes it missed without waiting for a read to repair them.
-    replication: configure.replication({ factor: settings.replicationFactor, asyncEnabled: settings.replicationFactor > 1 }),
+    replication: configure.replication({
+      factor: settings.replicationFactor,
+      asyncEnabled: settings.replicationFactor > 1,
+    }),
     sharding: configure.sharding({ desiredCount: settings.shards }),
   };
 }
@@ -131,7 +151,8 @@ export function parseMeta(description: string | undefined): WeaviateMeta | undef
   if (!description || at < 0) return undefined;
   try {
     const m = JSON.parse(description.slice(at + META_PREFIX.length)) as Partial<WeaviateMeta>;
-    if (typeof m.embeddingModel !== "string" || typeof m.dimensions !== "number" || typeof m.layout !== "number") return undefined;
+    if (typeof m.embeddingModel !== "string" || typeof m.dimensions !== "number" || typeof m.layout !== "number")
+      return undefined;
     return { embeddingModel: m.embeddingModel, dimensions: m.dimensions, layout: m.layout };
   } catch {
     return undefined;
@@ -175,7 +196,12 @@ const num = (v: unknown): number => (typeof v === "number" ? v : Number(v ?? 0))
 /** Weaviate properties back to a post. Dates arrive as Date or RFC 3339 text. */
 export function fromProperties(props: Record<string, unknown>): EnrichedPost {
   // Not read (a page of lead fields): 0, as any other unread number.
-  const created = props.created === undefined ? 0 : props.created instanceof Date ? props.created.getTime() : Date.parse(text(props.created));
+  const created =
+    props.created === undefined
+      ? 0
+      : props.created instanceof Date
+        ? props.created.getTime()
+        : Date.parse(text(props.created));
   return {
     id: text(props.postId),
     source: text(props.source),

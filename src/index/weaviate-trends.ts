@@ -16,22 +16,46 @@
  * writes (WeaviateRollups.trendInputs); its keyword posts for the window and the previous one
  * (topPostsFor) are ranked per topic in parallel and their text read in one fetch by id.
  */
-import { Filters } from "weaviate-client";
+
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
+import { Filters } from "weaviate-client";
+import type { RollupCell, RollupPost } from "../topics/rollup.js";
+import {
+  bucketsAligned,
+  bucketsFromCells,
+  dayAligned,
+  rollupAll,
+  rollupDelta,
+  statsFromCells,
+} from "../topics/rollup.js";
+import { RollupFreshness } from "../topics/rollup-freshness.js";
+import type {
+  ScannedPost,
+  TimeWindow,
+  TopicAssignment,
+  TopicPost,
+  TopicWindowStats,
+  TopPostsAsk,
+  TrendInputs,
+  TrendStore,
+} from "../topics/trend-store.js";
+import {
+  bucketCount,
+  byEngagement,
+  bySubforumCount,
+  engagement,
+  TOP_SUBFORUMS,
+  TOPIC_POST_CONTENT_CHARS,
+  trendInputsByParts,
+} from "../topics/trend-store.js";
 import { checkAborted, raceAbort } from "./abort.js";
 import { guardEngine } from "./engine-call.js";
 import { IndexUnavailableError } from "./search-index.js";
+import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { connectWeaviate } from "./weaviate-connect.js";
 import { scanPages } from "./weaviate-cursor.js";
-import type { WeaviateEndpoint } from "./weaviate-connect.js";
 import { groups, rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
 import { postUuid, vectorOf } from "./weaviate-schema.js";
-import { bucketsAligned, bucketsFromCells, dayAligned, rollupAll, rollupDelta, statsFromCells } from "../topics/rollup.js";
-import type { RollupCell, RollupPost } from "../topics/rollup.js";
-import { RollupFreshness } from "../topics/rollup-freshness.js";
-import { bucketCount, byEngagement, bySubforumCount, engagement, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS } from "../topics/trend-store.js";
-import { trendInputsByParts } from "../topics/trend-store.js";
-import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TopPostsAsk, TrendInputs, TrendStore } from "../topics/trend-store.js";
 
 /** Connection settings: the endpoint and collection the search adapter uses. */
 export interface WeaviateTrendStoreOptions extends WeaviateEndpoint {
@@ -106,7 +130,11 @@ export class WeaviateTrendStore implements TrendStore {
     return this.freshness.check(signal);
   }
 
-  async recordUpsert(previous: readonly RollupPost[], written: readonly RollupPost[], signal?: AbortSignal): Promise<void> {
+  async recordUpsert(
+    previous: readonly RollupPost[],
+    written: readonly RollupPost[],
+    signal?: AbortSignal,
+  ): Promise<void> {
     this.freshness.invalidate();
     await this.rollups.apply(rollupDelta(previous, written), signal);
   }
@@ -115,12 +143,27 @@ export class WeaviateTrendStore implements TrendStore {
     const found: RollupPost[] = [];
     const posts = await this.posts(signal);
     if (posts) {
-      const pages = scanPages(posts, { returnProperties: ["postId", "topicId", "created", "upvotes", "comments", "sentimentScore", "subforum"], pageSize: ROLLUP_SCAN_PAGE }, signal);
+      const pages = scanPages(
+        posts,
+        {
+          returnProperties: ["postId", "topicId", "created", "upvotes", "comments", "sentimentScore", "subforum"],
+          pageSize: ROLLUP_SCAN_PAGE,
+        },
+        signal,
+      );
       await guard(async () => {
         for await (const page of pages) {
           for (const o of page) {
             const p = o.properties as Props;
-            found.push({ id: String(p.postId ?? ""), topicId: String(p.topicId ?? ""), created: toMs(p.created), upvotes: Number(p.upvotes ?? 0), comments: Number(p.comments ?? 0), sentimentScore: Number(p.sentimentScore ?? 0), subforum: String(p.subforum ?? "") });
+            found.push({
+              id: String(p.postId ?? ""),
+              topicId: String(p.topicId ?? ""),
+              created: toMs(p.created),
+              upvotes: Number(p.upvotes ?? 0),
+              comments: Number(p.comments ?? 0),
+              sentimentScore: Number(p.sentimentScore ?? 0),
+              subforum: String(p.subforum ?? ""),
+            });
           }
         }
       }, signal);
@@ -138,29 +181,39 @@ export class WeaviateTrendStore implements TrendStore {
     if (total) return total.count > 0 ? total.maxCreated : undefined;
     const posts = await this.posts(signal);
     if (!posts) return undefined;
-    const res = await guard(() => raceAbort(posts.aggregate.overAll({ returnMetrics: posts.metrics.aggregate("created").date(["maximum"]) }), signal), signal);
+    const res = await guard(
+      () =>
+        raceAbort(
+          posts.aggregate.overAll({ returnMetrics: posts.metrics.aggregate("created").date(["maximum"]) }),
+          signal,
+        ),
+      signal,
+    );
     const max = (res.properties as Record<string, { maximum?: string }>).created?.maximum;
     return res.totalCount === 0 || !max ? undefined : Date.parse(max);
   }
 
   async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal))) return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
+    if (dayAligned(window) && (await this.rollupsFresh(signal)))
+      return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
     const posts = await this.posts(signal);
     if (!posts) return [];
     const m = posts.metrics;
     const found = await guard(
       () =>
         raceAbort(
-          groups(() => posts.aggregate.groupBy.overAll({
-            groupBy: { property: "topicId", limit: MAX_GROUPS },
-            filters: this.windowFilter(posts, window),
-            returnMetrics: [
-              m.aggregate("upvotes").integer(["sum"]),
-              m.aggregate("comments").integer(["sum"]),
-              m.aggregate("sentimentScore").number(["mean"]),
-              m.aggregate("subforum").text(["topOccurrencesValue", "topOccurrencesOccurs"], SUBFORUM_CANDIDATES),
-            ],
-          })),
+          groups(() =>
+            posts.aggregate.groupBy.overAll({
+              groupBy: { property: "topicId", limit: MAX_GROUPS },
+              filters: this.windowFilter(posts, window),
+              returnMetrics: [
+                m.aggregate("upvotes").integer(["sum"]),
+                m.aggregate("comments").integer(["sum"]),
+                m.aggregate("sentimentScore").number(["mean"]),
+                m.aggregate("subforum").text(["topOccurrencesValue", "topOccurrencesOccurs"], SUBFORUM_CANDIDATES),
+              ],
+            }),
+          ),
           signal,
         ),
       signal,
@@ -168,8 +221,14 @@ export class WeaviateTrendStore implements TrendStore {
     return found
       .filter((g) => g.totalCount > 0 && String(g.groupedBy.value) !== "")
       .map((g) => {
-        const p = g.properties as Record<string, { sum?: number; mean?: number; topOccurrences?: { value?: string; occurs?: number }[] }>;
-        const subforums = (p.subforum?.topOccurrences ?? []).map((o) => ({ subforum: String(o.value ?? ""), count: Number(o.occurs ?? 0) }));
+        const p = g.properties as Record<
+          string,
+          { sum?: number; mean?: number; topOccurrences?: { value?: string; occurs?: number }[] }
+        >;
+        const subforums = (p.subforum?.topOccurrences ?? []).map((o) => ({
+          subforum: String(o.value ?? ""),
+          count: Number(o.occurs ?? 0),
+        }));
         return {
           topicId: String(g.groupedBy.value),
           count: g.totalCount,
@@ -181,20 +240,33 @@ export class WeaviateTrendStore implements TrendStore {
       });
   }
 
-  async countsByTopicAndBucket(range: TimeWindow, bucketMs: number, signal?: AbortSignal): Promise<Map<string, number[]>> {
+  async countsByTopicAndBucket(
+    range: TimeWindow,
+    bucketMs: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, number[]>> {
     const buckets = bucketCount(range, bucketMs);
     const out = new Map<string, number[]>();
     const posts = await this.posts(signal);
     if (!posts || buckets === 0) return out;
-    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal))) return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
+    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal)))
+      return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
     // One race for the whole fan-out, so a call adds one abort listener, not one per bucket.
     const perBucket = await guard(
       () =>
         raceAbort(
           Promise.all(
             Array.from({ length: buckets }, (_, b) => {
-              const w = { from: range.from + b * bucketMs, to: Math.min(range.to, range.from + (b + 1) * bucketMs - 1) };
-              return groups(() => posts.aggregate.groupBy.overAll({ groupBy: { property: "topicId", limit: MAX_GROUPS }, filters: this.windowFilter(posts, w) }));
+              const w = {
+                from: range.from + b * bucketMs,
+                to: Math.min(range.to, range.from + (b + 1) * bucketMs - 1),
+              };
+              return groups(() =>
+                posts.aggregate.groupBy.overAll({
+                  groupBy: { property: "topicId", limit: MAX_GROUPS },
+                  filters: this.windowFilter(posts, w),
+                }),
+              );
             }),
           ),
           signal,
@@ -214,20 +286,32 @@ export class WeaviateTrendStore implements TrendStore {
   }
 
   async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal))) return this.rollups.trendInputs(window, buckets, signal);
+    if (dayAligned(window) && (await this.rollupsFresh(signal)))
+      return this.rollups.trendInputs(window, buckets, signal);
     return trendInputsByParts(this, window, buckets, signal);
   }
 
-  async topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>> {
+  async topPosts(
+    topicIds: readonly string[],
+    window: TimeWindow,
+    n: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, TopicPost[]>> {
     return (await this.topPostsFor([{ topicIds, window }], n, signal))[0]!;
   }
 
-  async topPostsFor(asks: readonly TopPostsAsk[], n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>[]> {
+  async topPostsFor(
+    asks: readonly TopPostsAsk[],
+    n: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, TopicPost[]>[]> {
     const posts = await this.posts(signal);
     if (!posts || n < 1) return asks.map((a) => new Map(a.topicIds.map((id) => [id, []])));
     const run = async () => {
       // Every (ask, topic) is ranked in parallel; then one fetch by id reads the winners' text.
-      const ranked = await Promise.all(asks.map((a) => Promise.all(a.topicIds.map((id) => this.rankTopic(posts, id, a.window, n, a.counts?.get(id))))));
+      const ranked = await Promise.all(
+        asks.map((a) => Promise.all(a.topicIds.map((id) => this.rankTopic(posts, id, a.window, n, a.counts?.get(id))))),
+      );
       await this.fillText(posts, ranked.flat(2));
       return asks.map((a, k) => new Map(a.topicIds.map((id, i) => [id, ranked[k]![i]!])));
     };
@@ -239,7 +323,13 @@ export class WeaviateTrendStore implements TrendStore {
    * The top `n` of one topic, ranked on the small properties only (text is filled in later).
    * `known` is the topic's post count in the window when the caller has it.
    */
-  private async rankTopic(posts: Posts, topicId: string, window: TimeWindow, n: number, known?: number): Promise<TopicPost[]> {
+  private async rankTopic(
+    posts: Posts,
+    topicId: string,
+    window: TimeWindow,
+    n: number,
+    known?: number,
+  ): Promise<TopicPost[]> {
     const filters = this.windowFilter(posts, window, topicId);
     const returnProperties = ["postId", "upvotes", "comments", "created"];
     const fetch = async (limit: number, property?: "upvotes" | "comments"): Promise<TopicPost[]> => {
@@ -264,7 +354,10 @@ export class WeaviateTrendStore implements TrendStore {
       for (const p of [...byUp, ...byCom]) merged.set(p.id, p);
       const ranked = [...merged.values()].sort(byEngagement).slice(0, n);
       const complete = byUp.length < limit || byCom.length < limit;
-      const bound = engagement({ upvotes: byUp[byUp.length - 1]?.upvotes ?? 0, comments: byCom[byCom.length - 1]?.comments ?? 0 });
+      const bound = engagement({
+        upvotes: byUp[byUp.length - 1]?.upvotes ?? 0,
+        comments: byCom[byCom.length - 1]?.comments ?? 0,
+      });
       const nth = ranked[n - 1];
       if (complete || (nth !== undefined && engagement(nth) > bound) || limit >= MAX_FETCH) return ranked;
     }
@@ -299,13 +392,23 @@ export class WeaviateTrendStore implements TrendStore {
     const posts = await this.posts(signal);
     if (!posts) return;
     let pending: ScannedPost[] = [];
-    const pages = scanPages(posts, { includeVector: true, returnProperties: ["postId", "title", "content", "topicId"] }, signal)[Symbol.asyncIterator]();
+    const pages = scanPages(
+      posts,
+      { includeVector: true, returnProperties: ["postId", "title", "content", "topicId"] },
+      signal,
+    )[Symbol.asyncIterator]();
     for (;;) {
       const next = await guard(() => pages.next(), signal);
       if (next.done) break;
       for (const o of next.value) {
         const p = o.properties as Props;
-        pending.push({ id: String(p.postId ?? ""), vector: vectorOf(o), title: String(p.title ?? ""), content: String(p.content ?? ""), topicId: String(p.topicId ?? "") });
+        pending.push({
+          id: String(p.postId ?? ""),
+          vector: vectorOf(o),
+          title: String(p.title ?? ""),
+          content: String(p.content ?? ""),
+          topicId: String(p.topicId ?? ""),
+        });
         if (pending.length >= batchSize) {
           yield pending;
           pending = [];
@@ -323,10 +426,13 @@ export class WeaviateTrendStore implements TrendStore {
     for (let i = 0; i < assignments.length; i += UPDATE_CONCURRENCY) {
       checkAborted(signal);
       const slice = assignments.slice(i, i + UPDATE_CONCURRENCY);
-      const results = await Promise.allSettled(slice.map((a) => posts.data.update({ id: postUuid(a.id), properties: { topicId: a.topicId } })));
+      const results = await Promise.allSettled(
+        slice.map((a) => posts.data.update({ id: postUuid(a.id), properties: { topicId: a.topicId } })),
+      );
       for (const r of results) {
         if (r.status === "fulfilled") written++;
-        else if (!/not found|404/i.test(String((r.reason as Error)?.message))) throw new IndexUnavailableError(`Weaviate failed: ${(r.reason as Error).message}`, { cause: r.reason });
+        else if (!/not found|404/i.test(String((r.reason as Error)?.message)))
+          throw new IndexUnavailableError(`Weaviate failed: ${(r.reason as Error).message}`, { cause: r.reason });
       }
     }
     return written;
@@ -346,7 +452,8 @@ export class WeaviateTrendStore implements TrendStore {
     const client = this.client;
     if (!client) throw new Error("WeaviateTrendStore: call open() first");
     if (this.collection) return this.collection;
-    if (!(await guard(() => raceAbort(client.collections.exists(this.opts.collection), signal), signal))) return undefined;
+    if (!(await guard(() => raceAbort(client.collections.exists(this.opts.collection), signal), signal)))
+      return undefined;
     this.collection = client.collections.use(this.opts.collection).withConsistency(this.opts.consistency) as Posts;
     return this.collection;
   }
@@ -360,7 +467,9 @@ export class WeaviateTrendStore implements TrendStore {
     return Filters.and(
       posts.filter.byProperty("created").greaterOrEqual(new Date(Math.ceil(w.from))),
       posts.filter.byProperty("created").lessOrEqual(new Date(Math.floor(w.to))),
-      topicId === undefined ? posts.filter.byProperty("topicId").notEqual("") : posts.filter.byProperty("topicId").equal(topicId),
+      topicId === undefined
+        ? posts.filter.byProperty("topicId").notEqual("")
+        : posts.filter.byProperty("topicId").equal(topicId),
     );
   }
 }

@@ -17,7 +17,12 @@ export interface Batch {
  * Batches `items`, ignoring the first `skipRecords` (already ingested) and stopping after
  * `maxPosts` posts when given.
  */
-export async function* batches(items: AsyncIterable<ReadItem>, size: number, skipRecords = 0, maxPosts = Infinity): AsyncGenerator<Batch> {
+export async function* batches(
+  items: AsyncIterable<ReadItem>,
+  size: number,
+  skipRecords = 0,
+  maxPosts = Infinity,
+): AsyncGenerator<Batch> {
   let record = 0;
   let posts: Post[] = [];
   let skips: Skip[] = [];

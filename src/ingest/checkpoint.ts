@@ -60,7 +60,8 @@ export function sampledRanges(size: number): { offset: number; length: number }[
   if (size <= 2 * EDGE_BYTES + SAMPLE_COUNT * SAMPLE_BYTES) return [{ offset: 0, length: size }];
   const ranges = [{ offset: 0, length: EDGE_BYTES }];
   const middle = size - 2 * EDGE_BYTES - SAMPLE_BYTES;
-  for (let i = 1; i <= SAMPLE_COUNT; i++) ranges.push({ offset: EDGE_BYTES + Math.floor((middle * i) / (SAMPLE_COUNT + 1)), length: SAMPLE_BYTES });
+  for (let i = 1; i <= SAMPLE_COUNT; i++)
+    ranges.push({ offset: EDGE_BYTES + Math.floor((middle * i) / (SAMPLE_COUNT + 1)), length: SAMPLE_BYTES });
   ranges.push({ offset: size - EDGE_BYTES, length: EDGE_BYTES });
   return ranges;
 }
@@ -112,13 +113,19 @@ export class CheckpointStore {
 
   /** The checkpoint file for an input. */
   fileFor(input: InputIdentity): string {
-    const key = createHash("sha256").update(`${this.#scope}\0content\0${input.size}\0${input.contentHash}`).digest("hex").slice(0, 32);
+    const key = createHash("sha256")
+      .update(`${this.#scope}\0content\0${input.size}\0${input.contentHash}`)
+      .digest("hex")
+      .slice(0, 32);
     return path.join(this.dir, `${key}.json`);
   }
 
   /** Where checkpoints keyed by path, size and mtime (before content keys) were saved. */
   #legacyFileFor(input: InputIdentity): string {
-    const key = createHash("sha256").update(`${this.#scope}\0${path.resolve(input.path)}\0${input.size}\0${Math.trunc(input.mtimeMs)}`).digest("hex").slice(0, 32);
+    const key = createHash("sha256")
+      .update(`${this.#scope}\0${path.resolve(input.path)}\0${input.size}\0${Math.trunc(input.mtimeMs)}`)
+      .digest("hex")
+      .slice(0, 32);
     return path.join(this.dir, `${key}.json`);
   }
 
@@ -138,7 +145,12 @@ export class CheckpointStore {
     try {
       const json = JSON.parse(text) as Partial<Checkpoint>;
       if (typeof json.records !== "number" || json.records < 0) return undefined;
-      return { ...identity(input), records: json.records, stats: statsFromJson(json.stats), updatedAt: String(json.updatedAt ?? "") };
+      return {
+        ...identity(input),
+        records: json.records,
+        stats: statsFromJson(json.stats),
+        updatedAt: String(json.updatedAt ?? ""),
+      };
     } catch {
       return undefined; // a torn write cannot happen (rename), but never let a bad file block ingest
     }

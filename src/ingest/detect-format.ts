@@ -21,7 +21,8 @@ function fromObject(record: Record<string, unknown>): Format | undefined {
   if (record["kind"] === "Listing" || record["kind"] === "t3") return "reddit-listing";
   if ("title" in record && ("subreddit" in record || "created_utc" in record)) return "reddit-ndjson";
   if ("time" in record && "type" in record && ("by" in record || "title" in record)) return "hn-json";
-  if ("community" in record && ("archive_url" in record || "permalink_original" in record)) return "stackexchange-jsonl";
+  if ("community" in record && ("archive_url" in record || "permalink_original" in record))
+    return "stackexchange-jsonl";
   // Last: the post model's own names (a dump in any of the formats above matches those first).
   if ("id" in record && "title" in record && "created" in record) return "jsonl";
   return undefined;
@@ -42,9 +43,16 @@ export function detectFormat(name: string, head: Buffer, hasMap = false): Format
   const first = trimmed[0];
   if (first !== "{" && first !== "[") {
     const columns = csvHeader(firstLine);
-    if (columns.includes("title") && columns.includes("created_utc") && (columns.includes("permalink") || columns.includes("subreddit"))) return "reddit-csv";
+    if (
+      columns.includes("title") &&
+      columns.includes("created_utc") &&
+      (columns.includes("permalink") || columns.includes("subreddit"))
+    )
+      return "reddit-csv";
     if (columns.includes("title") && columns.includes("num_points") && columns.includes("created_at")) return "hn-csv";
-    throw new FormatDetectionError(`${name}: not JSON, and the CSV header (${columns.slice(0, 8).join(",")}) matches no known format${hint}`);
+    throw new FormatDetectionError(
+      `${name}: not JSON, and the CSV header (${columns.slice(0, 8).join(",")}) matches no known format${hint}`,
+    );
   }
   let record: unknown;
   try {
@@ -56,10 +64,14 @@ export function detectFormat(name: string, head: Buffer, hasMap = false): Format
   if (typeof record === "object" && record !== null) {
     const format = fromObject(record as Record<string, unknown>);
     if (format !== undefined) return format;
-    throw new FormatDetectionError(`${name}: JSON records with fields ${Object.keys(record).slice(0, 8).join(", ")} match no known format${hint}`);
+    throw new FormatDetectionError(
+      `${name}: JSON records with fields ${Object.keys(record).slice(0, 8).join(", ")} match no known format${hint}`,
+    );
   }
   // A pretty-printed document: look at the head's text.
   if (/"kind"\s*:\s*"(Listing|t3)"/.test(text)) return "reddit-listing";
   if (/"type"\s*:\s*"(story|comment|job|poll|pollopt)"/.test(text) && /"time"\s*:/.test(text)) return "hn-json";
-  throw new FormatDetectionError(`${name}: cannot tell the JSON format from its first ${Math.min(text.length, DETECT_BYTES)} bytes${hint}`);
+  throw new FormatDetectionError(
+    `${name}: cannot tell the JSON format from its first ${Math.min(text.length, DETECT_BYTES)} bytes${hint}`,
+  );
 }

@@ -31,7 +31,12 @@ function inRange(ms: number): number | undefined {
 
 /** Epoch seconds (number or numeric string, e.g. reddit's "1371237018.0") -> epoch ms. */
 export function epochSecondsToMs(value: unknown): number | undefined {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value)
+        ? Number(value)
+        : NaN;
   return inRange(n * 1000);
 }
 

@@ -13,7 +13,15 @@ import { readRedditNdjson } from "./readers/reddit-ndjson.js";
 import { readStackExchangeJsonl } from "./readers/stackexchange-jsonl.js";
 
 /** Format names, as accepted by --format. */
-export const FORMATS = ["reddit-ndjson", "reddit-listing", "reddit-csv", "hn-csv", "hn-json", "stackexchange-jsonl", "jsonl"] as const;
+export const FORMATS = [
+  "reddit-ndjson",
+  "reddit-listing",
+  "reddit-csv",
+  "hn-csv",
+  "hn-json",
+  "stackexchange-jsonl",
+  "jsonl",
+] as const;
 /** One of {@link FORMATS}. */
 export type Format = (typeof FORMATS)[number];
 

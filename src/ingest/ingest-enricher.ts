@@ -6,9 +6,10 @@
  * (EMBEDDINGS_URL) it runs its own USE-lite embedder for sentiment, which doubles the embedding
  * cost of ingest but keeps the labels those of the evaluated model.
  */
-import { createPostEnricher } from "../enrich/post-enricher.js";
-import type { PostEnricher } from "../enrich/post-enricher.js";
+
 import type { Embedder } from "../enrich/embedder.js";
+import type { PostEnricher } from "../enrich/post-enricher.js";
+import { createPostEnricher } from "../enrich/post-enricher.js";
 import { loadSentimentModel } from "../enrich/sentiment/model-file.js";
 import { startUseEmbedder } from "../enrich/use-embedder.js";
 import type { EnrichedPost, Post } from "../model/post.js";
@@ -25,7 +26,10 @@ export interface IngestEnricher extends Enricher {
  * dimensions are read: `threadsight reenrich` passes those of the stored vectors without
  * starting an embedder), with topics from `dataDir`.
  */
-export async function createIngestEnricher(dataDir: string, embedder: Pick<Embedder, "model" | "dimensions">): Promise<IngestEnricher> {
+export async function createIngestEnricher(
+  dataDir: string,
+  embedder: Pick<Embedder, "model" | "dimensions">,
+): Promise<IngestEnricher> {
   const model = loadSentimentModel();
   const topics = createTopicAssigner(dataDir);
   const reuse = embedder.model === model.embeddingModel && embedder.dimensions === model.dimensions;

@@ -20,7 +20,8 @@ import { beginIngestFile } from "./pipeline.js";
 export const MAX_FILES_IN_FLIGHT = 3;
 
 /** Options for {@link ingestFiles}: those of one file, with the limits over the run. */
-export interface IngestFilesOptions extends Omit<IngestFileOptions, "limit" | "fileIndex" | "fileCount" | "postsBefore" | "skippedBefore"> {
+export interface IngestFilesOptions
+  extends Omit<IngestFileOptions, "limit" | "fileIndex" | "fileCount" | "postsBefore" | "skippedBefore"> {
   /** Stop after this many posts over all files (each file's checkpoint keeps its place). */
   limit?: number;
   /** Stop each file after this many posts (the ingest benchmark's slice of each corpus). */
@@ -36,7 +37,12 @@ export type FileOutcome = { file: string; result: FileResult } | { file: string;
  * then the run stops and the error of the first file it cut short is thrown (after `onFile`
  * has seen it). Files after the limit is reached are not opened.
  */
-export async function ingestFiles(files: readonly string[], options: IngestFilesOptions, deps: IngestDeps, onFile: (outcome: FileOutcome) => void): Promise<void> {
+export async function ingestFiles(
+  files: readonly string[],
+  options: IngestFilesOptions,
+  deps: IngestDeps,
+  onFile: (outcome: FileOutcome) => void,
+): Promise<void> {
   const { limit = Infinity, fileLimit = Infinity, ...fileOptions } = options;
   const signal = options.signal;
   let posts = 0;
@@ -63,7 +69,14 @@ export async function ingestFiles(files: readonly string[], options: IngestFiles
     try {
       begun = await beginIngestFile(
         file,
-        { ...fileOptions, limit: Math.min(remaining, fileLimit), fileIndex: i + 1, fileCount: files.length, postsBefore: posts, skippedBefore: skipped },
+        {
+          ...fileOptions,
+          limit: Math.min(remaining, fileLimit),
+          fileIndex: i + 1,
+          fileCount: files.length,
+          postsBefore: posts,
+          skippedBefore: skipped,
+        },
         deps,
         previous,
       );

@@ -1,8 +1,9 @@
 /**
  * Counts for one ingest run or file, and the summary printed at the end.
  */
-import { SKIP_REASONS } from "./read-item.js";
+
 import type { SkipReason } from "./read-item.js";
+import { SKIP_REASONS } from "./read-item.js";
 
 /** What happened to the records of an input. */
 export interface IngestStats {
@@ -21,7 +22,14 @@ export interface IngestStats {
 
 /** All-zero stats. */
 export function emptyStats(): IngestStats {
-  return { read: 0, inserted: 0, updated: 0, unchanged: 0, failed: 0, skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number> };
+  return {
+    read: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>,
+  };
 }
 
 /** Total skipped records. */

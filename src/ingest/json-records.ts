@@ -36,7 +36,10 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false; error:
  * not parse either, the buffered lines are read as JSON Lines after all (so each bad line is
  * reported on its own line number).
  */
-export async function* jsonRecords(bytes: ByteSource, options: { allowDocument?: boolean } = {}): AsyncGenerator<JsonRecord | ReadItem> {
+export async function* jsonRecords(
+  bytes: ByteSource,
+  options: { allowDocument?: boolean } = {},
+): AsyncGenerator<JsonRecord | ReadItem> {
   let mode: "unknown" | "lines" | "document" = "unknown";
   const buffered: { text: string; number: number }[] = [];
   let bufferedBytes = 0;
@@ -45,7 +48,9 @@ export async function* jsonRecords(bytes: ByteSource, options: { allowDocument?:
       buffered.push(line);
       bufferedBytes += line.text.length + 1;
       if (bufferedBytes > MAX_DOCUMENT_BYTES) {
-        throw new DocumentTooLargeError(`JSON document larger than ${MAX_DOCUMENT_BYTES} bytes; use JSON Lines (one object a line) for large inputs`);
+        throw new DocumentTooLargeError(
+          `JSON document larger than ${MAX_DOCUMENT_BYTES} bytes; use JSON Lines (one object a line) for large inputs`,
+        );
       }
       continue;
     }

@@ -69,7 +69,10 @@ export async function openInput(path: string): Promise<Input> {
  * and a source that yields the whole stream again from the first byte. Call `close` instead of
  * iterating when the stream is not wanted after all.
  */
-export async function peek(source: ByteSource, limit: number): Promise<{ head: Buffer; bytes: ByteSource; close: () => Promise<void> }> {
+export async function peek(
+  source: ByteSource,
+  limit: number,
+): Promise<{ head: Buffer; bytes: ByteSource; close: () => Promise<void> }> {
   const iterator = source[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
   let length = 0;

@@ -10,15 +10,17 @@
  */
 import { setMaxListeners } from "node:events";
 import path from "node:path";
+import { postEmbeddingText } from "../enrich/embed-text.js";
 import type { Embedder } from "../enrich/embedder.js";
-import type { IndexedPost, Post } from "../model/post.js";
 import type { SearchIndex, UpsertResult } from "../index/search-index.js";
-import { batches } from "./batches.js";
+import type { IndexedPost, Post } from "../model/post.js";
+import type { EventOrigin } from "../monitors/monitor-event.js";
+import type { UpsertObserver } from "../monitors/monitor-percolator.js";
 import type { Batch } from "./batches.js";
+import { batches } from "./batches.js";
 import type { CheckpointStore, InputIdentity } from "./checkpoint.js";
 import { inputIdentity } from "./checkpoint.js";
 import { DETECT_BYTES, detectFormat } from "./detect-format.js";
-import { postEmbeddingText } from "../enrich/embed-text.js";
 import type { Enricher } from "./enricher.js";
 import type { Format, ReaderOptions } from "./formats.js";
 import { readerFor } from "./formats.js";
@@ -26,8 +28,6 @@ import type { IngestStats } from "./ingest-stats.js";
 import { addStats, emptyStats, skippedTotal } from "./ingest-stats.js";
 import { openInput, peek } from "./open-input.js";
 import type { ProgressSink } from "./progress.js";
-import type { EventOrigin } from "../monitors/monitor-event.js";
-import type { UpsertObserver } from "../monitors/monitor-percolator.js";
 
 /** Posts per embed call within a batch (see embedAndEnrich). */
 export const EMBED_PART = 64;
@@ -120,7 +120,12 @@ export interface ReadFile {
  * arrives; at the end of a run, with nothing left queued, that wait left both embedder workers
  * idle. Shortest last keeps the final part's enrichment small.
  */
-function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, IndexedPost>, deps: PostWriteDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
+function embedAndEnrich(
+  posts: readonly Post[],
+  stored: ReadonlyMap<string, IndexedPost>,
+  deps: PostWriteDeps,
+  signal: AbortSignal | undefined,
+): Promise<IndexedPost[]> {
   if (posts.length === 0) return Promise.resolve([]);
   const texts = posts.map(postEmbeddingText);
   const kept = new Map<number, Float32Array>();
@@ -128,10 +133,16 @@ function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, Inde
     const before = stored.get(posts[i]!.id);
     if (before !== undefined && postEmbeddingText(before) === text) kept.set(i, before.vector);
   });
-  const order = texts.map((_, i) => i).filter((i) => !kept.has(i)).sort((a, b) => texts[b]!.length - texts[a]!.length);
+  const order = texts
+    .map((_, i) => i)
+    .filter((i) => !kept.has(i))
+    .sort((a, b) => texts[b]!.length - texts[a]!.length);
   const rows = new Array<IndexedPost>(posts.length);
   const enrichPart = async (part: readonly number[], vectors: readonly Float32Array[]): Promise<void> => {
-    const enriched = await deps.enricher.enrich(part.map((i) => posts[i]!), vectors);
+    const enriched = await deps.enricher.enrich(
+      part.map((i) => posts[i]!),
+      vectors,
+    );
     enriched.forEach((post, k) => {
       rows[part[k]!] = { ...post, vector: vectors[k]! };
     });
@@ -140,7 +151,12 @@ function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, Inde
   if (kept.size > 0) parts.push(enrichPart([...kept.keys()], [...kept.values()]));
   for (let start = 0; start < order.length; start += EMBED_PART) {
     const part = order.slice(start, start + EMBED_PART);
-    const done = deps.embedder.embed(part.map((i) => texts[i]!), signal).then((vectors) => enrichPart(part, vectors));
+    const done = deps.embedder
+      .embed(
+        part.map((i) => texts[i]!),
+        signal,
+      )
+      .then((vectors) => enrichPart(part, vectors));
     done.catch(() => undefined); // surfaces through Promise.all below
     parts.push(done);
   }
@@ -148,7 +164,11 @@ function embedAndEnrich(posts: readonly Post[], stored: ReadonlyMap<string, Inde
 }
 
 /** The stored versions of the batch's posts, by id (none for ids the index knows it lacks). */
-async function storedVersions(posts: readonly Post[], deps: PostWriteDeps, signal: AbortSignal | undefined): Promise<Map<string, IndexedPost>> {
+async function storedVersions(
+  posts: readonly Post[],
+  deps: PostWriteDeps,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, IndexedPost>> {
   if (posts.length === 0) return new Map();
   const stored = await deps.index.getIndexed([...new Set(posts.map((p) => p.id))], signal);
   return new Map(stored.map((p) => [p.id, p]));
@@ -162,7 +182,11 @@ export type PostWriteDeps = Pick<IngestDeps, "index" | "embedder" | "enricher">;
  * and enriched. The first half of every write, whether the posts come from a file or a live
  * source.
  */
-export function prepareRows(posts: readonly Post[], deps: PostWriteDeps, signal: AbortSignal | undefined): Promise<IndexedPost[]> {
+export function prepareRows(
+  posts: readonly Post[],
+  deps: PostWriteDeps,
+  signal: AbortSignal | undefined,
+): Promise<IndexedPost[]> {
   return storedVersions(posts, deps, signal).then((stored) => embedAndEnrich(posts, stored, deps, signal));
 }
 
@@ -178,7 +202,11 @@ export function writeRows(rows: readonly IndexedPost[], deps: PostWriteDeps): Pr
  * Embeds, enriches and writes a batch of posts read from anywhere but a file (a live source's
  * poll): the same steps, in the same order, as a batch of `threadsight ingest`.
  */
-export async function ingestPosts(posts: readonly Post[], deps: PostWriteDeps, signal?: AbortSignal): Promise<UpsertResult> {
+export async function ingestPosts(
+  posts: readonly Post[],
+  deps: PostWriteDeps,
+  signal?: AbortSignal,
+): Promise<UpsertResult> {
   if (posts.length === 0) return { inserted: 0, updated: 0, unchanged: 0, failed: [] };
   const rows = await prepareRows(posts, deps, signal);
   signal?.throwIfAborted();
@@ -187,7 +215,13 @@ export async function ingestPosts(posts: readonly Post[], deps: PostWriteDeps, s
 
 /** Whether a head read to the input's end (shorter than DETECT_BYTES) holds only a byte-order mark and white space. */
 function isBlank(head: Buffer): boolean {
-  return head.length < DETECT_BYTES && head.toString("utf8").replace(/^\uFEFF/, "").trim() === "";
+  return (
+    head.length < DETECT_BYTES &&
+    head
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim() === ""
+  );
 }
 
 /** Ingests one file; see the module comment. Throws on unreadable input or index failure. */
@@ -202,7 +236,12 @@ export async function ingestFile(file: string, options: IngestFileOptions, deps:
  * across files. Throws (an IngestFileError once something was read) when reading fails, after
  * the writes in progress have settled.
  */
-export async function beginIngestFile(file: string, options: IngestFileOptions, deps: IngestDeps, after: Promise<unknown> = Promise.resolve()): Promise<ReadFile> {
+export async function beginIngestFile(
+  file: string,
+  options: IngestFileOptions,
+  deps: IngestDeps,
+  after: Promise<unknown> = Promise.resolve(),
+): Promise<ReadFile> {
   const run = fileSignal(options.signal, options.batchSize);
   try {
     const begun = await beginFile(file, { ...options, signal: run.signal }, deps, after);
@@ -222,7 +261,10 @@ export async function beginIngestFile(file: string, options: IngestFileOptions, 
  * goes when its call settles, so the limit is raised to that bound, not switched off; the
  * caller's signal keeps one listener per file in flight.
  */
-function fileSignal(outer: AbortSignal | undefined, batchSize: number): { signal: AbortSignal | undefined; release: () => void } {
+function fileSignal(
+  outer: AbortSignal | undefined,
+  batchSize: number,
+): { signal: AbortSignal | undefined; release: () => void } {
   if (outer === undefined) return { signal: undefined, release: () => undefined };
   const inner = new AbortController();
   setMaxListeners((MAX_BATCHES_AHEAD + 2) * Math.ceil(Math.max(1, batchSize) / EMBED_PART) + 1, inner.signal);
@@ -232,7 +274,12 @@ function fileSignal(outer: AbortSignal | undefined, batchSize: number): { signal
   return { signal: inner.signal, release: () => outer.removeEventListener("abort", forward) };
 }
 
-async function beginFile(file: string, options: IngestFileOptions, deps: IngestDeps, after: Promise<unknown>): Promise<ReadFile> {
+async function beginFile(
+  file: string,
+  options: IngestFileOptions,
+  deps: IngestDeps,
+  after: Promise<unknown>,
+): Promise<ReadFile> {
   const signal = options.signal;
   signal?.throwIfAborted();
   const absolute = path.resolve(file);
@@ -243,17 +290,33 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
     // it is an ordinary run, not a failure.
     await close();
     deps.log(`${absolute}: empty; nothing to read`);
-    const empty: FileResult = { path: absolute, format: "empty", stats: emptyStats(), postsThisRun: 0, complete: true, resumedFrom: 0 };
+    const empty: FileResult = {
+      path: absolute,
+      format: "empty",
+      stats: emptyStats(),
+      postsThisRun: 0,
+      complete: true,
+      resumedFrom: 0,
+    };
     // Settled after the previous file, like any file's last write: the next file's writes wait
     // for this result, and must still come after the previous file's.
-    return { posts: 0, skipped: 0, result: after.then(() => empty, () => empty) };
+    return {
+      posts: 0,
+      skipped: 0,
+      result: after.then(
+        () => empty,
+        () => empty,
+      ),
+    };
   }
   let format: Format;
   let reader: ReturnType<typeof readerFor>;
   let checkpoint: Awaited<ReturnType<CheckpointStore["load"]>>;
   let identity: InputIdentity;
   try {
-    format = options.format ?? detectFormat(path.basename(absolute).replace(/\.(zst|gz)$/i, ""), head, options.map !== undefined);
+    format =
+      options.format ??
+      detectFormat(path.basename(absolute).replace(/\.(zst|gz)$/i, ""), head, options.map !== undefined);
     reader = readerFor(format, options);
     // The checkpoint key: a hash of a few MiB sampled from the file (see checkpoint.ts).
     identity = await inputIdentity(absolute);
@@ -265,7 +328,10 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
   const resumedFrom = checkpoint?.records ?? 0;
   const stats = checkpoint?.stats ?? emptyStats();
   const skippedAtStart = skippedTotal(stats);
-  if (checkpoint !== undefined) deps.log(`${absolute}: resuming after record ${resumedFrom.toLocaleString("en-US")} (checkpoint ${checkpoint.updatedAt})`);
+  if (checkpoint !== undefined)
+    deps.log(
+      `${absolute}: resuming after record ${resumedFrom.toLocaleString("en-US")} (checkpoint ${checkpoint.updatedAt})`,
+    );
 
   let logged = 0;
   let postsThisRun = 0;
@@ -301,7 +367,10 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
       for (const f of result.failed) deps.log(`${absolute}: index rejected ${f.id}: ${f.reason}`);
       if (deps.upserted !== undefined) {
         const rejected = new Set(result.failed.map((f) => f.id));
-        await deps.upserted(rejected.size === 0 ? rows : rows.filter((r) => !rejected.has(r.id)), deps.origin ?? "ingest");
+        await deps.upserted(
+          rejected.size === 0 ? rows : rows.filter((r) => !rejected.has(r.id)),
+          deps.origin ?? "ingest",
+        );
       }
     }
     addStats(stats, delta);
@@ -312,7 +381,11 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
 
   /** The file stopped part-way (a read or a write failed); counts what was written before. */
   const stopped = (err: unknown): IngestFileError =>
-    new IngestFileError((err as Error).message, { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom }, err);
+    new IngestFileError(
+      (err as Error).message,
+      { path: absolute, format, stats, postsThisRun, complete: false, resumedFrom },
+      err,
+    );
   const pending: Promise<void>[] = [];
   let chain: Promise<void> = after.then(
     () => undefined,
@@ -326,8 +399,10 @@ async function beginFile(file: string, options: IngestFileOptions, deps: IngestD
       postsRead += batch.posts.length;
       skipsRead += batch.skips.length;
       for (const s of batch.skips) {
-        if (logged < MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}:${s.line}: skipped (${s.reason})${s.detail === undefined ? "" : `: ${s.detail}`}`);
-        else if (logged === MAX_SKIP_LINES_LOGGED) deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
+        if (logged < MAX_SKIP_LINES_LOGGED)
+          deps.log(`${absolute}:${s.line}: skipped (${s.reason})${s.detail === undefined ? "" : `: ${s.detail}`}`);
+        else if (logged === MAX_SKIP_LINES_LOGGED)
+          deps.log(`${absolute}: more than ${MAX_SKIP_LINES_LOGGED} skipped records; the rest are only counted`);
         logged += 1;
       }
       const embedded = prepareRows(batch.posts, deps, signal);

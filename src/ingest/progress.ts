@@ -77,7 +77,9 @@ export function createProgress(options: ProgressOptions): ProgressSink {
         options.stream.write(`\r\x1b[2K${line.slice(0, (options.stream.columns ?? 200) - 1)}`);
         drawn = true;
       } else {
-        options.stream.write(`ingest: [${s.fileIndex}/${s.fileCount}] ${s.file} ${(fraction * 100).toFixed(1)}% read, ${stats}\n`);
+        options.stream.write(
+          `ingest: [${s.fileIndex}/${s.fileCount}] ${s.file} ${(fraction * 100).toFixed(1)}% read, ${stats}\n`,
+        );
       }
     },
     done() {

@@ -16,7 +16,15 @@ import type { Post } from "../model/post.js";
  *   a deleted or removed *body* is not a skip: the post keeps its title with empty content
  * - not_a_post: a record of another kind (reddit t1 comment, HN comment/job/poll)
  */
-export const SKIP_REASONS = ["bad_json", "bad_row", "missing_id", "missing_title", "bad_date", "deleted", "not_a_post"] as const;
+export const SKIP_REASONS = [
+  "bad_json",
+  "bad_row",
+  "missing_id",
+  "missing_title",
+  "bad_date",
+  "deleted",
+  "not_a_post",
+] as const;
 /** One of {@link SKIP_REASONS}. */
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -19,9 +19,9 @@ import path from "node:path";
 import { sameEnrichment } from "../index/same-post.js";
 import type { SearchIndex } from "../index/search-index.js";
 import type { IndexedPost } from "../model/post.js";
+import type { UpsertObserver } from "../monitors/monitor-percolator.js";
 import type { ScannedPost } from "../topics/trend-store.js";
 import type { Enricher } from "./enricher.js";
-import type { UpsertObserver } from "../monitors/monitor-percolator.js";
 
 /** Where posts and their vectors are read from (a TrendStore satisfies it). */
 export interface VectorScan {
@@ -64,7 +64,12 @@ export interface ReenrichReport {
 }
 
 /** Re-enriches every post of `index`; see the module comment. */
-export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher: Enricher, opts: ReenrichOptions): Promise<ReenrichReport> {
+export async function reenrichAll(
+  index: SearchIndex,
+  scan: VectorScan,
+  enricher: Enricher,
+  opts: ReenrichOptions,
+): Promise<ReenrichReport> {
   const { batchSize, dimensions, signal } = opts;
   const rowBytes = dimensions * 4;
   const spill = path.join(opts.spillDir, `reenrich-${process.pid}.vectors`);
@@ -75,7 +80,8 @@ export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher
     for await (const batch of scan.scanVectors(batchSize, signal)) {
       const buf = Buffer.allocUnsafe(batch.length * rowBytes);
       batch.forEach((p, i) => {
-        if (p.vector.length !== dimensions) throw new Error(`post ${p.id} has a ${p.vector.length}-d vector, the index holds ${dimensions}-d vectors`);
+        if (p.vector.length !== dimensions)
+          throw new Error(`post ${p.id} has a ${p.vector.length}-d vector, the index holds ${dimensions}-d vectors`);
         Buffer.from(p.vector.buffer, p.vector.byteOffset, rowBytes).copy(buf, i * rowBytes);
         ids.push(p.id);
       });
@@ -88,7 +94,12 @@ export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher
       const batchIds = ids.slice(start, start + batchSize);
       const buf = Buffer.allocUnsafe(batchIds.length * rowBytes);
       await handle.read(buf, 0, buf.length, start * rowBytes);
-      const vectorOf = new Map(batchIds.map((id, i) => [id, new Float32Array(buf.buffer.slice(buf.byteOffset + i * rowBytes, buf.byteOffset + (i + 1) * rowBytes))]));
+      const vectorOf = new Map(
+        batchIds.map((id, i) => [
+          id,
+          new Float32Array(buf.buffer.slice(buf.byteOffset + i * rowBytes, buf.byteOffset + (i + 1) * rowBytes)),
+        ]),
+      );
       const stored = await index.get(batchIds, signal);
       const vectors = stored.map((p) => vectorOf.get(p.id)!);
       const enriched = stored.length > 0 ? await enricher.enrich(stored, vectors) : [];
@@ -106,7 +117,10 @@ export async function reenrichAll(index: SearchIndex, scan: VectorScan, enricher
         report.changed += rows.length - result.failed.length;
         if (opts.upserted !== undefined) {
           const rejected = new Set(result.failed.map((f) => f.id));
-          await opts.upserted(rows.filter((r) => !rejected.has(r.id)), "reenrich");
+          await opts.upserted(
+            rows.filter((r) => !rejected.has(r.id)),
+            "reenrich",
+          );
         }
       }
       opts.onProgress?.(Math.min(start + batchSize, ids.length), ids.length);

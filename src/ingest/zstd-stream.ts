@@ -28,7 +28,9 @@ export async function* zstdDecompress(compressed: Readable, label: string): Byte
     child.once("error", (err: NodeJS.ErrnoException) => {
       spawnError =
         err.code === "ENOENT"
-          ? new ZstdError(`cannot read ${label}: the zstd command is not installed (Debian/Ubuntu: apt-get install zstd)`)
+          ? new ZstdError(
+              `cannot read ${label}: the zstd command is not installed (Debian/Ubuntu: apt-get install zstd)`,
+            )
           : new ZstdError(`cannot run zstd for ${label}: ${err.message}`, { cause: err });
       resolve(null);
     });
@@ -45,7 +47,9 @@ export async function* zstdDecompress(compressed: Readable, label: string): Byte
     finished = true;
     if (spawnError !== undefined) throw spawnError;
     if (code !== 0) {
-      throw new ZstdError(`cannot decompress ${label}: zstd exited with code ${code}: ${stderr.trim() || "no message"}`);
+      throw new ZstdError(
+        `cannot decompress ${label}: zstd exited with code ${code}: ${stderr.trim() || "no message"}`,
+      );
     }
   } catch (err) {
     throw spawnError ?? err;

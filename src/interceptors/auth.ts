@@ -4,14 +4,14 @@
  * counts against the caller's address and the key id it presented, so guessing a key is throttled
  * (AUTH_RATE_LIMITED) without locking out other keys used from the same address.
  */
-import { ConnectError } from "@connectrpc/connect";
-import type { Interceptor } from "@connectrpc/connect";
+
+import type { ConnectError, Interceptor } from "@connectrpc/connect";
 import type { AuthFailure, AuthResult } from "../accounts/caller.js";
 import { parseKeyId } from "../accounts/key-format.js";
+import { CALLER, PEER_HEADER } from "../auth/context.js";
 import { AppError } from "../errors/app-error.js";
 import type { ErrorKind } from "../errors/error-table.js";
 import { toConnectError } from "../errors/to-connect.js";
-import { CALLER, PEER_HEADER } from "../auth/context.js";
 
 /** What the interceptor needs from the key service. */
 export interface Authenticator {
@@ -32,10 +32,16 @@ export interface AuthFailureGuard {
 const PROTECTED_PACKAGE = "threadsight.v1.";
 
 /** A key we did not issue, whatever its shape: one message, so a reply never hints whether a key exists. */
-const NOT_ISSUED = { kind: "UNAUTHENTICATED", message: "invalid API key: this is not a key we issued; check the key, or create one in the portal" } as const;
+const NOT_ISSUED = {
+  kind: "UNAUTHENTICATED",
+  message: "invalid API key: this is not a key we issued; check the key, or create one in the portal",
+} as const;
 
 /** The header itself is not `Bearer <token>` (another scheme, or a token with spaces). */
-const MALFORMED_HEADER = { kind: "UNAUTHENTICATED", message: 'malformed Authorization header: expected "Bearer <API key>"' } as const;
+const MALFORMED_HEADER = {
+  kind: "UNAUTHENTICATED",
+  message: 'malformed Authorization header: expected "Bearer <API key>"',
+} as const;
 
 // A wrong-length or wrong-prefix key ("malformed" to the key service) reads as one we never issued.
 const FAILURES: Readonly<Record<AuthFailure, { kind: ErrorKind; message: string }>> = {
@@ -62,12 +68,18 @@ export function authInterceptor(authenticator: Authenticator, guard?: AuthFailur
     const token = bearerToken(req.header.get("authorization"));
     const keyId = token === undefined ? undefined : parseKeyId(token);
     if (guard !== undefined) await guard.check(peer, keyId);
-    const result: AuthResult = token === "" ? { ok: false, failure: "malformed" } : await authenticator.authenticate(token);
+    const result: AuthResult =
+      token === "" ? { ok: false, failure: "malformed" } : await authenticator.authenticate(token);
     if (!result.ok) {
       if (guard !== undefined) await guard.fail(peer, keyId);
       const { kind, message } = token === "" ? MALFORMED_HEADER : FAILURES[result.failure];
       const err: ConnectError = toConnectError(new AppError(kind, message));
-      err.metadata.set("www-authenticate", result.failure === "missing" ? 'Bearer realm="threadsight"' : 'Bearer realm="threadsight", error="invalid_token"');
+      err.metadata.set(
+        "www-authenticate",
+        result.failure === "missing"
+          ? 'Bearer realm="threadsight"'
+          : 'Bearer realm="threadsight", error="invalid_token"',
+      );
       throw err;
     }
     req.contextValues.set(CALLER, result.caller);

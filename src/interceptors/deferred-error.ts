@@ -8,8 +8,8 @@
  */
 import type { Interceptor } from "@connectrpc/connect";
 import { AppError } from "../errors/app-error.js";
-import { ERROR_TABLE } from "../errors/error-table.js";
 import type { ErrorKind } from "../errors/error-table.js";
+import { ERROR_TABLE } from "../errors/error-table.js";
 
 /** Internal header carrying a deferred decode error. */
 export const DEFERRED_ERROR_HEADER = "x-threadsight-deferred-error";
@@ -20,7 +20,11 @@ export function encodeDeferredError(err: AppError): string {
 }
 
 function decode(value: string): AppError {
-  const parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as { k: string; m: string; d: Record<string, string> };
+  const parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as {
+    k: string;
+    m: string;
+    d: Record<string, string>;
+  };
   const kind = (parsed.k in ERROR_TABLE ? parsed.k : "INVALID_ARGUMENT") as ErrorKind;
   return new AppError(kind, parsed.m, parsed.d);
 }

@@ -4,11 +4,12 @@
  * never reaches the client), and records metrics. Running as an interceptor means REST (through
  * the in-memory transport), Connect, gRPC and gRPC-Web are observed identically.
  */
-import { Code } from "@connectrpc/connect";
+
 import type { Interceptor } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { connectCodeName } from "../errors/error-table.js";
 import { AppError } from "../errors/app-error.js";
+import { connectCodeName } from "../errors/error-table.js";
 import { appErrorToConnect, reasonOf, toConnectError } from "../errors/to-connect.js";
 import type { RpcMetrics } from "../observability/metrics.js";
 import { REQUEST_ID_HEADER } from "../observability/request-id.js";
@@ -20,7 +21,12 @@ const SERVER_FAULTS = new Set([Code.Internal, Code.Unknown, Code.DataLoss]);
 export function observeInterceptor(logger: Logger, metrics: RpcMetrics): Interceptor {
   return (next) => async (req) => {
     const started = process.hrtime.bigint();
-    const labels = { service: req.service.typeName, method: req.method.name, protocol: protocolOf(req.header), code: "ok" };
+    const labels = {
+      service: req.service.typeName,
+      method: req.method.name,
+      protocol: protocolOf(req.header),
+      code: "ok",
+    };
     const requestId = req.header.get(REQUEST_ID_HEADER) ?? "";
     const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e9;
     try {
@@ -32,11 +38,20 @@ export function observeInterceptor(logger: Logger, metrics: RpcMetrics): Interce
       labels.code = connectCodeName(err.code);
       const seconds = elapsed();
       metrics.observe(labels, seconds);
-      const fields = { requestId, rpc: `${labels.service}/${labels.method}`, protocol: labels.protocol, code: labels.code, reason: reasonOf(err), ms: Math.round(seconds * 1000) };
+      const fields = {
+        requestId,
+        rpc: `${labels.service}/${labels.method}`,
+        protocol: labels.protocol,
+        code: labels.code,
+        reason: reasonOf(err),
+        ms: Math.round(seconds * 1000),
+      };
       if (SERVER_FAULTS.has(err.code)) {
         logger.error({ ...fields, err: err.cause ?? thrown }, "rpc failed");
         // Say which request failed so support can find the log line; say nothing else.
-        err = appErrorToConnect(new AppError("INTERNAL", `internal error (request id ${requestId})`, {}, { cause: err.cause ?? thrown }));
+        err = appErrorToConnect(
+          new AppError("INTERNAL", `internal error (request id ${requestId})`, {}, { cause: err.cause ?? thrown }),
+        );
       } else {
         logger.info({ ...fields, message: err.rawMessage }, "rpc rejected");
       }

@@ -13,13 +13,14 @@
  * With Redis the failures are shared by all instances (per-process insurance while it is down);
  * otherwise they are per process.
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
+
 import type { Redis } from "ioredis";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors/app-error.js";
 import { toConnectError } from "../errors/to-connect.js";
-import { applyHeaders, retryAfterHeader } from "./limit-headers.js";
 import { secondsUntil } from "./limit-exceeded.js";
+import { applyHeaders, retryAfterHeader } from "./limit-headers.js";
 
 /** Policy of the auth-failure limiter. */
 export interface AuthFailurePolicy {
@@ -75,9 +76,13 @@ class FailureLimiter implements AuthFailureLimiter {
     const now = this.clock();
     const retry = secondsUntil(now + res.msBeforeNext, now);
     const err = toConnectError(
-      new AppError("AUTH_RATE_LIMITED", `too many failed authentication attempts with this key from this address; try again in ${retry} s`, {
-        retry_after_seconds: String(retry),
-      }),
+      new AppError(
+        "AUTH_RATE_LIMITED",
+        `too many failed authentication attempts with this key from this address; try again in ${retry} s`,
+        {
+          retry_after_seconds: String(retry),
+        },
+      ),
     );
     applyHeaders(err.metadata, retryAfterHeader(retry));
     throw err;
@@ -113,8 +118,14 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions = {}
     blockDuration: policy.blockSeconds,
   };
   const memory = new RateLimiterMemory(opts);
-  const limiter = options.redis === undefined
-    ? memory
-    : new RateLimiterRedis({ ...opts, storeClient: options.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+  const limiter =
+    options.redis === undefined
+      ? memory
+      : new RateLimiterRedis({
+          ...opts,
+          storeClient: options.redis,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: memory,
+        });
   return new FailureLimiter(policy, limiter, options.clock ?? Date.now);
 }

@@ -4,8 +4,9 @@
  * Every store (memory, SQLite, PostgreSQL, Redis) hands out Counters, so the enforcer and the
  * contract tests are the same for all of them.
  */
-import { RateLimiterRes } from "rate-limiter-flexible";
+
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
 
 /** Which backend holds the counters. */
 export type StoreKind = "memory" | "sqlite" | "postgres" | "redis";

@@ -21,13 +21,13 @@
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { Caller } from "../accounts/caller.js";
 import { AppError } from "../errors/app-error.js";
-import { REFUND_GUARD_MS } from "./counter.js";
 import type { Counter, CounterStore } from "./counter.js";
-import { effectiveLimits, plansWithAccess } from "./effective-limits.js";
+import { REFUND_GUARD_MS } from "./counter.js";
 import type { EffectiveLimits } from "./effective-limits.js";
+import { effectiveLimits, plansWithAccess } from "./effective-limits.js";
 import { LimitExceededError } from "./limit-exceeded.js";
-import { findPlan } from "./plan-catalog.js";
 import type { Plan, PlanCatalog } from "./plan-catalog.js";
+import { findPlan } from "./plan-catalog.js";
 import { calendarMonth } from "./quota-period.js";
 import type { LimitSnapshot, QuotaState, RateState } from "./snapshot.js";
 
@@ -70,12 +70,23 @@ function quotaWindow(accountId: string, limits: EffectiveLimits, now: number): Q
       policySeconds: (end - start) / 1000,
     };
   }
-  return { key: `${accountId}:${p.label}`, counterSeconds: p.seconds, windowSeconds: undefined, fixed: undefined, policySeconds: p.seconds };
+  return {
+    key: `${accountId}:${p.label}`,
+    counterSeconds: p.seconds,
+    windowSeconds: undefined,
+    fixed: undefined,
+    policySeconds: p.seconds,
+  };
 }
 
 /** Wraps a store failure (an Error rejection, not a RateLimiterRes) as a 503. */
 function storeUnavailable(err: unknown): AppError {
-  return new AppError("UNAVAILABLE", "usage limits cannot be checked right now; retry in a few seconds", {}, { cause: err });
+  return new AppError(
+    "UNAVAILABLE",
+    "usage limits cannot be checked right now; retry in a few seconds",
+    {},
+    { cause: err },
+  );
 }
 
 async function refund(counter: Counter, key: string, res: RateLimiterRes, windowSeconds?: number): Promise<boolean> {
@@ -105,11 +116,21 @@ export class LimitEnforcer {
   planOf(caller: Caller): Plan {
     const plan = findPlan(this.deps.catalog, caller.plan);
     if (plan === undefined) {
-      throw new AppError("PERMISSION_DENIED", `plan "${caller.plan}" is not offered by the plan catalog in force; ask for the key to be moved to another plan`, { plan: caller.plan });
+      throw new AppError(
+        "PERMISSION_DENIED",
+        `plan "${caller.plan}" is not offered by the plan catalog in force; ask for the key to be moved to another plan`,
+        { plan: caller.plan },
+      );
     }
     if (!plan.apiAccess) {
-      const names = plansWithAccess(this.deps.catalog).map((p) => p.name).join(" or ");
-      throw new AppError("PLAN_NO_API_ACCESS", `the ${plan.name} plan has no API access; upgrade to ${names} to call the API`, { plan: plan.id });
+      const names = plansWithAccess(this.deps.catalog)
+        .map((p) => p.name)
+        .join(" or ");
+      throw new AppError(
+        "PLAN_NO_API_ACCESS",
+        `the ${plan.name} plan has no API access; upgrade to ${names} to call the API`,
+        { plan: plan.id },
+      );
     }
     return plan;
   }
@@ -169,7 +190,7 @@ export class LimitEnforcer {
     const w = quotaWindow(caller.accountId, limits, admittedAt);
     const quota = this.deps.quotaStore.counter(limits.quota, w.counterSeconds);
     const open = await quota.peek(w.key);
-    const endsIn = w.fixed ? w.fixed.end - this.clock() : open?.msBeforeNext ?? 0;
+    const endsIn = w.fixed ? w.fixed.end - this.clock() : (open?.msBeforeNext ?? 0);
     if (open === null || open.consumedPoints <= 0 || endsIn <= REFUND_GUARD_MS) return false;
     await quota.refund(w.key, w.fixed ? { windowSeconds: (w.fixed.end - this.clock()) / 1000 } : {});
     return true;
@@ -187,9 +208,10 @@ export class LimitEnforcer {
     } catch (err) {
       throw storeUnavailable(err);
     }
-    const rateNow: RateState = rateRes === null
-      ? { limit: limits.ratePerMinute, remaining: limits.ratePerMinute, resetAt: now + RATE_WINDOW_SECONDS * 1000 }
-      : rateState(limits, rateRes, now);
+    const rateNow: RateState =
+      rateRes === null
+        ? { limit: limits.ratePerMinute, remaining: limits.ratePerMinute, resetAt: now + RATE_WINDOW_SECONDS * 1000 }
+        : rateState(limits, rateRes, now);
     return { now, plan, rate: rateNow, quota: await this.peekQuota(caller, limits, now) };
   }
 
@@ -206,7 +228,15 @@ export class LimitEnforcer {
       // No window open: a rolling window would open with the next call.
       const start = w.fixed?.start ?? now;
       const end = w.fixed?.end ?? now + w.policySeconds * 1000;
-      return { unlimited: false, limit: limits.quota, used: 0, remaining: limits.quota, periodStart: start, resetAt: end, windowSeconds: w.policySeconds };
+      return {
+        unlimited: false,
+        limit: limits.quota,
+        used: 0,
+        remaining: limits.quota,
+        periodStart: start,
+        resetAt: end,
+        windowSeconds: w.policySeconds,
+      };
     }
     return quotaState(limits.quota, w, res, now);
   }

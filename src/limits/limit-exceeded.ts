@@ -45,16 +45,20 @@ export class LimitExceededError extends AppError {
     const lift = liftingPlan(catalog, plan, limit === "RATE_LIMITED" ? "rate" : "quota");
     let message: string;
     if (limit === "RATE_LIMITED") {
-      const upgrade = lift === undefined
-        ? "a higher per-key rate can be agreed with us"
-        : `the ${lift.name} plan allows ${effectiveLimits(lift, {}).ratePerMinute} per minute`;
+      const upgrade =
+        lift === undefined
+          ? "a higher per-key rate can be agreed with us"
+          : `the ${lift.name} plan allows ${effectiveLimits(lift, {}).ratePerMinute} per minute`;
       message = `rate limit exceeded: ${rate.limit} requests per minute on the ${plan.name} plan; the window ${when}; ${upgrade}`;
     } else {
       const limitText = quota.unlimited ? "" : `${quota.limit} calls ${describeQuotaPeriod(plan.period)}`;
       let upgrade = "a larger per-key quota can be agreed with us";
       if (lift !== undefined) {
         const l = effectiveLimits(lift, {});
-        upgrade = l.quota === null ? `the ${lift.name} plan has no quota` : `the ${lift.name} plan allows ${l.quota} calls ${describeQuotaPeriod(l.period)}`;
+        upgrade =
+          l.quota === null
+            ? `the ${lift.name} plan has no quota`
+            : `the ${lift.name} plan allows ${l.quota} calls ${describeQuotaPeriod(l.period)}`;
       }
       message = `quota exceeded: ${limitText} on the ${plan.name} plan; the quota ${when}; ${upgrade}`;
     }

@@ -12,20 +12,23 @@
  *   window protects the service, and a retry storm during an outage is what it is for).
  */
 import { create } from "@bufbuild/protobuf";
+import type { ConnectError, Interceptor } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
-import type { ConnectError } from "@connectrpc/connect";
-import type { Interceptor } from "@connectrpc/connect";
-import { QuotaFailure_ViolationSchema, QuotaFailureSchema, RetryInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import {
+  QuotaFailure_ViolationSchema,
+  QuotaFailureSchema,
+  RetryInfoSchema,
+} from "../../gen/google/rpc/error_details_pb.js";
 import type { AccountsStore } from "../accounts/store.js";
 import { utcDay } from "../accounts/usage-args.js";
 import { CALLER } from "../auth/context.js";
 import { AppError } from "../errors/app-error.js";
 import { toConnectError } from "../errors/to-connect.js";
 import type { LimitEnforcer } from "./enforcer.js";
-import { applyHeaders, limitHeaders, retryAfterHeader } from "./limit-headers.js";
 import { LimitExceededError } from "./limit-exceeded.js";
-import { operationOf } from "./operations.js";
+import { applyHeaders, limitHeaders, retryAfterHeader } from "./limit-headers.js";
 import type { Operation } from "./operations.js";
+import { operationOf } from "./operations.js";
 import type { LimitSnapshot } from "./snapshot.js";
 
 /** Retry-After sent with a 503 when the limits store cannot answer, seconds. */
@@ -48,9 +51,13 @@ export interface LimitsInterceptorDeps {
 export function limitExceededToConnect(err: LimitExceededError): ConnectError {
   const ce = toConnectError(err);
   const { snapshot } = err;
-  const quota = err.limit === "QUOTA_EXCEEDED" && !snapshot.quota.unlimited ? snapshot.quota.limit : snapshot.rate.limit;
+  const quota =
+    err.limit === "QUOTA_EXCEEDED" && !snapshot.quota.unlimited ? snapshot.quota.limit : snapshot.rate.limit;
   ce.details.push(
-    { desc: RetryInfoSchema, value: create(RetryInfoSchema, { retryDelay: { seconds: BigInt(err.retryAfterSeconds), nanos: 0 } }) },
+    {
+      desc: RetryInfoSchema,
+      value: create(RetryInfoSchema, { retryDelay: { seconds: BigInt(err.retryAfterSeconds), nanos: 0 } }),
+    },
     {
       desc: QuotaFailureSchema,
       value: create(QuotaFailureSchema, {
@@ -92,7 +99,10 @@ export function isServiceFault(code: Code): boolean {
 function withQuotaPointBack(snapshot: LimitSnapshot): LimitSnapshot {
   const { quota } = snapshot;
   if (quota.unlimited) return snapshot;
-  return { ...snapshot, quota: { ...quota, used: Math.max(0, quota.used - 1), remaining: Math.min(quota.limit, quota.remaining + 1) } };
+  return {
+    ...snapshot,
+    quota: { ...quota, used: Math.max(0, quota.used - 1), remaining: Math.min(quota.limit, quota.remaining + 1) },
+  };
 }
 
 /** Creates the limits interceptor; place it after the auth interceptor. */
@@ -105,7 +115,9 @@ export function createLimitsInterceptor(deps: LimitsInterceptorDeps): Intercepto
     if (caller === undefined) {
       // Auth runs first and sets CALLER on every threadsight.v1 service; a metered call without
       // one means the interceptors are wired wrongly, and must not run for free.
-      throw toConnectError(new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>"));
+      throw toConnectError(
+        new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>"),
+      );
     }
     let snapshot: LimitSnapshot;
     try {
@@ -116,9 +128,10 @@ export function createLimitsInterceptor(deps: LimitsInterceptorDeps): Intercepto
     const headers = limitHeaders(snapshot);
     // The day the call was admitted on, like its quota point, even if it ends after midnight.
     const day = utcDay(new Date(clock()));
-    const record = () => deps.usage
-      .recordUsage(caller.keyId, day, operation, 1)
-      .catch((err: unknown) => deps.onUsageError?.(err, caller.keyId, operation));
+    const record = () =>
+      deps.usage
+        .recordUsage(caller.keyId, day, operation, 1)
+        .catch((err: unknown) => deps.onUsageError?.(err, caller.keyId, operation));
     let res: Awaited<ReturnType<typeof next>>;
     try {
       res = await next(req);

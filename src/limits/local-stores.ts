@@ -4,13 +4,14 @@
  * shared by every instance using the database). SQLite's upsert runs in one transaction, so
  * several processes on one file stay exact too.
  */
-import path from "node:path";
+
 import { mkdirSync } from "node:fs";
+import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterSQLite } from "rate-limiter-flexible";
-import { CounterCache, LimiterCounter } from "./counter.js";
 import type { CounterStore } from "./counter.js";
+import { CounterCache, LimiterCounter } from "./counter.js";
 import { MemoryLimiter } from "./memory-limiter.js";
 import { SharedWindowCounter, UNBOUNDED_POINTS } from "./shared-window-counter.js";
 
@@ -75,7 +76,9 @@ export function sqliteCounterStore(dataDir: string, keyPrefix: string): CounterS
   db.pragma("busy_timeout = 5000");
   // The layout rate-limiter-flexible expects; created here, synchronously, because its own
   // creation is asynchronous and a consume issued before it finishes is refused.
-  db.exec(`CREATE TABLE IF NOT EXISTS ${COUNTERS_TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${COUNTERS_TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
+  );
   const client = preparedOnce(db);
   const cache = new CounterCache((points, duration) => {
     const limiter = new RateLimiterSQLite({
@@ -107,14 +110,17 @@ export async function postgresCounterStore(databaseUrl: string, keyPrefix: strin
   const common = { storeClient: pool, storeType: "pool", tableName: COUNTERS_TABLE, keyPrefix };
   try {
     await new Promise<void>((resolve, reject) => {
-      new RateLimiterPostgres({ ...common, points: 1, duration: 1 }, (err?: unknown) => (err ? reject(err) : resolve()));
+      new RateLimiterPostgres({ ...common, points: 1, duration: 1 }, (err?: unknown) =>
+        err ? reject(err) : resolve(),
+      );
     });
   } catch (err) {
     await pool.end();
     throw err;
   }
   const cache = new CounterCache(
-    (points, duration) => new LimiterCounter(new RateLimiterPostgres({ ...common, tableCreated: true, points, duration }), points),
+    (points, duration) =>
+      new LimiterCounter(new RateLimiterPostgres({ ...common, tableCreated: true, points, duration }), points),
   );
   return {
     kind: "postgres",

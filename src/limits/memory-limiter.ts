@@ -5,8 +5,9 @@
  * are therefore capped at 24 days here; callers that need the true period end (calendar months)
  * compute it from the clock, not from the entry's expiry.
  */
-import { RateLimiterMemory } from "rate-limiter-flexible";
+
 import type { RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { MAX_ROLLING_SECONDS } from "./quota-period.js";
 
 /** Longest window an in-memory entry is given, seconds. */

@@ -13,13 +13,13 @@
  */
 import type { Redis } from "ioredis";
 import type { Config } from "../config.js";
-import { createAuthFailureLimiter } from "./auth-failure-limiter.js";
 import type { AuthFailureLimiter } from "./auth-failure-limiter.js";
+import { createAuthFailureLimiter } from "./auth-failure-limiter.js";
 import type { CounterStore } from "./counter.js";
 import { LimitEnforcer } from "./enforcer.js";
 import { memoryCounterStore, postgresCounterStore, sqliteCounterStore } from "./local-stores.js";
-import { loadPlanCatalog } from "./plan-catalog.js";
 import type { PlanCatalog } from "./plan-catalog.js";
+import { loadPlanCatalog } from "./plan-catalog.js";
 import { createLimitsRedisClient, redisCounterStore } from "./redis-store.js";
 
 /** Key prefixes in every store. */
@@ -85,9 +85,10 @@ export async function openLimits(config: LimitsConfig, opts: OpenLimitsOptions =
     quotaStore = redisCounterStore({ client: redis, keyPrefix: QUOTA_PREFIX, failMode: config.quotaFailMode });
   } else {
     rateStore = memoryCounterStore(RATE_PREFIX);
-    quotaStore = config.databaseUrl !== undefined
-      ? await postgresCounterStore(config.databaseUrl, QUOTA_PREFIX)
-      : sqliteCounterStore(config.dataDir, QUOTA_PREFIX);
+    quotaStore =
+      config.databaseUrl !== undefined
+        ? await postgresCounterStore(config.databaseUrl, QUOTA_PREFIX)
+        : sqliteCounterStore(config.dataDir, QUOTA_PREFIX);
   }
   const clock = opts.clock;
   const enforcer = new LimitEnforcer({ catalog, rateStore, quotaStore, ...(clock ? { clock } : {}) });

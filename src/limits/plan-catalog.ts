@@ -5,10 +5,10 @@
  * silently granting or denying calls later.
  */
 import { readFileSync } from "node:fs";
-import { PLAN_IDS } from "../accounts/caller.js";
 import type { PlanId } from "../accounts/caller.js";
-import { parseQuotaPeriod } from "./quota-period.js";
+import { PLAN_IDS } from "../accounts/caller.js";
 import type { QuotaPeriod } from "./quota-period.js";
+import { parseQuotaPeriod } from "./quota-period.js";
 
 /** One plan as the limits code uses it. */
 export interface Plan {
@@ -48,14 +48,26 @@ export class PlanCatalogError extends Error {
 
 type Json = Record<string, unknown>;
 
-const PLAN_FIELDS = new Set(["id", "name", "api_access", "quota", "quota_period", "rate_per_minute", "custom_rate_default", "max_active_monitors", "monitor_deliveries_per_day"]);
+const PLAN_FIELDS = new Set([
+  "id",
+  "name",
+  "api_access",
+  "quota",
+  "quota_period",
+  "rate_per_minute",
+  "custom_rate_default",
+  "max_active_monitors",
+  "monitor_deliveries_per_day",
+]);
 
 /** A monitor limit: absent = 0 (no monitors), null = unlimited, else a whole number >= 0. */
 function monitorLimit(v: unknown, at: string, field: string): number | null {
   if (v === undefined) return 0;
   if (v === null) return null;
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
-  throw new PlanCatalogError(`${at}: ${field} must be a whole number >= 0 or null (unlimited), got ${JSON.stringify(v)}`);
+  throw new PlanCatalogError(
+    `${at}: ${field} must be a whole number >= 0 or null (unlimited), got ${JSON.stringify(v)}`,
+  );
 }
 
 function isObject(v: unknown): v is Json {
@@ -71,15 +83,28 @@ function parsePlan(raw: unknown, where: string): Plan {
   for (const key of Object.keys(raw)) {
     if (!PLAN_FIELDS.has(key)) throw new PlanCatalogError(`${where}: unknown field "${key}"`);
   }
-  const { id, name, api_access, quota, quota_period, rate_per_minute, custom_rate_default, max_active_monitors, monitor_deliveries_per_day } = raw;
+  const {
+    id,
+    name,
+    api_access,
+    quota,
+    quota_period,
+    rate_per_minute,
+    custom_rate_default,
+    max_active_monitors,
+    monitor_deliveries_per_day,
+  } = raw;
   if (typeof id !== "string" || !(PLAN_IDS as readonly string[]).includes(id)) {
     throw new PlanCatalogError(`${where}.id must be one of ${PLAN_IDS.join(", ")}, got ${JSON.stringify(id)}`);
   }
   const at = `plan "${id}"`;
-  if (typeof name !== "string" || name.trim() === "") throw new PlanCatalogError(`${at}: name must be a non-empty string`);
+  if (typeof name !== "string" || name.trim() === "")
+    throw new PlanCatalogError(`${at}: name must be a non-empty string`);
   if (typeof api_access !== "boolean") throw new PlanCatalogError(`${at}: api_access must be true or false`);
   if (quota !== null && !positiveInt(quota)) {
-    throw new PlanCatalogError(`${at}: quota must be a whole number >= 1 or null (unlimited), got ${JSON.stringify(quota)}`);
+    throw new PlanCatalogError(
+      `${at}: quota must be a whole number >= 1 or null (unlimited), got ${JSON.stringify(quota)}`,
+    );
   }
   if (typeof quota_period !== "string") throw new PlanCatalogError(`${at}: quota_period must be a string`);
   let period: QuotaPeriod;
@@ -89,16 +114,22 @@ function parsePlan(raw: unknown, where: string): Plan {
     throw new PlanCatalogError(`${at}: ${(err as Error).message}`);
   }
   if (rate_per_minute !== null && !positiveInt(rate_per_minute)) {
-    throw new PlanCatalogError(`${at}: rate_per_minute must be a whole number >= 1 or null (custom), got ${JSON.stringify(rate_per_minute)}`);
+    throw new PlanCatalogError(
+      `${at}: rate_per_minute must be a whole number >= 1 or null (custom), got ${JSON.stringify(rate_per_minute)}`,
+    );
   }
   let customRateDefault: number | null = null;
   if (rate_per_minute === null && api_access) {
     if (!positiveInt(custom_rate_default)) {
-      throw new PlanCatalogError(`${at}: rate_per_minute is null (custom), so custom_rate_default must be a whole number >= 1 (the rate of a key without an override)`);
+      throw new PlanCatalogError(
+        `${at}: rate_per_minute is null (custom), so custom_rate_default must be a whole number >= 1 (the rate of a key without an override)`,
+      );
     }
     customRateDefault = custom_rate_default;
   } else if (custom_rate_default !== undefined) {
-    throw new PlanCatalogError(`${at}: custom_rate_default is only allowed when rate_per_minute is null and api_access is true`);
+    throw new PlanCatalogError(
+      `${at}: custom_rate_default is only allowed when rate_per_minute is null and api_access is true`,
+    );
   }
   return {
     id: id as PlanId,
@@ -118,8 +149,10 @@ export function parsePlanCatalog(doc: unknown, source = "plan catalog"): PlanCat
   try {
     if (!isObject(doc)) throw new PlanCatalogError("the document must be a JSON object");
     const { catalog, description, plans } = doc;
-    if (typeof catalog !== "string" || catalog === "") throw new PlanCatalogError('"catalog" must be a non-empty string');
-    if (description !== undefined && typeof description !== "string") throw new PlanCatalogError('"description" must be a string');
+    if (typeof catalog !== "string" || catalog === "")
+      throw new PlanCatalogError('"catalog" must be a non-empty string');
+    if (description !== undefined && typeof description !== "string")
+      throw new PlanCatalogError('"description" must be a string');
     if (!Array.isArray(plans) || plans.length === 0) throw new PlanCatalogError('"plans" must be a non-empty array');
     const parsed = plans.map((p, i) => parsePlan(p, `plans[${i}]`));
     const seen = new Set<string>();

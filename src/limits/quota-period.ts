@@ -22,7 +22,8 @@ export const MAX_ROLLING_SECONDS = 24 * 86_400;
 export function parseQuotaPeriod(text: string): QuotaPeriod {
   if (text === "calendar_month") return { kind: "calendar_month" };
   const m = /^([1-9]\d*)([hd])$/.exec(text);
-  if (m === null) throw new Error(`quota_period must be "calendar_month" or a rolling window like "7d" or "1h", got "${text}"`);
+  if (m === null)
+    throw new Error(`quota_period must be "calendar_month" or a rolling window like "7d" or "1h", got "${text}"`);
   const seconds = Number(m[1]) * (m[2] === "d" ? 86_400 : 3_600);
   if (seconds > MAX_ROLLING_SECONDS) {
     throw new Error(`quota_period "${text}" is longer than 24 days; use "calendar_month" for longer quotas`);

@@ -6,12 +6,12 @@
  * a call at most one timeout instead of a hang.
  */
 import { Redis } from "ioredis";
-import { RateLimiterRedis } from "rate-limiter-flexible";
 import type { RateLimiterRes } from "rate-limiter-flexible";
-import { CounterCache, toLimiterOptions } from "./counter.js";
+import { RateLimiterRedis } from "rate-limiter-flexible";
 import type { ConsumeOptions, Counter, CounterStore } from "./counter.js";
-import { InsuranceLimiter } from "./insurance-limiter.js";
+import { CounterCache, toLimiterOptions } from "./counter.js";
 import type { QuotaFailMode } from "./insurance-limiter.js";
+import { InsuranceLimiter } from "./insurance-limiter.js";
 
 /**
  * How long one Redis command may take before the insurance limiter answers instead, ms. Only a

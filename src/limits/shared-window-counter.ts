@@ -7,10 +7,11 @@
  * Redis, SQLite and PostgreSQL need none of this: their counts live in rows keyed by the key
  * alone, whatever limiter instance reads them.
  */
-import { RateLimiterRes } from "rate-limiter-flexible";
+
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { toLimiterOptions } from "./counter.js";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import type { ConsumeOptions, Counter } from "./counter.js";
+import { toLimiterOptions } from "./counter.js";
 
 /** The `points` a shared limiter is built with: large enough never to refuse by itself. */
 export const UNBOUNDED_POINTS = Number.MAX_SAFE_INTEGER;
@@ -40,6 +41,11 @@ export class SharedWindowCounter implements Counter {
 
   /** The shared state, with remaining points measured against this counter's limit. */
   private limited(res: RateLimiterRes): RateLimiterRes {
-    return new RateLimiterRes(Math.max(0, this.points - res.consumedPoints), res.msBeforeNext, res.consumedPoints, res.isFirstInDuration);
+    return new RateLimiterRes(
+      Math.max(0, this.points - res.consumedPoints),
+      res.msBeforeNext,
+      res.consumedPoints,
+      res.isFirstInDuration,
+    );
   }
 }

@@ -17,8 +17,8 @@ import type { Caller } from "../accounts/caller.js";
 import type { AccountsStore } from "../accounts/store.js";
 import { StoreUnavailableError } from "../accounts/store-unavailable.js";
 import { utcDay } from "../accounts/usage-args.js";
-import type { LimitEnforcer } from "./enforcer.js";
 import { effectiveLimits } from "./effective-limits.js";
+import type { LimitEnforcer } from "./enforcer.js";
 import { OPERATIONS } from "./operations.js";
 import { calendarMonth } from "./quota-period.js";
 
@@ -59,10 +59,12 @@ export async function usageReport(deps: UsageReportDeps, caller: Caller): Promis
     end = snap.quota.resetAt;
   }
   const lastDay = utcDay(new Date(Math.min(snap.now, end - 1)));
-  const rows = await deps.store.usageByAccount(caller.accountId, utcDay(new Date(start)), lastDay).catch((err: unknown) => {
-    // An unreachable accounts store is a 503 ("retry shortly"), not an internal error.
-    throw new StoreUnavailableError("the accounts store is unreachable", { cause: err });
-  });
+  const rows = await deps.store
+    .usageByAccount(caller.accountId, utcDay(new Date(start)), lastDay)
+    .catch((err: unknown) => {
+      // An unreachable accounts store is a 503 ("retry shortly"), not an internal error.
+      throw new StoreUnavailableError("the accounts store is unreachable", { cause: err });
+    });
   const counts = new Map<string, number>(OPERATIONS.map((op) => [op, 0]));
   for (const row of rows) counts.set(row.operation, (counts.get(row.operation) ?? 0) + row.count);
   const rowTotal = [...counts.values()].reduce((a, b) => a + b, 0);

@@ -13,13 +13,7 @@ export const SENTIMENT_LABELS = ["positive", "neutral", "negative"] as const;
 export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 
 /** Lead types, the closed set the API documents; "" means "not a lead". */
-export const LEAD_TYPES = [
-  "pain_point",
-  "solution_request",
-  "buying_intent",
-  "comparison",
-  "advice_request",
-] as const;
+export const LEAD_TYPES = ["pain_point", "solution_request", "buying_intent", "comparison", "advice_request"] as const;
 /** One of {@link LEAD_TYPES}, or "" for a post that is not a lead. */
 export type LeadType = (typeof LEAD_TYPES)[number] | "";
 

@@ -5,14 +5,23 @@
  * address that was checked).
  */
 import dns from "node:dns";
-import net from "node:net";
 import type { LookupFunction } from "node:net";
+import net from "node:net";
 
 /** True for addresses a webhook must not reach unless the operator allows it. */
 export function isPrivateAddress(address: string): boolean {
   if (net.isIPv4(address)) {
     const [a, b] = address.split(".").map(Number) as [number, number];
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || a >= 224;
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b < 128) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b < 32) ||
+      (a === 192 && b === 168) ||
+      a >= 224
+    );
   }
   const v6 = address.toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
@@ -28,10 +37,20 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       const list = addresses as dns.LookupAddress[];
       const bad = list.find((a) => isPrivateAddress(a.address));
       if (!allowPrivate && bad !== undefined) {
-        return callback(Object.assign(new Error(`${hostname} resolves to ${bad.address}, a private or loopback address; webhooks may not reach it (operators: MONITORS_ALLOW_PRIVATE_WEBHOOKS)`), { code: "EPRIVATE" }), "", 0);
+        return callback(
+          Object.assign(
+            new Error(
+              `${hostname} resolves to ${bad.address}, a private or loopback address; webhooks may not reach it (operators: MONITORS_ALLOW_PRIVATE_WEBHOOKS)`,
+            ),
+            { code: "EPRIVATE" },
+          ),
+          "",
+          0,
+        );
       }
       const first = list[0]!;
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, first.address, first.family);
     });
   };

@@ -7,12 +7,13 @@
  * written; then the event is dead-lettered (visible in ListDeliveries) and the monitor is paused
  * with a reason its owner can read, since its endpoint has been failing all that time.
  */
-import { slackMessage } from "./slack-message.js";
-import { postJson } from "./http-post.js";
+
 import type { PostOutcome } from "./http-post.js";
+import { postJson } from "./http-post.js";
 import { eventJson } from "./monitor-event.js";
 import type { StoredMonitor } from "./monitor-spec.js";
 import type { DueDelivery, MonitorStore } from "./monitor-store.js";
+import { slackMessage } from "./slack-message.js";
 import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.js";
 
 /** The retry schedule. */
@@ -50,7 +51,12 @@ export function retryDelay(attempt: number, policy: RetryPolicy, random: () => n
   return Math.round(step / 2 + random() * (step / 2));
 }
 
-async function send(m: StoredMonitor, d: DueDelivery, opts: { allowPrivate: boolean; timeoutMs?: number }, now: number): Promise<PostOutcome> {
+async function send(
+  m: StoredMonitor,
+  d: DueDelivery,
+  opts: { allowPrivate: boolean; timeoutMs?: number },
+  now: number,
+): Promise<PostOutcome> {
   const channel = m.channels[d.channelIndex];
   if (channel === undefined) return { ok: true, status: 0, latencyMs: 0, error: "" };
   const event = eventJson(d.event);
@@ -58,7 +64,10 @@ async function send(m: StoredMonitor, d: DueDelivery, opts: { allowPrivate: bool
   if (channel.type === "webhook") {
     const body = JSON.stringify(event);
     const secrets = m.previousSecret !== "" && m.previousSecretUntil > now ? [m.secret, m.previousSecret] : [m.secret];
-    const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(now / 1000), body), "Threadsight-Event-Id": d.event.id };
+    const headers = {
+      [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(now / 1000), body),
+      "Threadsight-Event-Id": d.event.id,
+    };
     return postJson(channel.url, body, headers, opts);
   }
   return { ok: false, status: 0, latencyMs: 0, error: "e-mail delivery is not available in this version" };
@@ -94,9 +103,26 @@ export class DeliveryWorker {
     if (m === undefined) return;
     const channel = m.channels[d.channelIndex]?.type ?? "webhook";
     const at = clock();
-    const out = await send(m, d, { allowPrivate: this.deps.allowPrivate, ...(this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {}) }, at);
+    const out = await send(
+      m,
+      d,
+      {
+        allowPrivate: this.deps.allowPrivate,
+        ...(this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {}),
+      },
+      at,
+    );
     const attempt = d.attempts + 1;
-    const record = { eventId: d.event.id, monitorId: m.id, channel, attempt, responseCode: out.status, latencyMs: out.latencyMs, at, error: out.error };
+    const record = {
+      eventId: d.event.id,
+      monitorId: m.id,
+      channel,
+      attempt,
+      responseCode: out.status,
+      latencyMs: out.latencyMs,
+      at,
+      error: out.error,
+    };
     if (out.ok) {
       await store.recordAttempt({ ...record, status: "delivered" }, d.channelIndex, { kind: "delivered" });
       return;
@@ -108,7 +134,11 @@ export class DeliveryWorker {
     }
     await store.recordAttempt({ ...record, status: "dead_lettered" }, d.channelIndex, { kind: "dead" });
     const hours = Math.round(policy.retryWindowMs / 3600_000);
-    await store.pause(m.id, `the ${channel} channel kept failing for ${hours >= 1 ? `${hours} h` : `${Math.round(policy.retryWindowMs / 1000)} s`} (last: ${out.error}); event ${d.event.id} was dead-lettered. Fix the endpoint, then set paused to false and redeliver`, clock());
+    await store.pause(
+      m.id,
+      `the ${channel} channel kept failing for ${hours >= 1 ? `${hours} h` : `${Math.round(policy.retryWindowMs / 1000)} s`} (last: ${out.error}); event ${d.event.id} was dead-lettered. Fix the endpoint, then set paused to false and redeliver`,
+      clock(),
+    );
   }
 
   private async run(): Promise<void> {

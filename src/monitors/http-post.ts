@@ -19,7 +19,12 @@ export interface PostOutcome {
 }
 
 /** POSTs `body` to `url` with `headers`. Never throws. */
-export function postJson(url: string, body: string, headers: Record<string, string>, opts: { allowPrivate: boolean; timeoutMs?: number }): Promise<PostOutcome> {
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { allowPrivate: boolean; timeoutMs?: number },
+): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   return new Promise((resolve) => {
@@ -33,22 +38,45 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     const host = target.hostname.replace(/^\[|\]$/g, "");
     // An IP literal is connected to without a lookup, so it is checked here.
     if (net.isIP(host) !== 0 && !opts.allowPrivate && isPrivateAddress(host)) {
-      resolve({ ok: false, status: 0, latencyMs: 0, error: `${host} is a private or loopback address; webhooks may not reach it (operators: MONITORS_ALLOW_PRIVATE_WEBHOOKS)` });
+      resolve({
+        ok: false,
+        status: 0,
+        latencyMs: 0,
+        error: `${host} is a private or loopback address; webhooks may not reach it (operators: MONITORS_ALLOW_PRIVATE_WEBHOOKS)`,
+      });
       return;
     }
     const client = target.protocol === "https:" ? https : http;
     const req = client.request(
       target,
-      { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "Threadsight-Webhook/1", ...headers }, lookup: guardedLookup(opts.allowPrivate), timeout: opts.timeoutMs ?? POST_TIMEOUT_MS },
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "user-agent": "Threadsight-Webhook/1",
+          ...headers,
+        },
+        lookup: guardedLookup(opts.allowPrivate),
+        timeout: opts.timeoutMs ?? POST_TIMEOUT_MS,
+      },
       (res) => {
         res.resume();
         res.on("end", () => {
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) resolve({ ok: true, status, latencyMs: elapsed(), error: "" });
-          else if (status >= 300 && status < 400) resolve({ ok: false, status, latencyMs: elapsed(), error: `answered a redirect (HTTP ${status}) to ${res.headers.location ?? "?"}; redirects are not followed, update the URL` });
+          else if (status >= 300 && status < 400)
+            resolve({
+              ok: false,
+              status,
+              latencyMs: elapsed(),
+              error: `answered a redirect (HTTP ${status}) to ${res.headers.location ?? "?"}; redirects are not followed, update the URL`,
+            });
           else resolve({ ok: false, status, latencyMs: elapsed(), error: `answered HTTP ${status}` });
         });
-        res.on("error", (err) => resolve({ ok: false, status: res.statusCode ?? 0, latencyMs: elapsed(), error: err.message }));
+        res.on("error", (err) =>
+          resolve({ ok: false, status: res.statusCode ?? 0, latencyMs: elapsed(), error: err.message }),
+        );
       },
     );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${opts.timeoutMs ?? POST_TIMEOUT_MS} ms`)));

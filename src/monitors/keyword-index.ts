@@ -4,8 +4,8 @@
  * instead of against every monitor.
  */
 import type { KeywordNode } from "./keyword-ast.js";
-import { anchorsOf, matchesKeywords } from "./keyword-match.js";
 import type { KeywordSubject } from "./keyword-match.js";
+import { anchorsOf, matchesKeywords } from "./keyword-match.js";
 
 /** Shortest prefix kept in the prefix table; shorter `w*` prefixes are tried on every post. */
 const PREFIX_TABLE_MIN = 2;
@@ -59,7 +59,8 @@ export class KeywordIndex {
     for (const w of s.wordSet) {
       add(`w:${w}`);
       if (this.byPrefix.size > 0 && w.length >= PREFIX_TABLE_MIN) {
-        for (const p of this.byPrefix.get(w.slice(0, PREFIX_TABLE_MIN)) ?? []) if (w.startsWith(p.prefix)) candidates.add(p.id);
+        for (const p of this.byPrefix.get(w.slice(0, PREFIX_TABLE_MIN)) ?? [])
+          if (w.startsWith(p.prefix)) candidates.add(p.id);
       }
     }
     add(`f:subforum:${s.subforum}`);

@@ -18,7 +18,13 @@ export interface KeywordSubject {
 }
 
 /** Splits a post's text for matching. */
-export function keywordSubject(post: { title: string; content: string; subforum: string; author: string; source: string }): KeywordSubject {
+export function keywordSubject(post: {
+  title: string;
+  content: string;
+  subforum: string;
+  author: string;
+  source: string;
+}): KeywordSubject {
   const titleWords = wordsOf(post.title);
   const textWords = [...titleWords, ...wordsOf(post.content)];
   return {
@@ -66,7 +72,11 @@ export function matchesKeywords(node: KeywordNode, s: KeywordSubject): boolean {
 export function matchedTerms(node: KeywordNode, s: KeywordSubject): string[] {
   switch (node.type) {
     case "term":
-      return matchesKeywords(node, s) ? [`${node.scope === "title" ? "title:" : ""}${node.words.length > 1 ? `"${node.words.join(" ")}"` : node.words[0]}${node.prefix ? "*" : ""}`] : [];
+      return matchesKeywords(node, s)
+        ? [
+            `${node.scope === "title" ? "title:" : ""}${node.words.length > 1 ? `"${node.words.join(" ")}"` : node.words[0]}${node.prefix ? "*" : ""}`,
+          ]
+        : [];
     case "field":
       return matchesKeywords(node, s) ? [`${node.field}:${node.value}`] : [];
     case "and":

@@ -12,8 +12,9 @@
  * AND, OR and NOT are operators only in capitals, so "or" in lower case is an ordinary word.
  * Every error names the 1-based column it was found at.
  */
-import { KEYWORD_FIELDS } from "./keyword-ast.js";
+
 import type { KeywordField, KeywordNode } from "./keyword-ast.js";
+import { KEYWORD_FIELDS } from "./keyword-ast.js";
 import { wordsOf } from "./keyword-words.js";
 
 /** Longest expression accepted, characters. */
@@ -53,10 +54,15 @@ function tokenize(src: string): Token[] {
       i++;
     } else if (ch === '"') {
       const close = src.indexOf('"', i + 1);
-      if (close < 0) throw new KeywordSyntaxError(col, "unterminated quote: add the closing \"");
+      if (close < 0) throw new KeywordSyntaxError(col, 'unterminated quote: add the closing "');
       tokens.push({ kind: "phrase", col, text: src.slice(i + 1, close) });
       i = close + 1;
-    } else if (ch === "-" && i + 1 < src.length && !/\s/u.test(src[i + 1]!) && (tokens.length === 0 || /[\s(]/u.test(src[i - 1]!))) {
+    } else if (
+      ch === "-" &&
+      i + 1 < src.length &&
+      !/\s/u.test(src[i + 1]!) &&
+      (tokens.length === 0 || /[\s(]/u.test(src[i - 1]!))
+    ) {
       // "-word" at the start of a term negates it; a hyphen inside a word stays part of it.
       tokens.push({ kind: "-", col });
       i++;
@@ -67,7 +73,10 @@ function tokenize(src: string): Token[] {
       if (src[j] === ":") {
         const field = text.toLowerCase();
         if (!(KEYWORD_FIELDS as readonly string[]).includes(field)) {
-          throw new KeywordSyntaxError(col, `unknown field "${text}:"; use ${KEYWORD_FIELDS.map((f) => `${f}:`).join(", ")}`);
+          throw new KeywordSyntaxError(
+            col,
+            `unknown field "${text}:"; use ${KEYWORD_FIELDS.map((f) => `${f}:`).join(", ")}`,
+          );
         }
         tokens.push({ kind: "field", col, field: field as KeywordField });
         i = j + 1;
@@ -135,7 +144,14 @@ class Parser {
       if (t.kind === "AND") {
         this.next();
         children.push(this.unary());
-      } else if (t.kind === "word" || t.kind === "phrase" || t.kind === "field" || t.kind === "(" || t.kind === "NOT" || t.kind === "-") {
+      } else if (
+        t.kind === "word" ||
+        t.kind === "phrase" ||
+        t.kind === "field" ||
+        t.kind === "(" ||
+        t.kind === "NOT" ||
+        t.kind === "-"
+      ) {
         children.push(this.unary());
       } else {
         break;
@@ -151,7 +167,10 @@ class Parser {
       this.enter(t.col);
       const after = this.peek();
       if (after.kind === "end" || after.kind === ")" || after.kind === "AND" || after.kind === "OR") {
-        throw new KeywordSyntaxError(after.col, `expected a term after ${t.kind === "-" ? '"-"' : "NOT"}, found ${describe(after)}`);
+        throw new KeywordSyntaxError(
+          after.col,
+          `expected a term after ${t.kind === "-" ? '"-"' : "NOT"}, found ${describe(after)}`,
+        );
       }
       const child = this.unary();
       this.depth--;
@@ -169,10 +188,15 @@ class Parser {
     switch (t.kind) {
       case "(": {
         this.enter(t.col);
-        if (this.peek().kind === ")") throw new KeywordSyntaxError(this.peek().col, 'empty parentheses: put a term between "(" and ")"');
+        if (this.peek().kind === ")")
+          throw new KeywordSyntaxError(this.peek().col, 'empty parentheses: put a term between "(" and ")"');
         const inner = this.or();
         const close = this.next();
-        if (close.kind !== ")") throw new KeywordSyntaxError(t.col, `missing ")" for the "(" here (found ${describe(close)} at column ${close.col})`);
+        if (close.kind !== ")")
+          throw new KeywordSyntaxError(
+            t.col,
+            `missing ")" for the "(" here (found ${describe(close)} at column ${close.col})`,
+          );
         this.depth--;
         return inner;
       }
@@ -182,11 +206,15 @@ class Parser {
       case "field": {
         const v = this.next();
         if (v.kind !== "word" && v.kind !== "phrase") {
-          throw new KeywordSyntaxError(v.col, `expected a value after "${t.field}:", found ${describe(v)}; write ${t.field}:name or ${t.field}:"two words"`);
+          throw new KeywordSyntaxError(
+            v.col,
+            `expected a value after "${t.field}:", found ${describe(v)}; write ${t.field}:name or ${t.field}:"two words"`,
+          );
         }
         if (t.field === "title") return this.term(v, "title");
         const value = v.kind === "word" ? v.text : v.text.trim();
-        if (v.kind === "word" && v.prefix) throw new KeywordSyntaxError(v.col, `"${t.field}:" takes an exact value; "*" is allowed only on words`);
+        if (v.kind === "word" && v.prefix)
+          throw new KeywordSyntaxError(v.col, `"${t.field}:" takes an exact value; "*" is allowed only on words`);
         if (value === "") throw new KeywordSyntaxError(v.col, `"${t.field}:" needs a non-empty value`);
         return { type: "field", field: t.field, value: value.toLowerCase() };
       }
@@ -202,7 +230,12 @@ class Parser {
   private term(t: Token & { kind: "word" | "phrase" }, scope: "text" | "title"): KeywordNode {
     const words = wordsOf(t.text);
     if (words.length === 0) {
-      throw new KeywordSyntaxError(t.col, t.kind === "phrase" ? "empty phrase: put at least one word between the quotes" : `${describe(t)} has no letters or digits to match`);
+      throw new KeywordSyntaxError(
+        t.col,
+        t.kind === "phrase"
+          ? "empty phrase: put at least one word between the quotes"
+          : `${describe(t)} has no letters or digits to match`,
+      );
     }
     // "node/js" or "a,b", several words typed without spaces, match as a phrase.
     return { type: "term", scope, words, prefix: t.kind === "word" && t.prefix };
@@ -229,11 +262,18 @@ function onlyNegative(node: KeywordNode): boolean {
  * @throws KeywordSyntaxError naming the column of the first problem.
  */
 export function parseKeywords(src: string): KeywordNode {
-  if (src.length > MAX_EXPRESSION_LENGTH) throw new KeywordSyntaxError(MAX_EXPRESSION_LENGTH + 1, `the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
+  if (src.length > MAX_EXPRESSION_LENGTH)
+    throw new KeywordSyntaxError(
+      MAX_EXPRESSION_LENGTH + 1,
+      `the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`,
+    );
   if (src.trim() === "") throw new KeywordSyntaxError(1, "the expression is empty");
   const node = new Parser(tokenize(src)).parseAll();
   if (onlyNegative(node)) {
-    throw new KeywordSyntaxError(1, "the expression must require at least one term that is not negated (NOT alone would match nearly every post)");
+    throw new KeywordSyntaxError(
+      1,
+      "the expression must require at least one term that is not negated (NOT alone would match nearly every post)",
+    );
   }
   return node;
 }

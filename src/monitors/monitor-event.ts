@@ -3,9 +3,10 @@
  * post and reason are rendered when the event is written (the post as a semantic search shapes
  * it); id, monitor id and time are added from the outbox row.
  */
+
+import type { JsonObject } from "@bufbuild/protobuf";
 import { create, toJson } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import type { JsonObject } from "@bufbuild/protobuf";
 import { MatchReasonSchema } from "../../gen/threadsight/v1/monitors_pb.js";
 import { SemanticSearchResultSchema } from "../../gen/threadsight/v1/search_pb.js";
 import { shorten } from "../core/snippet.js";
@@ -41,7 +42,11 @@ export function eventPayload(match: MonitorMatch, origin: EventOrigin): string {
     author: post.author,
     source: post.source,
   });
-  return JSON.stringify({ origin, post: toJson(SemanticSearchResultSchema, result, JSON_OPTIONS), reason: toJson(MatchReasonSchema, reason, JSON_OPTIONS) });
+  return JSON.stringify({
+    origin,
+    post: toJson(SemanticSearchResultSchema, result, JSON_OPTIONS),
+    reason: toJson(MatchReasonSchema, reason, JSON_OPTIONS),
+  });
 }
 
 /** The whole event as a JSON object in MonitorEvent's proto JSON shape. */

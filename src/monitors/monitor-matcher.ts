@@ -9,15 +9,16 @@
  *   so both sides are used as they are: this is the score min_relevance is compared with.
  * - Keyword side: the term index (keyword-index.ts) names the few monitors a post can match.
  */
-import { alphaFor } from "../core/hybrid-alpha.js";
+
 import type { HybridAlphas } from "../core/hybrid-alpha.js";
+import { alphaFor } from "../core/hybrid-alpha.js";
 import { keywordText } from "../core/keyword-text.js";
 import type { IndexedPost } from "../model/post.js";
-import { KeywordIndex } from "./keyword-index.js";
-import { keywordSubject, matchedTerms } from "./keyword-match.js";
-import type { KeywordSubject } from "./keyword-match.js";
-import { parseKeywords } from "./keyword-parser.js";
 import type { KeywordNode } from "./keyword-ast.js";
+import { KeywordIndex } from "./keyword-index.js";
+import type { KeywordSubject } from "./keyword-match.js";
+import { keywordSubject, matchedTerms } from "./keyword-match.js";
+import { parseKeywords } from "./keyword-parser.js";
 import { wordsOf } from "./keyword-words.js";
 import { passesFilters } from "./monitor-filters.js";
 import type { StoredMonitor } from "./monitor-spec.js";
@@ -42,7 +43,12 @@ interface VectorMonitor {
 }
 
 /** The relevance of a post to a search or leads query. */
-export function monitorRelevance(cosine: number, alpha: number, queryWords: readonly string[], s: KeywordSubject): number {
+export function monitorRelevance(
+  cosine: number,
+  alpha: number,
+  queryWords: readonly string[],
+  s: KeywordSubject,
+): number {
   const covered = queryWords.length === 0 ? 0 : queryWords.filter((w) => s.wordSet.has(w)).length / queryWords.length;
   return Math.min(1, Math.max(0, alpha * cosine + (1 - alpha) * covered));
 }
@@ -77,7 +83,11 @@ export class MonitorMatcher {
         this.keywords.add(m.id, ast);
         this.keywordMonitors.set(m.id, { monitor: m, ast });
       } else if (queryVectors.has(m.id)) {
-        this.vectorMonitors.push({ monitor: m, alpha: alphaFor(keywordText(m.query), alphas), words: coverageWords(m.query) });
+        this.vectorMonitors.push({
+          monitor: m,
+          alpha: alphaFor(keywordText(m.query), alphas),
+          words: coverageWords(m.query),
+        });
       }
     }
     this.matrix = new Float32Array(this.vectorMonitors.length * dimensions);

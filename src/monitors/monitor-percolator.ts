@@ -8,8 +8,8 @@
 import type { HybridAlphas } from "../core/hybrid-alpha.js";
 import type { Embedder } from "../enrich/embedder.js";
 import type { IndexedPost } from "../model/post.js";
-import { eventPayload } from "./monitor-event.js";
 import type { EventOrigin } from "./monitor-event.js";
+import { eventPayload } from "./monitor-event.js";
 import { MonitorMatcher } from "./monitor-matcher.js";
 import type { MonitorStore, StoredEvent } from "./monitor-store.js";
 
@@ -37,7 +37,9 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
     const v = await deps.store.version();
     if (matcher !== undefined && v === version) return matcher;
     const monitors = await deps.store.active();
-    const missing = [...new Set(monitors.filter((m) => m.kind !== "keywords" && !vectors.has(m.query)).map((m) => m.query))];
+    const missing = [
+      ...new Set(monitors.filter((m) => m.kind !== "keywords" && !vectors.has(m.query)).map((m) => m.query)),
+    ];
     if (missing.length > 0) {
       const embedded = await deps.embedder.embed(missing);
       missing.forEach((q, i) => vectors.set(q, embedded[i]!));
@@ -55,7 +57,12 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
     const matches = m.match(rows);
     if (matches.length === 0) return;
     const events = await deps.store.append(
-      matches.map((x) => ({ monitorId: x.monitor.id, postId: x.post.id, payload: eventPayload(x, origin), channels: x.monitor.channels.length })),
+      matches.map((x) => ({
+        monitorId: x.monitor.id,
+        postId: x.post.id,
+        payload: eventPayload(x, origin),
+        channels: x.monitor.channels.length,
+      })),
       clock(),
     );
     deps.onEvents?.(events);

@@ -70,10 +70,12 @@ function bad(field: string, message: string): AppError {
 }
 
 function checkList(field: string, values: readonly string[], allowed?: readonly string[]): void {
-  if (values.length > MAX_FILTER_VALUES) throw bad(field, `must have at most ${MAX_FILTER_VALUES} values, got ${values.length}`);
+  if (values.length > MAX_FILTER_VALUES)
+    throw bad(field, `must have at most ${MAX_FILTER_VALUES} values, got ${values.length}`);
   values.forEach((v, i) => {
     if (v.trim() === "") throw bad(`${field}[${i}]`, "must not be empty");
-    if (allowed !== undefined && !allowed.includes(v)) throw bad(`${field}[${i}]`, `must be one of ${allowed.join(", ")}, got "${v}"`);
+    if (allowed !== undefined && !allowed.includes(v))
+      throw bad(`${field}[${i}]`, `must be one of ${allowed.join(", ")}, got "${v}"`);
   });
 }
 
@@ -84,7 +86,8 @@ function checkUrl(field: string, raw: string): void {
   } catch {
     throw bad(field, `must be an absolute http(s) URL, got "${raw}"`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw bad(field, `must use https (or http), got ${url.protocol}`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw bad(field, `must use https (or http), got ${url.protocol}`);
   if (url.username !== "" || url.password !== "") throw bad(field, "must not carry a user name or password");
 }
 
@@ -96,10 +99,12 @@ export function validateSpec(spec: MonitorSpec, prefix = "monitor"): void {
   const f = (name: string): string => `${prefix}.${name}`;
   const name = spec.name.trim();
   if (name === "" || name.length > 100) throw bad(f("name"), `must be 1..100 characters, got ${name.length}`);
-  if (!(MONITOR_KINDS as readonly string[]).includes(spec.kind)) throw bad(f("kind"), `must be one of ${MONITOR_KINDS.join(", ")}, got "${spec.kind}"`);
+  if (!(MONITOR_KINDS as readonly string[]).includes(spec.kind))
+    throw bad(f("kind"), `must be one of ${MONITOR_KINDS.join(", ")}, got "${spec.kind}"`);
   const query = spec.query.trim();
   const maxQuery = spec.kind === "keywords" ? 1000 : 500;
-  if (query === "" || query.length > maxQuery) throw bad(f("query"), `must be 1..${maxQuery} characters after trimming, got ${query.length}`);
+  if (query === "" || query.length > maxQuery)
+    throw bad(f("query"), `must be 1..${maxQuery} characters after trimming, got ${query.length}`);
   if (spec.kind === "keywords") {
     try {
       parseKeywords(spec.query);
@@ -108,22 +113,30 @@ export function validateSpec(spec: MonitorSpec, prefix = "monitor"): void {
       throw err;
     }
   }
-  if (!(spec.minRelevance >= 0 && spec.minRelevance <= 1)) throw bad(f("min_relevance"), `must be between 0 and 1, got ${spec.minRelevance}`);
-  if (!(Number.isInteger(spec.minScore) && spec.minScore >= 0 && spec.minScore <= 100)) throw bad(f("min_score"), `must be between 0 and 100, got ${spec.minScore}`);
+  if (!(spec.minRelevance >= 0 && spec.minRelevance <= 1))
+    throw bad(f("min_relevance"), `must be between 0 and 1, got ${spec.minRelevance}`);
+  if (!(Number.isInteger(spec.minScore) && spec.minScore >= 0 && spec.minScore <= 100))
+    throw bad(f("min_score"), `must be between 0 and 100, got ${spec.minScore}`);
   checkList(f("lead_types"), spec.leadTypes, LEAD_TYPES);
   checkList(f("sources"), spec.sources);
   checkList(f("subforums"), spec.subforums);
   checkList(f("exclude_subforums"), spec.excludeSubforums);
   checkList(f("authors"), spec.authors);
   checkList(f("sentiments"), spec.sentiments, SENTIMENT_LABELS);
-  if (spec.minUpvotes !== undefined && spec.minUpvotes < 0) throw bad(f("min_upvotes"), `must be at least 0, got ${spec.minUpvotes}`);
-  if (spec.minComments !== undefined && spec.minComments < 0) throw bad(f("min_comments"), `must be at least 0, got ${spec.minComments}`);
-  if (spec.channels.length > MAX_CHANNELS) throw bad(f("channels"), `must have at most ${MAX_CHANNELS} entries, got ${spec.channels.length}`);
+  if (spec.minUpvotes !== undefined && spec.minUpvotes < 0)
+    throw bad(f("min_upvotes"), `must be at least 0, got ${spec.minUpvotes}`);
+  if (spec.minComments !== undefined && spec.minComments < 0)
+    throw bad(f("min_comments"), `must be at least 0, got ${spec.minComments}`);
+  if (spec.channels.length > MAX_CHANNELS)
+    throw bad(f("channels"), `must have at most ${MAX_CHANNELS} entries, got ${spec.channels.length}`);
   spec.channels.forEach((c, i) => {
     const cf = f(`channels[${i}]`);
-    if (!(CHANNEL_TYPES as readonly string[]).includes(c.type)) throw bad(`${cf}.type`, `must be one of ${CHANNEL_TYPES.join(", ")}, got "${c.type}"`);
+    if (!(CHANNEL_TYPES as readonly string[]).includes(c.type))
+      throw bad(`${cf}.type`, `must be one of ${CHANNEL_TYPES.join(", ")}, got "${c.type}"`);
     if (c.type === "email") {
-      throw new AppError("UNIMPLEMENTED", `${cf}.type "email" is not available yet; use webhook or slack`, { field: `${cf}.type` });
+      throw new AppError("UNIMPLEMENTED", `${cf}.type "email" is not available yet; use webhook or slack`, {
+        field: `${cf}.type`,
+      });
     }
     checkUrl(`${cf}.url`, c.url);
   });

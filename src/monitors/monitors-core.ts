@@ -5,8 +5,8 @@
  */
 import { randomBase62 } from "../accounts/random-id.js";
 import { AppError } from "../errors/app-error.js";
-import { validateSpec } from "./monitor-spec.js";
 import type { MonitorSpec, StoredMonitor } from "./monitor-spec.js";
+import { validateSpec } from "./monitor-spec.js";
 import type { AttemptRecord, MonitorStore } from "./monitor-store.js";
 
 /** How long a rotated-out secret keeps signing (as a second v1= value). */
@@ -89,7 +89,12 @@ export class MonitorsCore {
     validateSpec(next);
     if (current.paused && !next.paused) await this.checkActiveLimit(owner);
     // Resuming clears the service's reason for pausing.
-    const updated: StoredMonitor = { ...next, name: next.name.trim(), pausedReason: next.paused ? next.pausedReason : "", updated: this.clock() };
+    const updated: StoredMonitor = {
+      ...next,
+      name: next.name.trim(),
+      pausedReason: next.paused ? next.pausedReason : "",
+      updated: this.clock(),
+    };
     await this.store.update(updated);
     return updated;
   }
@@ -104,7 +109,13 @@ export class MonitorsCore {
   async rotateSecret(owner: Owner, id: string): Promise<{ secret: string; previousValidUntil: number }> {
     const m = await this.get(owner, id);
     const now = this.clock();
-    const rotated: StoredMonitor = { ...m, previousSecret: m.secret, previousSecretUntil: now + SECRET_GRACE_MS, secret: newSecret(), updated: now };
+    const rotated: StoredMonitor = {
+      ...m,
+      previousSecret: m.secret,
+      previousSecretUntil: now + SECRET_GRACE_MS,
+      secret: newSecret(),
+      updated: now,
+    };
     await this.store.update(rotated);
     return { secret: rotated.secret, previousValidUntil: rotated.previousSecretUntil };
   }
@@ -112,7 +123,11 @@ export class MonitorsCore {
   /** Delivery attempts of the monitor, newest first. */
   async attempts(owner: Owner, id: string, status: string, offset: number, limit: number): Promise<AttemptRecord[]> {
     if (status !== "" && status !== "delivered" && status !== "failed" && status !== "dead_lettered") {
-      throw new AppError("INVALID_ARGUMENT", `status must be one of delivered, failed, dead_lettered (or empty), got "${status}"`, { field: "status" });
+      throw new AppError(
+        "INVALID_ARGUMENT",
+        `status must be one of delivered, failed, dead_lettered (or empty), got "${status}"`,
+        { field: "status" },
+      );
     }
     await this.get(owner, id);
     return this.store.attempts(id, status, offset, limit);

@@ -14,11 +14,22 @@ function esc(s: string): string {
 export function slackMessage(m: StoredMonitor, event: JsonObject): JsonObject {
   const post = event.post as JsonObject;
   const reason = event.reason as JsonObject;
-  const why = m.kind === "keywords" ? `matched ${(reason.matched_terms as string[]).join(", ")}` : `relevance ${Number(post.relevance).toFixed(2)}`;
+  const why =
+    m.kind === "keywords"
+      ? `matched ${(reason.matched_terms as string[]).join(", ")}`
+      : `relevance ${Number(post.relevance).toFixed(2)}`;
   const title = esc(String(post.title));
   const text = `${esc(m.name)}: ${title} (${esc(String(post.subforum))}, ${why})`;
   return {
     text,
-    blocks: [{ type: "section", text: { type: "mrkdwn", text: `*<${String(post.url)}|${title}>*\n${esc(String(post.content).slice(0, 300))}\n_${esc(m.name)} · ${esc(String(post.subforum))} · ${why}_` } }],
+    blocks: [
+      {
+        type: "section",
+        text: {
+          type: "mrkdwn",
+          text: `*<${String(post.url)}|${title}>*\n${esc(String(post.content).slice(0, 300))}\n_${esc(m.name)} · ${esc(String(post.subforum))} · ${why}_`,
+        },
+      },
+    ],
   };
 }

@@ -6,8 +6,15 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { ChannelSpec, StoredMonitor } from "./monitor-spec.js";
+import type {
+  AttemptOutcome,
+  AttemptRecord,
+  DueDelivery,
+  MonitorStore,
+  NewEvent,
+  StoredEvent,
+} from "./monitor-store.js";
 import { eventIdOf, seqOfEventId } from "./monitor-store.js";
-import type { AttemptOutcome, AttemptRecord, DueDelivery, MonitorStore, NewEvent, StoredEvent } from "./monitor-store.js";
 
 /** File name of the store in the data directory. */
 export const MONITORS_DB_FILE = "monitors.sqlite";
@@ -62,7 +69,18 @@ CREATE TABLE IF NOT EXISTS attempts (
 CREATE INDEX IF NOT EXISTS attempts_monitor ON attempts(monitor_id, id);
 `;
 
-type SpecJson = Omit<StoredMonitor, "id" | "accountId" | "paused" | "pausedReason" | "secret" | "previousSecret" | "previousSecretUntil" | "created" | "updated"> & { channels: ChannelSpec[] };
+type SpecJson = Omit<
+  StoredMonitor,
+  | "id"
+  | "accountId"
+  | "paused"
+  | "pausedReason"
+  | "secret"
+  | "previousSecret"
+  | "previousSecretUntil"
+  | "created"
+  | "updated"
+> & { channels: ChannelSpec[] };
 
 interface MonitorRow {
   id: string;
@@ -104,12 +122,30 @@ function toMonitor(r: MonitorRow): StoredMonitor {
 }
 
 function specJson(m: StoredMonitor): string {
-  const { id: _id, accountId: _a, paused: _p, pausedReason: _r, secret: _s, previousSecret: _ps, previousSecretUntil: _pu, created: _c, updated: _u, ...spec } = m;
+  const {
+    id: _id,
+    accountId: _a,
+    paused: _p,
+    pausedReason: _r,
+    secret: _s,
+    previousSecret: _ps,
+    previousSecretUntil: _pu,
+    created: _c,
+    updated: _u,
+    ...spec
+  } = m;
   return JSON.stringify({ ...spec, minUpvotes: spec.minUpvotes ?? null, minComments: spec.minComments ?? null });
 }
 
 function toEvent(r: EventRow): StoredEvent {
-  return { id: eventIdOf(r.seq), seq: r.seq, monitorId: r.monitor_id, postId: r.post_id, payload: r.payload, created: r.created };
+  return {
+    id: eventIdOf(r.seq),
+    seq: r.seq,
+    monitorId: r.monitor_id,
+    postId: r.post_id,
+    payload: r.payload,
+    created: r.created,
+  };
 }
 
 /** Opens (creating as needed) the store at `file`. */
@@ -137,21 +173,38 @@ class SqliteMonitorStore implements MonitorStore {
 
   constructor(private readonly db: Database.Database) {
     this.bump = db.prepare("UPDATE meta SET v = v + 1 WHERE k = 'version'");
-    this.insertEvent = db.prepare("INSERT OR IGNORE INTO events (monitor_id, post_id, payload, created) VALUES (?, ?, ?, ?)");
-    this.insertDelivery = db.prepare("INSERT INTO deliveries (seq, monitor_id, channel_index, state, attempts, next_at) VALUES (?, ?, ?, 'pending', 0, ?)");
+    this.insertEvent = db.prepare(
+      "INSERT OR IGNORE INTO events (monitor_id, post_id, payload, created) VALUES (?, ?, ?, ?)",
+    );
+    this.insertDelivery = db.prepare(
+      "INSERT INTO deliveries (seq, monitor_id, channel_index, state, attempts, next_at) VALUES (?, ?, ?, 'pending', 0, ?)",
+    );
   }
 
   async create(m: StoredMonitor): Promise<void> {
     this.db.transaction(() => {
       this.db
         .prepare("INSERT INTO monitors VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        .run(m.id, m.accountId, specJson(m), m.paused ? 1 : 0, m.pausedReason, m.secret, m.previousSecret, m.previousSecretUntil, m.created, m.updated);
+        .run(
+          m.id,
+          m.accountId,
+          specJson(m),
+          m.paused ? 1 : 0,
+          m.pausedReason,
+          m.secret,
+          m.previousSecret,
+          m.previousSecretUntil,
+          m.created,
+          m.updated,
+        );
       this.bump.run();
     })();
   }
 
   async get(accountId: string, id: string): Promise<StoredMonitor | undefined> {
-    const r = this.db.prepare("SELECT * FROM monitors WHERE id = ? AND account_id = ?").get(id, accountId) as MonitorRow | undefined;
+    const r = this.db.prepare("SELECT * FROM monitors WHERE id = ? AND account_id = ?").get(id, accountId) as
+      | MonitorRow
+      | undefined;
     return r === undefined ? undefined : toMonitor(r);
   }
 
@@ -161,24 +214,40 @@ class SqliteMonitorStore implements MonitorStore {
   }
 
   async list(accountId: string, offset: number, limit: number): Promise<StoredMonitor[]> {
-    const rows = this.db.prepare("SELECT * FROM monitors WHERE account_id = ? ORDER BY created, id LIMIT ? OFFSET ?").all(accountId, limit, offset) as MonitorRow[];
+    const rows = this.db
+      .prepare("SELECT * FROM monitors WHERE account_id = ? ORDER BY created, id LIMIT ? OFFSET ?")
+      .all(accountId, limit, offset) as MonitorRow[];
     return rows.map(toMonitor);
   }
 
   async update(m: StoredMonitor): Promise<void> {
     this.db.transaction(() => {
       this.db
-        .prepare("UPDATE monitors SET spec = ?, paused = ?, paused_reason = ?, secret = ?, previous_secret = ?, previous_secret_until = ?, updated = ? WHERE id = ? AND account_id = ?")
-        .run(specJson(m), m.paused ? 1 : 0, m.pausedReason, m.secret, m.previousSecret, m.previousSecretUntil, m.updated, m.id, m.accountId);
+        .prepare(
+          "UPDATE monitors SET spec = ?, paused = ?, paused_reason = ?, secret = ?, previous_secret = ?, previous_secret_until = ?, updated = ? WHERE id = ? AND account_id = ?",
+        )
+        .run(
+          specJson(m),
+          m.paused ? 1 : 0,
+          m.pausedReason,
+          m.secret,
+          m.previousSecret,
+          m.previousSecretUntil,
+          m.updated,
+          m.id,
+          m.accountId,
+        );
       this.bump.run();
     })();
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
     return this.db.transaction(() => {
-      const gone = this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
+      const gone =
+        this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId).changes > 0;
       if (gone) {
-        for (const table of ["events", "deliveries", "attempts"]) this.db.prepare(`DELETE FROM ${table} WHERE monitor_id = ?`).run(id);
+        for (const table of ["events", "deliveries", "attempts"])
+          this.db.prepare(`DELETE FROM ${table} WHERE monitor_id = ?`).run(id);
         this.bump.run();
       }
       return gone;
@@ -186,11 +255,17 @@ class SqliteMonitorStore implements MonitorStore {
   }
 
   async countActive(accountId: string): Promise<number> {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ? AND paused = 0").get(accountId) as { n: number }).n;
+    return (
+      this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ? AND paused = 0").get(accountId) as {
+        n: number;
+      }
+    ).n;
   }
 
   async active(): Promise<StoredMonitor[]> {
-    return (this.db.prepare("SELECT * FROM monitors WHERE paused = 0 ORDER BY created, id").all() as MonitorRow[]).map(toMonitor);
+    return (this.db.prepare("SELECT * FROM monitors WHERE paused = 0 ORDER BY created, id").all() as MonitorRow[]).map(
+      toMonitor,
+    );
   }
 
   async version(): Promise<number> {
@@ -206,24 +281,41 @@ class SqliteMonitorStore implements MonitorStore {
         if (r.changes === 0) continue;
         const seq = Number(r.lastInsertRowid);
         for (let c = 0; c < e.channels; c++) this.insertDelivery.run(seq, e.monitorId, c, now);
-        out.push({ id: eventIdOf(seq), seq, monitorId: e.monitorId, postId: e.postId, payload: e.payload, created: now });
+        out.push({
+          id: eventIdOf(seq),
+          seq,
+          monitorId: e.monitorId,
+          postId: e.postId,
+          payload: e.payload,
+          created: now,
+        });
       }
       return out;
     })();
   }
 
   async eventsAfter(monitorId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-    return (this.db.prepare("SELECT * FROM events WHERE monitor_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(monitorId, afterSeq, limit) as EventRow[]).map(toEvent);
+    return (
+      this.db
+        .prepare("SELECT * FROM events WHERE monitor_id = ? AND seq > ? ORDER BY seq LIMIT ?")
+        .all(monitorId, afterSeq, limit) as EventRow[]
+    ).map(toEvent);
   }
 
   async lastSeq(monitorId: string): Promise<number> {
-    return (this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS s FROM events WHERE monitor_id = ?").get(monitorId) as { s: number }).s;
+    return (
+      this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS s FROM events WHERE monitor_id = ?").get(monitorId) as {
+        s: number;
+      }
+    ).s;
   }
 
   async getEvent(monitorId: string, eventId: string): Promise<StoredEvent | undefined> {
     const seq = seqOfEventId(eventId);
     if (seq === undefined) return undefined;
-    const r = this.db.prepare("SELECT * FROM events WHERE seq = ? AND monitor_id = ?").get(seq, monitorId) as EventRow | undefined;
+    const r = this.db.prepare("SELECT * FROM events WHERE seq = ? AND monitor_id = ?").get(seq, monitorId) as
+      | EventRow
+      | undefined;
     return r === undefined ? undefined : toEvent(r);
   }
 
@@ -247,17 +339,23 @@ class SqliteMonitorStore implements MonitorStore {
     const seq = seqOfEventId(a.eventId)!;
     this.db.transaction(() => {
       this.db
-        .prepare("INSERT INTO attempts (seq, monitor_id, channel, attempt, status, response_code, latency_ms, at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .prepare(
+          "INSERT INTO attempts (seq, monitor_id, channel, attempt, status, response_code, latency_ms, at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
         .run(seq, a.monitorId, a.channel, a.attempt, a.status, a.responseCode, a.latencyMs, a.at, a.error);
       const state = outcome.kind === "delivered" ? "delivered" : outcome.kind === "dead" ? "dead" : "pending";
       const next = outcome.kind === "retry" ? outcome.at : a.at;
-      this.db.prepare("UPDATE deliveries SET state = ?, attempts = ?, next_at = ? WHERE seq = ? AND channel_index = ?").run(state, a.attempt, next, seq, channelIndex);
+      this.db
+        .prepare("UPDATE deliveries SET state = ?, attempts = ?, next_at = ? WHERE seq = ? AND channel_index = ?")
+        .run(state, a.attempt, next, seq, channelIndex);
     })();
   }
 
   async attempts(monitorId: string, status: string, offset: number, limit: number): Promise<AttemptRecord[]> {
     const rows = this.db
-      .prepare(`SELECT * FROM attempts WHERE monitor_id = ? ${status === "" ? "" : "AND status = ?"} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT * FROM attempts WHERE monitor_id = ? ${status === "" ? "" : "AND status = ?"} ORDER BY id DESC LIMIT ? OFFSET ?`,
+      )
       .all(...(status === "" ? [monitorId, limit, offset] : [monitorId, status, limit, offset])) as {
       seq: number;
       monitor_id: string;
@@ -269,14 +367,25 @@ class SqliteMonitorStore implements MonitorStore {
       at: number;
       error: string;
     }[];
-    return rows.map((r) => ({ eventId: eventIdOf(r.seq), monitorId: r.monitor_id, channel: r.channel, attempt: r.attempt, status: r.status, responseCode: r.response_code, latencyMs: r.latency_ms, at: r.at, error: r.error }));
+    return rows.map((r) => ({
+      eventId: eventIdOf(r.seq),
+      monitorId: r.monitor_id,
+      channel: r.channel,
+      attempt: r.attempt,
+      status: r.status,
+      responseCode: r.response_code,
+      latencyMs: r.latency_ms,
+      at: r.at,
+      error: r.error,
+    }));
   }
 
   async redeliver(monitorId: string, eventId: string, now: number): Promise<boolean> {
     const seq = seqOfEventId(eventId);
     if (seq === undefined) return false;
     return this.db.transaction(() => {
-      const found = this.db.prepare("SELECT 1 FROM events WHERE seq = ? AND monitor_id = ?").get(seq, monitorId) !== undefined;
+      const found =
+        this.db.prepare("SELECT 1 FROM events WHERE seq = ? AND monitor_id = ?").get(seq, monitorId) !== undefined;
       if (found) this.db.prepare("UPDATE deliveries SET state = 'pending', next_at = ? WHERE seq = ?").run(now, seq);
       return found;
     })();
@@ -284,7 +393,9 @@ class SqliteMonitorStore implements MonitorStore {
 
   async pause(monitorId: string, reason: string, now: number): Promise<void> {
     this.db.transaction(() => {
-      this.db.prepare("UPDATE monitors SET paused = 1, paused_reason = ?, updated = ? WHERE id = ?").run(reason, now, monitorId);
+      this.db
+        .prepare("UPDATE monitors SET paused = 1, paused_reason = ?, updated = ? WHERE id = ?")
+        .run(reason, now, monitorId);
       this.bump.run();
     })();
   }

@@ -24,5 +24,7 @@ export function verifySignature(header: string, body: string, secret: string, no
   const t = Number(parts.find(([k]) => k === "t")?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowS - t) > toleranceS) return false;
   const want = Buffer.from(sign(secret, t, body), "hex");
-  return parts.some(([k, v]) => k === "v1" && v.length === want.length * 2 && timingSafeEqual(Buffer.from(v, "hex"), want));
+  return parts.some(
+    ([k, v]) => k === "v1" && v.length === want.length * 2 && timingSafeEqual(Buffer.from(v, "hex"), want),
+  );
 }

@@ -3,8 +3,9 @@
  * Authorization header and anything named like a key, password or token are redacted wherever
  * they appear in a logged object.
  */
-import pino from "pino";
+
 import type { Logger } from "pino";
+import pino from "pino";
 
 /** Paths pino replaces with "[redacted]". */
 export const REDACTED_PATHS = [

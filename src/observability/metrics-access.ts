@@ -37,14 +37,19 @@ export interface MetricsListener {
 }
 
 /** Serves GET /metrics from `registry` on its own address; everything else is 404. */
-export async function startMetricsListener(registry: Registry, access: MetricsAccess & { address: { host: string; port: number } }): Promise<MetricsListener> {
+export async function startMetricsListener(
+  registry: Registry,
+  access: MetricsAccess & { address: { host: string; port: number } },
+): Promise<MetricsListener> {
   const server = http.createServer({ headersTimeout: 10_000, requestTimeout: 10_000 }, (req, res) => {
     if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
       return;
     }
     if (!metricsAuthorized(req.headers.authorization, access.token)) {
-      res.writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Bearer realm="threadsight-metrics"' }).end("metrics need Authorization: Bearer <METRICS_TOKEN>\n");
+      res
+        .writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Bearer realm="threadsight-metrics"' })
+        .end("metrics need Authorization: Bearer <METRICS_TOKEN>\n");
       return;
     }
     registry.metrics().then(

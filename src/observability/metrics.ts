@@ -3,7 +3,7 @@
  * registry per server (not prom-client's global one) so tests can run several servers in one
  * process without metrics bleeding between them.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /** The metrics one server records. */
 export interface RpcMetrics {

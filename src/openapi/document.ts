@@ -6,14 +6,19 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { KEY_PREFIX } from "../accounts/key-format.js";
-import { aliasPath, restRoutes } from "../gateway/http-rules.js";
 import type { RestRoute } from "../gateway/http-rules.js";
+import { aliasPath, restRoutes } from "../gateway/http-rules.js";
 import { operationOf } from "../limits/operations.js";
-import { errorBodySchema, errorResponseComponents, errorResponseName, operationErrorStatuses } from "./error-responses.js";
+import {
+  errorBodySchema,
+  errorResponseComponents,
+  errorResponseName,
+  operationErrorStatuses,
+} from "./error-responses.js";
 import { REQUEST_FIELD_RULES, RESPONSE_FIELD_RULES } from "./field-rules.js";
 import { headerComponents, responseHeaders } from "./header-docs.js";
-import { assertRulesUsed, componentFor, schemaContext } from "./json-schema.js";
 import type { JsonSchema, SchemaContext } from "./json-schema.js";
+import { assertRulesUsed, componentFor, schemaContext } from "./json-schema.js";
 import type { CommentLookup } from "./proto-comments.js";
 
 /** Inputs of the document. */
@@ -30,7 +35,7 @@ export const SECURITY_SCHEME = "bearerAuth";
 
 const DESCRIPTION = [
   "The REST contract of Threadsight, generated from its protobuf definitions (the same RPCs are served over gRPC, Connect and gRPC-Web on the same port).",
-  "Every call needs `Authorization: Bearer <API key>`. A success is `{\"success\": true, \"data\": {...}}` with every field present; an error is `{\"success\": false, \"error\": {\"code\", \"reason\", \"message\", \"request_id\"}}` with a stable `reason`.",
+  'Every call needs `Authorization: Bearer <API key>`. A success is `{"success": true, "data": {...}}` with every field present; an error is `{"success": false, "error": {"code", "reason", "message", "request_id"}}` with a stable `reason`.',
   "Metered operations (all but GetUsage) count toward the key's quota and answer with rate-limit and quota headers.",
   "Every path is also served without the `/api` prefix (`/v1/search/semantic`), so a base URL ending in `/v1` works; the aliases are not listed as separate operations, which would duplicate every operation id.",
 ].join("\n\n");
@@ -67,7 +72,11 @@ function operation(ctx: SchemaContext, route: RestRoute): JsonSchema {
   const metered = operationOf(method.parent.typeName, method.name) !== undefined;
   const comment = ctx.comments(`${method.parent.typeName}.${method.name}`) ?? method.name;
   const alias = aliasPath(route.path);
-  const notes = [`gRPC: \`${rpc}\`.`, metered ? "Counts toward the quota." : "Free: never counts toward the quota.", ...(alias !== undefined ? [`Also served at \`${alias}\`.`] : [])];
+  const notes = [
+    `gRPC: \`${rpc}\`.`,
+    metered ? "Counts toward the quota." : "Free: never counts toward the quota.",
+    ...(alias !== undefined ? [`Also served at \`${alias}\`.`] : []),
+  ];
   const op: JsonSchema = {
     tags: [method.parent.name],
     operationId: method.localName,
@@ -88,7 +97,8 @@ function operation(ctx: SchemaContext, route: RestRoute): JsonSchema {
     throw new Error(`${rpc}: body "${route.body}" is not supported (use "*")`);
   }
   const responses: JsonSchema = { "200": successResponse(ctx, route, metered) };
-  for (const status of operationErrorStatuses()) responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  for (const status of operationErrorStatuses())
+    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   op.responses = responses;
   return op;
 }
@@ -107,7 +117,8 @@ export function buildOpenApi(input: DocumentInput): JsonSchema {
   }
   assertRulesUsed(ctx);
   const schemas = new Map(ctx.components);
-  if (schemas.has("ErrorBody")) throw new Error("a proto message named ErrorBody would hide the error envelope's schema");
+  if (schemas.has("ErrorBody"))
+    throw new Error("a proto message named ErrorBody would hide the error envelope's schema");
   schemas.set("ErrorBody", errorBodySchema());
   return {
     openapi: "3.1.0",
@@ -119,14 +130,21 @@ export function buildOpenApi(input: DocumentInput): JsonSchema {
     },
     servers: [{ url: "/", description: "The host serving this document." }],
     security: [{ [SECURITY_SCHEME]: [] }],
-    tags: input.services.map((s) => ({ name: s.name, ...(input.comments(s.typeName) !== undefined ? { description: input.comments(s.typeName) } : {}) })),
+    tags: input.services.map((s) => ({
+      name: s.name,
+      ...(input.comments(s.typeName) !== undefined ? { description: input.comments(s.typeName) } : {}),
+    })),
     paths,
     components: {
       schemas: sortedByKey(schemas),
       responses: errorResponseComponents(),
       headers: headerComponents(),
       securitySchemes: {
-        [SECURITY_SCHEME]: { type: "http", scheme: "bearer", description: `An API key (\`${KEY_PREFIX}...\`) from \`threadsight keys create\` or the developer portal.` },
+        [SECURITY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: `An API key (\`${KEY_PREFIX}...\`) from \`threadsight keys create\` or the developer portal.`,
+        },
       },
     },
   };

@@ -5,8 +5,8 @@
  * `{"success": false, "error": {code, reason, message, request_id}}`.
  */
 import { STATUS_CODES } from "node:http";
-import { ERROR_TABLE, connectCodeName } from "../errors/error-table.js";
 import type { ErrorRow } from "../errors/error-table.js";
+import { connectCodeName, ERROR_TABLE } from "../errors/error-table.js";
 import { responseHeaders } from "./header-docs.js";
 import type { JsonSchema } from "./json-schema.js";
 
@@ -46,10 +46,26 @@ function errorBody(rows: readonly ErrorRow[]): JsonSchema {
       error: {
         type: "object",
         properties: {
-          code: { description: "The Connect/gRPC code name, as gRPC clients see it.", type: "string", enum: unique(rows.map((r) => connectCodeName(r.code))).sort() },
-          reason: { description: "Stable machine-readable reason; branch on this.", type: "string", enum: unique(rows.map((r) => r.reason)).sort() },
-          message: { description: "What was wrong and how to fix it; 5xx messages carry only the request id.", type: "string", minLength: 1 },
-          request_id: { description: "Identifies this call in the server's logs (also the X-Request-Id header).", type: "string", minLength: 1 },
+          code: {
+            description: "The Connect/gRPC code name, as gRPC clients see it.",
+            type: "string",
+            enum: unique(rows.map((r) => connectCodeName(r.code))).sort(),
+          },
+          reason: {
+            description: "Stable machine-readable reason; branch on this.",
+            type: "string",
+            enum: unique(rows.map((r) => r.reason)).sort(),
+          },
+          message: {
+            description: "What was wrong and how to fix it; 5xx messages carry only the request id.",
+            type: "string",
+            minLength: 1,
+          },
+          request_id: {
+            description: "Identifies this call in the server's logs (also the X-Request-Id header).",
+            type: "string",
+            minLength: 1,
+          },
         },
         required: ["code", "reason", "message", "request_id"],
         additionalProperties: false,

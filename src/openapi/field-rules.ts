@@ -33,7 +33,10 @@ export const REQUEST_FIELD_RULES: Readonly<Record<string, FieldRule>> = Object.f
   query: { required: true, schema: { minLength: 1, maxLength: RULES.queryMaxChars, pattern: "\\S" } },
   limit: { schema: { minimum: RULES.limitMin, maximum: RULES.limitMax, default: RULES.limitDefault } },
   min_score: { schema: { minimum: RULES.minScoreMin, maximum: RULES.minScoreMax, default: RULES.minScoreDefault } },
-  subforums: { schema: { maxItems: RULES.subforumsMax }, items: { minLength: 1, maxLength: RULES.subforumMaxChars, pattern: `^[^${SUBFORUM_FORBIDDEN_CHARS}]*$` } },
+  subforums: {
+    schema: { maxItems: RULES.subforumsMax },
+    items: { minLength: 1, maxLength: RULES.subforumMaxChars, pattern: `^[^${SUBFORUM_FORBIDDEN_CHARS}]*$` },
+  },
   start_date: day,
   end_date: day,
   sort: { schema: { enum: ["", ...SORT_ORDERS], default: "relevance" } },

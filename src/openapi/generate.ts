@@ -16,11 +16,16 @@ import { commentsOf } from "./proto-comments.js";
 
 function buf(args: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(PACKAGE_ROOT, "node_modules/.bin/buf"), args, { cwd: PACKAGE_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(path.join(PACKAGE_ROOT, "node_modules/.bin/buf"), args, {
+      cwd: PACKAGE_ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`buf ${args.join(" ")} exited ${code}: ${stderr}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`buf ${args.join(" ")} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -31,7 +36,9 @@ export async function generateOpenApiText(services: readonly DescService[]): Pro
     const image = path.join(tmp, "image.binpb");
     await buf(["build", "--as-file-descriptor-set", "-o", image]);
     const comments = commentsOf(fromBinary(FileDescriptorSetSchema, await readFile(image)));
-    const { version } = JSON.parse(await readFile(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(await readFile(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
     return serializeOpenApi(buildOpenApi({ services, comments, version }));
   } finally {
     await rm(tmp, { recursive: true, force: true });

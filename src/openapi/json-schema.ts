@@ -5,11 +5,12 @@
  * Timestamps as RFC 3339 strings, enums by value name. Each message becomes one component
  * schema referenced by `$ref`, so clients and the portal's explorer see named types.
  */
-import { ScalarType } from "@bufbuild/protobuf";
+
 import type { DescEnum, DescField, DescMessage } from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
-import type { CommentLookup } from "./proto-comments.js";
 import type { FieldRule } from "./field-rules.js";
+import type { CommentLookup } from "./proto-comments.js";
 
 /** A JSON Schema object (or any nested JSON value inside one). */
 export type JsonSchema = { [key: string]: unknown };
@@ -33,7 +34,11 @@ export interface SchemaContext {
 }
 
 /** A fresh context. */
-export function schemaContext(comments: CommentLookup, requestRules: SchemaContext["requestRules"], responseRules: SchemaContext["responseRules"]): SchemaContext {
+export function schemaContext(
+  comments: CommentLookup,
+  requestRules: SchemaContext["requestRules"],
+  responseRules: SchemaContext["responseRules"],
+): SchemaContext {
   return { comments, requestRules, responseRules, components: new Map(), owners: new Map(), usedRules: new Set() };
 }
 
@@ -56,7 +61,11 @@ function scalarSchema(type: ScalarType): JsonSchema {
       return { type: "string", contentEncoding: "base64" };
     default:
       // 64-bit integers: proto JSON writes them as decimal strings (JSON numbers lose precision).
-      return { type: "string", format: type === ScalarType.UINT64 || type === ScalarType.FIXED64 ? "uint64" : "int64", pattern: "^-?[0-9]+$" };
+      return {
+        type: "string",
+        format: type === ScalarType.UINT64 || type === ScalarType.FIXED64 ? "uint64" : "int64",
+        pattern: "^-?[0-9]+$",
+      };
   }
 }
 
@@ -68,14 +77,18 @@ function enumSchema(desc: DescEnum): JsonSchema {
 const WELL_KNOWN: Readonly<Record<string, JsonSchema>> = {
   "google.protobuf.Timestamp": { type: "string", format: "date-time" },
   // Proto JSON writes a field mask as one string of comma-separated lowerCamelCase paths.
-  "google.protobuf.FieldMask": { type: "string", description: "Comma-separated field paths in lowerCamelCase, e.g. \"name,minRelevance\"." },
+  "google.protobuf.FieldMask": {
+    type: "string",
+    description: 'Comma-separated field paths in lowerCamelCase, e.g. "name,minRelevance".',
+  },
   "google.protobuf.Duration": { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$" },
 };
 
 function messageSchema(ctx: SchemaContext, desc: DescMessage, role: Role): JsonSchema {
   const known = WELL_KNOWN[desc.typeName];
   if (known !== undefined) return { ...known };
-  if (desc.typeName.startsWith("google.protobuf.")) throw new Error(`${desc.typeName}: no JSON Schema mapping for this well-known type`);
+  if (desc.typeName.startsWith("google.protobuf."))
+    throw new Error(`${desc.typeName}: no JSON Schema mapping for this well-known type`);
   return { $ref: `#/components/schemas/${componentFor(ctx, desc, role)}` };
 }
 
@@ -88,11 +101,21 @@ function valueSchema(ctx: SchemaContext, field: DescField, role: Role): JsonSche
     case "message":
       return messageSchema(ctx, field.message, role);
     case "list": {
-      const items = field.listKind === "scalar" ? scalarSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum) : messageSchema(ctx, field.message, role);
+      const items =
+        field.listKind === "scalar"
+          ? scalarSchema(field.scalar)
+          : field.listKind === "enum"
+            ? enumSchema(field.enum)
+            : messageSchema(ctx, field.message, role);
       return { type: "array", items };
     }
     case "map": {
-      const values = field.mapKind === "scalar" ? scalarSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum) : messageSchema(ctx, field.message, role);
+      const values =
+        field.mapKind === "scalar"
+          ? scalarSchema(field.scalar)
+          : field.mapKind === "enum"
+            ? enumSchema(field.enum)
+            : messageSchema(ctx, field.message, role);
       return { type: "object", additionalProperties: values };
     }
   }
@@ -113,7 +136,9 @@ function fieldSchema(ctx: SchemaContext, field: DescField, role: Role, rule: Fie
   const description = [comment, extra].filter((d): d is string => typeof d === "string" && d !== "").join(" ");
   if (description !== "") schema.description = description;
   // Keywords in a stable, readable order: description first, then what the value must be.
-  return Object.fromEntries(Object.entries(schema).sort(([a], [b]) => (a === "description" ? -1 : b === "description" ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(schema).sort(([a], [b]) => (a === "description" ? -1 : b === "description" ? 1 : 0)),
+  );
 }
 
 /**
@@ -130,8 +155,12 @@ export function componentFor(ctx: SchemaContext, desc: DescMessage, role: Role):
   const name = desc.name;
   const owner = ctx.owners.get(name);
   if (owner !== undefined) {
-    if (owner.typeName !== desc.typeName) throw new Error(`component name ${name} would stand for both ${owner.typeName} and ${desc.typeName}`);
-    if (owner.role !== role) throw new Error(`${desc.typeName} is used both in requests and in responses; their schemas differ, so give each its own message`);
+    if (owner.typeName !== desc.typeName)
+      throw new Error(`component name ${name} would stand for both ${owner.typeName} and ${desc.typeName}`);
+    if (owner.role !== role)
+      throw new Error(
+        `${desc.typeName} is used both in requests and in responses; their schemas differ, so give each its own message`,
+      );
     return name;
   }
   ctx.owners.set(name, { typeName: desc.typeName, role });

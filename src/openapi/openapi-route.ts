@@ -20,7 +20,8 @@ export function registerOpenApiRoute(app: FastifyInstance, text: string): void {
     app.get(url, async (req, reply) => {
       reply.header("cache-control", `public, max-age=${MAX_AGE_SECONDS}`).header("etag", etag);
       const match = req.headers["if-none-match"];
-      if (match !== undefined && match.split(",").some((t) => t.trim() === etag || t.trim() === "*")) return reply.code(304).send();
+      if (match !== undefined && match.split(",").some((t) => t.trim() === etag || t.trim() === "*"))
+        return reply.code(304).send();
       return reply.type("application/json; charset=utf-8").send(text);
     });
   }

@@ -35,7 +35,8 @@ export function commentText(raw: string): string {
 function indexFile(file: FileDescriptorProto, out: Map<string, string>): void {
   const byPath = new Map<string, string>();
   for (const loc of file.sourceCodeInfo?.location ?? []) {
-    if (loc.leadingComments !== undefined && loc.leadingComments.trim() !== "") byPath.set(loc.path.join("."), commentText(loc.leadingComments));
+    if (loc.leadingComments !== undefined && loc.leadingComments.trim() !== "")
+      byPath.set(loc.path.join("."), commentText(loc.leadingComments));
   }
   const put = (name: string, path: number[]): void => {
     const text = byPath.get(path.join("."));

@@ -59,19 +59,25 @@ export function checkEmail(raw: string): string {
 export function checkNewPassword(password: string, email: string): void {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
-    throw invalid("password", `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters, got ${length}`);
+    throw invalid(
+      "password",
+      `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters, got ${length}`,
+    );
   }
   if (password.trim().length === 0) throw invalid("password", "password must not be only spaces");
   const lower = password.toLowerCase();
-  if (COMMON_PASSWORDS.has(lower)) throw invalid("password", "password is one of the most common passwords; choose another");
-  if (lower === email || lower === email.split("@")[0]) throw invalid("password", "password must not be your email address");
+  if (COMMON_PASSWORDS.has(lower))
+    throw invalid("password", "password is one of the most common passwords; choose another");
+  if (lower === email || lower === email.split("@")[0])
+    throw invalid("password", "password must not be your email address");
 }
 
 /** The trimmed display name, or throws. */
 export function checkName(raw: string): string {
   const name = raw.trim();
   if (name.length === 0) throw invalid("name", "name is required");
-  if (name.length > MAX_NAME_LENGTH) throw invalid("name", `name must be at most ${MAX_NAME_LENGTH} characters, got ${name.length}`);
+  if (name.length > MAX_NAME_LENGTH)
+    throw invalid("name", `name must be at most ${MAX_NAME_LENGTH} characters, got ${name.length}`);
   if (/\p{Cc}/u.test(name)) throw invalid("name", "name must not contain control characters");
   return name;
 }

@@ -4,17 +4,17 @@
  * UTC days with empty days as zeros so the chart has no gaps.
  */
 import type { Caller, PlanId } from "../accounts/caller.js";
-import type { AccountsStore, ApiKeyInfo } from "../accounts/store.js";
 import { keyStatus } from "../accounts/key-status.js";
+import type { AccountsStore, ApiKeyInfo } from "../accounts/store.js";
 import { utcDay } from "../accounts/usage-args.js";
 import { AppError } from "../errors/app-error.js";
 import type { LimitEnforcer } from "../limits/enforcer.js";
 import { OPERATIONS } from "../limits/operations.js";
-import { findPlan } from "../limits/plan-catalog.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
+import { findPlan } from "../limits/plan-catalog.js";
 import { calendarMonth } from "../limits/quota-period.js";
-import { usageReport } from "../limits/usage-report.js";
 import type { UsageReport } from "../limits/usage-report.js";
+import { usageReport } from "../limits/usage-report.js";
 import type { PortalUsage } from "./portal-service.js";
 
 const DAY_MS = 86_400_000;
@@ -72,17 +72,27 @@ async function reportWithoutAccess(deps: AccountUsageDeps, caller: Caller, now: 
 }
 
 /** The usage view of `caller`'s account over its current period and the last `days` UTC days. */
-export async function accountUsage(deps: AccountUsageDeps, caller: Caller, days: number, now: Date): Promise<PortalUsage> {
+export async function accountUsage(
+  deps: AccountUsageDeps,
+  caller: Caller,
+  days: number,
+  now: Date,
+): Promise<PortalUsage> {
   let report: UsageReport;
   try {
     report = await usageReport(deps, caller);
   } catch (err) {
-    if (!(err instanceof AppError) || (err.kind !== "PLAN_NO_API_ACCESS" && err.kind !== "PERMISSION_DENIED")) throw err;
+    if (!(err instanceof AppError) || (err.kind !== "PLAN_NO_API_ACCESS" && err.kind !== "PERMISSION_DENIED"))
+      throw err;
     report = await reportWithoutAccess(deps, caller, now);
   }
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = today - (days - 1) * DAY_MS;
-  const rows = await deps.store.accountDailyUsage(caller.accountId, utcDay(new Date(firstDay)), utcDay(new Date(today)));
+  const rows = await deps.store.accountDailyUsage(
+    caller.accountId,
+    utcDay(new Date(firstDay)),
+    utcDay(new Date(today)),
+  );
   const perDay = new Map<string, number>();
   for (const r of rows) perDay.set(r.day, (perDay.get(r.day) ?? 0) + r.count);
   const daily = Array.from({ length: days }, (_, i) => {

@@ -4,8 +4,9 @@
  * later and old hashes still verify; `needsRehash` tells when one was made with other settings.
  * Hashing runs on libuv's thread pool (async scrypt), never on the event loop.
  */
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
 import type { ScryptOptions } from "node:crypto";
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 /** scrypt cost settings. */
 export interface ScryptCost {

@@ -7,30 +7,31 @@
  * Secrets: passwords are hashed with scrypt (password-hash.ts) and the hash never leaves this
  * module; session tokens are returned once and stored as SHA-256 only.
  */
-import type { PlanId } from "../accounts/caller.js";
+
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AccountsError } from "../accounts/accounts-error.js";
+import type { PlanId } from "../accounts/caller.js";
 import type { KeyService } from "../accounts/key-service.js";
 import { newAccountId } from "../accounts/random-id.js";
 import type { AccountRecord, AccountsStore, ApiKeyInfo } from "../accounts/store.js";
 import { normalizeEmail } from "../accounts/store.js";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { LimitEnforcer } from "../limits/enforcer.js";
-import { findPlan } from "../limits/plan-catalog.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
+import { findPlan } from "../limits/plan-catalog.js";
 import { formatQuotaPeriod } from "../limits/quota-period.js";
-import { accountSummaries } from "./account-summaries.js";
 import { checkEmail, checkName, checkNewPassword, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "./account-rules.js";
+import { accountSummaries } from "./account-summaries.js";
 import { accountCaller, accountUsage } from "./account-usage.js";
-import { noBilling } from "./billing.js";
 import type { BillingProvider, ReturnUrls } from "./billing.js";
-import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
-import { PortalError } from "./portal-service.js";
-import type { PlanOffer, PortalAccount, PortalService, PortalSession } from "./portal-service.js";
+import { noBilling } from "./billing.js";
 import type { Mailer } from "./mailer.js";
+import { DEFAULT_SCRYPT_COST, hashPassword, needsRehash, verifyPassword } from "./password-hash.js";
+import type { PlanOffer, PortalAccount, PortalService, PortalSession } from "./portal-service.js";
+import { PortalError } from "./portal-service.js";
+import { hashToken, isTokenShaped, newToken } from "./session-token.js";
+import type { SignInLimits } from "./sign-in-limiter.js";
 import { createSignInLimiter } from "./sign-in-limiter.js";
 import { alreadyRegisteredMail, verificationMail } from "./verification-mail.js";
-import type { SignInLimits } from "./sign-in-limiter.js";
-import { hashToken, isTokenShaped, newToken } from "./session-token.js";
 
 /** What the portal service is built from. */
 export interface PortalDeps {
@@ -83,8 +84,15 @@ function fromAccountsError(err: unknown, field: string): unknown {
 
 /** The refusal of an attempt over a limit, saying when to retry. */
 function rateLimited(retryAfterSeconds: number, what: string): PortalError {
-  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
-  return new PortalError({ kind: "rate_limited", message: `too many ${what}; try again in ${wait}`, retryAfterSeconds });
+  const wait =
+    retryAfterSeconds < 60
+      ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`
+      : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return new PortalError({
+    kind: "rate_limited",
+    message: `too many ${what}; try again in ${wait}`,
+    retryAfterSeconds,
+  });
 }
 
 /** Builds the portal service. */
@@ -97,7 +105,11 @@ export function createPortalService(deps: PortalDeps): PortalService {
   const billing = deps.billing ?? noBilling(fallbackPlan);
   const publicUrl = (deps.publicUrl ?? "http://localhost:8080").replace(/\/+$/, "");
   const verificationTtlMs = (deps.verificationTtlSeconds ?? DEFAULT_VERIFICATION_TTL_SECONDS) * 1000;
-  const signUps = new RateLimiterMemory({ keyPrefix: "signup:addr", points: deps.signUpsPerHour ?? 10, duration: 3600 });
+  const signUps = new RateLimiterMemory({
+    keyPrefix: "signup:addr",
+    points: deps.signUpsPerHour ?? 10,
+    duration: 3600,
+  });
   // Mail goes out after the answer, so its latency (and which mail it is) cannot be timed.
   const sendLater = (message: Parameters<Mailer["send"]>[0]): void => {
     if (deps.mailer === undefined) return;
@@ -139,14 +151,21 @@ export function createPortalService(deps: PortalDeps): PortalService {
     const token = newToken();
     const csrfToken = newToken();
     const expiresAt = new Date(at.getTime() + ttlMs);
-    await store.createSession({ tokenHash: hashToken(token), accountId: account.id, csrfToken, createdAt: at, expiresAt });
+    await store.createSession({
+      tokenHash: hashToken(token),
+      accountId: account.id,
+      csrfToken,
+      createdAt: at,
+      expiresAt,
+    });
     return { token, csrfToken, expiresAt, account: await toPortalAccount(account) };
   }
 
   /** The key, if `accountId` owns it; the same not_found whether it is someone else's or absent. */
   async function ownedKey(accountId: string, keyId: string): Promise<ApiKeyInfo> {
     const found = (await store.listKeys({ accountId })).find((k) => k.id === keyId);
-    if (found === undefined) throw new PortalError({ kind: "not_found", message: `no key with id "${keyId}" in your account` });
+    if (found === undefined)
+      throw new PortalError({ kind: "not_found", message: `no key with id "${keyId}" in your account` });
     return found;
   }
 
@@ -168,7 +187,15 @@ export function createPortalService(deps: PortalDeps): PortalService {
       let account: AccountRecord | undefined;
       if ((await store.findAccountByEmail(email)) === undefined) {
         try {
-          account = await store.createAccount({ id: newAccountId(), name, email, plan: fallbackPlan, passwordHash, origin: "portal", createdAt: at });
+          account = await store.createAccount({
+            id: newAccountId(),
+            name,
+            email,
+            plan: fallbackPlan,
+            passwordHash,
+            origin: "portal",
+            createdAt: at,
+          });
         } catch (err) {
           // Two sign-ups with one email at once: the unique index let one through.
           if ((await store.findAccountByEmail(email)) === undefined) throw err;
@@ -179,12 +206,21 @@ export function createPortalService(deps: PortalDeps): PortalService {
         return;
       }
       const token = newToken();
-      await store.createEmailVerification({ tokenHash: hashToken(token), accountId: account.id, createdAt: at, expiresAt: new Date(at.getTime() + verificationTtlMs) });
+      await store.createEmailVerification({
+        tokenHash: hashToken(token),
+        accountId: account.id,
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + verificationTtlMs),
+      });
       sendLater(verificationMail(email, publicUrl, token, verificationTtlMs / 1000));
     },
 
     async verifyEmail(token) {
-      const invalid = new PortalError({ kind: "invalid", field: "token", message: "this verification link is invalid, expired or already used; sign in and ask for a new one" });
+      const invalid = new PortalError({
+        kind: "invalid",
+        field: "token",
+        message: "this verification link is invalid, expired or already used; sign in and ask for a new one",
+      });
       if (!isTokenShaped(token)) throw invalid;
       const accountId = await store.consumeEmailVerification(hashToken(token), now());
       if (accountId === undefined) throw invalid;
@@ -195,9 +231,14 @@ export function createPortalService(deps: PortalDeps): PortalService {
       const email = normalizeEmail(input.email);
       if (email === "") throw new PortalError({ kind: "invalid", field: "email", message: "email is required" });
       if (email.length > MAX_EMAIL_LENGTH) {
-        throw new PortalError({ kind: "invalid", field: "email", message: `email must be at most ${MAX_EMAIL_LENGTH} characters` });
+        throw new PortalError({
+          kind: "invalid",
+          field: "email",
+          message: `email must be at most ${MAX_EMAIL_LENGTH} characters`,
+        });
       }
-      if (input.password === "") throw new PortalError({ kind: "invalid", field: "password", message: "password is required" });
+      if (input.password === "")
+        throw new PortalError({ kind: "invalid", field: "password", message: "password is required" });
       // Reserved before any await: parallel attempts are counted one at a time (sign-in-limiter.ts).
       const gate = limiter.reserve(email, clientAddress, now());
       if (!gate.ok) throw rateLimited(gate.retryAfterSeconds, "failed sign-ins");
@@ -212,7 +253,8 @@ export function createPortalService(deps: PortalDeps): PortalService {
         throw new PortalError({ kind: "bad_credentials", message: BAD_CREDENTIALS });
       }
       limiter.succeeded(email, clientAddress, now());
-      if (needsRehash(stored, DEFAULT_SCRYPT_COST)) await store.setPasswordHash(account.id, await hashPassword(input.password));
+      if (needsRehash(stored, DEFAULT_SCRYPT_COST))
+        await store.setPasswordHash(account.id, await hashPassword(input.password));
       return startSession(account);
     },
 
@@ -311,7 +353,11 @@ export function createPortalService(deps: PortalDeps): PortalService {
 
     async usage(accountId, days) {
       if (!Number.isSafeInteger(days) || days < 1 || days > MAX_USAGE_DAYS) {
-        throw new PortalError({ kind: "invalid", field: "days", message: `days must be a whole number from 1 to ${MAX_USAGE_DAYS}, got ${days}` });
+        throw new PortalError({
+          kind: "invalid",
+          field: "days",
+          message: `days must be a whole number from 1 to ${MAX_USAGE_DAYS}, got ${days}`,
+        });
       }
       const account = await existingAccount(accountId);
       const accountKeys = await store.listKeys({ accountId });

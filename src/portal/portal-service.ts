@@ -131,7 +131,11 @@ export interface PortalService {
    * a paid plan needs payment (a Checkout URL) and moves only on the provider's signed webhook.
    * Every key of the account follows the account's plan.
    */
-  changePlan(accountId: string, plan: string, urls: ReturnUrls): Promise<{ account: PortalAccount; outcome: PlanChangeOutcome }>;
+  changePlan(
+    accountId: string,
+    plan: string,
+    urls: ReturnUrls,
+  ): Promise<{ account: PortalAccount; outcome: PlanChangeOutcome }>;
   /** Which payment provider is configured ("none": paid plans are granted by operators only). */
   billingProvider(): "none" | "stripe";
   /** Verifies and applies a provider's webhook; throws WebhookSignatureError on a bad signature. */

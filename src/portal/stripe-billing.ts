@@ -11,9 +11,9 @@
  * subscription's price, so a replayed or reordered event converges on Stripe's own state.
  */
 import Stripe from "stripe";
+import { AccountsError } from "../accounts/accounts-error.js";
 import type { PlanId } from "../accounts/caller.js";
 import { PLAN_IDS } from "../accounts/caller.js";
-import { AccountsError } from "../accounts/accounts-error.js";
 import type { KeyService } from "../accounts/key-service.js";
 import type { BillingProvider, PlanChangeOutcome } from "./billing.js";
 import { WebhookSignatureError } from "./billing.js";
@@ -65,12 +65,16 @@ export function stripeBilling(deps: StripeBillingDeps): BillingProvider {
   const { settings, freePlan } = deps;
   const stripe = stripeClient(settings);
   const planOfPrice = new Map<string, PlanId>();
-  for (const [plan, price] of Object.entries(settings.priceIds)) if (price !== undefined) planOfPrice.set(price, plan as PlanId);
+  for (const [plan, price] of Object.entries(settings.priceIds))
+    if (price !== undefined) planOfPrice.set(price, plan as PlanId);
 
   function priceOf(plan: PlanId): string {
     const price = settings.priceIds[plan];
     if (price === undefined) {
-      throw new PortalError({ kind: "forbidden", message: `the ${plan} plan cannot be bought here; ask the operator to move your account` });
+      throw new PortalError({
+        kind: "forbidden",
+        message: `the ${plan} plan cannot be bought here; ask the operator to move your account`,
+      });
     }
     return price;
   }
@@ -87,7 +91,10 @@ export function stripeBilling(deps: StripeBillingDeps): BillingProvider {
     } catch (err) {
       if (err instanceof PortalError) throw err;
       // A Stripe error's message can name our configuration; the user gets a plain one.
-      throw new PortalError({ kind: "conflict", message: "the payment provider could not be reached; your plan is unchanged, try again in a minute" });
+      throw new PortalError({
+        kind: "conflict",
+        message: "the payment provider could not be reached; your plan is unchanged, try again in a minute",
+      });
     }
   }
 
@@ -160,10 +167,16 @@ export function stripeBilling(deps: StripeBillingDeps): BillingProvider {
     },
 
     async handleWebhook(rawBody, signature) {
-      if (signature === undefined || signature === "") throw new WebhookSignatureError("the Stripe-Signature header is missing");
+      if (signature === undefined || signature === "")
+        throw new WebhookSignatureError("the Stripe-Signature header is missing");
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, settings.webhookToleranceSeconds);
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          settings.webhookSecret,
+          settings.webhookToleranceSeconds,
+        );
       } catch (err) {
         throw new WebhookSignatureError(`the Stripe-Signature header does not verify: ${(err as Error).message}`);
       }
@@ -173,7 +186,8 @@ export function stripeBilling(deps: StripeBillingDeps): BillingProvider {
           const accountId = session.client_reference_id ?? undefined;
           const plan = session.metadata?.plan;
           const paid = session.payment_status === "paid" || session.payment_status === "no_payment_required";
-          if (accountId === undefined || plan === undefined || !paid || !PLAN_IDS.includes(plan as PlanId)) return { type: event.type, handled: false };
+          if (accountId === undefined || plan === undefined || !paid || !PLAN_IDS.includes(plan as PlanId))
+            return { type: event.type, handled: false };
           if (settings.priceIds[plan as PlanId] === undefined) return { type: event.type, handled: false };
           return { type: event.type, handled: await move(accountId, plan as PlanId, event.type) };
         }

@@ -26,6 +26,7 @@ export async function serverSecret(configured: string | undefined, dataDir: stri
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
   }
   const stored = (await readFile(file, "utf8")).trim();
-  if (stored.length < GENERATED_SECRET_BYTES) throw new Error(`${file} holds no usable secret; delete it to have a new one generated`);
+  if (stored.length < GENERATED_SECRET_BYTES)
+    throw new Error(`${file} holds no usable secret; delete it to have a new one generated`);
   return Buffer.from(stored, "utf8");
 }

@@ -3,9 +3,9 @@
  * does not compile until its connector is registered.
  */
 import { hackerNewsConnector } from "./hackernews/hn-connector.js";
+import { rssConnector } from "./rss/rss-connector.js";
 import type { Connector, SourceKind } from "./source.js";
 import { stackExchangeConnector } from "./stackexchange/se-connector.js";
-import { rssConnector } from "./rss/rss-connector.js";
 
 /** Every connector, by kind. */
 export const CONNECTORS: Readonly<Record<SourceKind, Connector>> = {

@@ -45,12 +45,18 @@ export function postsBuiltFrom(model: TopicModel): number {
 }
 
 /** Decides whether to build, refresh or keep the model of an index holding `posts` posts (pure). */
-export function topicModelNeed(model: TopicModel | undefined, posts: number, policy: AutoBuildPolicy = {}): TopicModelNeed {
+export function topicModelNeed(
+  model: TopicModel | undefined,
+  posts: number,
+  policy: AutoBuildPolicy = {},
+): TopicModelNeed {
   const minPosts = policy.minPosts ?? AUTO_BUILD_MIN_POSTS;
   const share = policy.growthShare ?? REFRESH_GROWTH_SHARE;
   if (model === undefined) return posts >= minPosts ? { action: "build" } : { action: "too-few", minPosts };
   const builtFromPosts = postsBuiltFrom(model);
-  return posts >= builtFromPosts * (1 + share) ? { action: "refresh", builtFromPosts } : { action: "current", builtFromPosts };
+  return posts >= builtFromPosts * (1 + share)
+    ? { action: "refresh", builtFromPosts }
+    : { action: "current", builtFromPosts };
 }
 
 /** Inputs of {@link ensureTopicModel}. */
@@ -103,7 +109,12 @@ export async function ensureTopicModel(opts: EnsureTopicModelOptions): Promise<E
     });
     const topics = report.model.topics.length;
     return need.action === "build"
-      ? { action: "built", posts: report.posts, topics, message: `built a topic model of ${topics} topics from ${report.posts} posts` }
+      ? {
+          action: "built",
+          posts: report.posts,
+          topics,
+          message: `built a topic model of ${topics} topics from ${report.posts} posts`,
+        }
       : {
           action: "refreshed",
           posts: report.posts,

@@ -8,8 +8,8 @@ import { classKeywords, LABEL_WORDS, labelFor } from "./ctfidf.js";
 import { chooseK, sphericalKMeans } from "./kmeans.js";
 import { seededRandom } from "./random.js";
 import { postText, terms } from "./terms.js";
-import { matchTopicIds, MIN_CORPUS_DOCUMENTS, TOPIC_MODEL_FORMAT } from "./topic-model.js";
 import type { TopicModel } from "./topic-model.js";
+import { MIN_CORPUS_DOCUMENTS, matchTopicIds, TOPIC_MODEL_FORMAT } from "./topic-model.js";
 import { nearest, unit } from "./vectors.js";
 
 /** A post as the builder reads it. */
@@ -68,7 +68,12 @@ function round6(v: Float32Array): number[] {
  * labels exist only after the first pass, so this tokenises every post again: ~1.5 s over
  * 92,912 posts, against holding ~3 million terms in memory between the passes.
  */
-function labelCoverage(posts: readonly BuildPost[], clusterOf: readonly number[], labels: readonly string[][], sizes: readonly number[]): number[] {
+function labelCoverage(
+  posts: readonly BuildPost[],
+  clusterOf: readonly number[],
+  labels: readonly string[][],
+  sizes: readonly number[],
+): number[] {
   const sets = labels.map((words) => new Set(words));
   const hits = new Array<number>(labels.length).fill(0);
   posts.forEach((p, i) => {
@@ -84,7 +89,8 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
   if (posts.length === 0) throw new RangeError("cannot build a topic model from zero posts");
   const dims = posts[0]!.vector.length;
   const vectors = posts.map((p) => {
-    if (p.vector.length !== dims) throw new RangeError(`post ${p.id} has a ${p.vector.length}-dimensional vector, expected ${dims}`);
+    if (p.vector.length !== dims)
+      throw new RangeError(`post ${p.id} has a ${p.vector.length}-dimensional vector, expected ${dims}`);
     return unit(p.vector);
   });
   const seed = opts.seed ?? 42;
@@ -94,7 +100,10 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
   // table (the trends evaluation's topics differed run to run), and Weaviate's cursor goes by UUID.
   const byId = posts.map((_, i) => i).sort((a, b) => compareIds(posts[a]!.id, posts[b]!.id) || a - b);
   const fit = sampleIndexes(posts.length, opts.fitSample ?? 20_000, seed).map((j) => byId[j]!);
-  const km = sphericalKMeans(fit.map((i) => vectors[i]!), { k, seed, ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}) });
+  const km = sphericalKMeans(
+    fit.map((i) => vectors[i]!),
+    { k, seed, ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}) },
+  );
   const clusterOf = vectors.map((v) => nearest(v, km.centroids).index);
 
   // Occurrences per cluster are the trending keywords' background; the labels rank by how many
@@ -115,7 +124,12 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
     sizes[c]!++;
   });
   const keywords = classKeywords({ counts: postCounts, docFrequency }, opts.keywords ?? 10);
-  const coverage = labelCoverage(posts, clusterOf, keywords.map((k) => k.slice(0, LABEL_WORDS).map((w) => w.term)), sizes);
+  const coverage = labelCoverage(
+    posts,
+    clusterOf,
+    keywords.map((k) => k.slice(0, LABEL_WORDS).map((w) => w.term)),
+    sizes,
+  );
   const { ids, nextId } = matchTopicIds(opts.previous, km.centroids);
   const backgroundTerms = opts.backgroundTerms ?? 300;
   const model: TopicModel = {
@@ -128,7 +142,15 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
     topics: km.centroids.map((c, i) => {
       const words = keywords[i]!.map((w) => w.term);
       const top = [...counts[i]!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, backgroundTerms);
-      return { id: ids[i]!, label: labelFor(words), keywords: words, centroid: round6(c), size: sizes[i]!, terms: top, labelCoverage: coverage[i]! };
+      return {
+        id: ids[i]!,
+        label: labelFor(words),
+        keywords: words,
+        centroid: round6(c),
+        size: sizes[i]!,
+        terms: top,
+        labelCoverage: coverage[i]!,
+      };
     }),
     corpus: {
       posts: posts.length,

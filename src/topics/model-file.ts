@@ -6,8 +6,8 @@
  */
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { checkTopicModel } from "./topic-model.js";
 import type { TopicModel } from "./topic-model.js";
+import { checkTopicModel } from "./topic-model.js";
 
 /** `<dataDir>/topics/model.json`. */
 export function topicModelPath(dataDir: string): string {
@@ -82,13 +82,18 @@ export async function reportTopicModel(
   try {
     const model = await models.current();
     if (model === undefined) {
-      log.warn("no topic model yet: ListTrends answers TOPICS_NOT_BUILT until `threadsight topics rebuild` (or an ingest with enough posts) builds one");
+      log.warn(
+        "no topic model yet: ListTrends answers TOPICS_NOT_BUILT until `threadsight topics rebuild` (or an ingest with enough posts) builds one",
+      );
       return "missing";
     }
     log.info({ topics: model.topics.length, version: model.version, builtAt: model.createdAt }, "topic model loaded");
     return "loaded";
   } catch (err) {
-    log.error({ err, file: models.file }, "topic model unreadable: ListTrends fails until `threadsight topics rebuild` replaces it");
+    log.error(
+      { err, file: models.file },
+      "topic model unreadable: ListTrends fails until `threadsight topics rebuild` replaces it",
+    );
     return "unreadable";
   }
 }

@@ -5,8 +5,9 @@
  * while: it reads the old model until the rename, and trends over partly re-tagged posts are
  * briefly a mix of both models, never an error.
  */
-import { buildTopicModel } from "./build.js";
+
 import type { BuildOptions, BuildPost } from "./build.js";
+import { buildTopicModel } from "./build.js";
 import { loadTopicModel, saveTopicModel } from "./model-file.js";
 import type { TopicModel } from "./topic-model.js";
 import type { TopicAssignment, TrendStore } from "./trend-store.js";

@@ -24,7 +24,9 @@ export class RollupFreshness {
     signal?.throwIfAborted();
     const now = Date.now();
     if (this.cached && now - this.cached.at < TTL_MS) return this.cached.answer;
-    const answer = Promise.all([this.total(), this.posts()]).then(([total, count]) => (total && total.count === count ? total : undefined));
+    const answer = Promise.all([this.total(), this.posts()]).then(([total, count]) =>
+      total && total.count === count ? total : undefined,
+    );
     this.cached = { at: now, answer };
     // A failed check must not be reused by the next caller.
     answer.catch(() => {

@@ -9,8 +9,8 @@
  * fall back to post-level aggregation then. Pure: storage lives in src/index/*-rollups.ts.
  */
 import type { EnrichedPost } from "../model/post.js";
-import { baselineRange, bucketCount, bySubforumCount, TOP_SUBFORUMS } from "./trend-store.js";
 import type { TimeWindow, TopicWindowStats, TrendInputs } from "./trend-store.js";
+import { baselineRange, bucketCount, bySubforumCount, TOP_SUBFORUMS } from "./trend-store.js";
 
 export const DAY_MS = 86_400_000;
 /** topicId of the bookkeeping cell; it lives on day -1, which no post's UTC day can be. */
@@ -31,7 +31,10 @@ export interface RollupCell {
 }
 
 /** The fields of a post a rollup reads. */
-export type RollupPost = Pick<EnrichedPost, "id" | "topicId" | "created" | "upvotes" | "comments" | "sentimentScore" | "subforum">;
+export type RollupPost = Pick<
+  EnrichedPost,
+  "id" | "topicId" | "created" | "upvotes" | "comments" | "sentimentScore" | "subforum"
+>;
 
 /** Storage key of a cell. */
 export function cellKey(topicId: string, day: number): string {
@@ -108,9 +111,19 @@ export function rollupAll(posts: Iterable<RollupPost>): Map<string, RollupCell> 
 
 /** Sums cells per topic into window stats; the one fold behind every rollup answer. */
 export class StatsAccumulator {
-  private readonly acc = new Map<string, { count: number; upvotes: number; comments: number; sentimentSum: number; subforums: Map<string, number> }>();
+  private readonly acc = new Map<
+    string,
+    { count: number; upvotes: number; comments: number; sentimentSum: number; subforums: Map<string, number> }
+  >();
 
-  add(topicId: string, count: number, upvotes: number, comments: number, sentimentSum: number, subforums: Readonly<Record<string, number>>): void {
+  add(
+    topicId: string,
+    count: number,
+    upvotes: number,
+    comments: number,
+    sentimentSum: number,
+    subforums: Readonly<Record<string, number>>,
+  ): void {
     let a = this.acc.get(topicId);
     if (!a) this.acc.set(topicId, (a = { count: 0, upvotes: 0, comments: 0, sentimentSum: 0, subforums: new Map() }));
     a.count += count;
@@ -129,7 +142,11 @@ export class StatsAccumulator {
         upvotes: a.upvotes,
         comments: a.comments,
         meanSentiment: a.sentimentSum / a.count,
-        topSubforums: [...a.subforums].filter(([, n]) => n !== 0).map(([subforum, count]) => ({ subforum, count })).sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
+        topSubforums: [...a.subforums]
+          .filter(([, n]) => n !== 0)
+          .map(([subforum, count]) => ({ subforum, count }))
+          .sort(bySubforumCount)
+          .slice(0, TOP_SUBFORUMS),
       }));
   }
 }
@@ -145,7 +162,11 @@ export function statsFromCells(cells: Iterable<RollupCell>): TopicWindowStats[] 
 }
 
 /** Folds cells into per-topic counts per bucket (see TrendStore.countsByTopicAndBucket). */
-export function bucketsFromCells(cells: Iterable<RollupCell>, range: TimeWindow, bucketMs: number): Map<string, number[]> {
+export function bucketsFromCells(
+  cells: Iterable<RollupCell>,
+  range: TimeWindow,
+  bucketMs: number,
+): Map<string, number[]> {
   const buckets = bucketCount(range, bucketMs);
   const out = new Map<string, number[]>();
   for (const c of cells) {

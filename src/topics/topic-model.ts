@@ -152,13 +152,18 @@ export function checkTopicModel(value: unknown, source: string): TopicModel {
   if (m.format !== TOPIC_MODEL_FORMAT) fail(`format ${String(m.format)}, expected ${TOPIC_MODEL_FORMAT}`);
   if (!Number.isInteger(m.dimensions) || !Array.isArray(m.topics)) fail("dimensions or topics missing");
   for (const t of m.topics!) {
-    if (typeof t.id !== "string" || !Array.isArray(t.centroid) || t.centroid.length !== m.dimensions) fail(`topic ${String(t.id)} is malformed`);
+    if (typeof t.id !== "string" || !Array.isArray(t.centroid) || t.centroid.length !== m.dimensions)
+      fail(`topic ${String(t.id)} is malformed`);
   }
-  if (m.builtFromPosts !== undefined && !(Number.isInteger(m.builtFromPosts) && m.builtFromPosts >= 0)) fail("builtFromPosts is not a whole number");
+  if (m.builtFromPosts !== undefined && !(Number.isInteger(m.builtFromPosts) && m.builtFromPosts >= 0))
+    fail("builtFromPosts is not a whole number");
   if (m.corpus !== undefined) {
     const c = m.corpus as Partial<CorpusTerms> | null;
     const wellFormed =
-      typeof c === "object" && c !== null && Number.isInteger(c.posts) && Array.isArray(c.documentFrequency) &&
+      typeof c === "object" &&
+      c !== null &&
+      Number.isInteger(c.posts) &&
+      Array.isArray(c.documentFrequency) &&
       c.documentFrequency.every((e) => Array.isArray(e) && typeof e[0] === "string" && Number.isInteger(e[1]));
     if (!wellFormed) fail("corpus term counts are malformed");
   }

@@ -108,7 +108,12 @@ export interface TrendStore extends RollupWriter {
    * call for all the topics a response shows, so a backend can answer them in one pass.
    * Every requested topic is a key of the result (with [] when it has no posts).
    */
-  topPosts(topicIds: readonly string[], window: TimeWindow, n: number, signal?: AbortSignal): Promise<Map<string, TopicPost[]>>;
+  topPosts(
+    topicIds: readonly string[],
+    window: TimeWindow,
+    n: number,
+    signal?: AbortSignal,
+  ): Promise<Map<string, TopicPost[]>>;
   /**
    * What ListTrends ranks on, in one call so a backend can answer it from one read of its
    * rollups: the window's aggregates, and per topic its post counts in the `buckets` windows of
@@ -156,9 +161,17 @@ export function baselineRange(window: TimeWindow, buckets: number): { range: Tim
 }
 
 /** trendInputs from a store's two separate answers (the post-level paths and the test oracle). */
-export async function trendInputsByParts(store: TrendStore, window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
+export async function trendInputsByParts(
+  store: TrendStore,
+  window: TimeWindow,
+  buckets: number,
+  signal?: AbortSignal,
+): Promise<TrendInputs> {
   const { range, bucketMs } = baselineRange(window, buckets);
-  const [stats, baselines] = await Promise.all([store.aggregateByTopic(window, signal), buckets > 0 ? store.countsByTopicAndBucket(range, bucketMs, signal) : new Map<string, number[]>()]);
+  const [stats, baselines] = await Promise.all([
+    store.aggregateByTopic(window, signal),
+    buckets > 0 ? store.countsByTopicAndBucket(range, bucketMs, signal) : new Map<string, number[]>(),
+  ]);
   return { stats, baselines };
 }
 

@@ -19,7 +19,10 @@ export function unit(v: ArrayLike<number>): Float32Array {
 }
 
 /** Index and similarity of the centroid nearest (highest dot product) to `v`; -1 when there are none. */
-export function nearest(v: ArrayLike<number>, centroids: readonly ArrayLike<number>[]): { index: number; similarity: number } {
+export function nearest(
+  v: ArrayLike<number>,
+  centroids: readonly ArrayLike<number>[],
+): { index: number; similarity: number } {
   let index = -1;
   let similarity = -Infinity;
   for (let c = 0; c < centroids.length; c++) {

@@ -60,7 +60,10 @@ export function perAddressGate(max: number): (socket: Socket) => boolean {
 function remoteDone(stream: http2.ServerHttp2Stream): boolean {
   if (stream.destroyed || stream.closed) return true;
   const state = stream.state?.state;
-  return state === http2.constants.NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE || state === http2.constants.NGHTTP2_STREAM_STATE_CLOSED;
+  return (
+    state === http2.constants.NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE ||
+    state === http2.constants.NGHTTP2_STREAM_STATE_CLOSED
+  );
 }
 
 /**
@@ -69,7 +72,11 @@ function remoteDone(stream: http2.ServerHttp2Stream): boolean {
  * connection's first-bytes budget); a session that misses it, or idles past
  * `http2IdleTimeoutMs`, is closed.
  */
-export function guardHttp2(server: http2.Http2Server | http2.Http2SecureServer, limits: Readonly<ConnectionLimits>, handshakeDeadline: () => number): void {
+export function guardHttp2(
+  server: http2.Http2Server | http2.Http2SecureServer,
+  limits: Readonly<ConnectionLimits>,
+  handshakeDeadline: () => number,
+): void {
   server.on("session", (session: http2.ServerHttp2Session) => {
     const handshake = setTimeout(() => session.destroy(), Math.max(0, handshakeDeadline() - Date.now()));
     handshake.unref();

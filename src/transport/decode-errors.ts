@@ -9,13 +9,14 @@
  * through untouched, but for the gRPC and gRPC-Web status text, which leaves here in the gRPC
  * spec's percent-encoding rather than connect-es's (grpc-message.ts says why).
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from "@connectrpc/connect/protocol";
+import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { trailerFlag, trailerParse, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
-import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
-import type { DescMessage } from "@bufbuild/protobuf";
 import { AppError } from "../errors/app-error.js";
 import { toConnectError } from "../errors/to-connect.js";
 import { respecGrpcMessage } from "./grpc-message.js";
@@ -33,12 +34,17 @@ function isDecodeFailure(code: Code | number, message: string): boolean {
 function clientError(input: DescMessage, original: string, request: Uint8Array | undefined): ConnectError {
   if (original === NO_DECOMPRESSOR) {
     return toConnectError(
-      new AppError("INVALID_ARGUMENT", "the message frame is flagged compressed but the request names no grpc-encoding; clear the flag or send grpc-encoding: gzip"),
+      new AppError(
+        "INVALID_ARGUMENT",
+        "the message frame is flagged compressed but the request names no grpc-encoding; clear the flag or send grpc-encoding: gzip",
+      ),
     );
   }
   const where = request === undefined ? undefined : locateDecodeFailure(input, request);
   const detail = where ?? original.slice(PARSE_BINARY.length);
-  return toConnectError(new AppError("INVALID_ARGUMENT", `request is not a valid ${input.typeName} in protobuf binary: ${detail}`));
+  return toConnectError(
+    new AppError("INVALID_ARGUMENT", `request is not a valid ${input.typeName} in protobuf binary: ${detail}`),
+  );
 }
 
 /** Concatenates the request bytes seen so far. */
@@ -90,7 +96,11 @@ function wrap(handler: UniversalHandler, keepBytes: number): UniversalHandler {
 }
 
 /** gRPC: the status travels in trailers, which are final only once the body has been read. */
-function rewriteGrpc(res: UniversalServerResponse, input: DescMessage, request: () => Uint8Array | undefined): UniversalServerResponse {
+function rewriteGrpc(
+  res: UniversalServerResponse,
+  input: DescMessage,
+  request: () => Uint8Array | undefined,
+): UniversalServerResponse {
   const trailer = res.trailer;
   const body = res.body;
   if (trailer === undefined || body === undefined || !(Symbol.asyncIterator in body)) return res;
@@ -113,7 +123,11 @@ function rewriteGrpc(res: UniversalServerResponse, input: DescMessage, request: 
 }
 
 /** gRPC-Web: the status is the last frame of the body (flag 0x80, HTTP/1-style header lines). */
-function rewriteGrpcWeb(res: UniversalServerResponse, input: DescMessage, request: () => Uint8Array | undefined): UniversalServerResponse {
+function rewriteGrpcWeb(
+  res: UniversalServerResponse,
+  input: DescMessage,
+  request: () => Uint8Array | undefined,
+): UniversalServerResponse {
   const body = res.body;
   if (body === undefined || !(Symbol.asyncIterator in body)) return res;
   const source = body as AsyncIterable<Uint8Array>;
@@ -147,7 +161,11 @@ function rewriteGrpcWeb(res: UniversalServerResponse, input: DescMessage, reques
 }
 
 /** Connect unary: an error is a JSON body with an HTTP status; only 500s can need rewriting. */
-async function rewriteConnectUnary(res: UniversalServerResponse, input: DescMessage, request: () => Uint8Array | undefined): Promise<UniversalServerResponse> {
+async function rewriteConnectUnary(
+  res: UniversalServerResponse,
+  input: DescMessage,
+  request: () => Uint8Array | undefined,
+): Promise<UniversalServerResponse> {
   const body = res.body;
   if (res.status !== 500 || body === undefined || !(Symbol.asyncIterator in body)) return res;
   const chunks: Uint8Array[] = [];
@@ -161,12 +179,24 @@ async function rewriteConnectUnary(res: UniversalServerResponse, input: DescMess
   }
   const message = typeof parsed.message === "string" ? parsed.message : "";
   if (parsed.code !== "internal" || !isDecodeFailure(Code.Internal, message)) {
-    return { ...res, body: (async function* replay() { yield bytes; })() };
+    return {
+      ...res,
+      body: (async function* replay() {
+        yield bytes;
+      })(),
+    };
   }
   const replacement = errorToJsonBytes(clientError(input, message, request()), undefined);
   const header = new Headers(res.header);
   header.set("content-length", String(replacement.byteLength));
-  return { ...res, status: 400, header, body: (async function* replay() { yield replacement; })() };
+  return {
+    ...res,
+    status: 400,
+    header,
+    body: (async function* replay() {
+      yield replacement;
+    })(),
+  };
 }
 
 /**

@@ -14,16 +14,24 @@ const inflate = promisify(zlib.inflate);
 
 /** A view whose buffer is a plain ArrayBuffer, as connect-es's types ask. */
 function plain(bytes: Buffer): Uint8Array<ArrayBuffer> {
-  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+  return bytes.buffer instanceof ArrayBuffer
+    ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : new Uint8Array(bytes);
 }
 
 /** The client's mistake, named: too large once inflated, or not deflate data at all. */
 function inflateError(err: unknown, readMaxBytes: number): ConnectError {
   const code = (err as { code?: unknown }).code;
   if (code === "ERR_BUFFER_TOO_LARGE") {
-    return new ConnectError(`message is larger than configured readMaxBytes ${readMaxBytes} after decompression`, Code.ResourceExhausted);
+    return new ConnectError(
+      `message is larger than configured readMaxBytes ${readMaxBytes} after decompression`,
+      Code.ResourceExhausted,
+    );
   }
-  return new ConnectError("the message frame is flagged deflate-compressed but is not valid zlib (RFC 1950) data", Code.InvalidArgument);
+  return new ConnectError(
+    "the message frame is flagged deflate-compressed but is not valid zlib (RFC 1950) data",
+    Code.InvalidArgument,
+  );
 }
 
 /** grpc-encoding: deflate, for `acceptCompression`. */

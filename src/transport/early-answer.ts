@@ -13,9 +13,10 @@
  *   a complete response the server resets the stream with NO_ERROR, which tells the client to
  *   stop sending without failing the call it has already been answered.
  */
-import http2 from "node:http2";
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import http2 from "node:http2";
 import type { Socket } from "node:net";
 
 /** How long a closing HTTP/1.1 connection keeps draining a refused body before it is destroyed, ms. */
@@ -71,7 +72,8 @@ function lingerOnClose(socket: Socket): void {
     // detaches it from the raw handle) and the socket is read directly.
     const drop = (): void => {};
     this.on("data", drop);
-    for (const listener of this.listeners("data")) if (listener !== drop) this.removeListener("data", listener as () => void);
+    for (const listener of this.listeners("data"))
+      if (listener !== drop) this.removeListener("data", listener as () => void);
     this.resume();
     const timer = setTimeout(() => this.destroy(), LINGER_MS);
     timer.unref();

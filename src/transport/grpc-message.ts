@@ -22,7 +22,8 @@ export function encodeGrpcMessage(text: string): string {
   if (plain) return text;
   let out = "";
   for (const byte of encoder.encode(text)) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
+    out +=
+      byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
   }
   return out;
 }

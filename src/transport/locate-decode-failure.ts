@@ -4,8 +4,9 @@
  * the field. This walks the top-level fields of the wire bytes against the message descriptor
  * and names the first one that is truncated, carries the wrong wire type or holds invalid UTF-8.
  */
-import { ScalarType } from "@bufbuild/protobuf";
+
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -22,7 +23,8 @@ function allowedWireTypes(field: DescField): WireType[] {
     case "scalar":
       return [scalarWireType(field.scalar)];
     case "list":
-      if (field.listKind === "message") return field.delimitedEncoding ? [WireType.StartGroup] : [WireType.LengthDelimited];
+      if (field.listKind === "message")
+        return field.delimitedEncoding ? [WireType.StartGroup] : [WireType.LengthDelimited];
       if (field.listKind === "enum") return [WireType.Varint, WireType.LengthDelimited];
       return field.scalar === ScalarType.STRING || field.scalar === ScalarType.BYTES
         ? [WireType.LengthDelimited]
@@ -49,7 +51,10 @@ function scalarWireType(scalar: ScalarType): WireType {
 }
 
 function isStringField(field: DescField): boolean {
-  return (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) && field.scalar === ScalarType.STRING;
+  return (
+    (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) &&
+    field.scalar === ScalarType.STRING
+  );
 }
 
 /**

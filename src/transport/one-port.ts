@@ -8,11 +8,14 @@
 import http from "node:http";
 import http2 from "node:http2";
 import type { Socket } from "node:net";
-import { DEFAULT_CONNECTION_LIMITS, deadlineCheckIntervalMs, guardHttp2, perAddressGate } from "./connection-limits.js";
 import type { ConnectionLimits } from "./connection-limits.js";
+import { DEFAULT_CONNECTION_LIMITS, deadlineCheckIntervalMs, guardHttp2, perAddressGate } from "./connection-limits.js";
 
 /** Handler type Fastify passes to a server factory. */
-type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
+type Handler = (
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
+) => void;
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
@@ -40,7 +43,10 @@ export interface OnePortServer extends http2.Http2Server {
  * Creates the dual-protocol server for Fastify's `serverFactory`. The returned object is a real
  * Http2Server, so Fastify's listen/close/address work unchanged.
  */
-export function createOnePortServer(handler: Handler, limits: Readonly<ConnectionLimits> = DEFAULT_CONNECTION_LIMITS): OnePortServer {
+export function createOnePortServer(
+  handler: Handler,
+  limits: Readonly<ConnectionLimits> = DEFAULT_CONNECTION_LIMITS,
+): OnePortServer {
   const h2 = http2.createServer(
     { settings: { maxConcurrentStreams: limits.http2MaxConcurrentStreams } },
     handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,

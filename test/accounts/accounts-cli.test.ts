@@ -26,11 +26,20 @@ function envOf(at: Location): Record<string, string> {
 async function seed(at: Location) {
   const store = await openAccountsStore(at);
   try {
-    const portal = await store.createAccount({ id: "acct_portal0000000001", name: "Ada", email: "Ada@Example.com", plan: "pro", origin: "portal", createdAt: new Date("2026-01-01T00:00:00Z") });
+    const portal = await store.createAccount({
+      id: "acct_portal0000000001",
+      name: "Ada",
+      email: "Ada@Example.com",
+      plan: "pro",
+      origin: "portal",
+      createdAt: new Date("2026-01-01T00:00:00Z"),
+    });
     const keys = createKeyService({ store, cacheTtlMs: 0 });
     const a = await keys.createKey({ accountName: "ci bot", plan: "starter", name: "a" });
     const b = await keys.createKey({ accountId: a.account.id, plan: "starter", name: "b" });
-    await keys.createKey({ accountId: a.account.id, plan: "starter", name: "gone" }).then((k) => keys.revokeKey(k.info.id));
+    await keys
+      .createKey({ accountId: a.account.id, plan: "starter", name: "gone" })
+      .then((k) => keys.revokeKey(k.info.id));
     const today = utcDay(new Date());
     await store.recordUsage(a.info.id, today, "leads", 3);
     await store.recordUsage(b.info.id, today, "trends", 2);
@@ -45,7 +54,12 @@ async function verify(at: Location, accountId: string): Promise<void> {
   const store = await openAccountsStore(at);
   try {
     const now = new Date();
-    await store.createEmailVerification({ tokenHash: "d4".repeat(32), accountId, createdAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+    await store.createEmailVerification({
+      tokenHash: "d4".repeat(32),
+      accountId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
     assert.equal(await store.consumeEmailVerification("d4".repeat(32), now), accountId);
   } finally {
     await store.close();
@@ -62,21 +76,49 @@ function registerCliSuite(newLocation: () => Promise<Location>): void {
     assert.deepEqual(
       rows.map((r) => ({ ...r, created_at: undefined })),
       [
-        { id: portal.id, name: "Ada", email: "ada@example.com", origin: "portal", email_verified: false, plan: "pro", is_admin: false, active_keys: 0, calls_this_month: 0, created_at: undefined },
-        { id: cli.id, name: "ci bot", email: null, origin: "operator", email_verified: false, plan: "starter", is_admin: false, active_keys: 2, calls_this_month: 5, created_at: undefined },
+        {
+          id: portal.id,
+          name: "Ada",
+          email: "ada@example.com",
+          origin: "portal",
+          email_verified: false,
+          plan: "pro",
+          is_admin: false,
+          active_keys: 0,
+          calls_this_month: 0,
+          created_at: undefined,
+        },
+        {
+          id: cli.id,
+          name: "ci bot",
+          email: null,
+          origin: "operator",
+          email_verified: false,
+          plan: "starter",
+          is_admin: false,
+          active_keys: 2,
+          calls_this_month: 5,
+          created_at: undefined,
+        },
       ],
     );
     const text = await runCli(["accounts", "list"], envOf(at));
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trimEnd().split("\n");
-    assert.match(lines[0] ?? "", /^ID\s+NAME\s+EMAIL\s+ORIGIN\s+VERIFIED\s+PLAN\s+ADMIN\s+ACTIVE KEYS\s+CALLS THIS MONTH$/);
+    assert.match(
+      lines[0] ?? "",
+      /^ID\s+NAME\s+EMAIL\s+ORIGIN\s+VERIFIED\s+PLAN\s+ADMIN\s+ACTIVE KEYS\s+CALLS THIS MONTH$/,
+    );
     assert.match(lines[2] ?? "", new RegExp(`^${cli.id}\\s+ci bot\\s+-\\s+operator\\s+-\\s+starter\\s+no\\s+2\\s+5$`));
   });
 
   it("set-plan moves the account and all its keys; keys create refuses another plan", async () => {
     const at = await newLocation();
     const { cli } = await seed(at);
-    const refused = await runCli(["keys", "create", "--account", cli.id, "--plan", "enterprise", "--name", "more"], envOf(at));
+    const refused = await runCli(
+      ["keys", "create", "--account", cli.id, "--plan", "enterprise", "--name", "more"],
+      envOf(at),
+    );
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /is on the starter plan .*accounts set-plan/);
     const moved = await runCli(["accounts", "set-plan", cli.id, "pro", "--json"], envOf(at));
@@ -101,7 +143,10 @@ function registerCliSuite(newLocation: () => Promise<Location>): void {
     // Anyone can sign up with a colleague's address: until it is proved, no admin grant.
     const early = await runCli(["accounts", "admin", "ADA@example.com"], envOf(at));
     assert.equal(early.code, 1);
-    assert.match(early.stderr, new RegExp(`account ${portal.id} was made by a portal sign-up and its email ada@example.com is not verified`));
+    assert.match(
+      early.stderr,
+      new RegExp(`account ${portal.id} was made by a portal sign-up and its email ada@example.com is not verified`),
+    );
     const byId = await runCli(["accounts", "admin", portal.id], envOf(at));
     assert.equal(byId.code, 1, "the id does not bypass verification");
     await verify(at, portal.id);

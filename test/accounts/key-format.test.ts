@@ -6,12 +6,12 @@ import crypto from "node:crypto";
 import { syncBuiltinESMExports } from "node:module";
 import { describe, it, mock } from "node:test";
 import {
-  KEY_LENGTH,
-  KEY_PREFIX,
-  KEY_SECRET_LENGTH,
   displayPrefix,
   generateKey,
   isKeyId,
+  KEY_LENGTH,
+  KEY_PREFIX,
+  KEY_SECRET_LENGTH,
   parseKeyId,
 } from "../../src/accounts/key-format.js";
 import { hashKey, keyMatchesHash } from "../../src/accounts/key-hash.js";

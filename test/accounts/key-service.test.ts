@@ -4,18 +4,18 @@
  * authentication cache and input checks.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, beforeEach, afterEach, describe, it } from "node:test";
-import type { AccountsStore } from "../../src/accounts/store.js";
-import type { KeyService, KeyServiceOptions } from "../../src/accounts/key-service.js";
+import { after, afterEach, beforeEach, describe, it } from "node:test";
 import { AccountsError } from "../../src/accounts/accounts-error.js";
-import { createKeyService } from "../../src/accounts/key-service.js";
-import { hashKey } from "../../src/accounts/key-hash.js";
-import { StoreUnavailableError } from "../../src/accounts/store-unavailable.js";
 import { generateKey } from "../../src/accounts/key-format.js";
+import { hashKey } from "../../src/accounts/key-hash.js";
+import type { KeyService, KeyServiceOptions } from "../../src/accounts/key-service.js";
+import { createKeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
+import type { AccountsStore } from "../../src/accounts/store.js";
+import { StoreUnavailableError } from "../../src/accounts/store-unavailable.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-keys-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -109,36 +109,69 @@ describe("key service", () => {
     nowMs += 1;
     const c = await service.createKey({ accountId: a.account.id, plan: "free", name: "three" });
     assert.equal(c.account.id, a.account.id);
-    assert.deepEqual((await service.listKeys({ accountId: a.account.id })).map((k) => k.name), ["one", "two", "three"]);
-    await assert.rejects(service.createKey({ accountId: "acct_nope", plan: "free", name: "x" }), isAccountsError("not_found", /acct_nope/));
+    assert.deepEqual(
+      (await service.listKeys({ accountId: a.account.id })).map((k) => k.name),
+      ["one", "two", "three"],
+    );
+    await assert.rejects(
+      service.createKey({ accountId: "acct_nope", plan: "free", name: "x" }),
+      isAccountsError("not_found", /acct_nope/),
+    );
     await raw.createAccount({ id: "acct_twin", name: "acme", createdAt: new Date(START + 1) });
     await assert.rejects(
       service.createKey({ accountName: "acme", plan: "free", name: "x" }),
       isAccountsError("invalid_argument", /2 accounts are named "acme"/),
     );
-    await assert.rejects(service.createKey({ plan: "free", name: "x" }), isAccountsError("invalid_argument", /accountId or accountName/));
+    await assert.rejects(
+      service.createKey({ plan: "free", name: "x" }),
+      isAccountsError("invalid_argument", /accountId or accountName/),
+    );
   });
 
   it("never addresses a portal-made account by name, and issues to one by id only once its email is verified", async () => {
-    const squatter = await raw.createAccount({ id: "acct_squat", name: "acme-corp", email: "s@example.com", origin: "portal", createdAt: new Date(START) });
+    const squatter = await raw.createAccount({
+      id: "acct_squat",
+      name: "acme-corp",
+      email: "s@example.com",
+      origin: "portal",
+      createdAt: new Date(START),
+    });
     await assert.rejects(
       service.createKey({ accountName: "acme-corp", plan: "enterprise", name: "prod" }),
-      isAccountsError("invalid_argument", /the account named "acme-corp" was made by a portal sign-up: acct_squat \(portal sign-up\)/),
+      isAccountsError(
+        "invalid_argument",
+        /the account named "acme-corp" was made by a portal sign-up: acct_squat \(portal sign-up\)/,
+      ),
     );
     await assert.rejects(
       service.createKey({ accountId: squatter.id, plan: "enterprise", name: "prod" }),
-      isAccountsError("failed_precondition", /acct_squat was made by a portal sign-up and its email s@example.com is not verified/),
+      isAccountsError(
+        "failed_precondition",
+        /acct_squat was made by a portal sign-up and its email s@example.com is not verified/,
+      ),
     );
     // The account's owner (the portal, signed in) may make its own keys before verifying.
     const own = await service.createKey({ accountId: squatter.id, plan: "free", name: "mine", issuedBy: "owner" });
     assert.equal(own.account.id, squatter.id);
-    await raw.createEmailVerification({ tokenHash: "e5".repeat(32), accountId: squatter.id, createdAt: new Date(START), expiresAt: new Date(START + 60_000) });
+    await raw.createEmailVerification({
+      tokenHash: "e5".repeat(32),
+      accountId: squatter.id,
+      createdAt: new Date(START),
+      expiresAt: new Date(START + 60_000),
+    });
     assert.equal(await raw.consumeEmailVerification("e5".repeat(32), new Date(START)), squatter.id);
     const issued = await service.createKey({ accountId: squatter.id, plan: "pro", name: "issued" });
     assert.equal(issued.account.id, squatter.id);
     // Verified or not, a name someone signed up with still never selects the account.
-    await assert.rejects(service.createKey({ accountName: "acme-corp", plan: "pro", name: "x" }), isAccountsError("invalid_argument", /portal sign-up/));
-    assert.deepEqual((await raw.findAccountsByName("acme-corp")).map((a) => a.id), ["acct_squat"], "no account was made by the refused names");
+    await assert.rejects(
+      service.createKey({ accountName: "acme-corp", plan: "pro", name: "x" }),
+      isAccountsError("invalid_argument", /portal sign-up/),
+    );
+    assert.deepEqual(
+      (await raw.findAccountsByName("acme-corp")).map((a) => a.id),
+      ["acct_squat"],
+      "no account was made by the refused names",
+    );
   });
 
   it("validates plan and name before writing anything", async () => {
@@ -146,9 +179,18 @@ describe("key service", () => {
       service.createKey({ accountName: "acme", plan: "gold", name: "x" }),
       isAccountsError("invalid_argument", /plan must be one of free, lite, starter, pro, enterprise, got "gold"/),
     );
-    await assert.rejects(service.createKey({ accountName: "acme", plan: "pro", name: "   " }), isAccountsError("invalid_argument", /name must not be blank/));
-    await assert.rejects(service.createKey({ accountName: "acme", plan: "pro", name: "a\u0007b" }), isAccountsError("invalid_argument", /control/));
-    await assert.rejects(service.createKey({ accountName: "acme", plan: "pro", name: "x".repeat(101) }), isAccountsError("invalid_argument", /at most 100/));
+    await assert.rejects(
+      service.createKey({ accountName: "acme", plan: "pro", name: "   " }),
+      isAccountsError("invalid_argument", /name must not be blank/),
+    );
+    await assert.rejects(
+      service.createKey({ accountName: "acme", plan: "pro", name: "a\u0007b" }),
+      isAccountsError("invalid_argument", /control/),
+    );
+    await assert.rejects(
+      service.createKey({ accountName: "acme", plan: "pro", name: "x".repeat(101) }),
+      isAccountsError("invalid_argument", /at most 100/),
+    );
     assert.deepEqual(await raw.listAccounts(), []);
   });
 
@@ -157,7 +199,13 @@ describe("key service", () => {
     assert.deepEqual(await service.authenticate(undefined), { ok: false, failure: "missing" });
     assert.deepEqual(await service.authenticate(""), { ok: false, failure: "missing" });
     const before = getKeyCalls();
-    for (const bad of ["nope", `Bearer ${created.key}`, created.key + " ", created.key.slice(0, -1), created.key.replace("live", "test")]) {
+    for (const bad of [
+      "nope",
+      `Bearer ${created.key}`,
+      created.key + " ",
+      created.key.slice(0, -1),
+      created.key.replace("live", "test"),
+    ]) {
       assert.deepEqual(await service.authenticate(bad), { ok: false, failure: "malformed" }, bad);
     }
     assert.equal(getKeyCalls(), before, "malformed keys must not reach the store");
@@ -299,7 +347,10 @@ describe("key service", () => {
     }
     const rotated = await service.rotateKey(a.info.id);
     assert.equal(rotated.info.plan, "pro");
-    await assert.rejects(service.setAccountPlan(a.account.id, "platinum"), isAccountsError("invalid_argument", /platinum/));
+    await assert.rejects(
+      service.setAccountPlan(a.account.id, "platinum"),
+      isAccountsError("invalid_argument", /platinum/),
+    );
     await assert.rejects(service.setAccountPlan("acct_none", "pro"), isAccountsError("not_found", /acct_none/));
   });
 

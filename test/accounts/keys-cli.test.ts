@@ -8,8 +8,8 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { createKeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
 import { startPostgres } from "../harness/postgres.js";
@@ -30,7 +30,11 @@ interface Result {
 
 /** Runs `threadsight <args>` against a store location. */
 function threadsight(args: string[], store: { dataDir: string; databaseUrl?: string }): Promise<Result> {
-  const env: NodeJS.ProcessEnv = { ...process.env, THREADSIGHT_DATA_DIR: store.dataDir, KEY_ROTATION_GRACE_SECONDS: String(GRACE_S) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    THREADSIGHT_DATA_DIR: store.dataDir,
+    KEY_ROTATION_GRACE_SECONDS: String(GRACE_S),
+  };
   delete env.DATABASE_URL;
   if (store.databaseUrl !== undefined) env.DATABASE_URL = store.databaseUrl;
   return new Promise((resolve) => {
@@ -50,7 +54,10 @@ function threadsight(args: string[], store: { dataDir: string; databaseUrl?: str
 function onlyJson(r: Result): unknown {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
-  assert.ok(r.stdout.endsWith("\n") && r.stdout.indexOf("\n") === r.stdout.length - 1, `one line expected: ${r.stdout}`);
+  assert.ok(
+    r.stdout.endsWith("\n") && r.stdout.indexOf("\n") === r.stdout.length - 1,
+    `one line expected: ${r.stdout}`,
+  );
   return JSON.parse(r.stdout);
 }
 
@@ -69,7 +76,9 @@ describe("threadsight keys (SQLite)", () => {
   const store = { dataDir: path.join(root, "data") };
 
   it("create --json, list --json, rotate --json, revoke: exact shapes, and the keys work", async () => {
-    const created = onlyJson(await threadsight(["keys", "create", "--plan", "starter", "--name", "ci", "--json"], store)) as Record<string, string>;
+    const created = onlyJson(
+      await threadsight(["keys", "create", "--plan", "starter", "--name", "ci", "--json"], store),
+    ) as Record<string, string>;
     assert.deepEqual(Object.keys(created).sort(), ["id", "key", "name", "plan"]);
     assert.match(created.key!, KEY);
     assert.ok(created.key!.startsWith(`ts_live_${created.id}_`));
@@ -92,14 +101,20 @@ describe("threadsight keys (SQLite)", () => {
     assert.equal(listedText.includes(secret), false, "list must never print the secret");
 
     const before = Date.now();
-    const rotated = onlyJson(await threadsight(["keys", "rotate", created.id!, "--json"], store)) as Record<string, string>;
+    const rotated = onlyJson(await threadsight(["keys", "rotate", created.id!, "--json"], store)) as Record<
+      string,
+      string
+    >;
     assert.deepEqual(Object.keys(rotated).sort(), ["id", "key", "name", "old_key_expires_at", "old_key_id", "plan"]);
     assert.match(rotated.key!, KEY);
     assert.equal(rotated.old_key_id, created.id);
     assert.equal(rotated.plan, "starter");
     assert.equal(rotated.name, "ci");
     const expiresAt = Date.parse(rotated.old_key_expires_at!);
-    assert.ok(expiresAt >= before + GRACE_S * 1000 && expiresAt <= Date.now() + GRACE_S * 1000, rotated.old_key_expires_at);
+    assert.ok(
+      expiresAt >= before + GRACE_S * 1000 && expiresAt <= Date.now() + GRACE_S * 1000,
+      rotated.old_key_expires_at,
+    );
     assert.equal((await authenticate(store, rotated.key!)).ok, true);
     assert.equal((await authenticate(store, created.key!)).ok, true, "old key works during the grace period");
 
@@ -108,7 +123,9 @@ describe("threadsight keys (SQLite)", () => {
     assert.match(revoked.stdout, new RegExp(`Revoked key ${rotated.id}`));
     assert.deepEqual(await authenticate(store, rotated.key!), { ok: false, failure: "revoked" });
 
-    const statuses = (onlyJson(await threadsight(["keys", "list", "--json"], store)) as { id: string; status: string }[]).map((k) => [k.id, k.status]);
+    const statuses = (
+      onlyJson(await threadsight(["keys", "list", "--json"], store)) as { id: string; status: string }[]
+    ).map((k) => [k.id, k.status]);
     assert.deepEqual(statuses, [
       [created.id, "rotating"],
       [rotated.id, "revoked"],
@@ -126,7 +143,10 @@ describe("threadsight keys (SQLite)", () => {
   it("answers usage errors with exit 2 and a message naming the flag, printing nothing on stdout", async () => {
     const cases: [string[], RegExp][] = [
       [["keys", "create", "--plan", " ", "--name", "x"], /--plan must not be blank/],
-      [["keys", "create", "--plan", "gold", "--name", "x"], /--plan must be one of free, lite, starter, pro, enterprise, got "gold"/],
+      [
+        ["keys", "create", "--plan", "gold", "--name", "x"],
+        /--plan must be one of free, lite, starter, pro, enterprise, got "gold"/,
+      ],
       [["keys", "create", "--plan", "pro"], /--name is required/],
       [["keys", "create", "--plan", "pro", "--name", "  "], /--name must not be blank/],
       [["keys", "create", "--plna", "pro", "--name", "x"], /--plna/],
@@ -159,10 +179,15 @@ after(() => pg.stop());
 describe("threadsight keys (PostgreSQL via DATABASE_URL)", { skip: pg.skip }, () => {
   it("creates and lists keys in PostgreSQL, not in the data directory", async () => {
     const store = { dataDir: path.join(root, "unused"), databaseUrl: pg.url! };
-    const created = onlyJson(await threadsight(["keys", "create", "--plan", "lite", "--name", "pg", "--json"], store)) as Record<string, string>;
+    const created = onlyJson(
+      await threadsight(["keys", "create", "--plan", "lite", "--name", "pg", "--json"], store),
+    ) as Record<string, string>;
     assert.match(created.key!, KEY);
     const listed = onlyJson(await threadsight(["keys", "list", "--json"], store)) as { id: string }[];
-    assert.deepEqual(listed.map((k) => k.id), [created.id]);
+    assert.deepEqual(
+      listed.map((k) => k.id),
+      [created.id],
+    );
     assert.equal((await authenticate(store, created.key!)).ok, true);
     const sqlite = onlyJson(await threadsight(["keys", "list", "--json"], { dataDir: store.dataDir })) as unknown[];
     assert.deepEqual(sqlite, []);

@@ -10,10 +10,10 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import type { Caller } from "../../src/accounts/caller.js";
-import { createKeyService } from "../../src/accounts/key-service.js";
 import type { KeyService } from "../../src/accounts/key-service.js";
-import { MIGRATIONS } from "../../src/accounts/migrations.js";
+import { createKeyService } from "../../src/accounts/key-service.js";
 import type { Migration } from "../../src/accounts/migrations.js";
+import { MIGRATIONS } from "../../src/accounts/migrations.js";
 import { openPostgresStore } from "../../src/accounts/postgres-store.js";
 import { openSqliteStore } from "../../src/accounts/sqlite-store.js";
 import type { AccountsStore } from "../../src/accounts/store.js";
@@ -29,13 +29,24 @@ import { catalogOf, limitsFor } from "../limits/fixtures.js";
 const CATALOG = catalogOf([
   { id: "free", name: "Free", api_access: true, quota: 3, quota_period: "calendar_month", rate_per_minute: 1000 },
   { id: "lite", name: "Lite", api_access: true, quota: 7, quota_period: "calendar_month", rate_per_minute: 1000 },
-  { id: "starter", name: "Starter", api_access: true, quota: 12, quota_period: "calendar_month", rate_per_minute: 1000 },
+  {
+    id: "starter",
+    name: "Starter",
+    api_access: true,
+    quota: 12,
+    quota_period: "calendar_month",
+    rate_per_minute: 1000,
+  },
 ]);
 
 /** Where a suite's data lives, opened with an optional migration list. */
 interface Backend {
   /** A fresh location: open() may be called again on the same data. */
-  location(): Promise<{ open(migrations?: readonly Migration[]): Promise<AccountsStore>; dataDir: string; databaseUrl: string | undefined }>;
+  location(): Promise<{
+    open(migrations?: readonly Migration[]): Promise<AccountsStore>;
+    dataDir: string;
+    databaseUrl: string | undefined;
+  }>;
 }
 
 /** Version 2 plus rows as a build before version 3 wrote them: keys with plans of their own. */
@@ -87,7 +98,10 @@ function registerSuite(name: "sqlite" | "postgres", backend: Backend): void {
   }
 
   /** Admits one call of `secret` as the server would: authenticate, admit, record the usage row. */
-  async function call(ctx: { store: AccountsStore; keys: KeyService; limits: Limits }, secret: string): Promise<boolean> {
+  async function call(
+    ctx: { store: AccountsStore; keys: KeyService; limits: Limits },
+    secret: string,
+  ): Promise<boolean> {
     const auth = await ctx.keys.authenticate(secret);
     assert.ok(auth.ok, `key refused: ${auth.ok ? "" : auth.failure}`);
     try {
@@ -107,20 +121,44 @@ function registerSuite(name: "sqlite" | "postgres", backend: Backend): void {
   }
 
   /** Usage as GetUsage / REST / CLI and the portal dashboard report it, for each key given. */
-  async function assertUsageAgrees(ctx: { store: AccountsStore; keys: KeyService; limits: Limits }, accountId: string, secrets: string[], used: number, limit: number): Promise<void> {
+  async function assertUsageAgrees(
+    ctx: { store: AccountsStore; keys: KeyService; limits: Limits },
+    accountId: string,
+    secrets: string[],
+    used: number,
+    limit: number,
+  ): Promise<void> {
     for (const secret of secrets) {
-      const report = await usageReport({ enforcer: ctx.limits.enforcer, store: ctx.store }, await callerOf(ctx.keys, secret));
+      const report = await usageReport(
+        { enforcer: ctx.limits.enforcer, store: ctx.store },
+        await callerOf(ctx.keys, secret),
+      );
       assert.equal(report.used, used);
       assert.equal(report.limit, limit);
       assert.equal(report.remaining, limit - used);
-      assert.equal(report.operations.reduce((a, o) => a + o.count, 0), used, "per-operation counts add up to used");
+      assert.equal(
+        report.operations.reduce((a, o) => a + o.count, 0),
+        used,
+        "per-operation counts add up to used",
+      );
     }
-    const portal = createPortalService({ store: ctx.store, keys: ctx.keys, enforcer: ctx.limits.enforcer, catalog: CATALOG });
+    const portal = createPortalService({
+      store: ctx.store,
+      keys: ctx.keys,
+      enforcer: ctx.limits.enforcer,
+      catalog: CATALOG,
+    });
     const dash = await portal.usage(accountId, 1);
     assert.equal(dash.used, used);
     assert.equal(dash.limit, limit);
-    assert.equal(dash.perOperation.reduce((a, o) => a + o.count, 0), used);
-    assert.equal(dash.daily.reduce((a, d) => a + d.count, 0), used);
+    assert.equal(
+      dash.perOperation.reduce((a, o) => a + o.count, 0),
+      used,
+    );
+    assert.equal(
+      dash.daily.reduce((a, d) => a + d.count, 0),
+      used,
+    );
   }
 
   describe(`one plan per account (${name})`, () => {
@@ -133,7 +171,13 @@ function registerSuite(name: "sqlite" | "postgres", backend: Backend): void {
       try {
         assert.equal(await store.schemaVersion(), 3);
         const plans = Object.fromEntries((await store.listAccounts()).map((a) => [a.id, a.plan]));
-        assert.deepEqual(plans, { acct_cli: "pro", acct_portal: "starter", acct_upkey: "enterprise", acct_empty: "free", acct_revoked: "free" });
+        assert.deepEqual(plans, {
+          acct_cli: "pro",
+          acct_portal: "starter",
+          acct_upkey: "enterprise",
+          acct_empty: "free",
+          acct_revoked: "free",
+        });
         for (const k of await store.listKeys()) {
           assert.equal(k.plan, plans[k.accountId], `key ${k.id} follows account ${k.accountId}`);
         }
@@ -160,7 +204,10 @@ function registerSuite(name: "sqlite" | "postgres", backend: Backend): void {
       await assertUsageAgrees(ctx, a.account.id, [a.key, b.key], 7, 7);
 
       // A key on another plan is refused, and creating keys buys nothing.
-      await assert.rejects(ctx.keys.createKey({ accountId: a.account.id, plan: "starter", name: "c" }), /is on the lite plan/);
+      await assert.rejects(
+        ctx.keys.createKey({ accountId: a.account.id, plan: "starter", name: "c" }),
+        /is on the lite plan/,
+      );
       const c = await ctx.keys.createKey({ accountId: a.account.id, name: "c" });
       assert.equal(await call(ctx, c.key), false);
 
@@ -177,9 +224,13 @@ function registerSuite(name: "sqlite" | "postgres", backend: Backend): void {
       const first = await ctx.keys.createKey({ accountName: "beta", name: "first" });
       assert.equal(first.account.plan, "free");
       await ctx.keys.setAccountPlan(first.account.id, "starter");
-      const more = await Promise.all(["x", "y", "z"].map((n) => ctx.keys.createKey({ accountId: first.account.id, name: n })));
+      const more = await Promise.all(
+        ["x", "y", "z"].map((n) => ctx.keys.createKey({ accountId: first.account.id, name: n })),
+      );
       const secrets = [first.key, ...more.map((m) => m.key)];
-      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call(ctx, secrets[(i * 7) % secrets.length]!)));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => call(ctx, secrets[(i * 7) % secrets.length]!)),
+      );
       assert.equal(results.filter(Boolean).length, 12);
       await assertUsageAgrees(ctx, first.account.id, secrets, 12, 12);
       // A downgrade to a smaller quota leaves nothing to spend.
@@ -193,7 +244,11 @@ registerSuite("sqlite", {
   async location() {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-oneplan-"));
     const file = path.join(dataDir, "accounts.sqlite");
-    return { dataDir, databaseUrl: undefined, open: (migrations) => openSqliteStore(file, migrations ? { migrations } : {}) };
+    return {
+      dataDir,
+      databaseUrl: undefined,
+      open: (migrations) => openSqliteStore(file, migrations ? { migrations } : {}),
+    };
   },
 });
 
@@ -204,7 +259,11 @@ if (server.skip === undefined) {
     async location() {
       const databaseUrl = await server.createDatabase();
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-oneplan-pg-"));
-      return { dataDir, databaseUrl, open: (migrations) => openPostgresStore(databaseUrl, migrations ? { migrations } : {}) };
+      return {
+        dataDir,
+        databaseUrl,
+        open: (migrations) => openPostgresStore(databaseUrl, migrations ? { migrations } : {}),
+      };
     },
   });
 } else {

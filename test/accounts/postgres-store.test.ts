@@ -40,7 +40,9 @@ describe("PostgreSQL accounts store", { skip: server.skip }, () => {
     await admin.connect();
     try {
       // Ending every session of the store's database is what a server restart looks like to it.
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [new URL(url).pathname.slice(1)]);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [
+        new URL(url).pathname.slice(1),
+      ]);
       await new Promise((r) => setTimeout(r, 100));
       // The dropped idle connection is replaced: the store recovers by itself.
       await store.ping();

@@ -3,15 +3,15 @@
  * store promises: WAL mode and the file name in the data directory.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { after, describe, it } from "node:test";
+import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
-import { SQLITE_FILE_NAME, openSqliteStore } from "../../src/accounts/sqlite-store.js";
+import { openSqliteStore, SQLITE_FILE_NAME } from "../../src/accounts/sqlite-store.js";
 import { registerStoreContract } from "./store-contract.js";
 
 const run = promisify(execFile);
@@ -41,7 +41,10 @@ describe("SQLite accounts store", () => {
     try {
       assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
       const versions = db.prepare("SELECT version FROM schema_version ORDER BY version").all() as { version: number }[];
-      assert.deepEqual(versions.map((v) => v.version), [1, 2, 3]);
+      assert.deepEqual(
+        versions.map((v) => v.version),
+        [1, 2, 3],
+      );
     } finally {
       db.close();
     }
@@ -65,7 +68,8 @@ describe("SQLite accounts store", () => {
         const store = await openSqliteStore(process.argv[1]);
         for (let i = 0; i < 1000; i++) await store.recordUsage("multiprocess", "2026-04-01", "leads", 1);
         await store.close();`;
-      const child = () => run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", writer, file], { timeout: 60_000 });
+      const child = () =>
+        run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", writer, file], { timeout: 60_000 });
       // This process keeps writing for as long as the children do, so all three overlap.
       let childrenDone = false;
       const children = Promise.all([child(), child()]).finally(() => (childrenDone = true));

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { AccountsStore, NewApiKey } from "../../src/accounts/store.js";
 import type { Migration } from "../../src/accounts/migrations.js";
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from "../../src/accounts/migrations.js";
+import type { AccountsStore, NewApiKey } from "../../src/accounts/store.js";
 
 /** One empty place a store can live; open() may be called repeatedly on the same data. */
 export interface StoreLocation {
@@ -114,18 +114,48 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
 
   it("creates, reads and lists accounts with exact timestamps", async () => {
     await withStore(async (store) => {
-      const made = await store.createAccount({ id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0 });
-      assert.deepEqual(made, { id: "acct_1", name: "Ada", email: "ada@example.com", isAdmin: true, createdAt: T0, plan: "free", origin: "operator", emailVerifiedAt: null });
+      const made = await store.createAccount({
+        id: "acct_1",
+        name: "Ada",
+        email: "ada@example.com",
+        isAdmin: true,
+        createdAt: T0,
+      });
+      assert.deepEqual(made, {
+        id: "acct_1",
+        name: "Ada",
+        email: "ada@example.com",
+        isAdmin: true,
+        createdAt: T0,
+        plan: "free",
+        origin: "operator",
+        emailVerifiedAt: null,
+      });
       assert.deepEqual(await store.getAccount("acct_1"), made);
       assert.equal(await store.getAccount("acct_none"), undefined);
       const later = new Date(T0.getTime() + 1000);
       await store.createAccount({ id: "acct_2", name: "Ada", createdAt: later });
       await store.createAccount({ id: "acct_3", name: "Bob", createdAt: later });
-      assert.deepEqual((await store.findAccountsByName("Ada")).map((a) => a.id), ["acct_1", "acct_2"]);
+      assert.deepEqual(
+        (await store.findAccountsByName("Ada")).map((a) => a.id),
+        ["acct_1", "acct_2"],
+      );
       assert.deepEqual(await store.findAccountsByName("Nobody"), []);
       const all = await store.listAccounts();
-      assert.deepEqual(all.map((a) => a.id), ["acct_1", "acct_2", "acct_3"]);
-      assert.deepEqual(all[1], { id: "acct_2", name: "Ada", email: null, isAdmin: false, createdAt: later, plan: "free", origin: "operator", emailVerifiedAt: null });
+      assert.deepEqual(
+        all.map((a) => a.id),
+        ["acct_1", "acct_2", "acct_3"],
+      );
+      assert.deepEqual(all[1], {
+        id: "acct_2",
+        name: "Ada",
+        email: null,
+        isAdmin: false,
+        createdAt: later,
+        plan: "free",
+        origin: "operator",
+        emailVerifiedAt: null,
+      });
     });
   });
 
@@ -169,9 +199,15 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       assert.equal(await store.getKey("nokey0000000"), undefined);
 
       const all = await store.listKeys();
-      assert.deepEqual(all.map((k) => k.id), [k1.id, k2.id, k3.id]);
+      assert.deepEqual(
+        all.map((k) => k.id),
+        [k1.id, k2.id, k3.id],
+      );
       for (const k of all) assert.equal("keyHash" in k, false, "listKeys must never carry hashes");
-      assert.deepEqual((await store.listKeys({ accountId: "acct_1" })).map((k) => k.id), [k1.id, k3.id]);
+      assert.deepEqual(
+        (await store.listKeys({ accountId: "acct_1" })).map((k) => k.id),
+        [k1.id, k3.id],
+      );
       assert.deepEqual(await store.listKeys({ accountId: "acct_none" }), []);
     });
   });
@@ -184,7 +220,10 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       await store.insertKey(k);
       await assert.rejects(store.insertKey({ ...k, name: "again" }));
       await assert.rejects(store.insertKey(newKey("acct_1", { overrides: { ratePerMinute: -1 } })), RangeError);
-      assert.deepEqual((await store.listKeys()).map((x) => x.id), [k.id]);
+      assert.deepEqual(
+        (await store.listKeys()).map((x) => x.id),
+        [k.id],
+      );
     });
   });
 
@@ -302,7 +341,11 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
         { keyId: a.id, day: "2026-03-02", operation: "search.semantic", count: 5 },
       ]);
       assert.deepEqual(await store.usageBetween(a.id, "2026-03-03", "2026-03-31"), []);
-      assert.deepEqual(await store.usageBetween(a.id, "2026-03-02", "2026-03-01"), [], "from after to is an empty range");
+      assert.deepEqual(
+        await store.usageBetween(a.id, "2026-03-02", "2026-03-01"),
+        [],
+        "from after to is an empty range",
+      );
       assert.deepEqual(await store.usageByAccount("acct_1", "2026-03-02", "2026-03-02"), [
         { keyId: a.id, day: "2026-03-02", operation: "search.semantic", count: 5 },
         { keyId: b.id, day: "2026-03-02", operation: "trends", count: 4 },
@@ -377,22 +420,42 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
 
   it("finds accounts by email case-insensitively and stores emails lowercase", async () => {
     await withStore(async (store) => {
-      const made = await store.createAccount({ id: "acct_e", name: "E", email: "  Mixed.Case@Example.COM ", createdAt: T0, plan: "pro" });
+      const made = await store.createAccount({
+        id: "acct_e",
+        name: "E",
+        email: "  Mixed.Case@Example.COM ",
+        createdAt: T0,
+        plan: "pro",
+      });
       assert.equal(made.email, "mixed.case@example.com");
       assert.equal(made.plan, "pro");
       assert.equal((await store.findAccountByEmail("MIXED.case@example.com"))?.id, "acct_e");
       assert.deepEqual(await store.getAccount("acct_e"), made);
       assert.equal(await store.findAccountByEmail("other@example.com"), undefined);
-      await assert.rejects(store.createAccount({ id: "acct_f", name: "F", email: "mixed.CASE@example.com", createdAt: T0 }));
+      await assert.rejects(
+        store.createAccount({ id: "acct_f", name: "F", email: "mixed.CASE@example.com", createdAt: T0 }),
+      );
     });
   });
 
   it("keeps the password hash out of every record and hands it out only by getPasswordHash", async () => {
     await withStore(async (store) => {
       const hash = "scrypt$16384$8$1$c2FsdA$aGFzaGhhc2hoYXNoaGFzaA";
-      const made = await store.createAccount({ id: "acct_p", name: "P", email: "p@example.com", passwordHash: hash, createdAt: T0 });
+      const made = await store.createAccount({
+        id: "acct_p",
+        name: "P",
+        email: "p@example.com",
+        passwordHash: hash,
+        createdAt: T0,
+      });
       await store.createAccount({ id: "acct_q", name: "Q", createdAt: T0 });
-      for (const record of [made, await store.getAccount("acct_p"), await store.findAccountByEmail("p@example.com"), ...(await store.listAccounts()), ...(await store.findAccountsByName("P"))]) {
+      for (const record of [
+        made,
+        await store.getAccount("acct_p"),
+        await store.findAccountByEmail("p@example.com"),
+        ...(await store.listAccounts()),
+        ...(await store.findAccountsByName("P")),
+      ]) {
         assert.ok(record !== undefined);
         assert.equal(JSON.stringify(record).includes("scrypt"), false, "no record may carry the hash");
         assert.equal("passwordHash" in record, false);
@@ -425,12 +488,26 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
 
   it("records who made an account: operator by default, portal when said", async () => {
     await withStore(async (store) => {
-      const portal = await store.createAccount({ id: "acct_p", name: "acme-corp", email: "x@example.com", origin: "portal", createdAt: T0 });
+      const portal = await store.createAccount({
+        id: "acct_p",
+        name: "acme-corp",
+        email: "x@example.com",
+        origin: "portal",
+        createdAt: T0,
+      });
       assert.equal(portal.origin, "portal");
       assert.equal((await store.getAccount("acct_p"))?.origin, "portal");
       await store.createAccount({ id: "acct_o", name: "acme-corp", createdAt: T0 });
-      assert.deepEqual((await store.findAccountsByName("acme-corp")).map((a) => [a.id, a.origin]), [["acct_o", "operator"], ["acct_p", "portal"]]);
-      await assert.rejects(store.createAccount({ id: "acct_bad", name: "b", origin: "nobody" as "portal", createdAt: T0 }));
+      assert.deepEqual(
+        (await store.findAccountsByName("acme-corp")).map((a) => [a.id, a.origin]),
+        [
+          ["acct_o", "operator"],
+          ["acct_p", "portal"],
+        ],
+      );
+      await assert.rejects(
+        store.createAccount({ id: "acct_bad", name: "b", origin: "nobody" as "portal", createdAt: T0 }),
+      );
     });
   });
 
@@ -438,17 +515,40 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
     await withStore(async (store) => {
       await store.createAccount({ id: "acct_v", name: "v", email: "v@example.com", origin: "portal", createdAt: T0 });
       const later = new Date(T0.getTime() + 60_000);
-      await store.createEmailVerification({ tokenHash: "c1".repeat(32), accountId: "acct_v", createdAt: T0, expiresAt: later });
-      await store.createEmailVerification({ tokenHash: "c2".repeat(32), accountId: "acct_v", createdAt: T0, expiresAt: later });
-      await assert.rejects(store.createEmailVerification({ tokenHash: "c3".repeat(32), accountId: "acct_none", createdAt: T0, expiresAt: later }));
+      await store.createEmailVerification({
+        tokenHash: "c1".repeat(32),
+        accountId: "acct_v",
+        createdAt: T0,
+        expiresAt: later,
+      });
+      await store.createEmailVerification({
+        tokenHash: "c2".repeat(32),
+        accountId: "acct_v",
+        createdAt: T0,
+        expiresAt: later,
+      });
+      await assert.rejects(
+        store.createEmailVerification({
+          tokenHash: "c3".repeat(32),
+          accountId: "acct_none",
+          createdAt: T0,
+          expiresAt: later,
+        }),
+      );
       // Expired: spent (gone) but verifies nothing.
       assert.equal(await store.consumeEmailVerification("c2".repeat(32), later), undefined);
       assert.equal((await store.getAccount("acct_v"))?.emailVerifiedAt, null);
       assert.equal(await store.consumeEmailVerification("c2".repeat(32), T0), undefined, "an expired token is gone");
       // Concurrent double use: exactly one wins.
       const at = new Date(T0.getTime() + 1000);
-      const results = await Promise.all([store.consumeEmailVerification("c1".repeat(32), at), store.consumeEmailVerification("c1".repeat(32), at)]);
-      assert.deepEqual(results.filter((r) => r !== undefined), ["acct_v"]);
+      const results = await Promise.all([
+        store.consumeEmailVerification("c1".repeat(32), at),
+        store.consumeEmailVerification("c1".repeat(32), at),
+      ]);
+      assert.deepEqual(
+        results.filter((r) => r !== undefined),
+        ["acct_v"],
+      );
       assert.deepEqual((await store.getAccount("acct_v"))?.emailVerifiedAt, at);
       assert.equal(await store.consumeEmailVerification("ff".repeat(32), at), undefined);
     });
@@ -460,11 +560,20 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
     const rows = `INSERT INTO accounts (id, name, created_at, is_admin) VALUES ('acct_cli', 'acme-corp', %T, %F);
       INSERT INTO accounts (id, name, email, created_at, is_admin, password_hash) VALUES ('acct_web', 'acme-corp', 's@example.com', %T, %F, 'scrypt$x');`;
     const v2 = MIGRATIONS.filter((m) => m.version <= 2).map((m) =>
-      m.version < 2 ? m : { ...m, sqlite: m.sqlite + rows.replaceAll("%T", "0").replaceAll("%F", "0"), postgres: m.postgres + rows.replaceAll("%T", "now()").replaceAll("%F", "false") },
+      m.version < 2
+        ? m
+        : {
+            ...m,
+            sqlite: m.sqlite + rows.replaceAll("%T", "0").replaceAll("%F", "0"),
+            postgres: m.postgres + rows.replaceAll("%T", "now()").replaceAll("%F", "false"),
+          },
     );
     // SQLite prepares today's statements at open, which a version-2 schema cannot satisfy, so that
     // open fails after its migrations committed; PostgreSQL opens fine.
-    await location.open({ migrations: v2 }).then((s) => s.close(), () => undefined);
+    await location.open({ migrations: v2 }).then(
+      (s) => s.close(),
+      () => undefined,
+    );
     const v3 = await location.open();
     try {
       assert.equal(await v3.schemaVersion(), LATEST_SCHEMA_VERSION);
@@ -524,7 +633,10 @@ export function registerStoreContract(newLocation: () => Promise<StoreLocation>)
       ]);
       assert.deepEqual(await store.accountDailyUsage("acct_3", "2026-03-01", "2026-03-31"), []);
       const totals = await store.usageTotalsByAccount("2026-03-01", "2026-03-31");
-      assert.deepEqual([...totals].sort(), [["acct_1", 10], ["acct_2", 7]]);
+      assert.deepEqual([...totals].sort(), [
+        ["acct_1", 10],
+        ["acct_2", 7],
+      ]);
       await assert.rejects(store.accountDailyUsage("acct_1", "March", "2026-03-31"), /fromDay/);
     });
   });

@@ -20,7 +20,10 @@ describe("usage days", () => {
 
   it("names the bad argument of an increment", () => {
     assert.throws(() => checkIncrement("2026-03-01", "leads", -2), /n must be a whole number >= 1, got -2/);
-    assert.throws(() => checkIncrement("03/01/2026", "leads", 1), /day must be a calendar day YYYY-MM-DD, got "03\/01\/2026"/);
+    assert.throws(
+      () => checkIncrement("03/01/2026", "leads", 1),
+      /day must be a calendar day YYYY-MM-DD, got "03\/01\/2026"/,
+    );
     assert.doesNotThrow(() => checkIncrement("2026-03-01", "leads", 1));
   });
 });

@@ -8,16 +8,16 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { fromBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
-import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { LeadService } from "../../gen/threadsight/v1/leads_pb.js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
 import { UsageService } from "../../gen/threadsight/v1/usage_pb.js";
-import { bufCurl } from "../harness/buf-curl.js";
-import { startService } from "../harness/service.js";
-import type { RunningService } from "../harness/service.js";
 import { callUnaryWithMetadata, createGrpcJsClient, grpcJsDefinition } from "../grpc/grpc-js-client.js";
+import { bufCurl } from "../harness/buf-curl.js";
+import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 function reasonOf(err: grpc.ServiceError): string {
   const raw = err.metadata.get("grpc-status-details-bin")[0];
@@ -35,7 +35,9 @@ function violationsOf(err: grpc.ServiceError): { field: string; description: str
   if (raw === undefined) return [];
   const status = fromBinary(StatusSchema, raw as Buffer);
   const any = status.details.find((d) => d.typeUrl.endsWith("google.rpc.BadRequest"));
-  return any === undefined ? [] : fromBinary(BadRequestSchema, any.value).fieldViolations.map(({ field, description }) => ({ field, description }));
+  return any === undefined
+    ? []
+    : fromBinary(BadRequestSchema, any.value).fieldViolations.map(({ field, description }) => ({ field, description }));
 }
 
 describe("gRPC clients against the real service", () => {
@@ -57,7 +59,12 @@ describe("gRPC clients against the real service", () => {
   }
 
   test("SemanticSearch answers over gRPC with limit headers in metadata", async () => {
-    const out = await callUnaryWithMetadata(client(SearchService), SearchService.method.semanticSearch, { query: "pricing a SaaS product", limit: 5 }, { authorization: `Bearer ${key}` });
+    const out = await callUnaryWithMetadata(
+      client(SearchService),
+      SearchService.method.semanticSearch,
+      { query: "pricing a SaaS product", limit: 5 },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(out.error, undefined, out.error?.details);
     assert.equal(out.response?.query, "pricing a SaaS product");
     assert.ok(out.response!.aiSummary.length > 0);
@@ -66,25 +73,51 @@ describe("gRPC clients against the real service", () => {
   });
 
   test("VectorSearch answers over gRPC and validates dates", async () => {
-    const ok = await callUnaryWithMetadata(client(SearchService), SearchService.method.vectorSearch, { query: "hiring engineers", startDate: "2012-01-01", endDate: "2012-12-31" }, { authorization: `Bearer ${key}` });
+    const ok = await callUnaryWithMetadata(
+      client(SearchService),
+      SearchService.method.vectorSearch,
+      { query: "hiring engineers", startDate: "2012-01-01", endDate: "2012-12-31" },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(ok.error, undefined, ok.error?.details);
-    const bad = await callUnaryWithMetadata(client(SearchService), SearchService.method.vectorSearch, { query: "x", startDate: "2024-02-30" }, { authorization: `Bearer ${key}` });
+    const bad = await callUnaryWithMetadata(
+      client(SearchService),
+      SearchService.method.vectorSearch,
+      { query: "x", startDate: "2024-02-30" },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(bad.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.equal(reasonOf(bad.error!), "INVALID_DATE");
     assert.match(bad.error!.details, /not a real calendar date/);
     assert.deepEqual(violationsOf(bad.error!), [{ field: "start_date", description: bad.error!.details }]);
     // grpc-js reads grpc-message with decodeURI: a comma sent as %2C would stay "%2C".
-    const wide = await callUnaryWithMetadata(client(SearchService), SearchService.method.vectorSearch, { query: "x", startDate: "2000-01-01", endDate: "2026-11-01" }, { authorization: `Bearer ${key}` });
+    const wide = await callUnaryWithMetadata(
+      client(SearchService),
+      SearchService.method.vectorSearch,
+      { query: "x", startDate: "2000-01-01", endDate: "2026-11-01" },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(wide.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.match(wide.error!.details, /^the date range must span at most \d+ days, got \d+$/);
-    assert.deepEqual(violationsOf(wide.error!).map((v) => v.field), ["end_date"]);
+    assert.deepEqual(
+      violationsOf(wide.error!).map((v) => v.field),
+      ["end_date"],
+    );
   });
 
   test("an unknown method is UNIMPLEMENTED, its path readable to grpc-js", async () => {
     const c = client(SearchService);
     const path = "/threadsight.v1.SearchService/NoSuchMethod";
     const err = await new Promise<grpc.ServiceError | null>((resolve) => {
-      c.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (e) => resolve(e));
+      c.makeUnaryRequest(
+        path,
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+        new grpc.Metadata(),
+        { deadline: Date.now() + 10_000 },
+        (e) => resolve(e),
+      );
     });
     assert.equal(err?.code, grpc.status.UNIMPLEMENTED, `${err?.code} ${err?.details}`);
     assert.equal(err!.details, `unknown method ${path}`);
@@ -92,30 +125,55 @@ describe("gRPC clients against the real service", () => {
 
   test("requests compressed with each encoding grpc-js offers are served", async () => {
     // grpc-js numbers them: 1 deflate, 2 gzip. Deflate was UNIMPLEMENTED before deflate.ts.
-    for (const [algorithm, name] of [[1, "deflate"], [2, "gzip"]] as const) {
+    for (const [algorithm, name] of [
+      [1, "deflate"],
+      [2, "gzip"],
+    ] as const) {
       const Client = grpc.makeGenericClientConstructor(grpcJsDefinition(SearchService), "SearchService");
-      const c = new Client(svc.address, grpc.credentials.createInsecure(), { "grpc.default_compression_algorithm": algorithm });
+      const c = new Client(svc.address, grpc.credentials.createInsecure(), {
+        "grpc.default_compression_algorithm": algorithm,
+      });
       clients.push(c);
       const query = `pricing a SaaS product ${"for small teams ".repeat(8)}`;
-      const out = await callUnaryWithMetadata(c, SearchService.method.semanticSearch, { query, limit: 5 }, { authorization: `Bearer ${key}` });
+      const out = await callUnaryWithMetadata(
+        c,
+        SearchService.method.semanticSearch,
+        { query, limit: 5 },
+        { authorization: `Bearer ${key}` },
+      );
       assert.equal(out.error, undefined, `${name}: ${out.error?.details}`);
       assert.equal(out.response?.query, query, name);
     }
   });
 
   test("FindLeads answers over gRPC", async () => {
-    const out = await callUnaryWithMetadata(client(LeadService), LeadService.method.findLeads, { query: "looking for a CRM", minScore: 0 }, { authorization: `Bearer ${key}` });
+    const out = await callUnaryWithMetadata(
+      client(LeadService),
+      LeadService.method.findLeads,
+      { query: "looking for a CRM", minScore: 0 },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(out.error, undefined, out.error?.details);
     assert.equal(out.response?.query, "looking for a CRM");
   });
 
   test("ListTrends over gRPC: FAILED_PRECONDITION naming the command while no topic model exists; validates its window", async () => {
     // This service's data directory is fresh: no topic model has been built (test/api/topics-auto-build.test.ts covers the built case).
-    const out = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, { startDate: "2016-01-01", endDate: "2016-01-31" }, { authorization: `Bearer ${key}` });
+    const out = await callUnaryWithMetadata(
+      client(TrendService),
+      TrendService.method.listTrends,
+      { startDate: "2016-01-01", endDate: "2016-01-31" },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(out.error?.code, grpc.status.FAILED_PRECONDITION, JSON.stringify(out.response));
     assert.equal(reasonOf(out.error!), "TOPICS_NOT_BUILT");
     assert.match(out.error!.details, /`threadsight topics rebuild`/);
-    const bad = await callUnaryWithMetadata(client(TrendService), TrendService.method.listTrends, { startDate: "2016-02-01", endDate: "2016-01-01" }, { authorization: `Bearer ${key}` });
+    const bad = await callUnaryWithMetadata(
+      client(TrendService),
+      TrendService.method.listTrends,
+      { startDate: "2016-02-01", endDate: "2016-01-01" },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(bad.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.equal(reasonOf(bad.error!), "INVALID_DATE");
   });
@@ -130,7 +188,12 @@ describe("gRPC clients against the real service", () => {
   });
 
   test("a missing key is UNAUTHENTICATED with reason INVALID_API_KEY", async () => {
-    const out = await callUnaryWithMetadata(client(SearchService), SearchService.method.semanticSearch, { query: "x" }, {});
+    const out = await callUnaryWithMetadata(
+      client(SearchService),
+      SearchService.method.semanticSearch,
+      { query: "x" },
+      {},
+    );
     assert.equal(out.error?.code, grpc.status.UNAUTHENTICATED);
     assert.equal(reasonOf(out.error!), "INVALID_API_KEY");
     assert.deepEqual(violationsOf(out.error!), [], "no field is at fault");
@@ -138,14 +201,27 @@ describe("gRPC clients against the real service", () => {
   });
 
   test("a client deadline shorter than the call is DEADLINE_EXCEEDED", async () => {
-    const out = await callUnaryWithMetadata(client(SearchService), SearchService.method.semanticSearch, { query: "a fresh query the cache has not seen yet" }, { authorization: `Bearer ${key}` }, { deadline: Date.now() + 1 });
+    const out = await callUnaryWithMetadata(
+      client(SearchService),
+      SearchService.method.semanticSearch,
+      { query: "a fresh query the cache has not seen yet" },
+      { authorization: `Bearer ${key}` },
+      { deadline: Date.now() + 1 },
+    );
     assert.equal(out.error?.code, grpc.status.DEADLINE_EXCEEDED);
   });
 
   test("buf curl lists every service through reflection", async () => {
     const res = await bufCurl(["--http2-prior-knowledge", "--list-services", svc.url]);
     assert.equal(res.code, 0, res.stderr);
-    for (const name of ["threadsight.v1.SearchService", "threadsight.v1.TrendService", "threadsight.v1.LeadService", "threadsight.v1.UsageService", "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection"]) {
+    for (const name of [
+      "threadsight.v1.SearchService",
+      "threadsight.v1.TrendService",
+      "threadsight.v1.LeadService",
+      "threadsight.v1.UsageService",
+      "grpc.health.v1.Health",
+      "grpc.reflection.v1.ServerReflection",
+    ]) {
       assert.match(res.stdout, new RegExp(`^${name.replace(/\./g, "\\.")}$`, "m"));
     }
   });
@@ -161,7 +237,16 @@ describe("gRPC clients against the real service", () => {
       ];
       for (const [path, body] of calls) {
         // No --schema: buf curl resolves the method through our reflection service.
-        const res = await bufCurl(["--http2-prior-knowledge", "--protocol", protocol, "-H", `Authorization: Bearer ${key}`, "-d", JSON.stringify(body), `${svc.url}/${path}`]);
+        const res = await bufCurl([
+          "--http2-prior-knowledge",
+          "--protocol",
+          protocol,
+          "-H",
+          `Authorization: Bearer ${key}`,
+          "-d",
+          JSON.stringify(body),
+          `${svc.url}/${path}`,
+        ]);
         if (path.endsWith("/ListTrends")) {
           // No topic model in this fresh data directory: the error, not an empty success.
           assert.notEqual(res.code, 0, res.stdout);

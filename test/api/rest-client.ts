@@ -12,7 +12,17 @@ export interface RestResponse {
 }
 
 /** Sends `init` to `base + path` and validates the body against the contract. */
-export async function rest(base: string, path: string, init: { method?: string; key?: string; body?: unknown; rawBody?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}): Promise<RestResponse> {
+export async function rest(
+  base: string,
+  path: string,
+  init: {
+    method?: string;
+    key?: string;
+    body?: unknown;
+    rawBody?: string | Uint8Array<ArrayBuffer>;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<RestResponse> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
   let body: string | Uint8Array<ArrayBuffer> | undefined = init.rawBody;

@@ -4,20 +4,20 @@
  * the documented semantics (ranges, ordering, filters, paging, summaries) asserted.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
 import { mkdtemp } from "node:fs/promises";
 import http from "node:http";
-import { gunzipSync } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { gunzipSync } from "node:zlib";
 import { SNIPPET_MAX_CHARS } from "../../src/core/snippet.js";
 import { COMPRESS_MIN_BYTES } from "../../src/gateway/response-encoding.js";
 import { assertRestContract } from "../contract/rest-schema.js";
-import { startFakeChatServer } from "../fakes/openai-server.js";
 import type { FakeChatServer } from "../fakes/openai-server.js";
-import { corporaSkip, rebuildTopics, runIngest, seedSample, CORPORA } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
+import { startFakeChatServer } from "../fakes/openai-server.js";
+import { CORPORA, corporaSkip, rebuildTopics, runIngest, seedSample } from "../harness/seed.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { rest } from "./rest-client.js";
 
 const skip = corporaSkip();
@@ -36,7 +36,10 @@ describe("REST endpoints over real posts", { skip }, () => {
   after(async () => svc?.stop());
 
   test("semantic search: relevant posts, relevance in 0..1 descending, a grounded summary", async () => {
-    const res = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "how do I find my first customers", limit: 8 } });
+    const res = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "how do I find my first customers", limit: 8 },
+    });
     assert.equal(res.status, 200);
     const { data } = res.body;
     assert.equal(data.query, "how do I find my first customers");
@@ -49,7 +52,10 @@ describe("REST endpoints over real posts", { skip }, () => {
       assert.match(r.url, /^https:\/\//);
     }
     const rel = data.results.map((r: { relevance: number }) => r.relevance);
-    assert.deepEqual(rel, [...rel].sort((a, b) => b - a));
+    assert.deepEqual(
+      rel,
+      [...rel].sort((a, b) => b - a),
+    );
     const cited = [...data.ai_summary.matchAll(/\[(\d+)\]/g)].map((m: RegExpMatchArray) => Number(m[1]));
     assert.ok(cited.length > 0, data.ai_summary);
     assert.ok(cited.every((n: number) => n >= 1 && n <= data.results.length));
@@ -57,8 +63,14 @@ describe("REST endpoints over real posts", { skip }, () => {
   });
 
   test("semantic search reads an opinion question's subject: the same posts as the subject alone, the query echoed as sent", async () => {
-    const framed = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "What are people saying about marketing a small business?", limit: 8 } });
-    const bare = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "marketing a small business", limit: 8 } });
+    const framed = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "What are people saying about marketing a small business?", limit: 8 },
+    });
+    const bare = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "marketing a small business", limit: 8 },
+    });
     assert.equal(framed.status, 200);
     assert.equal(framed.body.data.query, "What are people saying about marketing a small business?");
     const ids = (r: typeof framed) => r.body.data.results.map((x: { id: string }) => x.id);
@@ -67,38 +79,65 @@ describe("REST endpoints over real posts", { skip }, () => {
   });
 
   test("semantic search pages without overlap and filters by subforum", async () => {
-    const first = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "marketing a small business", limit: 5 } });
+    const first = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "marketing a small business", limit: 5 },
+    });
     assert.notEqual(first.body.data.next_page_token, "");
-    const second = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "marketing a small business", limit: 5, page_token: first.body.data.next_page_token } });
+    const second = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "marketing a small business", limit: 5, page_token: first.body.data.next_page_token },
+    });
     const ids1 = new Set(first.body.data.results.map((r: { id: string }) => r.id));
     assert.ok(second.body.data.results.length > 0);
     for (const r of second.body.data.results) assert.ok(!ids1.has(r.id), `duplicate ${r.id} across pages`);
-    const foreign = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "something else", page_token: first.body.data.next_page_token } });
+    const foreign = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "something else", page_token: first.body.data.next_page_token },
+    });
     assert.equal(foreign.status, 400);
-    const only = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "marketing", limit: 10, subforums: ["SEO"] } });
+    const only = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "marketing", limit: 10, subforums: ["SEO"] },
+    });
     assert.ok(only.body.data.results.length > 0);
     for (const r of only.body.data.results) assert.equal(r.subforum, "SEO");
   });
 
   test("vector search: cosine similarity descending, inclusive UTC date range", async () => {
-    const all = await rest(svc.url, "/api/v1/search/vector", { key, body: { query: "launching a startup", limit: 10 } });
+    const all = await rest(svc.url, "/api/v1/search/vector", {
+      key,
+      body: { query: "launching a startup", limit: 10 },
+    });
     assert.equal(all.status, 200);
     const sims = all.body.data.results.map((r: { similarity_score: number }) => r.similarity_score);
     assert.ok(sims.length > 0);
     assert.ok(sims.every((s: number) => s >= -1 && s <= 1));
-    assert.deepEqual(sims, [...sims].sort((a: number, b: number) => b - a));
-    const ranged = await rest(svc.url, "/api/v1/search/vector", { key, body: { query: "launching a startup", limit: 20, start_date: "2015-09-01", end_date: "2016-09-30" } });
+    assert.deepEqual(
+      sims,
+      [...sims].sort((a: number, b: number) => b - a),
+    );
+    const ranged = await rest(svc.url, "/api/v1/search/vector", {
+      key,
+      body: { query: "launching a startup", limit: 20, start_date: "2015-09-01", end_date: "2016-09-30" },
+    });
     assert.ok(ranged.body.data.results.length > 0, "HN posts of 2015-2016 are in the sample");
     for (const r of ranged.body.data.results) {
       assert.ok(r.created >= "2015-09-01T00:00:00Z" && r.created <= "2016-09-30T23:59:59Z", r.created);
     }
-    const empty = await rest(svc.url, "/api/v1/search/vector", { key, body: { query: "launching a startup", start_date: "1999-01-01", end_date: "1999-12-31" } });
+    const empty = await rest(svc.url, "/api/v1/search/vector", {
+      key,
+      body: { query: "launching a startup", start_date: "1999-01-01", end_date: "1999-12-31" },
+    });
     assert.deepEqual(empty.body.data.results, []);
     assert.equal(empty.body.data.total, 0);
   });
 
   test("leads: only posts at or above min_score, with documented types", async () => {
-    const res = await rest(svc.url, "/api/v1/leads", { key, body: { query: "looking for a tool or service recommendation", limit: 10, min_score: 30 } });
+    const res = await rest(svc.url, "/api/v1/leads", {
+      key,
+      body: { query: "looking for a tool or service recommendation", limit: 10, min_score: 30 },
+    });
     assert.equal(res.status, 200);
     assert.ok(res.body.data.results.length > 0, "the real sample holds posts classified as leads");
     for (const lead of res.body.data.results) {
@@ -110,14 +149,20 @@ describe("REST endpoints over real posts", { skip }, () => {
   });
 
   test("trends: topics active in the window, sorted by trend_score, with the window echoed", async () => {
-    const res = await rest(svc.url, "/api/v1/trends", { key, body: { start_date: "2015-09-01", end_date: "2016-09-30", limit: 5 } });
+    const res = await rest(svc.url, "/api/v1/trends", {
+      key,
+      body: { start_date: "2015-09-01", end_date: "2016-09-30", limit: 5 },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const { data } = res.body;
     assert.deepEqual(data.date_range, { start: "2015-09-01", end: "2016-09-30" });
     assert.ok(data.trends.length > 0 && data.trends.length <= 5);
     assert.equal(data.total, data.trends.length);
     const scores = data.trends.map((t: { trend_score: number }) => t.trend_score);
-    assert.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a: number, b: number) => b - a),
+    );
     for (const t of data.trends) {
       assert.ok(t.trend_score >= 0 && t.trend_score <= 100);
       assert.ok(t.avg_sentiment >= -1 && t.avg_sentiment <= 1);
@@ -125,7 +170,10 @@ describe("REST endpoints over real posts", { skip }, () => {
       assert.notEqual(t.topic, "");
       for (const p of t.sample_posts) assert.ok(p.created >= "2015-09-01" && p.created < "2016-10-01", p.created);
     }
-    const before = await rest(svc.url, "/api/v1/trends", { key, body: { start_date: "1990-01-01", end_date: "1990-12-31" } });
+    const before = await rest(svc.url, "/api/v1/trends", {
+      key,
+      body: { start_date: "1990-01-01", end_date: "1990-12-31" },
+    });
     assert.deepEqual(before.body.data.trends, []);
     assert.equal(before.body.data.total, 0);
     const defaults = await rest(svc.url, "/api/v1/trends", { key, body: {} });
@@ -138,7 +186,11 @@ describe("REST endpoints over real posts", { skip }, () => {
       new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
         const req = http.request(`${svc.url}/api/v1/search/semantic`, {
           method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}),
+          },
         });
         req.on("response", (res) => {
           const chunks: Buffer[] = [];
@@ -153,7 +205,10 @@ describe("REST endpoints over real posts", { skip }, () => {
     assert.equal(gz.headers["content-encoding"], "gzip");
     assert.match(String(gz.headers.vary), /accept-encoding/i);
     const inflated = gunzipSync(gz.bytes);
-    assert.ok(inflated.length >= COMPRESS_MIN_BYTES && gz.bytes.length < inflated.length / 2, `${gz.bytes.length} of ${inflated.length}`);
+    assert.ok(
+      inflated.length >= COMPRESS_MIN_BYTES && gz.bytes.length < inflated.length / 2,
+      `${gz.bytes.length} of ${inflated.length}`,
+    );
     const fromGzip = JSON.parse(inflated.toString("utf8"));
     assertRestContract("/api/v1/search/semantic", 200, fromGzip);
     const plain = await raw(page, undefined);
@@ -171,21 +226,27 @@ describe("REST endpoints over real posts", { skip }, () => {
     await rest(svc.url, "/api/v1/search/vector", { key, body: { query: "pricing" } });
     await rest(svc.url, "/api/v1/search/vector", { key, body: { query: "pricing", limit: 0 } }); // invalid, still counted
     const after = await rest(svc.url, "/api/v1/usage", { key });
-    const count = (body: any, op: string) => body.data.operations.find((o: { operation: string }) => o.operation === op).count;
+    const count = (body: any, op: string) =>
+      body.data.operations.find((o: { operation: string }) => o.operation === op).count;
     assert.equal(count(after.body, "vector_search") - count(before.body, "vector_search"), 2);
     assert.equal(after.body.data.used - before.body.data.used, 2);
     assert.equal(after.body.data.unlimited, true);
   });
 
   test("posts ingested while the server runs become searchable without a restart", async () => {
-    const res = await runIngest([path.join(CORPORA, "reddit_top2013/raw_csv/Etsy.csv"), "--limit", "40"], { THREADSIGHT_DATA_DIR: dataDir });
+    const res = await runIngest([path.join(CORPORA, "reddit_top2013/raw_csv/Etsy.csv"), "--limit", "40"], {
+      THREADSIGHT_DATA_DIR: dataDir,
+    });
     assert.ok(res.code === 0 || res.code === 3, res.stderr);
     // The running server is seen, so the ingest keeps the indexes current for its searches.
     assert.match(res.stderr, /a server reads this data directory: indexes kept up to date while writing/);
     const deadline = Date.now() + 15_000;
     let found = 0;
     while (Date.now() < deadline && found === 0) {
-      const r = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "etsy shop", limit: 10, subforums: ["Etsy"] } });
+      const r = await rest(svc.url, "/api/v1/search/semantic", {
+        key,
+        body: { query: "etsy shop", limit: 10, subforums: ["Etsy"] },
+      });
       found = r.body.data.results.length;
       if (found === 0) await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -198,7 +259,10 @@ describe("REST endpoints over real posts", { skip }, () => {
     let llmKey: string;
     before(async () => {
       fake = await startFakeChatServer();
-      llm = await startService({ dataDir, env: { SUMMARY_LLM_URL: fake.url, SUMMARY_LLM_TIMEOUT_MS: "5000", REQUEST_TIMEOUT_MS: "400" } });
+      llm = await startService({
+        dataDir,
+        env: { SUMMARY_LLM_URL: fake.url, SUMMARY_LLM_TIMEOUT_MS: "5000", REQUEST_TIMEOUT_MS: "400" },
+      });
       llmKey = await llm.createKey("enterprise");
     });
     after(async () => {
@@ -208,13 +272,19 @@ describe("REST endpoints over real posts", { skip }, () => {
 
     test("the model's summary is used when it cites real results", async () => {
       fake.behave({ kind: "complete", content: "Founders recommend talking to customers early [1]." });
-      const res = await rest(llm.url, "/api/v1/search/semantic", { key: llmKey, body: { query: "finding customers", limit: 3 } });
+      const res = await rest(llm.url, "/api/v1/search/semantic", {
+        key: llmKey,
+        body: { query: "finding customers", limit: 3 },
+      });
       assert.equal(res.body.data.ai_summary, "Founders recommend talking to customers early [1].");
     });
 
     test("a call past its deadline is 504 DEADLINE_EXCEEDED", async () => {
       fake.behave({ kind: "complete", content: "late [1].", delayMs: 3000 });
-      const res = await rest(llm.url, "/api/v1/search/semantic", { key: llmKey, body: { query: "finding customers again", limit: 3 } });
+      const res = await rest(llm.url, "/api/v1/search/semantic", {
+        key: llmKey,
+        body: { query: "finding customers again", limit: 3 },
+      });
       assert.equal(res.status, 504, JSON.stringify(res.body));
       assert.equal(res.body.error.reason, "DEADLINE_EXCEEDED");
     });

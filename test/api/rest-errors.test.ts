@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { rest } from "./rest-client.js";
 
 const SEMANTIC = "/api/v1/search/semantic";
@@ -21,7 +21,13 @@ describe("REST error classes", () => {
   });
   after(async () => svc.stop());
 
-  function expectError(res: { status: number; body: any; headers: Headers }, status: number, code: string, reason: string, message?: RegExp): void {
+  function expectError(
+    res: { status: number; body: any; headers: Headers },
+    status: number,
+    code: string,
+    reason: string,
+    message?: RegExp,
+  ): void {
     assert.equal(res.status, status, JSON.stringify(res.body));
     assert.equal(res.body.success, false);
     assert.equal(res.body.error.code, code);
@@ -31,25 +37,55 @@ describe("REST error classes", () => {
   }
 
   test("malformed JSON is 400 MALFORMED_JSON", async () => {
-    const res = await rest(svc.url, SEMANTIC, { key, rawBody: '{"query": "x",', headers: { "content-type": "application/json" } });
+    const res = await rest(svc.url, SEMANTIC, {
+      key,
+      rawBody: '{"query": "x",',
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 400, "invalid_argument", "MALFORMED_JSON", /not valid JSON/);
   });
 
   test("a compressed body (gzip, deflate, br) is read; other codings, bad data and bombs are refused by name", async () => {
     const json = Buffer.from(JSON.stringify({ query: "stripe vs paypal fees", limit: 2 }));
-    for (const [coding, bytes] of [["gzip", gzipSync(json)], ["deflate", deflateSync(json)], ["br", brotliCompressSync(json)]] as const) {
-      const res = await rest(svc.url, SEMANTIC, { key, rawBody: bytes, headers: { "content-type": "application/json", "content-encoding": coding } });
+    for (const [coding, bytes] of [
+      ["gzip", gzipSync(json)],
+      ["deflate", deflateSync(json)],
+      ["br", brotliCompressSync(json)],
+    ] as const) {
+      const res = await rest(svc.url, SEMANTIC, {
+        key,
+        rawBody: bytes,
+        headers: { "content-type": "application/json", "content-encoding": coding },
+      });
       assert.equal(res.status, 200, `${coding}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.data.query, "stripe vs paypal fees");
     }
-    const zstd = await rest(svc.url, SEMANTIC, { key, rawBody: json, headers: { "content-type": "application/json", "content-encoding": "zstd" } });
-    expectError(zstd, 415, "invalid_argument", "UNSUPPORTED_MEDIA_TYPE", /^Content-Encoding "zstd" is not supported on request bodies; send the body uncompressed or with one of gzip, deflate, br$/);
+    const zstd = await rest(svc.url, SEMANTIC, {
+      key,
+      rawBody: json,
+      headers: { "content-type": "application/json", "content-encoding": "zstd" },
+    });
+    expectError(
+      zstd,
+      415,
+      "invalid_argument",
+      "UNSUPPORTED_MEDIA_TYPE",
+      /^Content-Encoding "zstd" is not supported on request bodies; send the body uncompressed or with one of gzip, deflate, br$/,
+    );
     assert.equal(zstd.headers.get("accept-encoding"), "gzip, deflate, br");
-    const notGzip = await rest(svc.url, SEMANTIC, { key, rawBody: json, headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+    const notGzip = await rest(svc.url, SEMANTIC, {
+      key,
+      rawBody: json,
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    });
     expectError(notGzip, 400, "invalid_argument", "MALFORMED_JSON", /^the request body is not valid gzip data/);
     // Well under the body limit compressed, 1 MiB once inflated.
     const bomb = gzipSync(Buffer.from(`{"query": "${"a".repeat(1 << 20)}"}`));
-    const big = await rest(svc.url, SEMANTIC, { key, rawBody: bomb, headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+    const big = await rest(svc.url, SEMANTIC, {
+      key,
+      rawBody: bomb,
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    });
     expectError(big, 413, "resource_exhausted", "PAYLOAD_TOO_LARGE", /at most \d+ bytes once decompressed/);
   });
 
@@ -68,30 +104,96 @@ describe("REST error classes", () => {
   });
 
   test("a missing or blank required field is 400 MISSING_FIELD", async () => {
-    expectError(await rest(svc.url, SEMANTIC, { key, body: {} }), 400, "invalid_argument", "MISSING_FIELD", /^query is required/);
-    expectError(await rest(svc.url, SEMANTIC, { key, body: { query: "   " } }), 400, "invalid_argument", "MISSING_FIELD", /^query is required/);
-    expectError(await rest(svc.url, SEMANTIC, { key, body: { query: null } }), 400, "invalid_argument", "MISSING_FIELD");
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: {} }),
+      400,
+      "invalid_argument",
+      "MISSING_FIELD",
+      /^query is required/,
+    );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "   " } }),
+      400,
+      "invalid_argument",
+      "MISSING_FIELD",
+      /^query is required/,
+    );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: null } }),
+      400,
+      "invalid_argument",
+      "MISSING_FIELD",
+    );
   });
 
   test("out-of-range values are 400 OUT_OF_RANGE with the bound and the value", async () => {
-    expectError(await rest(svc.url, SEMANTIC, { key, body: { query: "crm", limit: 500 } }), 400, "invalid_argument", "OUT_OF_RANGE", /^limit must be between 1 and 100, got 500$/);
-    expectError(await rest(svc.url, SEMANTIC, { key, body: { query: "crm", limit: 0 } }), 400, "invalid_argument", "OUT_OF_RANGE", /got 0$/);
-    expectError(await rest(svc.url, SEMANTIC, { key, body: { query: "crm", limit: 1e12 } }), 400, "invalid_argument", "OUT_OF_RANGE", /32-bit/);
-    expectError(await rest(svc.url, SEMANTIC, { key, body: { query: "x".repeat(501) } }), 400, "invalid_argument", "OUT_OF_RANGE", /at most 500 characters, got 501/);
-    expectError(await rest(svc.url, "/api/v1/leads", { key, body: { query: "crm", min_score: 101 } }), 400, "invalid_argument", "OUT_OF_RANGE", /^min_score must be between 0 and 100, got 101$/);
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "crm", limit: 500 } }),
+      400,
+      "invalid_argument",
+      "OUT_OF_RANGE",
+      /^limit must be between 1 and 100, got 500$/,
+    );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "crm", limit: 0 } }),
+      400,
+      "invalid_argument",
+      "OUT_OF_RANGE",
+      /got 0$/,
+    );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "crm", limit: 1e12 } }),
+      400,
+      "invalid_argument",
+      "OUT_OF_RANGE",
+      /32-bit/,
+    );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "x".repeat(501) } }),
+      400,
+      "invalid_argument",
+      "OUT_OF_RANGE",
+      /at most 500 characters, got 501/,
+    );
+    expectError(
+      await rest(svc.url, "/api/v1/leads", { key, body: { query: "crm", min_score: 101 } }),
+      400,
+      "invalid_argument",
+      "OUT_OF_RANGE",
+      /^min_score must be between 0 and 100, got 101$/,
+    );
   });
 
   test("bad dates are 400 INVALID_DATE", async () => {
-    expectError(await rest(svc.url, VECTOR, { key, body: { query: "crm", start_date: "2024-02-30" } }), 400, "invalid_argument", "INVALID_DATE", /not a real calendar date: "2024-02-30"/);
-    expectError(await rest(svc.url, VECTOR, { key, body: { query: "crm", end_date: "03/01/2024" } }), 400, "invalid_argument", "INVALID_DATE", /YYYY-MM-DD/);
+    expectError(
+      await rest(svc.url, VECTOR, { key, body: { query: "crm", start_date: "2024-02-30" } }),
+      400,
+      "invalid_argument",
+      "INVALID_DATE",
+      /not a real calendar date: "2024-02-30"/,
+    );
+    expectError(
+      await rest(svc.url, VECTOR, { key, body: { query: "crm", end_date: "03/01/2024" } }),
+      400,
+      "invalid_argument",
+      "INVALID_DATE",
+      /YYYY-MM-DD/,
+    );
     expectError(
       await rest(svc.url, VECTOR, { key, body: { query: "crm", start_date: "2024-03-02", end_date: "2024-03-01" } }),
-      400, "invalid_argument", "INVALID_DATE", /start_date must not be after end_date/,
+      400,
+      "invalid_argument",
+      "INVALID_DATE",
+      /start_date must not be after end_date/,
     );
   });
 
   test("a wrong content type is 415", async () => {
-    const res = await rest(svc.url, SEMANTIC, { key, rawBody: "query=crm", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await rest(svc.url, SEMANTIC, {
+      key,
+      rawBody: "query=crm",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expectError(res, 415, "invalid_argument", "UNSUPPORTED_MEDIA_TYPE", /must be application\/json/);
   });
 
@@ -101,7 +203,13 @@ describe("REST error classes", () => {
   });
 
   test("an unknown path is 404 and a wrong method is 405 with Allow", async () => {
-    expectError(await rest(svc.url, "/api/v1/search/nothing", { key, body: {} }), 404, "not_found", "NOT_FOUND", /^no route for POST \/api\/v1\/search\/nothing$/);
+    expectError(
+      await rest(svc.url, "/api/v1/search/nothing", { key, body: {} }),
+      404,
+      "not_found",
+      "NOT_FOUND",
+      /^no route for POST \/api\/v1\/search\/nothing$/,
+    );
     // A path a few characters off one we serve is named.
     const near: [string, string][] = [
       ["/api/v1/search/semantic/", "/api/v1/search/semantic"],
@@ -110,7 +218,15 @@ describe("REST error classes", () => {
       ["/v1/trend", "/v1/trends"],
     ];
     for (const [path, meant] of near) {
-      expectError(await rest(svc.url, path, { key, body: {} }), 404, "not_found", "NOT_FOUND", new RegExp(`^no route for POST ${path.replace(/[/]/g, "\\/")}; did you mean ${meant.replace(/[/]/g, "\\/")}\\?$`));
+      expectError(
+        await rest(svc.url, path, { key, body: {} }),
+        404,
+        "not_found",
+        "NOT_FOUND",
+        new RegExp(
+          `^no route for POST ${path.replace(/[/]/g, "\\/")}; did you mean ${meant.replace(/[/]/g, "\\/")}\\?$`,
+        ),
+      );
     }
     const wrong = await rest(svc.url, SEMANTIC, { key, method: "GET" });
     expectError(wrong, 405, "unimplemented", "METHOD_NOT_ALLOWED", /use POST/);
@@ -139,7 +255,10 @@ describe("REST error classes", () => {
     assert.equal(hello.headers.get("www-authenticate"), res.headers.get("www-authenticate"));
     assert.doesNotMatch(hello.body.error.message, /malformed/);
     assert.match(res.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
-    const basic = await rest(svc.url, SEMANTIC, { headers: { authorization: "Basic dXNlcjpwYXNz" }, body: { query: "crm" } });
+    const basic = await rest(svc.url, SEMANTIC, {
+      headers: { authorization: "Basic dXNlcjpwYXNz" },
+      body: { query: "crm" },
+    });
     expectError(basic, 401, "unauthenticated", "INVALID_API_KEY", /expected "Bearer <API key>"/);
   });
 
@@ -149,7 +268,11 @@ describe("REST error classes", () => {
   });
 
   test("a revoked key is 401 API_KEY_REVOKED", async () => {
-    const created = await svc.service.keys.createKey({ accountName: "revoked-account", plan: "pro", name: "to revoke" });
+    const created = await svc.service.keys.createKey({
+      accountName: "revoked-account",
+      plan: "pro",
+      name: "to revoke",
+    });
     await svc.service.keys.revokeKey(created.info.id);
     const res = await rest(svc.url, SEMANTIC, { key: created.key, body: { query: "crm" } });
     expectError(res, 401, "unauthenticated", "API_KEY_REVOKED", /revoked/);
@@ -164,12 +287,20 @@ describe("REST error classes", () => {
     const echoed = await rest(svc.url, SEMANTIC, { key, body: {}, headers: { "x-request-id": "abc-123" } });
     assert.equal(echoed.headers.get("x-request-id"), "abc-123");
     assert.equal(echoed.body.error.request_id, "abc-123");
-    const replaced = await rest(svc.url, SEMANTIC, { key, body: {}, headers: { "x-request-id": "bad id with spaces" } });
+    const replaced = await rest(svc.url, SEMANTIC, {
+      key,
+      body: {},
+      headers: { "x-request-id": "bad id with spaces" },
+    });
     assert.notEqual(replaced.headers.get("x-request-id"), "bad id with spaces");
   });
 
   test("client mistakes never leave a stack trace or internals in the body", async () => {
-    const res = await rest(svc.url, SEMANTIC, { key, rawBody: "[".repeat(100_000), headers: { "content-type": "application/json" } });
+    const res = await rest(svc.url, SEMANTIC, {
+      key,
+      rawBody: "[".repeat(100_000),
+      headers: { "content-type": "application/json" },
+    });
     assert.ok(res.status === 400 || res.status === 413, String(res.status));
     assert.doesNotMatch(JSON.stringify(res.body), /at .*\.(ts|js):\d+/);
   });

@@ -18,7 +18,7 @@ import { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
 import { AUTO_BUILD_MIN_POSTS } from "../../src/topics/auto-build.js";
 import { loadTopicModel, topicModelPath } from "../../src/topics/model-file.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
-import { corporaSkip, runIngest, CORPORA } from "../harness/seed.js";
+import { CORPORA, corporaSkip, runIngest } from "../harness/seed.js";
 import { startService } from "../harness/service.js";
 import { rest } from "./rest-client.js";
 
@@ -40,8 +40,13 @@ async function listTrends(dataDir: string) {
     const key = await svc.createKey("pro");
     const client = createGrpcJsClient(TrendService, svc.address);
     try {
-      const grpcOut = await callUnaryWithMetadata(client, TrendService.method.listTrends, WINDOW, { authorization: `Bearer ${key}` });
-      const restOut = await rest(svc.url, "/api/v1/trends", { key, body: { start_date: WINDOW.startDate, end_date: WINDOW.endDate } });
+      const grpcOut = await callUnaryWithMetadata(client, TrendService.method.listTrends, WINDOW, {
+        authorization: `Bearer ${key}`,
+      });
+      const restOut = await rest(svc.url, "/api/v1/trends", {
+        key,
+        body: { start_date: WINDOW.startDate, end_date: WINDOW.endDate },
+      });
       return { grpcOut, restOut };
     } finally {
       client.close();
@@ -69,7 +74,10 @@ describe("the topic model is built by ingest, without a manual step", { skip: co
 
   test("below the minimum the ingest says so, and ListTrends answers FAILED_PRECONDITION / 409 naming the command", async () => {
     const stderr = await ingestMore(AUTO_BUILD_MIN_POSTS - 80);
-    assert.match(stderr, new RegExp(`holds ${AUTO_BUILD_MIN_POSTS - 80} posts, fewer than the ${AUTO_BUILD_MIN_POSTS}`));
+    assert.match(
+      stderr,
+      new RegExp(`holds ${AUTO_BUILD_MIN_POSTS - 80} posts, fewer than the ${AUTO_BUILD_MIN_POSTS}`),
+    );
     assert.equal(await loadTopicModel(topicModelPath(dataDir)), undefined);
     const { grpcOut, restOut } = await listTrends(dataDir);
     assert.equal(grpcOut.error?.code, grpc.status.FAILED_PRECONDITION, JSON.stringify(grpcOut.response));
@@ -100,10 +108,20 @@ describe("the topic model is built by ingest, without a manual step", { skip: co
   test("growth below the share keeps the model; past it the ingest refreshes it", async () => {
     const built = AUTO_BUILD_MIN_POSTS + 20;
     const below = await ingestMore(100);
-    assert.match(below, new RegExp(`topic model kept: built from ${built} posts, refreshed once the index reaches ${Math.ceil(built * 1.5)}`));
+    assert.match(
+      below,
+      new RegExp(
+        `topic model kept: built from ${built} posts, refreshed once the index reaches ${Math.ceil(built * 1.5)}`,
+      ),
+    );
     assert.equal((await loadTopicModel(topicModelPath(dataDir)))!.version, 1);
     const past = await ingestMore(Math.ceil(built * 1.5) - built - 100);
-    assert.match(past, new RegExp(`refreshed the topic model \\(\\d+ topics\\) from ${Math.ceil(built * 1.5)} posts: the index grew from ${built}`));
+    assert.match(
+      past,
+      new RegExp(
+        `refreshed the topic model \\(\\d+ topics\\) from ${Math.ceil(built * 1.5)} posts: the index grew from ${built}`,
+      ),
+    );
     const model = (await loadTopicModel(topicModelPath(dataDir)))!;
     assert.equal(model.version, 2);
     assert.equal(model.builtFromPosts, Math.ceil(built * 1.5));

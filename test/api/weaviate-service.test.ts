@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { corporaSkip, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
-import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import { startService } from "../harness/service.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
+import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import { rest } from "./rest-client.js";
 
 const skip = weaviateSkipReason() ?? corporaSkip();
@@ -21,7 +21,11 @@ describe("service on Weaviate", { skip }, () => {
   const collection = `Svc${Date.now()}`;
   before(async () => {
     weaviate = await startWeaviate();
-    const env = { WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: collection };
+    const env = {
+      WEAVIATE_URL: weaviate.httpUrl,
+      WEAVIATE_GRPC_URL: weaviate.grpcUrl,
+      WEAVIATE_COLLECTION: collection,
+    };
     await seedSample({ ...env, THREADSIGHT_DATA_DIR: "/tmp/threadsight-unused" }, [
       { file: "reddit_top2013/raw_csv/startups.csv", limit: 80 },
       { file: "hackernews_2015_2016/hacker_news.csv", limit: 80 },
@@ -35,11 +39,17 @@ describe("service on Weaviate", { skip }, () => {
   });
 
   test("semantic and vector search answer from Weaviate", async () => {
-    const sem = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "raising a seed round", limit: 5 } });
+    const sem = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "raising a seed round", limit: 5 },
+    });
     assert.equal(sem.status, 200, JSON.stringify(sem.body));
     assert.ok(sem.body.data.results.length > 0);
     for (const r of sem.body.data.results) assert.ok(r.relevance >= 0 && r.relevance <= 1);
-    const vec = await rest(svc.url, "/api/v1/search/vector", { key, body: { query: "raising a seed round", limit: 5, start_date: "2015-09-01", end_date: "2016-09-30" } });
+    const vec = await rest(svc.url, "/api/v1/search/vector", {
+      key,
+      body: { query: "raising a seed round", limit: 5, start_date: "2015-09-01", end_date: "2016-09-30" },
+    });
     assert.equal(vec.status, 200);
     for (const r of vec.body.data.results) assert.ok(r.created >= "2015-09-01" && r.created < "2016-10-01");
     const ready = await fetch(`${svc.url}/readyz`);
@@ -49,7 +59,10 @@ describe("service on Weaviate", { skip }, () => {
   test("Weaviate gone: 503 BACKEND_UNAVAILABLE quickly, readiness false", async () => {
     await weaviate.stop();
     const started = Date.now();
-    const res = await rest(svc.url, "/api/v1/search/semantic", { key, body: { query: "a query that is not cached", limit: 5 } });
+    const res = await rest(svc.url, "/api/v1/search/semantic", {
+      key,
+      body: { query: "a query that is not cached", limit: 5 },
+    });
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.equal(res.body.error.reason, "BACKEND_UNAVAILABLE");
     assert.doesNotMatch(res.body.error.message, /ECONNREFUSED|127\.0\.0\.1|grpc/i);

@@ -10,8 +10,8 @@
  */
 import { loadConfig } from "../../src/config.js";
 import { startUseEmbedder, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
-import { indexFor, targetFor } from "./backends.js";
 import type { Backend } from "./backends.js";
+import { indexFor, targetFor } from "./backends.js";
 import { openEngineFloor, PAGE } from "./engine-floor.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { median, msSince } from "./stats.js";
@@ -21,7 +21,8 @@ import { startBenchWeaviate } from "./weaviate-server.js";
 const WARMUP = 10;
 
 const backend = process.argv[2] as Backend;
-if (backend !== "lancedb" && backend !== "weaviate") throw new Error("usage: adapter-vs-engine.ts lancedb|weaviate [queries]");
+if (backend !== "lancedb" && backend !== "weaviate")
+  throw new Error("usage: adapter-vs-engine.ts lancedb|weaviate [queries]");
 const n = Number(process.argv[3] ?? 160);
 const weaviate = backend === "weaviate" ? await startBenchWeaviate() : undefined;
 const target = targetFor(backend, "full", weaviate);
@@ -33,7 +34,12 @@ const embedder = await startUseEmbedder(config.embedWorkers);
 try {
   const queries = loadBenchQueries().slice(0, n);
   const vectors = await embedder.embed(queries);
-  const times = { adapterHybrid: [] as number[], engineHybrid: [] as number[], adapterVector: [] as number[], engineVector: [] as number[] };
+  const times = {
+    adapterHybrid: [] as number[],
+    engineHybrid: [] as number[],
+    adapterVector: [] as number[],
+    engineVector: [] as number[],
+  };
   const timed = async (into: number[], f: () => Promise<unknown>): Promise<void> => {
     const t = process.hrtime.bigint();
     await f();
@@ -42,8 +48,20 @@ try {
   for (const [i, text] of queries.entries()) {
     const vector = vectors[i]!;
     const adapter = async (): Promise<void> => {
-      await timed(times.adapterHybrid, () => index.hybrid({ text, vector: Promise.resolve(vector), alpha: config.hybridAlpha, limit: PAGE, offset: 0, fields: "result", filter: {} }));
-      await timed(times.adapterVector, () => index.nearVector({ vector: Promise.resolve(vector), limit: PAGE, offset: 0, fields: "result", filter: {} }));
+      await timed(times.adapterHybrid, () =>
+        index.hybrid({
+          text,
+          vector: Promise.resolve(vector),
+          alpha: config.hybridAlpha,
+          limit: PAGE,
+          offset: 0,
+          fields: "result",
+          filter: {},
+        }),
+      );
+      await timed(times.adapterVector, () =>
+        index.nearVector({ vector: Promise.resolve(vector), limit: PAGE, offset: 0, fields: "result", filter: {} }),
+      );
     };
     const raw = async (): Promise<void> => {
       await timed(times.engineHybrid, () => engine.semantic(text, vector));

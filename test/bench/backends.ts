@@ -5,8 +5,8 @@
  */
 import path from "node:path";
 import { loadConfig } from "../../src/config.js";
-import { openSearchIndex } from "../../src/index/open-index.js";
 import type { IndexUse } from "../../src/index/open-index.js";
+import { openSearchIndex } from "../../src/index/open-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { BENCH_DIR } from "./results-store.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
@@ -34,7 +34,8 @@ export interface BackendTarget {
 export function targetFor(backend: Backend, tag: string, weaviate?: BenchWeaviate): BackendTarget {
   if (backend === "lancedb") {
     const name = process.env.THREADSIGHT_BENCH_LANCEDB ?? `lancedb-${tag}`;
-    if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`THREADSIGHT_BENCH_LANCEDB must be letters, digits, "-" or "_", got "${name}"`);
+    if (!/^[A-Za-z0-9_-]+$/.test(name))
+      throw new Error(`THREADSIGHT_BENCH_LANCEDB must be letters, digits, "-" or "_", got "${name}"`);
     const dataDir = path.join(BENCH_DIR, name);
     return { backend, dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
   }
@@ -47,7 +48,12 @@ export function targetFor(backend: Backend, tag: string, weaviate?: BenchWeaviat
     backend,
     dataDir,
     collection,
-    env: { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: collection },
+    env: {
+      THREADSIGHT_DATA_DIR: dataDir,
+      WEAVIATE_URL: weaviate.httpUrl,
+      WEAVIATE_GRPC_URL: weaviate.grpcUrl,
+      WEAVIATE_COLLECTION: collection,
+    },
   };
 }
 

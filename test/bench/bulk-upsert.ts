@@ -31,7 +31,9 @@ try {
   await index.close();
   const closeMs = performance.now() - t0;
   console.log(`${batches} upserts of ${BATCH} rows (${batches * BATCH} rows), deferred indexing`);
-  console.log(`upsert ms: first 5 mean ${mean(times.slice(0, 5))}, last 5 mean ${mean(times.slice(-5))}, total ${times.reduce((a, b) => a + b, 0).toFixed(0)}`);
+  console.log(
+    `upsert ms: first 5 mean ${mean(times.slice(0, 5))}, last 5 mean ${mean(times.slice(-5))}, total ${times.reduce((a, b) => a + b, 0).toFixed(0)}`,
+  );
   console.log(`close: ${closeMs.toFixed(0)} ms`);
 } finally {
   // A failed upsert must not leave the writer open: its files would outlive the clean-up and

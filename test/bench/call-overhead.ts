@@ -19,21 +19,28 @@
  *
  * Run: node --import tsx test/bench/call-overhead.ts lancedb|weaviate <scratch dataDir> [calls]
  */
+
+import { randomBytes } from "node:crypto";
+import type { ServerHttp2Stream } from "node:http2";
 import os from "node:os";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { ServerHttp2Stream } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { Health, HealthCheckResponse_ServingStatus, HealthCheckResponseSchema } from "../../gen/grpc/health/v1/health_pb.js";
+import {
+  Health,
+  HealthCheckResponse_ServingStatus,
+  HealthCheckResponseSchema,
+} from "../../gen/grpc/health/v1/health_pb.js";
 import { SemanticSearchResponseSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
-import { isPlanId } from "../../src/accounts/plan-id.js";
 import { createKeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
+import { isPlanId } from "../../src/accounts/plan-id.js";
 import { retryingUsage } from "../../src/accounts/usage-retry.js";
 import { searchService } from "../../src/api/search.js";
 import { loadConfig } from "../../src/config.js";
+import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { shorten, shortenPlain } from "../../src/core/snippet.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
@@ -47,13 +54,11 @@ import { createRpcMetrics } from "../../src/observability/metrics.js";
 import { buildServer } from "../../src/server.js";
 import { targetFor } from "./backends.js";
 import { PROTOCOL_QUERY } from "./protocol.js";
-import { grpcCall, healthCheckCall } from "./search-clients.js";
 import type { Method } from "./search-clients.js";
+import { grpcCall, healthCheckCall } from "./search-clients.js";
 import { median } from "./stats.js";
-import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
-import { randomBytes } from "node:crypto";
-import { PageTokens } from "../../src/core/page-token.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
 
 const now = (): number => performance.now();
 const gzip = promisify(zlib.gzip);
@@ -104,7 +109,6 @@ function timeMethod<T extends object>(obj: T, name: keyof T & string, label: str
     );
   };
 }
-
 
 /** The rows reported, in the order a call passes them: [label, from mark, to mark]. */
 const STAGES: readonly [string, string, string][] = [
@@ -158,7 +162,16 @@ const limits = await openLimits(config);
 const embedder = cachedEmbedder(await createEmbedder(config), 100);
 const index = await openSearchIndex(config);
 await index.open(embedder.model, embedder.dimensions);
-const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) }));
+const handlers = searchService(
+  new SearchCore({
+    index,
+    embedder,
+    summarizer: createExtractiveSummarizer(),
+    hybridAlpha: config.hybridAlpha,
+    shortQueryAlpha: config.shortQueryAlpha,
+    pageTokens: new PageTokens(randomBytes(32)),
+  }),
+);
 const metrics = createRpcMetrics();
 timeMethod(limits.authFailures, "check", "guard");
 timeMethod(keys, "authenticate", "authenticate");
@@ -179,7 +192,10 @@ const app = await buildServer({
   // The limits interceptor as main.ts wires it, between two probes.
   afterAuth: [probe("limits"), createLimitsInterceptor({ enforcer: limits.enforcer, usage }), probe("inner")],
   implementations: { search: handlers },
-  ecosystem: (router) => router.service(Health, { check: () => create(HealthCheckResponseSchema, { status: HealthCheckResponse_ServingStatus.SERVING }) }),
+  ecosystem: (router) =>
+    router.service(Health, {
+      check: () => create(HealthCheckResponseSchema, { status: HealthCheckResponse_ServingStatus.SERVING }),
+    }),
 });
 await app.listen({ port: 0, host: "127.0.0.1" });
 let identity = false;
@@ -194,12 +210,23 @@ app.server.on("stream", (stream: ServerHttp2Stream) => {
   const respond = stream.respond.bind(stream);
   stream.respond = (...a: Parameters<typeof respond>) => (mark("h2:respond"), respond(...a));
   const write = stream.write.bind(stream) as (...a: unknown[]) => boolean;
-  (stream as unknown as { write: unknown }).write = (...a: unknown[]) => ((marks["h2:first-write"] ??= now()), write(...a));
+  (stream as unknown as { write: unknown }).write = (...a: unknown[]) => (
+    (marks["h2:first-write"] ??= now()), write(...a)
+  );
   stream.once("wantTrailers", () => mark("h2:trailers"));
 });
 const address = `127.0.0.1:${(app.server.address() as { port: number }).port}`;
-const { key } = await keys.createKey({ accountName: "call-overhead", plan, name: `call-overhead ${Date.now()}`, overrides: { ratePerMinute: 10_000_000 } });
-const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(" / ");
+const { key } = await keys.createKey({
+  accountName: "call-overhead",
+  plan,
+  name: `call-overhead ${Date.now()}`,
+  overrides: { ratePerMinute: 10_000_000 },
+});
+const load = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" / ");
 console.log(`${backend}, plan ${plan}, ${calls} calls per column, load at start ${load()}`);
 
 try {
@@ -240,7 +267,10 @@ try {
     identity = false;
     // The response's compression alone, as Connect runs it (zlib on the thread pool) and as the
     // client undoes it; and the page's snippets as served against the whole-post definition.
-    const bytes = toBinary(method === "vector" ? VectorSearchResponseSchema : SemanticSearchResponseSchema, lastResult.get("handler") as never);
+    const bytes = toBinary(
+      method === "vector" ? VectorSearchResponseSchema : SemanticSearchResponseSchema,
+      lastResult.get("handler") as never,
+    );
     const zipped = await gzip(bytes);
     const contents = (lastResult.get("engine") as { post: { content: string } }[]).map((h) => h.post.content);
     for (let i = 0; i < 100; i++) {
@@ -258,7 +288,9 @@ try {
       add(`snippets of the page's ${contents.length} posts (whole-post fold)`, now() - t);
     }
     const chars = contents.reduce((a, c) => a + c.length, 0);
-    console.log(`\n${method}: response ${bytes.length} bytes (gzip ${zipped.length}); page posts ${chars} chars; load ${load()}`);
+    console.log(
+      `\n${method}: response ${bytes.length} bytes (gzip ${zipped.length}); page posts ${chars} chars; load ${load()}`,
+    );
     console.log(`  ${"median ms".padEnd(74)} ${"gzip".padStart(8)} ${"identity".padStart(8)}`);
     const cell = (xs: number[]): string => {
       const finite = xs.filter(Number.isFinite);

@@ -13,8 +13,8 @@
  * figures are a floor for a service with the machine to itself.
  */
 import type { BackendTarget } from "./backends.js";
-import { grpcCall } from "./search-clients.js";
 import type { Operation, SearchCall } from "./search-clients.js";
+import { grpcCall } from "./search-clients.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { spawnService } from "./service-process.js";
 import { median, msSince, percentile } from "./stats.js";
@@ -58,7 +58,12 @@ export interface CapacityResult {
   rows: CapacityRow[];
 }
 
-async function closedLoop(call: SearchCall, queries: readonly string[], concurrency: number, ms: number): Promise<CapacityStep> {
+async function closedLoop(
+  call: SearchCall,
+  queries: readonly string[],
+  concurrency: number,
+  ms: number,
+): Promise<CapacityStep> {
   const lat: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -80,7 +85,14 @@ async function closedLoop(call: SearchCall, queries: readonly string[], concurre
   };
   await Promise.all(Array.from({ length: concurrency }, () => client()));
   const wall = msSince(t0) / 1000;
-  return { concurrency, rps: lat.length / wall, p50: percentile(lat, 50), p99: percentile(lat, 99), errors, ...(firstError === undefined ? {} : { firstError }) };
+  return {
+    concurrency,
+    rps: lat.length / wall,
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    errors,
+    ...(firstError === undefined ? {} : { firstError }),
+  };
 }
 
 async function sweep(call: SearchCall, queries: readonly string[], stepMs: number): Promise<CapacityStep[]> {
@@ -95,7 +107,11 @@ async function sweep(call: SearchCall, queries: readonly string[], stepMs: numbe
 }
 
 /** Measures capacity per operation against `target`. */
-export async function benchCapacity(target: BackendTarget, opts: { rounds: number; stepSeconds: number }, log: (s: string) => void): Promise<CapacityResult> {
+export async function benchCapacity(
+  target: BackendTarget,
+  opts: { rounds: number; stepSeconds: number },
+  log: (s: string) => void,
+): Promise<CapacityResult> {
   const queries = loadBenchQueries().slice(0, QUERY_SET);
   const svc = await spawnService(target.dataDir, target.env);
   const clients = new Map(OPERATIONS.map((op) => [op, grpcCall(svc.address, svc.key, op)]));
@@ -103,14 +119,20 @@ export async function benchCapacity(target: BackendTarget, opts: { rounds: numbe
   let leadsFound = 0;
   try {
     for (const [, c] of clients) for (const q of queries) await c.call(q);
-    const res = await fetch(`${svc.url}/api/v1/leads`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${svc.key}` }, body: JSON.stringify({ query: queries[0], limit: 10 }) });
+    const res = await fetch(`${svc.url}/api/v1/leads`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${svc.key}` },
+      body: JSON.stringify({ query: queries[0], limit: 10 }),
+    });
     const found = ((await res.json()) as { data?: { results?: unknown[] } }).data?.results;
     leadsFound = Array.isArray(found) ? found.length : 0;
     for (let round = 0; round < opts.rounds; round++) {
       for (const op of OPERATIONS) {
         const steps = await sweep(clients.get(op)!.call, queries, opts.stepSeconds * 1000);
         sweeps.get(op)!.push(steps);
-        log(`capacity ${target.backend} r${round + 1} ${op}: ${steps.map((s) => `c${s.concurrency} ${s.rps.toFixed(1)}/s p99 ${s.p99.toFixed(0)}${s.errors > 0 ? ` (${s.errors} errors: ${s.firstError})` : ""}`).join(", ")}`);
+        log(
+          `capacity ${target.backend} r${round + 1} ${op}: ${steps.map((s) => `c${s.concurrency} ${s.rps.toFixed(1)}/s p99 ${s.p99.toFixed(0)}${s.errors > 0 ? ` (${s.errors} errors: ${s.firstError})` : ""}`).join(", ")}`,
+        );
       }
     }
   } finally {
@@ -119,9 +141,26 @@ export async function benchCapacity(target: BackendTarget, opts: { rounds: numbe
   }
   const rows = OPERATIONS.map((op): CapacityRow => {
     const all = sweeps.get(op)!;
-    const best = all.map((steps) => steps.filter((s) => s.p99 <= P99_BOUND_MS && s.errors === 0).reduce<CapacityStep | undefined>((b, s) => (b === undefined || s.rps > b.rps ? s : b), undefined));
+    const best = all.map((steps) =>
+      steps
+        .filter((s) => s.p99 <= P99_BOUND_MS && s.errors === 0)
+        .reduce<CapacityStep | undefined>((b, s) => (b === undefined || s.rps > b.rps ? s : b), undefined),
+    );
     const capacities = best.map((b) => b?.rps ?? 0);
-    return { operation: op, sweeps: all, capacities, atConcurrency: best.map((b) => b?.concurrency ?? 0), capacity: median(capacities) };
+    return {
+      operation: op,
+      sweeps: all,
+      capacities,
+      atConcurrency: best.map((b) => b?.concurrency ?? 0),
+      capacity: median(capacities),
+    };
   });
-  return { backend: target.backend, posts: svc.posts, stepSeconds: opts.stepSeconds, rounds: opts.rounds, leadsFound, rows };
+  return {
+    backend: target.backend,
+    posts: svc.posts,
+    stepSeconds: opts.stepSeconds,
+    rounds: opts.rounds,
+    leadsFound,
+    rows,
+  };
 }

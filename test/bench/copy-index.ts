@@ -5,12 +5,12 @@
  * it is not a measurement of the ingest pipeline into Weaviate (the ratio section measures that).
  */
 import * as lancedb from "@lancedb/lancedb";
+import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
-import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
-import { indexFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
+import { indexFor } from "./backends.js";
 import { msSince } from "./stats.js";
 
 /** What the copy did. */
@@ -41,12 +41,29 @@ export async function copyIndex(from: BackendTarget, to: BackendTarget, log: (s:
   const dims = toVector((await table.query().select(["vector"]).limit(1).toArray())[0]?.vector).length;
   const target = await indexFor(to);
   await target.open(USE_MODEL_ID, dims);
-  const res: CopyResult = { from: from.dataDir, to: to.collection ?? to.dataDir, rows: 0, inserted: 0, updated: 0, failed: 0, seconds: 0, targetCount: 0 };
+  const res: CopyResult = {
+    from: from.dataDir,
+    to: to.collection ?? to.dataDir,
+    rows: 0,
+    inserted: 0,
+    updated: 0,
+    failed: 0,
+    seconds: 0,
+    targetCount: 0,
+  };
   const t0 = process.hrtime.bigint();
   try {
     for (let offset = 0; offset < total; offset += CHUNK) {
-      const rows = await table.query().select([...POST_COLUMNS, "vector"]).limit(CHUNK).offset(offset).toArray();
-      const posts: IndexedPost[] = rows.map((r: Record<string, unknown>) => ({ ...fromRow(r), vector: toVector(r.vector) }));
+      const rows = await table
+        .query()
+        .select([...POST_COLUMNS, "vector"])
+        .limit(CHUNK)
+        .offset(offset)
+        .toArray();
+      const posts: IndexedPost[] = rows.map((r: Record<string, unknown>) => ({
+        ...fromRow(r),
+        vector: toVector(r.vector),
+      }));
       const u = await target.upsert(posts);
       res.rows += posts.length;
       res.inserted += u.inserted;

@@ -6,10 +6,10 @@
 import { spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
 import path from "node:path";
-import { parse } from "csv-parse";
 import * as lancedb from "@lancedb/lancedb";
-import { Filters } from "weaviate-client";
+import { parse } from "csv-parse";
 import type { WeaviateClient } from "weaviate-client";
+import { Filters } from "weaviate-client";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { CORPORA } from "../harness/seed.js";
@@ -29,7 +29,9 @@ export interface Corpus {
 function wcLines(file: string, viaZstd: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
     // Counted outside Node's decoder: `zstd --long=31` handles the dump's large window.
-    const child = viaZstd ? spawn("zstd", ["-dc", "--long=31", file], { stdio: ["ignore", "pipe", "inherit"] }) : undefined;
+    const child = viaZstd
+      ? spawn("zstd", ["-dc", "--long=31", file], { stdio: ["ignore", "pipe", "inherit"] })
+      : undefined;
     const stream = child?.stdout ?? createReadStream(file);
     let lines = 0;
     let last = 10;
@@ -56,10 +58,32 @@ const at = (rel: string): string => path.join(CORPORA, rel);
  * behind (the raw_csv folder repeats the Reddit dump's posts and is not loaded twice).
  */
 export const CORPORA_FILES: readonly Corpus[] = [
-  { name: "startups_se", file: "stackexchange_startups/startups_se_questions.jsonl", source: "stackexchange", subforum: "startups_se", rowCount: () => wcLines(at("stackexchange_startups/startups_se_questions.jsonl"), false) },
-  { name: "hackernews", file: "hackernews_2015_2016/hacker_news.csv", source: "hackernews", rowCount: () => csvRecords(at("hackernews_2015_2016/hacker_news.csv")) },
-  { name: "onstartups", file: "stackexchange_startups/onstartups_questions.jsonl", source: "stackexchange", subforum: "onstartups", rowCount: () => wcLines(at("stackexchange_startups/onstartups_questions.jsonl"), false) },
-  { name: "reddit", file: "reddit_top2013/submissions_top2013.ndjson.zst", source: "reddit", rowCount: () => wcLines(at("reddit_top2013/submissions_top2013.ndjson.zst"), true) },
+  {
+    name: "startups_se",
+    file: "stackexchange_startups/startups_se_questions.jsonl",
+    source: "stackexchange",
+    subforum: "startups_se",
+    rowCount: () => wcLines(at("stackexchange_startups/startups_se_questions.jsonl"), false),
+  },
+  {
+    name: "hackernews",
+    file: "hackernews_2015_2016/hacker_news.csv",
+    source: "hackernews",
+    rowCount: () => csvRecords(at("hackernews_2015_2016/hacker_news.csv")),
+  },
+  {
+    name: "onstartups",
+    file: "stackexchange_startups/onstartups_questions.jsonl",
+    source: "stackexchange",
+    subforum: "onstartups",
+    rowCount: () => wcLines(at("stackexchange_startups/onstartups_questions.jsonl"), false),
+  },
+  {
+    name: "reddit",
+    file: "reddit_top2013/submissions_top2013.ndjson.zst",
+    source: "reddit",
+    rowCount: () => wcLines(at("reddit_top2013/submissions_top2013.ndjson.zst"), true),
+  },
 ];
 
 /** Absolute path of a corpus file. */
@@ -87,7 +111,8 @@ export async function weaviateCount(client: WeaviateClient, collection: string, 
   if (!(await client.collections.exists(collection))) return 0;
   const posts = client.collections.get(collection);
   const bySource = posts.filter.byProperty("source").equal(c.source);
-  const filters = c.subforum === undefined ? bySource : Filters.and(bySource, posts.filter.byProperty("subforum").equal(c.subforum));
+  const filters =
+    c.subforum === undefined ? bySource : Filters.and(bySource, posts.filter.byProperty("subforum").equal(c.subforum));
   const res = await posts.aggregate.overAll({ filters });
   return res.totalCount;
 }

@@ -13,14 +13,21 @@
  *   properties, as the adapter asks for a first page (weaviate-hybrid-window.ts); for
  *   VectorSearch one `nearVector` query returning the properties.
  */
-import { connect } from "@lancedb/lancedb";
+
 import type { Connection, Table } from "@lancedb/lancedb";
+import { connect } from "@lancedb/lancedb";
 import type { WeaviateClient } from "weaviate-client";
 import type { Config } from "../../src/config.js";
 import { alphaFor } from "../../src/core/hybrid-alpha.js";
 import { candidateDepth } from "../../src/index/fusion.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { keywordQuery, RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb-queries.js";
+import {
+  keywordQuery,
+  RESULT_COLUMNS,
+  vectorIndexStats,
+  vectorPlan,
+  vectorQuery,
+} from "../../src/index/lancedb-queries.js";
 import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { hybridRequest } from "../../src/index/weaviate-hybrid-window.js";
@@ -38,7 +45,14 @@ export interface EngineFloor {
 
 /** Opens the raw engine for the service configuration `config`. */
 export async function openEngineFloor(config: Config): Promise<EngineFloor> {
-  if (config.weaviateUrl !== undefined) return weaviateFloor(await connectWeaviate({ httpUrl: config.weaviateUrl, ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}) }), config);
+  if (config.weaviateUrl !== undefined)
+    return weaviateFloor(
+      await connectWeaviate({
+        httpUrl: config.weaviateUrl,
+        ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
+      }),
+      config,
+    );
   const db = await connect(LanceDbIndex.dirFor(config.dataDir), { readConsistencyInterval: 1 });
   return lanceFloor(db, await db.openTable(POSTS_TABLE));
 }
@@ -50,23 +64,37 @@ function lanceFloor(db: Connection, table: Table): EngineFloor {
       // Results as Arrow batches, as the adapter takes them (no row objects).
       const [kw, vec] = await Promise.all([
         keywordQuery(table, text, undefined, depth, ["id"]).withRowId().toArrow(),
-        vectorIndexStats(table).then((stats) => vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], vectorPlan(stats, "window", depth)).withRowId().toArrow()),
+        vectorIndexStats(table).then((stats) =>
+          vectorQuery(table, vector, undefined, { limit: depth, offset: 0 }, ["id"], vectorPlan(stats, "window", depth))
+            .withRowId()
+            .toArrow(),
+        ),
       ]);
       // The page's rows: the first PAGE distinct candidates stand in for the fused page (fusion
       // itself is our work, not the engine's); same number of rows read the same way (by the
       // row addresses the ranking returned).
-      const address = new Map([vec, kw].flatMap((batch) => {
-        if (batch.numRows === 0) return [];
-        const ids = batch.getChild("id")!.toArray() as ArrayLike<unknown>;
-        const rowIds = batch.getChild("_rowid")!.toArray() as ArrayLike<bigint>;
-        return Array.from({ length: batch.numRows }, (_, i) => [String(ids[i]), rowIds[i]!] as const);
-      }));
+      const address = new Map(
+        [vec, kw].flatMap((batch) => {
+          if (batch.numRows === 0) return [];
+          const ids = batch.getChild("id")!.toArray() as ArrayLike<unknown>;
+          const rowIds = batch.getChild("_rowid")!.toArray() as ArrayLike<bigint>;
+          return Array.from({ length: batch.numRows }, (_, i) => [String(ids[i]), rowIds[i]!] as const);
+        }),
+      );
       const page = [...address.values()].slice(0, PAGE);
-      return page.length > 0 ? (await table.takeRowIds(page).select([...RESULT_COLUMNS]).toArrow()).numRows : 0;
+      return page.length > 0
+        ? (
+            await table
+              .takeRowIds(page)
+              .select([...RESULT_COLUMNS])
+              .toArrow()
+          ).numRows
+        : 0;
     },
     async vector(vector) {
       const plan = vectorPlan(await vectorIndexStats(table), "page", PAGE);
-      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, RESULT_COLUMNS, plan).toArrow()).numRows;
+      return (await vectorQuery(table, vector, undefined, { limit: PAGE, offset: 0 }, RESULT_COLUMNS, plan).toArrow())
+        .numRows;
     },
     async close() {
       table.close();
@@ -98,7 +126,11 @@ function weaviateFloor(client: WeaviateClient, config: Config): EngineFloor {
       return res.objects.length;
     },
     async vector(vector) {
-      const res = await posts.query.nearVector(Array.from(vector), { limit: PAGE, returnMetadata: ["distance"], returnProperties: RESULT_PROPERTIES });
+      const res = await posts.query.nearVector(Array.from(vector), {
+        limit: PAGE,
+        returnMetadata: ["distance"],
+        returnProperties: RESULT_PROPERTIES,
+      });
       return res.objects.length;
     },
     async close() {

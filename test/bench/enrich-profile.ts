@@ -17,7 +17,11 @@ import { toVector } from "./stored-vectors.js";
 const n = Number(process.argv[2] ?? 4000);
 const db = await lancedb.connect(LanceDbIndex.dirFor(path.join(BENCH_DIR, "lancedb-full")));
 const t = await db.openTable(POSTS_TABLE);
-const rows = (await t.query().select([...POST_COLUMNS, "vector"]).limit(n).toArray()) as Record<string, unknown>[];
+const rows = (await t
+  .query()
+  .select([...POST_COLUMNS, "vector"])
+  .limit(n)
+  .toArray()) as Record<string, unknown>[];
 t.close();
 db.close();
 const posts = rows.map((r) => fromRow(r));
@@ -41,4 +45,6 @@ const c0 = process.cpuUsage();
 await enricher.enrich(posts, vectors);
 const c = process.cpuUsage(c0);
 const per = (ms: number): string => `${((1000 * ms) / posts.length).toFixed(0)} us/post`;
-console.log(`${posts.length} posts: enrich ${per((c.user + c.system) / 1000)}; sentiment ${per(sMs)}, leads ${per(lMs)}`);
+console.log(
+  `${posts.length} posts: enrich ${per((c.user + c.system) / 1000)}; sentiment ${per(sMs)}, leads ${per(lMs)}`,
+);

@@ -27,15 +27,15 @@ import { loadConfig } from "../../src/config.js";
 import { keywordText } from "../../src/core/keyword-text.js";
 import { querySubject } from "../../src/core/query-subject.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import { findGhz } from "../load/grpc-load.js";
 import type { BackendTarget } from "./backends.js";
 import { openEngineFloor } from "./engine-floor.js";
 import { ghzSequential } from "./ghz-calls.js";
-import { grpcCall, healthCheckCall } from "./search-clients.js";
 import type { Method } from "./search-clients.js";
+import { grpcCall, healthCheckCall } from "./search-clients.js";
 import { loadBenchQueries, QueryPool } from "./search-queries.js";
 import { spawnService } from "./service-process.js";
 import { median, msSince } from "./stats.js";
-import { findGhz } from "../load/grpc-load.js";
 
 /** One method's figures. */
 export interface FloorRow {
@@ -70,11 +70,18 @@ export interface FloorResult {
 export const FLOOR_GOAL = 1.3;
 
 const METHODS: readonly Method[] = ["semantic", "vector"];
-const RPCS: Record<Method, string> = { semantic: "threadsight.v1.SearchService/SemanticSearch", vector: "threadsight.v1.SearchService/VectorSearch" };
+const RPCS: Record<Method, string> = {
+  semantic: "threadsight.v1.SearchService/SemanticSearch",
+  vector: "threadsight.v1.SearchService/VectorSearch",
+};
 const WARMUP = 5;
 
 /** Measures the floor ratio against `target` (which must already hold the posts). */
-export async function benchFloor(target: BackendTarget, opts: { rounds: number; queriesPerRound: number }, log: (s: string) => void): Promise<FloorResult> {
+export async function benchFloor(
+  target: BackendTarget,
+  opts: { rounds: number; queriesPerRound: number },
+  log: (s: string) => void,
+): Promise<FloorResult> {
   const pool = new QueryPool(loadBenchQueries());
   const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env });
   const svc = await spawnService(target.dataDir, target.env);
@@ -84,7 +91,21 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
   const health = healthCheckCall(svc.address);
   const ghz = findGhz();
   if (ghz === undefined) log("floor: ghz not found (scripts/install-load-tools.sh builds it): no Go client column");
-  const samples = new Map(METHODS.map((m) => [m, { e2e: [] as number[], embed: [] as number[], engine: [] as number[], trip: [] as number[], ratios: [] as number[], tripRatios: [] as number[], goE2e: [] as number[], goRatios: [] as number[] }]));
+  const samples = new Map(
+    METHODS.map((m) => [
+      m,
+      {
+        e2e: [] as number[],
+        embed: [] as number[],
+        engine: [] as number[],
+        trip: [] as number[],
+        ratios: [] as number[],
+        tripRatios: [] as number[],
+        goE2e: [] as number[],
+        goRatios: [] as number[],
+      },
+    ]),
+  );
   const signal = AbortSignal.timeout(3_600_000);
   try {
     for (const q of pool.take(WARMUP)) {
@@ -108,7 +129,14 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
           return { embed, engine: msSince(t) };
         };
         const call = clients.get(m)!.call;
-        const r = { e2e: [] as number[], embed: [] as number[], engine: [] as number[], trip: [] as number[], ratio: [] as number[], tripRatio: [] as number[] };
+        const r = {
+          e2e: [] as number[],
+          embed: [] as number[],
+          engine: [] as number[],
+          trip: [] as number[],
+          ratio: [] as number[],
+          tripRatio: [] as number[],
+        };
         const served = async (q: string): Promise<void> => {
           const t = process.hrtime.bigint();
           await call(q);
@@ -141,14 +169,23 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
           const [first, ...qs] = pool.take(opts.queriesPerRound + 1);
           const floors = new Map<number, number>();
           const floorOf = async (parity: number): Promise<void> => {
-            for (const [i, q] of qs.entries()) if (i % 2 === parity) floors.set(i, await timedFloor(q).then((f) => f.embed + f.engine));
+            for (const [i, q] of qs.entries())
+              if (i % 2 === parity) floors.set(i, await timedFloor(q).then((f) => f.embed + f.engine));
           };
           await floorOf(0);
-          const [, ...go] = await ghzSequential(ghz, svc.address, svc.key, RPCS[m], [first!, ...qs].map((q) => ({ query: q, limit: 10 })));
+          const [, ...go] = await ghzSequential(
+            ghz,
+            svc.address,
+            svc.key,
+            RPCS[m],
+            [first!, ...qs].map((q) => ({ query: q, limit: 10 })),
+          );
           await floorOf(1);
           s.goE2e.push(...go);
           s.goRatios.push(median(go.map((ms, i) => ms / floors.get(i)!)));
-          log(`floor ${target.backend} r${round + 1} ${m} (ghz): e2e ${median(go).toFixed(1)} ms; ratio ${s.goRatios.at(-1)!.toFixed(2)}x`);
+          log(
+            `floor ${target.backend} r${round + 1} ${m} (ghz): e2e ${median(go).toFixed(1)} ms; ratio ${s.goRatios.at(-1)!.toFixed(2)}x`,
+          );
         }
         s.e2e.push(...r.e2e);
         s.embed.push(...r.embed);
@@ -157,7 +194,9 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
         const ratio = median(r.ratio);
         s.ratios.push(ratio);
         s.tripRatios.push(median(r.tripRatio));
-        log(`floor ${target.backend} r${round + 1} ${m}: e2e ${median(r.e2e).toFixed(1)} ms, embed ${median(r.embed).toFixed(1)}, engine ${median(r.engine).toFixed(1)}, round trip ${median(r.trip).toFixed(1)}; ratio ${ratio.toFixed(2)}x (${median(r.tripRatio).toFixed(2)}x with the round trip)`);
+        log(
+          `floor ${target.backend} r${round + 1} ${m}: e2e ${median(r.e2e).toFixed(1)} ms, embed ${median(r.embed).toFixed(1)}, engine ${median(r.engine).toFixed(1)}, round trip ${median(r.trip).toFixed(1)}; ratio ${ratio.toFixed(2)}x (${median(r.tripRatio).toFixed(2)}x with the round trip)`,
+        );
       }
     }
   } finally {
@@ -169,8 +208,21 @@ export async function benchFloor(target: BackendTarget, opts: { rounds: number; 
   }
   const rows = METHODS.map((m): FloorRow => {
     const s = samples.get(m)!;
-    const go = s.goRatios.length > 0 ? { goEndToEnd: median(s.goE2e), goRatios: s.goRatios, goRatio: median(s.goRatios) } : {};
-    return { method: m, rounds: opts.rounds, queriesPerRound: opts.queriesPerRound, endToEnd: median(s.e2e), embed: median(s.embed), engine: median(s.engine), roundTrip: median(s.trip), ratioWithRoundTrip: median(s.tripRatios), ratios: s.ratios, ratio: median(s.ratios), ...go };
+    const go =
+      s.goRatios.length > 0 ? { goEndToEnd: median(s.goE2e), goRatios: s.goRatios, goRatio: median(s.goRatios) } : {};
+    return {
+      method: m,
+      rounds: opts.rounds,
+      queriesPerRound: opts.queriesPerRound,
+      endToEnd: median(s.e2e),
+      embed: median(s.embed),
+      engine: median(s.engine),
+      roundTrip: median(s.trip),
+      ratioWithRoundTrip: median(s.tripRatios),
+      ratios: s.ratios,
+      ratio: median(s.ratios),
+      ...go,
+    };
   });
   return { backend: target.backend, posts: svc.posts, rows };
 }

@@ -8,11 +8,14 @@
  * answers the handler gave. Run on the kept benchmark index:
  *   node --import tsx test/bench/handler-vs-floor.ts [queries]
  */
+
+import { randomBytes } from "node:crypto";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { VectorSearchResponse } from "../../gen/threadsight/v1/search_pb.js";
 import { VectorSearchRequestSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
 import { searchService } from "../../src/api/search.js";
 import { loadConfig } from "../../src/config.js";
+import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
@@ -22,8 +25,6 @@ import { indexFor, targetFor } from "./backends.js";
 import { openEngineFloor } from "./engine-floor.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { median } from "./stats.js";
-import { randomBytes } from "node:crypto";
-import { PageTokens } from "../../src/core/page-token.js";
 
 /** Calls before timing starts (connections, caches, JIT). */
 const WARMUP = 10;
@@ -34,7 +35,16 @@ const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...t
 const embedder = cachedEmbedder(await createEmbedder(config), 100);
 const index = await indexFor(target);
 await index.open(embedder.model, embedder.dimensions);
-const handlers = searchService(new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) }));
+const handlers = searchService(
+  new SearchCore({
+    index,
+    embedder,
+    summarizer: createExtractiveSummarizer(),
+    hybridAlpha: config.hybridAlpha,
+    shortQueryAlpha: config.shortQueryAlpha,
+    pageTokens: new PageTokens(randomBytes(32)),
+  }),
+);
 const engine = await openEngineFloor(config);
 const floorEmbedder = await startUseEmbedder(config.embedWorkers);
 const signal = AbortSignal.timeout(3_600_000);
@@ -48,7 +58,12 @@ try {
   const handler = async (q: string): Promise<void> => {
     const s = performance.now();
     // The handler builds the message with create(); create() hands back a message of its schema as is.
-    answers.push(create(VectorSearchResponseSchema, await handlers.vectorSearch!(create(VectorSearchRequestSchema, { query: q, limit: 10 }), context)));
+    answers.push(
+      create(
+        VectorSearchResponseSchema,
+        await handlers.vectorSearch!(create(VectorSearchRequestSchema, { query: q, limit: 10 }), context),
+      ),
+    );
     t.handler.push(performance.now() - s);
   };
   const floor = async (q: string): Promise<void> => {
@@ -71,7 +86,9 @@ try {
     }
   }
   const m = (v: number[]): string => median(v.slice(WARMUP)).toFixed(2);
-  console.log(`${n} fresh queries: handler ${m(t.handler)} ms; floor ${m(t.floor)} ms (embedding ${m(t.embed)}, engine ${m(t.engine)})`);
+  console.log(
+    `${n} fresh queries: handler ${m(t.handler)} ms; floor ${m(t.floor)} ms (embedding ${m(t.embed)}, engine ${m(t.engine)})`,
+  );
   const codec = { encode: [] as number[], decode: [] as number[], bytes: [] as number[] };
   for (let round = 0; round < 5; round++) {
     for (const answer of answers) {
@@ -84,7 +101,9 @@ try {
       codec.bytes.push(bytes.length);
     }
   }
-  console.log(`answer (median ${median(codec.bytes)} bytes): encode ${m(codec.encode)} ms, decode ${m(codec.decode)} ms`);
+  console.log(
+    `answer (median ${median(codec.bytes)} bytes): encode ${m(codec.encode)} ms, decode ${m(codec.decode)} ms`,
+  );
 } finally {
   await floorEmbedder.close();
   await embedder.close();

@@ -9,7 +9,7 @@
  *
  * Run: node --import tsx test/bench/http2-server-cost.ts [calls]
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import http2 from "node:http2";
 import path from "node:path";
 import { procCpuMs } from "./proc-cpu.js";
@@ -22,13 +22,24 @@ const frame = Buffer.from([0, 0, 0, 0, 0]);
 
 const servers: { stack: string; child: ChildProcess; session: http2.ClientHttp2Session }[] = [];
 for (const stack of stacks) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "minimal-connect-server.ts"), stack], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve) => child.stdout!.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())));
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "minimal-connect-server.ts"), stack],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve) =>
+    child.stdout!.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())),
+  );
   servers.push({ stack, child, session: http2.connect(url) });
 }
 const call = (session: http2.ClientHttp2Session): Promise<void> =>
   new Promise((resolve, reject) => {
-    const req = session.request({ ":method": "POST", ":path": "/grpc.health.v1.Health/Check", "content-type": "application/grpc", te: "trailers" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": "/grpc.health.v1.Health/Check",
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
     req.on("data", () => {});
     req.on("end", resolve);
     req.on("error", reject);

@@ -1,6 +1,7 @@
 /** The INDEXING variable of the ingest benchmarks, checked. */
-import { INDEXING_MODES } from "../../src/index/open-index.js";
+
 import type { IndexingMode } from "../../src/index/open-index.js";
+import { INDEXING_MODES } from "../../src/index/open-index.js";
 
 export function indexingMode(raw: string): IndexingMode {
   const mode = INDEXING_MODES.find((m) => m === raw);

@@ -12,18 +12,19 @@
  * CLI's default: with no server reading the scratch directory, the same as deferred), live or deferred.
  * Run: ROUNDS=4 [BACKEND=weaviate] [PER=1000] [BATCH=256] [NORAW=1] [INDEXING=live] node --import tsx test/bench/ingest-cpu-split.ts
  */
+
+import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
-import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
-import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { indexFor, targetFor } from "./backends.js";
 import { CORPORA_FILES, corpusPath } from "./corpora.js";
+import { indexingMode } from "./indexing-mode.js";
 import { scratchMaker } from "./ingest.js";
 import { procCpuMs, threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
-import { indexingMode } from "./indexing-mode.js";
 
 const per = Number(process.env.PER ?? 250);
 const weaviate = process.env.BACKEND === "weaviate" ? await startBenchWeaviate() : undefined;
@@ -39,23 +40,53 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
   const ev: string[] = [];
   let t0 = 0n;
   const at = () => (Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0);
-  let firstEmbed = "", lastEmbedDone = "";
+  let firstEmbed = "",
+    lastEmbedDone = "";
   const calls: string[][] = [];
-  const wrapped: Embedder = { model: embedder.model, dimensions: embedder.dimensions, close: async () => {}, embed: async (t, s) => { calls.push([...t]); if (!firstEmbed) firstEmbed = at(); const v = await embedder.embed(t, s); lastEmbedDone = at(); return v; } };
+  const wrapped: Embedder = {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    close: async () => {},
+    embed: async (t, s) => {
+      calls.push([...t]);
+      if (!firstEmbed) firstEmbed = at();
+      const v = await embedder.embed(t, s);
+      lastEmbedDone = at();
+      return v;
+    },
+  };
   const up = index.upsert.bind(index);
-  index.upsert = async (p, s) => { const a = at(); const r = await up(p, s); ev.push(`upsert ${p.length} ${a}-${at()}`); return r; };
+  index.upsert = async (p, s) => {
+    const a = at();
+    const r = await up(p, s);
+    ev.push(`upsert ${p.length} ${a}-${at()}`);
+    return r;
+  };
   const c0 = process.cpuUsage();
   const th0 = threadCpuMs();
   const server0 = serverCpuMs();
   t0 = process.hrtime.bigint();
-  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: Number(process.env.BATCH ?? DEFAULT_BATCH_SIZE), fileLimit: per }, { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => { if ("error" in o) throw o.error; });
+  await ingestFiles(
+    CORPORA_FILES.map(corpusPath),
+    { batchSize: Number(process.env.BATCH ?? DEFAULT_BATCH_SIZE), fileLimit: per },
+    { index, embedder: wrapped, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} },
+    (o) => {
+      if ("error" in o) throw o.error;
+    },
+  );
   const written = at();
   // Closed inside the window, as the ratio part times it: the writer's final optimize is part of the run.
   await index.close();
   const end = at();
-  console.log("   pipeline threads: " + threadCpuDiff(th0, threadCpuMs()) + (weaviate ? `, weaviate-server ${serverCpuMs() - server0}` : ""));
+  console.log(
+    "   pipeline threads: " +
+      threadCpuDiff(th0, threadCpuMs()) +
+      (weaviate ? `, weaviate-server ${serverCpuMs() - server0}` : ""),
+  );
   const c = process.cpuUsage(c0);
-  console.log(`round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, last write ${written}, closed ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`);
+  console.log(
+    `round ${round}: first embed ${firstEmbed}, last embed done ${lastEmbedDone}, last write ${written}, closed ${end} ms; ${ev.join("; ")}; process CPU ${((c.user + c.system) / 1000).toFixed(0)} ms`,
+  );
   if (!process.env.NORAW) {
     const r0 = process.cpuUsage();
     const th1 = threadCpuMs();
@@ -63,7 +94,9 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 4); round++) {
     await Promise.all(calls.map((c) => embedder.embed(c)));
     const rc = process.cpuUsage(r0);
     console.log("   raw threads: " + threadCpuDiff(th1, threadCpuMs()));
-    console.log(`   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`);
+    console.log(
+      `   raw: ${(Number(process.hrtime.bigint() - w0) / 1e6).toFixed(0)} ms wall, CPU ${((rc.user + rc.system) / 1000).toFixed(0)} ms`,
+    );
   }
   await enricher.close();
   await cleanup();

@@ -14,21 +14,26 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
+import { loadConfig } from "../../src/config.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
-import { loadConfig } from "../../src/config.js";
-import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
-import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import { CORPORA_FILES, corpusPath } from "./corpora.js";
-import { threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
+import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { embed } from "../index/synthetic.js";
+import { CORPORA_FILES, corpusPath } from "./corpora.js";
 import { indexingMode } from "./indexing-mode.js";
+import { threadCpuDiff, threadCpuMs } from "./proc-cpu.js";
 
 const DIMS = 512;
-const embedder: Embedder = { model: "use-lite-512", dimensions: DIMS, embed: async (texts) => texts.map((t) => embed(t, DIMS)), close: async () => {} };
+const embedder: Embedder = {
+  model: "use-lite-512",
+  dimensions: DIMS,
+  embed: async (texts) => texts.map((t) => embed(t, DIMS)),
+  close: async () => {},
+};
 const perCorpus = process.env.PER ? Number(process.env.PER) : undefined;
 const indexing = indexingMode(process.env.INDEXING ?? "live");
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-upkeep-"));
@@ -42,18 +47,27 @@ try {
   let posts = 0;
   const before = threadCpuMs();
   const t0 = performance.now();
-  await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, ...(perCorpus ? { fileLimit: perCorpus } : {}) }, { index, embedder, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} }, (o) => {
-    if ("error" in o) throw o.error;
-    posts += o.result.postsThisRun;
-  });
+  await ingestFiles(
+    CORPORA_FILES.map(corpusPath),
+    { batchSize: DEFAULT_BATCH_SIZE, ...(perCorpus ? { fileLimit: perCorpus } : {}) },
+    { index, embedder, enricher, checkpoints: new CheckpointStore(dataDir), log: () => {} },
+    (o) => {
+      if ("error" in o) throw o.error;
+      posts += o.result.postsThisRun;
+    },
+  );
   const t1 = performance.now();
   const ingested = threadCpuMs();
   await enricher.close();
   await index.close();
   const t2 = performance.now();
-  console.log(`vector index ${process.env.VECTOR_INDEX === "off" ? "off" : "on"}, indexing ${indexing}; ${posts} posts`);
+  console.log(
+    `vector index ${process.env.VECTOR_INDEX === "off" ? "off" : "on"}, indexing ${indexing}; ${posts} posts`,
+  );
   console.log(`ingest: ${(t1 - t0).toFixed(0)} ms wall; CPU ms ${threadCpuDiff(before, ingested)}`);
-  console.log(`close (final optimize): ${(t2 - t1).toFixed(0)} ms wall; CPU ms ${threadCpuDiff(ingested, threadCpuMs())}`);
+  console.log(
+    `close (final optimize): ${(t2 - t1).toFixed(0)} ms wall; CPU ms ${threadCpuDiff(ingested, threadCpuMs())}`,
+  );
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -16,25 +16,25 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import type { IndexingMode } from "../../src/index/open-index.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import type { IndexingMode } from "../../src/index/open-index.js";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
-import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
+import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import type { IngestStats } from "../../src/ingest/ingest-stats.js";
 import { emptyStats, skippedTotal } from "../../src/ingest/ingest-stats.js";
-import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
-import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import { indexFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
+import { indexFor } from "./backends.js";
 import { CORPORA_FILES, corpusPath, lanceCount, weaviateCount } from "./corpora.js";
 import { BENCH_DIR } from "./results-store.js";
-import { storedVectorEmbedder } from "./stored-vectors.js";
-import type { StoredVectorStats } from "./stored-vectors.js";
 import { median, msSince } from "./stats.js";
+import type { StoredVectorStats } from "./stored-vectors.js";
+import { storedVectorEmbedder } from "./stored-vectors.js";
 
 /** Result of the raw-vs-pipeline comparison. */
 export interface RatioResult {
@@ -93,7 +93,11 @@ function recording(inner: Embedder, calls: string[][]): Embedder {
   };
 }
 
-async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }>, embedder: Embedder, perCorpus: number): Promise<{ posts: number; ms: number }> {
+async function pipelineOnce(
+  make: () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }>,
+  embedder: Embedder,
+  perCorpus: number,
+): Promise<{ posts: number; ms: number }> {
   const { target, cleanup } = await make();
   // As `threadsight ingest` opens it by default: with no server reading the scratch directory,
   // the embedded index leaves its upkeep to the close (lancedb-maintenance.ts).
@@ -107,10 +111,15 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
       let posts = 0;
       const t0 = process.hrtime.bigint();
       // The corpora as `threadsight ingest a b c d` takes them: one pipeline over the files.
-      await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: perCorpus }, { index, embedder, enricher, checkpoints, log: quietLog }, (outcome) => {
-        if ("error" in outcome) throw outcome.error;
-        posts += outcome.result.postsThisRun;
-      });
+      await ingestFiles(
+        CORPORA_FILES.map(corpusPath),
+        { batchSize: DEFAULT_BATCH_SIZE, fileLimit: perCorpus },
+        { index, embedder, enricher, checkpoints, log: quietLog },
+        (outcome) => {
+          if ("error" in outcome) throw outcome.error;
+          posts += outcome.result.postsThisRun;
+        },
+      );
       // Timed to the index's close, as `threadsight ingest` exits only after it: a writer then
       // waits for its background upkeep and folds the rows still unindexed into the indexes.
       await index.close();
@@ -125,15 +134,25 @@ async function pipelineOnce(make: () => Promise<{ target: BackendTarget; cleanup
 }
 
 /** Scratch targets for the ratio rounds: a temp dir, or a throw-away Weaviate collection. */
-export function scratchMaker(base: BackendTarget): () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }> {
+export function scratchMaker(
+  base: BackendTarget,
+): () => Promise<{ target: BackendTarget; cleanup: () => Promise<void> }> {
   let n = 0;
   return async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-bench-ratio-"));
     if (base.backend === "lancedb") {
-      return { target: { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+      return {
+        target: { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } },
+        cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
     }
     const collection = `BenchRatio${process.pid}R${++n}`;
-    const target: BackendTarget = { backend: "weaviate", dataDir, collection, env: { ...base.env, THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_COLLECTION: collection } };
+    const target: BackendTarget = {
+      backend: "weaviate",
+      dataDir,
+      collection,
+      env: { ...base.env, THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_COLLECTION: collection },
+    };
     return {
       target,
       cleanup: async () => {
@@ -147,7 +166,12 @@ export function scratchMaker(base: BackendTarget): () => Promise<{ target: Backe
 }
 
 /** Measures raw embedder vs pipeline throughput on `posts` posts (a quarter from each corpus). */
-export async function measureRatio(base: BackendTarget, posts: number, rounds: number, log: (s: string) => void): Promise<RatioResult> {
+export async function measureRatio(
+  base: BackendTarget,
+  posts: number,
+  rounds: number,
+  log: (s: string) => void,
+): Promise<RatioResult> {
   const embedder = await startUseEmbedder(2);
   try {
     const perCorpus = Math.max(1, Math.floor(posts / CORPORA_FILES.length));
@@ -168,18 +192,45 @@ export async function measureRatio(base: BackendTarget, posts: number, rounds: n
       rawPerS.push(raw);
       pipelinePerS.push(pipe);
       ratios.push(pipe / raw);
-      log(`ratio ${base.backend} round ${r + 1}/${rounds}: raw ${raw.toFixed(1)} texts/s, pipeline ${pipe.toFixed(1)} posts/s (${((100 * pipe) / raw).toFixed(1)}%)`);
+      log(
+        `ratio ${base.backend} round ${r + 1}/${rounds}: raw ${raw.toFixed(1)} texts/s, pipeline ${pipe.toFixed(1)} posts/s (${((100 * pipe) / raw).toFixed(1)}%)`,
+      );
     }
-    return { backend: base.backend, posts: texts, rounds, rawPerS, pipelinePerS, medianRaw: median(rawPerS), medianPipeline: median(pipelinePerS), medianRatio: median(ratios), indexing: RATIO_INDEXING };
+    return {
+      backend: base.backend,
+      posts: texts,
+      rounds,
+      rawPerS,
+      pipelinePerS,
+      medianRaw: median(rawPerS),
+      medianPipeline: median(pipelinePerS),
+      medianRatio: median(ratios),
+      indexing: RATIO_INDEXING,
+    };
   } finally {
     await embedder.close();
   }
 }
 
 /** A corpus the stop cut short (or never started): its counts so far come from its checkpoint. */
-async function partial(c: (typeof CORPORA_FILES)[number], checkpoints: CheckpointStore, postsThisRun: number, seconds: number): Promise<CorpusIngest> {
+async function partial(
+  c: (typeof CORPORA_FILES)[number],
+  checkpoints: CheckpointStore,
+  postsThisRun: number,
+  seconds: number,
+): Promise<CorpusIngest> {
   const cp = await checkpoints.load(await inputIdentity(corpusPath(c)));
-  return { name: c.name, file: c.file, sourceRows: -1, stats: cp?.stats ?? emptyStats(), postsThisRun, seconds, reused: false, resumedFrom: 0, indexCount: -1 };
+  return {
+    name: c.name,
+    file: c.file,
+    sourceRows: -1,
+    stats: cp?.stats ?? emptyStats(),
+    postsThisRun,
+    seconds,
+    reused: false,
+    resumedFrom: 0,
+    indexCount: -1,
+  };
 }
 
 async function countIn(target: BackendTarget, c: (typeof CORPORA_FILES)[number]): Promise<number> {
@@ -196,20 +247,32 @@ async function countIn(target: BackendTarget, c: (typeof CORPORA_FILES)[number])
  * Ingests every corpus into the kept target (or reuses what an earlier run finished), then
  * counts. `limit` caps posts per corpus for smoke runs (the target's tag must differ).
  */
-export async function ingestAll(target: BackendTarget, limit: number | undefined, log: (s: string) => void, stop?: AbortSignal): Promise<FullIngest> {
+export async function ingestAll(
+  target: BackendTarget,
+  limit: number | undefined,
+  log: (s: string) => void,
+  stop?: AbortSignal,
+): Promise<FullIngest> {
   mkdirSync(target.dataDir, { recursive: true });
   const markerDir = path.join(target.dataDir, "bench-done");
   mkdirSync(markerDir, { recursive: true });
   // INGEST_VECTORS_FROM=<bench data dir, e.g. lancedb-full>: answer embed calls from that index's
   // stored vectors where the text matches (stored-vectors.ts), for a second backend on a busy machine.
   const vectorsFrom = process.env.INGEST_VECTORS_FROM;
-  if (vectorsFrom !== undefined && !/^[A-Za-z0-9_-]+$/.test(vectorsFrom)) throw new Error(`INGEST_VECTORS_FROM must name a directory in ${BENCH_DIR}, got "${vectorsFrom}"`);
+  if (vectorsFrom !== undefined && !/^[A-Za-z0-9_-]+$/.test(vectorsFrom))
+    throw new Error(`INGEST_VECTORS_FROM must name a directory in ${BENCH_DIR}, got "${vectorsFrom}"`);
   const use = await startUseEmbedder(2);
-  const stored = vectorsFrom === undefined ? undefined : await storedVectorEmbedder(path.join(BENCH_DIR, vectorsFrom), use, log).catch(async (err: unknown) => {
-    await use.close();
-    throw err;
-  });
-  if (stored) log(`ingest ${target.backend}: vectors from ${vectorsFrom} (${stored.stats().sourceRows} texts) where the text matches, USE-lite otherwise`);
+  const stored =
+    vectorsFrom === undefined
+      ? undefined
+      : await storedVectorEmbedder(path.join(BENCH_DIR, vectorsFrom), use, log).catch(async (err: unknown) => {
+          await use.close();
+          throw err;
+        });
+  if (stored)
+    log(
+      `ingest ${target.backend}: vectors from ${vectorsFrom} (${stored.stats().sourceRows} texts) where the text matches, USE-lite otherwise`,
+    );
   const embedder = stored ?? use;
   const index = await indexFor(target);
   const out: CorpusIngest[] = [];
@@ -223,7 +286,9 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
       const marker = path.join(markerDir, `${c.name}.json`);
       if (existsSync(marker)) {
         const done = JSON.parse(readFileSync(marker, "utf8")) as CorpusIngest;
-        log(`ingest ${target.backend} ${c.name}: finished by an earlier run (${done.postsThisRun} posts in ${done.seconds.toFixed(0)} s); reusing`);
+        log(
+          `ingest ${target.backend} ${c.name}: finished by an earlier run (${done.postsThisRun} posts in ${done.seconds.toFixed(0)} s); reusing`,
+        );
         out.push({ ...done, reused: true });
         continue;
       }
@@ -236,7 +301,11 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
       let postsNow = 0;
       const r = await ingestFile(
         corpusPath(c),
-        { batchSize: DEFAULT_BATCH_SIZE, ...(limit === undefined ? {} : { limit }), ...(stop === undefined ? {} : { signal: stop }) },
+        {
+          batchSize: DEFAULT_BATCH_SIZE,
+          ...(limit === undefined ? {} : { limit }),
+          ...(stop === undefined ? {} : { signal: stop }),
+        },
         {
           index,
           embedder,
@@ -248,7 +317,9 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
               postsNow = s.posts;
               if (Date.now() - lastLog < 30_000) return;
               lastLog = Date.now();
-              log(`ingest ${target.backend} ${c.name}: ${s.posts} posts, ${(s.posts / (msSince(t0) / 1000)).toFixed(1)} posts/s`);
+              log(
+                `ingest ${target.backend} ${c.name}: ${s.posts} posts, ${(s.posts / (msSince(t0) / 1000)).toFixed(1)} posts/s`,
+              );
             },
             done: () => {},
           },
@@ -260,13 +331,27 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
       const seconds = msSince(t0) / 1000;
       if (r === undefined) {
         const rec = await partial(c, checkpoints, postsNow, seconds);
-        log(`ingest ${target.backend} ${c.name}: stopped after ${postsNow} posts this run (${rec.stats.read} records so far); rerun to resume`);
+        log(
+          `ingest ${target.backend} ${c.name}: stopped after ${postsNow} posts this run (${rec.stats.read} records so far); rerun to resume`,
+        );
         out.push(rec);
         continue;
       }
-      const rec: CorpusIngest = { name: c.name, file: c.file, sourceRows: -1, stats: r.stats, postsThisRun: r.postsThisRun, seconds, reused: false, resumedFrom: r.resumedFrom, indexCount: -1 };
+      const rec: CorpusIngest = {
+        name: c.name,
+        file: c.file,
+        sourceRows: -1,
+        stats: r.stats,
+        postsThisRun: r.postsThisRun,
+        seconds,
+        reused: false,
+        resumedFrom: r.resumedFrom,
+        indexCount: -1,
+      };
       writeFileSync(marker, JSON.stringify(rec));
-      log(`ingest ${target.backend} ${c.name}: ${r.postsThisRun} posts in ${seconds.toFixed(1)} s (${(r.postsThisRun / seconds).toFixed(1)} posts/s), skipped ${skippedTotal(r.stats)}`);
+      log(
+        `ingest ${target.backend} ${c.name}: ${r.postsThisRun} posts in ${seconds.toFixed(1)} s (${(r.postsThisRun / seconds).toFixed(1)} posts/s), skipped ${skippedTotal(r.stats)}`,
+      );
       out.push(rec);
     }
   } finally {
@@ -279,5 +364,11 @@ export async function ingestAll(target: BackendTarget, limit: number | undefined
     rec.sourceRows = await c.rowCount();
     rec.indexCount = await countIn(target, c);
   }
-  return { backend: target.backend, limitPerCorpus: limit, corpora: out, indexTotal: out.reduce((s, r) => s + r.indexCount, 0), ...(stored ? { vectors: stored.stats() } : {}) };
+  return {
+    backend: target.backend,
+    limitPerCorpus: limit,
+    corpora: out,
+    indexTotal: out.reduce((s, r) => s + r.indexCount, 0),
+    ...(stored ? { vectors: stored.stats() } : {}),
+  };
 }

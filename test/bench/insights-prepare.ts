@@ -17,10 +17,10 @@ import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { scanPages } from "../../src/index/weaviate-cursor.js";
 import { topicModelPath } from "../../src/topics/model-file.js";
 import { rebuildTopics } from "../../src/topics/rebuild.js";
-import { targetFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
-import { copyIndex } from "./copy-index.js";
+import { targetFor } from "./backends.js";
 import type { CopyResult } from "./copy-index.js";
+import { copyIndex } from "./copy-index.js";
 import { BENCH_DIR } from "./results-store.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
 
@@ -51,7 +51,12 @@ export async function lanceInsightsTarget(tag: string, log: (s: string) => void)
       // Fewer topics and a smaller fitting sample than the CLI's defaults: on this shared,
       // heavily loaded 2-core machine the default clustering did not finish in 25 min. The
       // trends path measured here does not depend on how the clusters were found.
-      const r = await rebuildTopics(store, { file: topicModelPath(dataDir), k: TOPICS_K, fitSample: FIT_SAMPLE, onProgress: (m) => log(`insights: topics: ${m}`) });
+      const r = await rebuildTopics(store, {
+        file: topicModelPath(dataDir),
+        k: TOPICS_K,
+        fitSample: FIT_SAMPLE,
+        onProgress: (m) => log(`insights: topics: ${m}`),
+      });
       log(`insights: ${r.model.topics.length} topics over ${r.posts} posts`);
     } else if (!(await store.rollupsFresh())) {
       log("insights: rollups missing or short; rebuilding them");
@@ -90,7 +95,12 @@ async function settleOnReadableVersion(dir: string, log: (s: string) => void): P
 }
 
 /** Fills the Weaviate target from the embedded copy without touching topics (to overlap with a topic build). */
-export async function fillWeaviate(from: BackendTarget, tag: string, weaviate: BenchWeaviate, log: (s: string) => void): Promise<CopyResult> {
+export async function fillWeaviate(
+  from: BackendTarget,
+  tag: string,
+  weaviate: BenchWeaviate,
+  log: (s: string) => void,
+): Promise<CopyResult> {
   return copyIndex(from, targetFor("weaviate", tag, weaviate), log);
 }
 
@@ -99,7 +109,12 @@ export async function fillWeaviate(from: BackendTarget, tag: string, weaviate: B
  * the copy's upserts, RollupMaintainingIndex). A later run finds the TOTAL cell counting every
  * post of the embedded copy and the topics marker current, and prepares nothing.
  */
-export async function weaviateInsightsTarget(from: BackendTarget, tag: string, weaviate: BenchWeaviate, log: (s: string) => void): Promise<{ target: BackendTarget; copy?: CopyResult }> {
+export async function weaviateInsightsTarget(
+  from: BackendTarget,
+  tag: string,
+  weaviate: BenchWeaviate,
+  log: (s: string) => void,
+): Promise<{ target: BackendTarget; copy?: CopyResult }> {
   const target = targetFor("weaviate", tag, weaviate);
   const lanceCount = await countLance(from.dataDir);
   const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env });
@@ -108,7 +123,9 @@ export async function weaviateInsightsTarget(from: BackendTarget, tag: string, w
   try {
     const fresh = await store.rollupsFresh();
     if (fresh?.count !== lanceCount) {
-      log(`insights: Weaviate rollups count ${fresh?.count ?? "nothing"}, the embedded copy ${lanceCount} posts; copying`);
+      log(
+        `insights: Weaviate rollups count ${fresh?.count ?? "nothing"}, the embedded copy ${lanceCount} posts; copying`,
+      );
       copy = await copyIndex(from, target, log);
       if (!(await store.rollupsFresh())) {
         const t0 = Date.now();
@@ -120,7 +137,8 @@ export async function weaviateInsightsTarget(from: BackendTarget, tag: string, w
     await store.close();
   }
   const t0 = Date.now();
-  if (await syncTopics(from, target, log)) log(`insights: Weaviate topics synced with the embedded copy in ${seconds(t0)}`);
+  if (await syncTopics(from, target, log))
+    log(`insights: Weaviate topics synced with the embedded copy in ${seconds(t0)}`);
   return copy ? { target, copy } : { target };
 }
 
@@ -133,12 +151,17 @@ export async function weaviateInsightsTarget(from: BackendTarget, tag: string, w
  */
 async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: string) => void): Promise<boolean> {
   const model = readFileSync(topicModelPath(from.dataDir), "utf8");
-  const stamp = JSON.stringify((({ version, createdAt }) => ({ version, createdAt }))(JSON.parse(model) as { version: number; createdAt: string }));
+  const stamp = JSON.stringify(
+    (({ version, createdAt }) => ({ version, createdAt }))(JSON.parse(model) as { version: number; createdAt: string }),
+  );
   const marker = path.join(target.dataDir, "insights-topics.json");
   if (existsSync(marker) && readFileSync(marker, "utf8") === stamp) return false;
   const db = await lancedb.connect(LanceDbIndex.dirFor(from.dataDir));
   const table = await db.openTable(POSTS_TABLE);
-  const assignments = (await table.query().select(["id", "topic_id"]).toArray()).map((r: Record<string, unknown>) => ({ id: String(r.id), topicId: String(r.topic_id) }));
+  const assignments = (await table.query().select(["id", "topic_id"]).toArray()).map((r: Record<string, unknown>) => ({
+    id: String(r.id),
+    topicId: String(r.topic_id),
+  }));
   table.close();
   db.close();
   const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, ...target.env });
@@ -146,7 +169,9 @@ async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: s
   const changed = assignments.filter((a) => held.get(a.id) !== a.topicId);
   const store = await openTrendStore(config);
   try {
-    log(`insights: re-tagging ${changed.length} of ${assignments.length} Weaviate posts with the embedded copy's topics`);
+    log(
+      `insights: re-tagging ${changed.length} of ${assignments.length} Weaviate posts with the embedded copy's topics`,
+    );
     let t0 = Date.now();
     const written = await store.setTopics(changed);
     log(`insights: re-tagged ${written} in ${seconds(t0)}`);
@@ -169,10 +194,16 @@ async function syncTopics(from: BackendTarget, target: BackendTarget, log: (s: s
 
 /** postId -> topicId of every post in the configured Weaviate collection. */
 async function weaviateTopics(config: ReturnType<typeof loadConfig>): Promise<Map<string, string>> {
-  const client = await connectWeaviate({ httpUrl: config.weaviateUrl!, ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}) });
+  const client = await connectWeaviate({
+    httpUrl: config.weaviateUrl!,
+    ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
+  });
   const out = new Map<string, string>();
   try {
-    for await (const page of scanPages(client.collections.use(config.weaviateCollection), { returnProperties: ["postId", "topicId"], pageSize: 5_000 })) {
+    for await (const page of scanPages(client.collections.use(config.weaviateCollection), {
+      returnProperties: ["postId", "topicId"],
+      pageSize: 5_000,
+    })) {
       for (const o of page) {
         const p = o.properties as Record<string, unknown>;
         out.set(String(p.postId), String(p.topicId ?? ""));

@@ -23,7 +23,12 @@ export interface RunStats {
 }
 
 /** Issues `queries` through `call` with `concurrency` callers; per-call latency in ms. */
-export async function runCalls(call: SearchCall, queries: readonly string[], concurrency: number, capMs: number): Promise<RunStats> {
+export async function runCalls(
+  call: SearchCall,
+  queries: readonly string[],
+  concurrency: number,
+  capMs: number,
+): Promise<RunStats> {
   const latencies: number[] = [];
   let next = 0;
   let capped = false;
@@ -50,7 +55,8 @@ export async function runCalls(call: SearchCall, queries: readonly string[], con
   };
   await Promise.all(Array.from({ length: concurrency }, () => worker()));
   const wall = msSince(t0);
-  if (errors > 0.1 * (errors + latencies.length)) throw new Error(`${errors} of ${errors + latencies.length} calls failed, e.g. ${firstError}`);
+  if (errors > 0.1 * (errors + latencies.length))
+    throw new Error(`${errors} of ${errors + latencies.length} calls failed, e.g. ${firstError}`);
   return {
     calls: latencies.length,
     p50: percentile(latencies, 50),

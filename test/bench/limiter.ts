@@ -9,15 +9,19 @@
 import { rmSync } from "node:fs";
 import os from "node:os";
 import { create } from "@bufbuild/protobuf";
-import { createClient, createRouterTransport } from "@connectrpc/connect";
 import type { Interceptor } from "@connectrpc/connect";
-import { SearchService, SemanticSearchResponseSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
+import { createClient, createRouterTransport } from "@connectrpc/connect";
+import {
+  SearchService,
+  SemanticSearchResponseSchema,
+  VectorSearchResponseSchema,
+} from "../../gen/threadsight/v1/search_pb.js";
 import { CALLER } from "../../src/auth/context.js";
 import { LimitEnforcer } from "../../src/limits/enforcer.js";
 import { createLimitsInterceptor } from "../../src/limits/limits-interceptor.js";
 import { memoryCounterStore } from "../../src/limits/local-stores.js";
-import { startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
+import { startRedis } from "../harness/redis.js";
 import { callerOn, limitsFor, litePlan, tempDir } from "../limits/fixtures.js";
 
 const CALLS = Number(process.argv[2] ?? 2000);
@@ -63,7 +67,9 @@ function median(xs: number[]): number {
  * hits them alike; the added latency of a store is the median over rounds of (store - off) in
  * the same round.
  */
-async function compare(configs: [string, Interceptor[]][]): Promise<{ name: string; perCall: number; added: number }[]> {
+async function compare(
+  configs: [string, Interceptor[]][],
+): Promise<{ name: string; perCall: number; added: number }[]> {
   const clients = configs.map(([name, ics]) => [name, clientWith(ics)] as const);
   const off = clientWith([]);
   for (const [, c] of clients) for (let i = 0; i < 300; i++) await c.semanticSearch({ query: "warm" });
@@ -94,7 +100,11 @@ async function main(): Promise<void> {
     redis = await startRedis();
     url = redis.url;
   }
-  const memory = new LimitEnforcer({ catalog, rateStore: memoryCounterStore("r"), quotaStore: memoryCounterStore("q") });
+  const memory = new LimitEnforcer({
+    catalog,
+    rateStore: memoryCounterStore("r"),
+    quotaStore: memoryCounterStore("q"),
+  });
   const embedded = await limitsFor(catalog, { dataDir: dir });
   const viaRedis = await limitsFor(catalog, { dataDir: dir, redisUrl: url });
   try {
@@ -105,9 +115,12 @@ async function main(): Promise<void> {
     ]);
     const cpu = os.cpus()[0]?.model ?? "unknown cpu";
     console.log(`limiter overhead: ${CALLS} sequential calls per run, ${RUNS} interleaved rounds, medians`);
-    console.log(`machine: ${cpu}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}, ${os.platform()} ${os.release()}`);
+    console.log(
+      `machine: ${cpu}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}, ${os.platform()} ${os.release()}`,
+    );
     for (const r of rows) {
-      const added = r.name === "limits off" ? "" : `  added ${r.added.toFixed(1)} us (${(r.added / 1000).toFixed(3)} ms)`;
+      const added =
+        r.name === "limits off" ? "" : `  added ${r.added.toFixed(1)} us (${(r.added / 1000).toFixed(3)} ms)`;
       console.log(`  ${r.name.padEnd(36)} ${r.perCall.toFixed(1).padStart(8)} us/call${added}`);
     }
   } finally {

@@ -33,10 +33,14 @@ const ROUNDS_PER_CHILD = 7;
 
 function runChild(): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/bench/limiter.ts"), String(CALLS), String(ROUNDS_PER_CHILD)], {
-      cwd: PACKAGE_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(PACKAGE_ROOT, "test/bench/limiter.ts"), String(CALLS), String(ROUNDS_PER_CHILD)],
+      {
+        cwd: PACKAGE_ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     let err = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), 600_000);
@@ -71,6 +75,11 @@ export async function benchLimits(opts: { rounds: number }, log: (s: string) => 
     }
     log(`limits run ${i + 1}/${children}: ${[...perName].map(([n, e]) => `${n} +${e.added.at(-1)} us`).join("; ")}`);
   }
-  const rows = [...perName].map(([name, e]) => ({ name, perCallUs: median(e.perCall), addedUs: median(e.added), addedUsPerRun: e.added }));
+  const rows = [...perName].map(([name, e]) => ({
+    name,
+    perCallUs: median(e.perCall),
+    addedUs: median(e.added),
+    addedUsPerRun: e.added,
+  }));
   return { callsPerRun: CALLS, roundsPerChild: ROUNDS_PER_CHILD, children, rows, header };
 }

@@ -16,8 +16,8 @@
  * Run: node --import tsx test/bench/minimal-connect-server.ts [fastify|connect-node|http2]
  */
 import http2 from "node:http2";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
 import Fastify from "fastify";
 import { createHealthService, Health, HealthMonitor } from "../../src/grpc/health.js";
 
@@ -45,10 +45,16 @@ if (stack === "http2") {
     }),
   );
 } else if (stack === "connect-node") {
-  port = await listen(http2.createServer(connectNodeAdapter({ routes: (router) => router.service(Health, createHealthService(new HealthMonitor())) })));
+  port = await listen(
+    http2.createServer(
+      connectNodeAdapter({ routes: (router) => router.service(Health, createHealthService(new HealthMonitor())) }),
+    ),
+  );
 } else if (stack === "fastify") {
   const app = Fastify({ http2: true });
-  await app.register(fastifyConnectPlugin, { routes: (router) => router.service(Health, createHealthService(new HealthMonitor())) });
+  await app.register(fastifyConnectPlugin, {
+    routes: (router) => router.service(Health, createHealthService(new HealthMonitor())),
+  });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");

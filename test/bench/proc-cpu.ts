@@ -30,11 +30,18 @@ export function threadCpuMs(): Map<string, { name: string; ms: number }> {
  * CPU ms per thread name between two {@link threadCpuMs} readings ("main" for this thread),
  * largest first, as "name ms, name ms".
  */
-export function threadCpuDiff(a: Map<string, { name: string; ms: number }>, b: Map<string, { name: string; ms: number }>): string {
+export function threadCpuDiff(
+  a: Map<string, { name: string; ms: number }>,
+  b: Map<string, { name: string; ms: number }>,
+): string {
   const byName = new Map<string, number>();
   for (const [tid, t] of b) {
     const key = tid === String(process.pid) ? "main" : t.name;
     byName.set(key, (byName.get(key) ?? 0) + t.ms - (a.get(tid)?.ms ?? 0));
   }
-  return [...byName].filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(", ");
+  return [...byName]
+    .filter(([, v]) => v > 0)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
 }

@@ -9,8 +9,8 @@
  * reported is the median of those ratios, so background load that hits one round cancels out.
  */
 import type { BackendTarget } from "./backends.js";
-import { connectCall, grpcCall, restCall } from "./search-clients.js";
 import type { Method, Protocol, SearchCall } from "./search-clients.js";
+import { connectCall, grpcCall, restCall } from "./search-clients.js";
 import { spawnService } from "./service-process.js";
 import { median, msSince } from "./stats.js";
 
@@ -44,7 +44,11 @@ const METHODS: readonly Method[] = ["semantic", "vector"];
 export const PROTOCOL_QUERY = "how do I find my first customers for a B2B SaaS product";
 
 /** Measures protocol overhead against `target`. */
-export async function benchProtocol(target: BackendTarget, opts: { rounds: number; callsPerRound: number }, log: (s: string) => void): Promise<ProtocolResult> {
+export async function benchProtocol(
+  target: BackendTarget,
+  opts: { rounds: number; callsPerRound: number },
+  log: (s: string) => void,
+): Promise<ProtocolResult> {
   const svc = await spawnService(target.dataDir, target.env);
   const closers: (() => void)[] = [];
   const calls = new Map<string, SearchCall>();
@@ -81,7 +85,9 @@ export async function benchProtocol(target: BackendTarget, opts: { rounds: numbe
           p50s.set(k, [...(p50s.get(k) ?? []), roundP50.get(p)!]);
           ratios.set(k, [...(ratios.get(k) ?? []), roundP50.get(p)! / grpc]);
         }
-        log(`protocol ${target.backend} r${round + 1} ${m}: ${PROTOCOLS.map((p) => `${p} ${roundP50.get(p)!.toFixed(2)}`).join(", ")} ms`);
+        log(
+          `protocol ${target.backend} r${round + 1} ${m}: ${PROTOCOLS.map((p) => `${p} ${roundP50.get(p)!.toFixed(2)}`).join(", ")} ms`,
+        );
       }
     }
   } finally {
@@ -91,8 +97,21 @@ export async function benchProtocol(target: BackendTarget, opts: { rounds: numbe
   const rows = METHODS.flatMap((m) =>
     PROTOCOLS.map((p): ProtocolRow => {
       const k = `${m}/${p}`;
-      return { method: m, protocol: p, p50: median(p50s.get(k)!), ratios: ratios.get(k)!, ratio: median(ratios.get(k)!) };
+      return {
+        method: m,
+        protocol: p,
+        p50: median(p50s.get(k)!),
+        ratios: ratios.get(k)!,
+        ratio: median(ratios.get(k)!),
+      };
     }),
   );
-  return { backend: target.backend, posts: svc.posts, query: PROTOCOL_QUERY, rounds: opts.rounds, callsPerRound: opts.callsPerRound, rows };
+  return {
+    backend: target.backend,
+    posts: svc.posts,
+    query: PROTOCOL_QUERY,
+    rounds: opts.rounds,
+    callsPerRound: opts.callsPerRound,
+    rows,
+  };
 }

@@ -43,11 +43,15 @@ async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 330);
   const bursts = Number(process.argv[3] ?? 20);
   const queries = loadBenchQueries();
-  if (queries.length < WARMUP + n + bursts * BURST) throw new Error(`need ${WARMUP + n + bursts * BURST} queries, have ${queries.length}`);
+  if (queries.length < WARMUP + n + bursts * BURST)
+    throw new Error(`need ${WARMUP + n + bursts * BURST} queries, have ${queries.length}`);
   const workers = await startUseEmbedder(2);
   const cached = cachedEmbedder(workers, 10_000);
   const session = await UseSession.load(1);
-  const { tokenizer } = new EmbeddingsModel({ vocabulary: (await loadUseWeights()).vocabulary, model: undefined as never });
+  const { tokenizer } = new EmbeddingsModel({
+    vocabulary: (await loadUseWeights()).vocabulary,
+    model: undefined as never,
+  });
 
   const run: Record<Path, (q: string) => Promise<unknown>> = {
     worker: (q) => workers.embed([q]),
@@ -58,8 +62,14 @@ async function main(): Promise<void> {
   const wall = new Map(PATHS.map((p) => [p, [] as number[]]));
   const busy = new Map(PATHS.map((p) => [p, [] as number[]]));
   const loads: string[] = [loadavg()];
-  const burstWall = new Map<Path, number[]>([["worker", []], ["main", []]]);
-  const burstStall = new Map<Path, number[]>([["worker", []], ["main", []]]);
+  const burstWall = new Map<Path, number[]>([
+    ["worker", []],
+    ["main", []],
+  ]);
+  const burstStall = new Map<Path, number[]>([
+    ["worker", []],
+    ["main", []],
+  ]);
   try {
     for (const q of queries.slice(0, WARMUP)) for (const p of PATHS) await run[p](q);
     for (let i = 0; i < n; i += 1) {
@@ -104,7 +114,9 @@ async function main(): Promise<void> {
     await workers.close();
   }
   loads.push(loadavg());
-  console.log(`query-embed-hop: ${n} fresh queries x ${PATHS.length} paths, interleaved; ${os.cpus().length} cpus (${os.cpus()[0]?.model})`);
+  console.log(
+    `query-embed-hop: ${n} fresh queries x ${PATHS.length} paths, interleaved; ${os.cpus().length} cpus (${os.cpus()[0]?.model})`,
+  );
   console.log(`loadavg during run: ${loads.join(" | ")}`);
   for (const p of PATHS) {
     const w = wall.get(p)!;
@@ -116,14 +128,21 @@ async function main(): Promise<void> {
   }
   // Per-query differences (same query, taken back to back), so load shifts cancel.
   const diff = (a: Path, b: Path): number[] => wall.get(a)!.map((x, i) => x - wall.get(b)![i]!);
-  for (const [a, b] of [["worker", "main"], ["cached", "worker"]] as const) {
+  for (const [a, b] of [
+    ["worker", "main"],
+    ["cached", "worker"],
+  ] as const) {
     const d = diff(a, b);
-    console.log(`${a} - ${b} per query: p50 ${median(d).toFixed(2)} ms  p5 ${percentile(d, 5).toFixed(2)}  p95 ${percentile(d, 95).toFixed(2)}`);
+    console.log(
+      `${a} - ${b} per query: p50 ${median(d).toFixed(2)} ms  p5 ${percentile(d, 5).toFixed(2)}  p95 ${percentile(d, 95).toFixed(2)}`,
+    );
   }
   for (const p of ["worker", "main"] as const) {
     const w = burstWall.get(p)!;
     const st = burstStall.get(p)!;
-    console.log(`burst of ${BURST} via ${p.padEnd(6)}: all done p50 ${median(w).toFixed(1)} ms  p95 ${percentile(w, 95).toFixed(1)}   | longest event-loop stall p50 ${median(st).toFixed(1)} ms  p95 ${percentile(st, 95).toFixed(1)}`);
+    console.log(
+      `burst of ${BURST} via ${p.padEnd(6)}: all done p50 ${median(w).toFixed(1)} ms  p95 ${percentile(w, 95).toFixed(1)}   | longest event-loop stall p50 ${median(st).toFixed(1)} ms  p95 ${percentile(st, 95).toFixed(1)}`,
+    );
   }
 }
 

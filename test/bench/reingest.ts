@@ -16,8 +16,8 @@ import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import type { IngestStats } from "../../src/ingest/ingest-stats.js";
 import { addStats, emptyStats, formatStats } from "../../src/ingest/ingest-stats.js";
-import { indexFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
+import { indexFor } from "./backends.js";
 import { CORPORA_FILES, corpusPath } from "./corpora.js";
 import { scratchMaker } from "./ingest.js";
 import { median, msSince } from "./stats.js";
@@ -40,9 +40,18 @@ export interface ReingestResult {
 }
 
 /** One pass over the slice into `target`: posts, milliseconds to the close, counts, texts embedded. */
-async function pass(target: BackendTarget, embedder: Embedder, perCorpus: number): Promise<{ posts: number; ms: number; stats: IngestStats; embedded: number }> {
+async function pass(
+  target: BackendTarget,
+  embedder: Embedder,
+  perCorpus: number,
+): Promise<{ posts: number; ms: number; stats: IngestStats; embedded: number }> {
   let embedded = 0;
-  const counting: Embedder = { model: embedder.model, dimensions: embedder.dimensions, close: async () => {}, embed: (texts, signal) => ((embedded += texts.length), embedder.embed(texts, signal)) };
+  const counting: Embedder = {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    close: async () => {},
+    embed: (texts, signal) => ((embedded += texts.length), embedder.embed(texts, signal)),
+  };
   const index = await indexFor(target, { indexing: "auto" });
   const enricher = await createIngestEnricher(target.dataDir, embedder);
   try {
@@ -53,11 +62,16 @@ async function pass(target: BackendTarget, embedder: Embedder, perCorpus: number
     // Checkpoints of its own: a slice stops each file at its limit, and a shared checkpoint would
     // send the second pass on to the records after it instead of over the same ones again.
     const checkpoints = new CheckpointStore(mkdtempSync(path.join(target.dataDir, "pass-")));
-    await ingestFiles(CORPORA_FILES.map(corpusPath), { batchSize: DEFAULT_BATCH_SIZE, fileLimit: perCorpus }, { index, embedder: counting, enricher, checkpoints, log: () => {} }, (outcome) => {
-      if ("error" in outcome) throw outcome.error;
-      posts += outcome.result.postsThisRun;
-      addStats(stats, outcome.result.stats);
-    });
+    await ingestFiles(
+      CORPORA_FILES.map(corpusPath),
+      { batchSize: DEFAULT_BATCH_SIZE, fileLimit: perCorpus },
+      { index, embedder: counting, enricher, checkpoints, log: () => {} },
+      (outcome) => {
+        if ("error" in outcome) throw outcome.error;
+        posts += outcome.result.postsThisRun;
+        addStats(stats, outcome.result.stats);
+      },
+    );
     await index.close();
     return { posts, ms: msSince(t0), stats, embedded };
   } finally {
@@ -67,7 +81,12 @@ async function pass(target: BackendTarget, embedder: Embedder, perCorpus: number
 }
 
 /** Measures a first ingest of `posts` posts (a quarter from each corpus) against the same files again. */
-export async function measureReingest(base: BackendTarget, posts: number, rounds: number, log: (s: string) => void): Promise<ReingestResult> {
+export async function measureReingest(
+  base: BackendTarget,
+  posts: number,
+  rounds: number,
+  log: (s: string) => void,
+): Promise<ReingestResult> {
   const embedder = await startUseEmbedder(2);
   try {
     const perCorpus = Math.max(1, Math.floor(posts / CORPORA_FILES.length));
@@ -88,14 +107,19 @@ export async function measureReingest(base: BackendTarget, posts: number, rounds
       try {
         const first = await pass(target, embedder, perCorpus);
         const again = await pass(target, embedder, perCorpus);
-        if (again.posts !== first.posts || again.stats.inserted > 0) throw new Error(`the second pass read ${again.posts} posts (${again.stats.inserted} new), the first ${first.posts}`);
+        if (again.posts !== first.posts || again.stats.inserted > 0)
+          throw new Error(
+            `the second pass read ${again.posts} posts (${again.stats.inserted} new), the first ${first.posts}`,
+          );
         const a = first.posts / (first.ms / 1000);
         const b = again.posts / (again.ms / 1000);
         firstPerS.push(a);
         againPerS.push(b);
         speedups.push(b / a);
         last = again;
-        log(`reingest ${base.backend} round ${r + 1}/${rounds}: first ${a.toFixed(1)} posts/s, again ${b.toFixed(1)} posts/s (x${(b / a).toFixed(1)}; unchanged ${again.stats.unchanged}, embedded ${again.embedded})`);
+        log(
+          `reingest ${base.backend} round ${r + 1}/${rounds}: first ${a.toFixed(1)} posts/s, again ${b.toFixed(1)} posts/s (x${(b / a).toFixed(1)}; unchanged ${again.stats.unchanged}, embedded ${again.embedded})`,
+        );
       } finally {
         await cleanup();
       }

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { carryOver, measuredSections } from "./report-carry-over.js";
 import { writeReport } from "./report.js";
+import { carryOver, measuredSections } from "./report-carry-over.js";
 
 const CURRENT = [
   "# Benchmarks",
@@ -128,7 +128,9 @@ test("measured sections are named by heading and backend, not by their figures",
       "### ListTrends and FindLeads over the replicated store / **lancedb**",
     ],
   );
-  const rerun = CURRENT.replaceAll("2026-11-2", "2026-12-0").replace("run 2 times", "run 3 times").replaceAll("92,912 posts in the index", "93,000 posts in the index");
+  const rerun = CURRENT.replaceAll("2026-11-2", "2026-12-0")
+    .replace("run 2 times", "run 3 times")
+    .replaceAll("92,912 posts in the index", "93,000 posts in the index");
   assert.deepEqual(measuredSections(rerun), measuredSections(CURRENT));
 });
 
@@ -149,10 +151,17 @@ test("blocks and sections the store lacks are carried under their headings; what
   assert.ok(!lines.some((l) => l.startsWith("Not measured yet: no whole-corpora")));
   // Sections measured nowhere in the store come whole, sub-sections included.
   assert.ok(lines.some((l) => l.startsWith("test/bench/limiter.ts run 2 times")));
-  assert.ok(lines.includes("| lancedb | 10,000 |") && !lines.some((l) => l.startsWith("Not measured yet (`npm run bench -- --only scaling")));
+  assert.ok(
+    lines.includes("| lancedb | 10,000 |") &&
+      !lines.some((l) => l.startsWith("Not measured yet (`npm run bench -- --only scaling")),
+  );
   assert.ok(lines.includes("### ListTrends and FindLeads over the replicated store"));
   // The header says where the carried sections ran.
-  assert.ok(lines.includes("- Sections carried over from earlier reports, whose measured line names no processor, ran on: AMD EPYC, 2 cores"));
+  assert.ok(
+    lines.includes(
+      "- Sections carried over from earlier reports, whose measured line names no processor, ran on: AMD EPYC, 2 cores",
+    ),
+  );
 });
 
 test("a report that would still lose a section is not written, unless asked", () => {
@@ -160,10 +169,16 @@ test("a report that would still lose a section is not written, unless asked", ()
   writeFileSync(file, CURRENT);
   // A backend block the store has, but with fewer of its slices: the block is not carried.
   const fewerSlices = FRESH.replace(/^- 1,000 posts .*\n/m, "");
-  assert.throws(() => writeReport(fewerSlices, false, file), /lacks 1 section\(s\) the report has: ### Embedder raw throughput vs the ingest pipeline \/ \*\*lancedb\*\* \/ - 1,000 posts/);
+  assert.throws(
+    () => writeReport(fewerSlices, false, file),
+    /lacks 1 section\(s\) the report has: ### Embedder raw throughput vs the ingest pipeline \/ \*\*lancedb\*\* \/ - 1,000 posts/,
+  );
   // The renderer no longer writes the scaling sub-heading's section at all: nothing can carry it.
   const renamed = FRESH.replace("## Scaling", "## Scale");
-  assert.throws(() => writeReport(renamed, false, file), /lacks 1 section\(s\) the report has: ### ListTrends and FindLeads over the replicated store \/ \*\*lancedb\*\*/);
+  assert.throws(
+    () => writeReport(renamed, false, file),
+    /lacks 1 section\(s\) the report has: ### ListTrends and FindLeads over the replicated store \/ \*\*lancedb\*\*/,
+  );
   assert.equal(readFileSync(file, "utf8"), CURRENT);
   writeReport(renamed, true, file);
   assert.equal(readFileSync(file, "utf8"), renamed);

@@ -29,7 +29,15 @@ function measuredName(line: string): string | undefined {
   const at = line.indexOf("(measured ");
   if (at < 0) return undefined;
   const head = line.slice(0, at);
-  return /^\*\*[^*]+\*\*/.exec(head)?.[0] ?? (head.startsWith("- ") ? head.trim() : head.split(":")[0]!.replace(/\d[\d,.]*/g, "N").trim());
+  return (
+    /^\*\*[^*]+\*\*/.exec(head)?.[0] ??
+    (head.startsWith("- ")
+      ? head.trim()
+      : head
+          .split(":")[0]!
+          .replace(/\d[\d,.]*/g, "N")
+          .trim())
+  );
 }
 
 /**
@@ -156,7 +164,8 @@ export function carryOver(fresh: string, current: string): string {
   return (carried ? withCarriedMachine(out, current.split("\n")) : out).join("\n");
 }
 
-const CARRIED_MACHINE = "- Sections carried over from earlier reports, whose measured line names no processor, ran on: ";
+const CARRIED_MACHINE =
+  "- Sections carried over from earlier reports, whose measured line names no processor, ran on: ";
 
 /**
  * The report's header with a line naming the machine of the carried sections: until 2026-11-27
@@ -164,10 +173,15 @@ const CARRIED_MACHINE = "- Sections carried over from earlier reports, whose mea
  * names the store's machines.
  */
 function withCarriedMachine(report: string[], currentLines: readonly string[]): string[] {
-  const header = currentLines.slice(0, currentLines.findIndex((l) => l.startsWith("## ")));
+  const header = currentLines.slice(
+    0,
+    currentLines.findIndex((l) => l.startsWith("## ")),
+  );
   const previous =
     header.find((l) => l.startsWith(CARRIED_MACHINE))?.slice(CARRIED_MACHINE.length) ??
-    header.find((l) => l.startsWith("- Machine: ") && !l.includes("(no section measured yet)"))?.slice("- Machine: ".length);
+    header
+      .find((l) => l.startsWith("- Machine: ") && !l.includes("(no section measured yet)"))
+      ?.slice("- Machine: ".length);
   const at = report.findIndex((l) => /^- Machines? /.test(l));
   if (previous === undefined || at < 0) return report;
   return [...report.slice(0, at + 1), `${CARRIED_MACHINE}${previous}`, ...report.slice(at + 1)];

@@ -4,13 +4,13 @@
  * assembles the document).
  */
 import { table } from "../eval/format.js";
-import { P99_BOUND_MS } from "./capacity.js";
 import type { CapacityResult } from "./capacity.js";
-import { FLOOR_GOAL } from "./floor.js";
+import { P99_BOUND_MS } from "./capacity.js";
 import type { FloorResult } from "./floor.js";
+import { FLOOR_GOAL } from "./floor.js";
 import { measuredWhen } from "./machine.js";
-import { REST_GOAL } from "./protocol.js";
 import type { ProtocolResult } from "./protocol.js";
+import { REST_GOAL } from "./protocol.js";
 import type { StoredSection } from "./results-store.js";
 import type { ProfileResult } from "./search-profile.js";
 import { count, fixed } from "./stats.js";
@@ -21,14 +21,24 @@ const when = (s: StoredSection): string => measuredWhen(s.machine, s.durationS);
 export const PROFILE_TEXT = [
   "test/bench/search-profile.ts, embedded index only, in the benchmark process (no transport): each stage of a search timed",
   "alone on fresh queries (medians), then the whole use case (SearchCore, stages overlapped as served: the keyword window",
-  "runs while the query is embedded) and the handler (plus the response message). The \"re-ranked\" row times the vector",
+  'runs while the query is embedded) and the handler (plus the response message). The "re-ranked" row times the vector',
   "window with an exact re-rank of its rows (what it costs while rows are outside the vector index). The quality check",
   "compares the fused top 10 with the top 10 fused from exact (brute-force) vector scores.",
 ];
 
 export function profileSection(s: StoredSection<ProfileResult>): string {
   const d = s.data;
-  const parts = d.rows.map((r) => [`**${r.method}** (${r.queries} fresh queries)`, "", table(["stage", "median ms"], r.stages.map((x) => [x.name, fixed(x.ms, 2)])), ""].join("\n"));
+  const parts = d.rows.map((r) =>
+    [
+      `**${r.method}** (${r.queries} fresh queries)`,
+      "",
+      table(
+        ["stage", "median ms"],
+        r.stages.map((x) => [x.name, fixed(x.ms, 2)]),
+      ),
+      "",
+    ].join("\n"),
+  );
   return [
     `**${d.backend}**, ${count(d.posts)} posts (${when(s)})`,
     "",
@@ -155,7 +165,23 @@ export function floorSection(s: StoredSection<FloorResult>): string {
   return [
     `**${d.backend}**, ${count(d.posts)} posts (${when(s)})`,
     "",
-    table(["method", "rounds x queries", "end-to-end ms (median)", "query embedding ms", "raw engine ms", "ratio (median of rounds)", "per-round ratios", "goal", "bare gRPC round trip ms", "ratio with the round trip in the floor", "end-to-end ms, Go client (ghz)", "ratio, Go client (per round)"], rows),
+    table(
+      [
+        "method",
+        "rounds x queries",
+        "end-to-end ms (median)",
+        "query embedding ms",
+        "raw engine ms",
+        "ratio (median of rounds)",
+        "per-round ratios",
+        "goal",
+        "bare gRPC round trip ms",
+        "ratio with the round trip in the floor",
+        "end-to-end ms, Go client (ghz)",
+        "ratio, Go client (per round)",
+      ],
+      rows,
+    ),
   ].join("\n");
 }
 
@@ -177,7 +203,9 @@ export function capacitySection(s: StoredSection<CapacityResult>): string {
     fixed(r.capacity),
     r.capacities.map((x) => fixed(x)).join(", "),
     r.atConcurrency.join(", "),
-    r.sweeps.map((sw) => sw.map((x) => `c${x.concurrency}: ${fixed(x.rps)}/s p99 ${fixed(x.p99, 0)}`).join("; ")).join(" \\| "),
+    r.sweeps
+      .map((sw) => sw.map((x) => `c${x.concurrency}: ${fixed(x.rps)}/s p99 ${fixed(x.p99, 0)}`).join("; "))
+      .join(" \\| "),
   ]);
   return [
     `**${d.backend}**, ${count(d.posts)} posts, ${d.rounds} sweeps, ${d.stepSeconds} s per step (${when(s)})`,

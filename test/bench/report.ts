@@ -9,30 +9,39 @@ import { skippedTotal } from "../../src/ingest/ingest-stats.js";
 import { SKIP_REASONS } from "../../src/ingest/read-item.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { table } from "../eval/format.js";
-import type { CopyResult } from "./copy-index.js";
-import type { FullIngest, RatioResult } from "./ingest.js";
-import type { LimitsResult } from "./limits.js";
-import { measuredWhen } from "./machine.js";
-import type { MachineInfo } from "./machine.js";
-import { loadResults, RESULTS_FILE } from "./results-store.js";
-import type { StoredSection } from "./results-store.js";
-import { carryOver, measuredSections } from "./report-carry-over.js";
-import { renderScaling } from "./scaling.js";
-import type { ScalingRow } from "./scaling.js";
-import { storedVectorsNote } from "./stored-vectors.js";
-import type { SearchResult } from "./search.js";
-import { CAPACITY_TEXT, capacitySection, FLOOR_TEXT, floorSection, PROFILE_TEXT, profileSection, PROTOCOL_TEXT, protocolSection } from "./report-performance.js";
 import type { CapacityResult } from "./capacity.js";
+import type { CopyResult } from "./copy-index.js";
 import type { FloorResult } from "./floor.js";
-import { summarySection } from "./report-summary.js";
-import type { ProfileResult } from "./search-profile.js";
-import type { ProtocolResult } from "./protocol.js";
-import { RETAG_TEXT } from "./retag-report.js";
-import { reingestSection } from "./reingest.js";
-import type { ReingestResult } from "./reingest.js";
-import { INSIGHTS_TEXT, insightsSection } from "./insights.js";
+import type { FullIngest, RatioResult } from "./ingest.js";
 import type { InsightsResult } from "./insights.js";
+import { INSIGHTS_TEXT, insightsSection } from "./insights.js";
+import type { LimitsResult } from "./limits.js";
+import type { MachineInfo } from "./machine.js";
+import { measuredWhen } from "./machine.js";
+import type { ProtocolResult } from "./protocol.js";
+import type { ReingestResult } from "./reingest.js";
+import { reingestSection } from "./reingest.js";
+import { carryOver, measuredSections } from "./report-carry-over.js";
+import {
+  CAPACITY_TEXT,
+  capacitySection,
+  FLOOR_TEXT,
+  floorSection,
+  PROFILE_TEXT,
+  PROTOCOL_TEXT,
+  profileSection,
+  protocolSection,
+} from "./report-performance.js";
+import { summarySection } from "./report-summary.js";
+import type { StoredSection } from "./results-store.js";
+import { loadResults, RESULTS_FILE } from "./results-store.js";
+import { RETAG_TEXT } from "./retag-report.js";
+import type { ScalingRow } from "./scaling.js";
+import { renderScaling } from "./scaling.js";
+import type { SearchResult } from "./search.js";
+import type { ProfileResult } from "./search-profile.js";
 import { count, fixed } from "./stats.js";
+import { storedVectorsNote } from "./stored-vectors.js";
 
 const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redisMs: 1 };
 
@@ -64,8 +73,24 @@ function ratioSections(entries: [string, StoredSection<RatioResult>][]): string[
       `**${list[0]![1].data.backend}**, ${g.split(":")[1]}`,
       "",
       table(
-        ["posts in slice", "rounds", "index upkeep", "embedder raw (texts/s, median)", "pipeline end-to-end (posts/s, median)", "ratio (median of per-round ratios)", `goal >= ${GOALS.ratio * 100}%`],
-        list.map(([, s]) => [count(s.data.posts), String(s.data.rounds), upkeepOf(s.data), fixed(s.data.medianRaw), fixed(s.data.medianPipeline), `${fixed(100 * s.data.medianRatio)}%`, met(s.data.medianRatio >= GOALS.ratio)]),
+        [
+          "posts in slice",
+          "rounds",
+          "index upkeep",
+          "embedder raw (texts/s, median)",
+          "pipeline end-to-end (posts/s, median)",
+          "ratio (median of per-round ratios)",
+          `goal >= ${GOALS.ratio * 100}%`,
+        ],
+        list.map(([, s]) => [
+          count(s.data.posts),
+          String(s.data.rounds),
+          upkeepOf(s.data),
+          fixed(s.data.medianRaw),
+          fixed(s.data.medianPipeline),
+          `${fixed(100 * s.data.medianRatio)}%`,
+          met(s.data.medianRatio >= GOALS.ratio),
+        ]),
       ),
       "",
       "Per round:",
@@ -80,12 +105,30 @@ function fullSection(s: StoredSection<FullIngest>): string {
   const d = s.data;
   const rows = d.corpora.map((c) => {
     const skipped = skippedTotal(c.stats);
-    const reasons = SKIP_REASONS.filter((r) => c.stats.skipped[r] > 0).map((r) => `${r} ${c.stats.skipped[r]}`).join(", ");
+    const reasons = SKIP_REASONS.filter((r) => c.stats.skipped[r] > 0)
+      .map((r) => `${r} ${c.stats.skipped[r]}`)
+      .join(", ");
     const complete = c.stats.read === c.sourceRows;
     const expected = c.sourceRows - skipped - c.stats.failed;
-    const check = !complete ? `partial: ${count(c.stats.read)} of ${count(c.sourceRows)} rows read` : c.indexCount === expected ? "complete: index = rows - skips" : `**mismatch** (expected ${count(expected)})`;
+    const check = !complete
+      ? `partial: ${count(c.stats.read)} of ${count(c.sourceRows)} rows read`
+      : c.indexCount === expected
+        ? "complete: index = rows - skips"
+        : `**mismatch** (expected ${count(expected)})`;
     const rate = c.reused ? "(earlier run)" : fixed(c.postsThisRun / Math.max(c.seconds, 1e-9));
-    return [c.name, count(c.sourceRows), count(c.stats.read), count(c.stats.inserted), count(c.stats.updated), count(c.stats.failed), `${count(skipped)}${reasons ? ` (${reasons})` : ""}`, count(c.indexCount), check, fixed(c.seconds, 0), rate];
+    return [
+      c.name,
+      count(c.sourceRows),
+      count(c.stats.read),
+      count(c.stats.inserted),
+      count(c.stats.updated),
+      count(c.stats.failed),
+      `${count(skipped)}${reasons ? ` (${reasons})` : ""}`,
+      count(c.indexCount),
+      check,
+      fixed(c.seconds, 0),
+      rate,
+    ];
   });
   const fresh = d.corpora.filter((c) => !c.reused);
   const posts = fresh.reduce((a, c) => a + c.postsThisRun, 0);
@@ -94,11 +137,28 @@ function fullSection(s: StoredSection<FullIngest>): string {
   return [
     `**${d.backend}**, ${d.limitPerCorpus === undefined ? "whole corpora" : `at most ${d.limitPerCorpus} posts per corpus`} (${when(s)})`,
     "",
-    table(["corpus", "source rows", "read", "inserted", "updated", "failed", "skipped", "in index", "check", "seconds", "posts/s"], rows),
+    table(
+      [
+        "corpus",
+        "source rows",
+        "read",
+        "inserted",
+        "updated",
+        "failed",
+        "skipped",
+        "in index",
+        "check",
+        "seconds",
+        "posts/s",
+      ],
+      rows,
+    ),
     "",
     `This run: ${count(posts)} posts in ${fixed(secs, 0)} s = ${fixed(posts / Math.max(secs, 1e-9))} posts/s; index total ${count(d.indexTotal)}.` +
       (reused.length > 0 ? ` Reused from an earlier run (not re-timed): ${reused.join(", ")}.` : "") +
-      (fresh.some((c) => c.resumedFrom > 0) ? " Some corpora resumed from a checkpoint; their rate covers this run's part only." : ""),
+      (fresh.some((c) => c.resumedFrom > 0)
+        ? " Some corpora resumed from a checkpoint; their rate covers this run's part only."
+        : ""),
     ...(d.vectors ? ["", storedVectorsNote(d.vectors)] : []),
     ...(d.corpora.some((c) => c.stats.read < c.sourceRows)
       ? [
@@ -119,22 +179,73 @@ function copySection(s: StoredSection<CopyResult>): string {
 function searchSection(s: StoredSection<SearchResult>): string {
   const d = s.data;
   const rows = [...d.rows]
-    .sort((a, b) => a.method.localeCompare(b.method) || b.cache.localeCompare(a.cache) || a.concurrency - b.concurrency || a.protocol.localeCompare(b.protocol))
+    .sort(
+      (a, b) =>
+        a.method.localeCompare(b.method) ||
+        b.cache.localeCompare(a.cache) ||
+        a.concurrency - b.concurrency ||
+        a.protocol.localeCompare(b.protocol),
+    )
     .map((r) => {
       const goalMs = r.method === "semantic" ? GOALS.semanticP50 : GOALS.vectorP50;
-      const goal = d.backend === "lancedb" && r.concurrency === 1 && r.cache === "cold" ? `p50 <= ${goalMs} ms: ${met(r.p50 <= goalMs)}` : "";
-      const notes = [goal, r.anyCapped ? "time cap hit" : "", r.errors > 0 ? `${r.errors} failed calls, e.g. ${r.firstError ?? ""}` : ""].filter(Boolean).join("; ");
-      return [r.method, r.protocol, String(r.concurrency), r.cache, String(r.callsPerRun), fixed(r.p50), fixed(r.p95), fixed(r.p99), fixed(r.rps), notes];
+      const goal =
+        d.backend === "lancedb" && r.concurrency === 1 && r.cache === "cold"
+          ? `p50 <= ${goalMs} ms: ${met(r.p50 <= goalMs)}`
+          : "";
+      const notes = [
+        goal,
+        r.anyCapped ? "time cap hit" : "",
+        r.errors > 0 ? `${r.errors} failed calls, e.g. ${r.firstError ?? ""}` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
+      return [
+        r.method,
+        r.protocol,
+        String(r.concurrency),
+        r.cache,
+        String(r.callsPerRun),
+        fixed(r.p50),
+        fixed(r.p95),
+        fixed(r.p99),
+        fixed(r.rps),
+        notes,
+      ];
     });
-  const split = d.split.map((x) => [x.method, String(x.queries), fixed(x.endToEnd), fixed(x.embed), fixed(x.engine), fixed(x.summary, 2), fixed(x.overhead)]);
+  const split = d.split.map((x) => [
+    x.method,
+    String(x.queries),
+    fixed(x.endToEnd),
+    fixed(x.embed),
+    fixed(x.engine),
+    fixed(x.summary, 2),
+    fixed(x.overhead),
+  ]);
   return [
     `**${d.backend}**, ${count(d.posts)} posts in the index, ${d.coldQueriesPerRun} cold queries per run, hybrid alpha ${d.hybridAlpha} (${when(s)})`,
     "",
-    table(["method", "protocol", "concurrency", "query cache", "calls/run", "p50 ms", "p95 ms", "p99 ms", "req/s", "goal / notes"], rows),
+    table(
+      [
+        "method",
+        "protocol",
+        "concurrency",
+        "query cache",
+        "calls/run",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "req/s",
+        "goal / notes",
+      ],
+      rows,
+    ),
     "",
     "Where a cold call's time goes (gRPC, concurrency 1, medians over fresh queries; embedding, engine and summary timed in the benchmark process with the same embedder, index settings and arguments as SearchCore; overhead = end-to-end minus the three, i.e. transport, auth, limits, usage metering and response mapping):",
     "",
-    table(["method", "queries", "end-to-end ms", "query embedding ms", "engine ms", "summary ms", "overhead ms"], split),
+    table(
+      ["method", "queries", "end-to-end ms", "query embedding ms", "engine ms", "summary ms", "overhead ms"],
+      split,
+    ),
   ].join("\n");
 }
 
@@ -142,8 +253,18 @@ function limitsSection(s: StoredSection<LimitsResult>): string {
   const d = s.data;
   const rows = d.rows.map((r) => {
     const ms = r.addedUs / 1000;
-    const goal = r.name.startsWith("Redis") ? `<= ${GOALS.redisMs} ms: ${met(ms <= GOALS.redisMs)}` : r.name.startsWith("limits off") ? "" : `<= ${GOALS.memoryMs} ms: ${met(ms <= GOALS.memoryMs)}`;
-    return [r.name, fixed(r.perCallUs), r.name.startsWith("limits off") ? "" : `${fixed(r.addedUs)} us = ${fixed(ms, 3)} ms`, r.name.startsWith("limits off") ? "" : r.addedUsPerRun.map((x) => fixed(x)).join(", "), goal];
+    const goal = r.name.startsWith("Redis")
+      ? `<= ${GOALS.redisMs} ms: ${met(ms <= GOALS.redisMs)}`
+      : r.name.startsWith("limits off")
+        ? ""
+        : `<= ${GOALS.memoryMs} ms: ${met(ms <= GOALS.memoryMs)}`;
+    return [
+      r.name,
+      fixed(r.perCallUs),
+      r.name.startsWith("limits off") ? "" : `${fixed(r.addedUs)} us = ${fixed(ms, 3)} ms`,
+      r.name.startsWith("limits off") ? "" : r.addedUsPerRun.map((x) => fixed(x)).join(", "),
+      goal,
+    ];
   });
   return [
     `test/bench/limiter.ts run ${d.children} times (each: ${count(d.callsPerRun)} sequential calls per run, ${d.roundsPerChild} interleaved rounds, its own median); the table shows the median of those medians (${when(s)}).`,
@@ -170,7 +291,8 @@ export function renderReport(tag = "full"): string {
   const keys = Object.keys(all)
     .filter((k) => k === "limits" || k.endsWith(`:${tag}`))
     .sort();
-  const of = <T>(prefix: string): [string, StoredSection<T>][] => keys.filter((k) => k.startsWith(prefix)).map((k) => [k, all[k] as StoredSection<T>]);
+  const of = <T>(prefix: string): [string, StoredSection<T>][] =>
+    keys.filter((k) => k.startsWith(prefix)).map((k) => [k, all[k] as StoredSection<T>]);
   const machines = [...new Set(keys.map((k) => machineLine(all[k]!.machine).replace(/, Node .*$/, "")))];
   const out: string[] = [
     "# Benchmarks",
@@ -185,7 +307,9 @@ export function renderReport(tag = "full"): string {
     "(ingest ratio, limiter overhead) are less affected than absolute figures.",
     "",
     `- Written: ${new Date().toISOString()}`,
-    machines.length > 0 ? `- Machine${machines.length > 1 ? "s" : ""} of the stored sections: ${machines.join("; ")}` : "- Machine: (no section measured yet)",
+    machines.length > 0
+      ? `- Machine${machines.length > 1 ? "s" : ""} of the stored sections: ${machines.join("; ")}`
+      : "- Machine: (no section measured yet)",
     "- Keys: the service benchmark uses an `enterprise` key with a per-key override of 10,000,000 requests/minute, so the",
     "  rate limit never throttles it; every call still passes through authentication, both limiters and usage metering.",
     "- Loopback only. The service runs in its own process (test/bench/serve-child.ts, built by the test harness's",
@@ -222,7 +346,10 @@ export function renderReport(tag = "full"): string {
     "",
     ...of<FullIngest>("ingest-full:").flatMap(([, s]) => [fullSection(s), ""]),
     ...(of("ingest-full:weaviate").length === 0
-      ? ["Not measured yet: no whole-corpora pipeline ingest into Weaviate for this data size (`npm run bench -- --only ingest --backend weaviate`); the ratio section above measures the pipeline into Weaviate on a slice.", ""]
+      ? [
+          "Not measured yet: no whole-corpora pipeline ingest into Weaviate for this data size (`npm run bench -- --only ingest --backend weaviate`); the ratio section above measures the pipeline into Weaviate on a slice.",
+          "",
+        ]
       : []),
     ...of<CopyResult>("copy:").flatMap(([, s]) => [copySection(s), ""]),
     "## Search latency",
@@ -291,7 +418,11 @@ export function renderReport(tag = "full"): string {
  * written, since those figures may not be reproducible on this machine. `dropMissing` writes
  * `text` as it is.
  */
-export function writeReport(fresh: string, dropMissing = false, file = path.join(PACKAGE_ROOT, "docs", "BENCHMARKS.md")): string {
+export function writeReport(
+  fresh: string,
+  dropMissing = false,
+  file = path.join(PACKAGE_ROOT, "docs", "BENCHMARKS.md"),
+): string {
   let text = fresh;
   if (!dropMissing && existsSync(file)) {
     const current = readFileSync(file, "utf8");

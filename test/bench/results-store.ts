@@ -14,10 +14,14 @@ import { PACKAGE_ROOT } from "../../src/package-root.js";
 import type { MachineInfo } from "./machine.js";
 
 /** Where the benchmark keeps its indexes and Weaviate data (large, rebuilt per machine). */
-export const BENCH_DIR = path.resolve(process.env.THREADSIGHT_BENCH_DIR ?? path.join(os.homedir(), ".cache", "threadsight-bench"));
+export const BENCH_DIR = path.resolve(
+  process.env.THREADSIGHT_BENCH_DIR ?? path.join(os.homedir(), ".cache", "threadsight-bench"),
+);
 
 /** The results store (committed with the report it renders). */
-export const RESULTS_FILE = path.resolve(process.env.THREADSIGHT_BENCH_RESULTS ?? path.join(PACKAGE_ROOT, "docs", "benchmarks.json"));
+export const RESULTS_FILE = path.resolve(
+  process.env.THREADSIGHT_BENCH_RESULTS ?? path.join(PACKAGE_ROOT, "docs", "benchmarks.json"),
+);
 
 /** One measured section: when, on what load, and its figures (shape owned by the section). */
 export interface StoredSection<T = unknown> {
@@ -39,7 +43,9 @@ export function keepResultsInMemory(): void {
 
 /** All stored sections by key (with this run's unsaved ones over them). */
 export function loadResults(): Record<string, StoredSection> {
-  const stored = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as Record<string, StoredSection>) : {};
+  const stored = existsSync(RESULTS_FILE)
+    ? (JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as Record<string, StoredSection>)
+    : {};
   return unsaved === undefined ? stored : { ...stored, ...unsaved };
 }
 
@@ -52,7 +58,11 @@ export function saveResult(key: string, section: StoredSection): void {
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   const all = loadResults();
   all[key] = section;
-  const sorted = Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(all)
+      .sort()
+      .map((k) => [k, all[k]]),
+  );
   writeFileSync(`${RESULTS_FILE}.tmp`, `${JSON.stringify(sorted, null, 1)}\n`);
   renameSync(`${RESULTS_FILE}.tmp`, RESULTS_FILE);
 }

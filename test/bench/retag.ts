@@ -40,7 +40,10 @@ if (topics.length < 2) throw new Error(`${dataDir}: its posts need topics (run t
 const nextTopic = new Map(topics.map((t, i) => [t, topics[(i + 1) % topics.length]!]));
 const assignments = rows.map((r) => ({ id: String(r.id), topicId: nextTopic.get(String(r.topic_id))! }));
 // A fixed spread of posts as queries: their titles for the keyword side, their vectors for the other.
-const queries = Array.from({ length: 400 }, (_, i) => rows[(i * 7919) % rows.length]!).map((r) => ({ text: String(r.title), vector: toVector(r.vector) }));
+const queries = Array.from({ length: 400 }, (_, i) => rows[(i * 7919) % rows.length]!).map((r) => ({
+  text: String(r.title),
+  vector: toVector(r.vector),
+}));
 const dims = queries[0]!.vector.length;
 const model = meta.metadata.get("threadsight.embedding_model") ?? "";
 
@@ -50,7 +53,15 @@ let next = 0;
 const search = async (): Promise<number> => {
   const q = queries[next++ % queries.length]!;
   const t0 = performance.now();
-  await index.hybrid({ text: q.text, vector: q.vector, alpha: 0.5, limit: 11, offset: 0, fields: "result", filter: {} });
+  await index.hybrid({
+    text: q.text,
+    vector: q.vector,
+    alpha: 0.5,
+    limit: 11,
+    offset: 0,
+    fields: "result",
+    filter: {},
+  });
   return performance.now() - t0;
 };
 
@@ -88,14 +99,20 @@ await index.close();
 const check = await connect(dir);
 const after = await check.openTable(POSTS_TABLE);
 const unindexed: string[] = [];
-for (const entry of await after.listIndices()) unindexed.push(`${entry.name} ${(await after.indexStats(entry.name))?.numUnindexedRows ?? "?"}`);
+for (const entry of await after.listIndices())
+  unindexed.push(`${entry.name} ${(await after.indexStats(entry.name))?.numUnindexedRows ?? "?"}`);
 after.close();
 check.close();
 
 console.log(`${rows.length} posts, ${topics.length} topics, ${loadText(machine)}`);
-console.log(`re-tag of every post (batches of ${RETAG_BATCH}): ${fixed(retagMs / 1000)} s; close(): ${fixed(closeMs / 1000)} s`);
+console.log(
+  `re-tag of every post (batches of ${RETAG_BATCH}): ${fixed(retagMs / 1000)} s; close(): ${fixed(closeMs / 1000)} s`,
+);
 console.log("hybrid search (limit 11) from a second connection, every 100 ms:");
 for (const [name, ms] of Object.entries(latencies)) {
-  if (ms.length > 0) console.log(`  ${name.padEnd(16)} ${String(ms.length).padStart(4)} searches, median ${fixed(median(ms))} ms, max ${fixed(Math.max(...ms))} ms`);
+  if (ms.length > 0)
+    console.log(
+      `  ${name.padEnd(16)} ${String(ms.length).padStart(4)} searches, median ${fixed(median(ms))} ms, max ${fixed(Math.max(...ms))} ms`,
+    );
 }
 console.log(`unindexed rows at the end: ${unindexed.join(", ")}`);

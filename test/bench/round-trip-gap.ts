@@ -14,8 +14,14 @@ import { healthCheckCall } from "./search-clients.js";
 import { median } from "./stats.js";
 
 const calls = Number(process.argv[2] ?? 300);
-const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "minimal-connect-server.ts"), "fastify"], { stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise<string>((resolve) => child.stdout!.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())));
+const child = spawn(
+  process.execPath,
+  ["--import", "tsx", path.join(import.meta.dirname, "minimal-connect-server.ts"), "fastify"],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const url = await new Promise<string>((resolve) =>
+  child.stdout!.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())),
+);
 const health = healthCheckCall(new URL(url).host);
 const busy = (ms: number): void => {
   const end = performance.now() + ms;

@@ -25,16 +25,30 @@
  * Loopback only; every loop is bounded in count and time.
  */
 import { parseArgs } from "node:util";
-import { targetFor } from "./backends.js";
 import type { Backend } from "./backends.js";
+import { targetFor } from "./backends.js";
 import { ingestAll, measureRatio } from "./ingest.js";
 import { loadText, machineInfo } from "./machine.js";
 import { keepResultsInMemory, saveResult } from "./results-store.js";
-import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
 
 /** Parts in the order they run. */
-const PARTS = ["ratio", "reingest", "ingest", "copy", "search", "profile", "protocol", "floor", "capacity", "limits", "scaling", "insights", "report"] as const;
+const PARTS = [
+  "ratio",
+  "reingest",
+  "ingest",
+  "copy",
+  "search",
+  "profile",
+  "protocol",
+  "floor",
+  "capacity",
+  "limits",
+  "scaling",
+  "insights",
+  "report",
+] as const;
 type Part = (typeof PARTS)[number];
 
 /** "HH:MM" (UTC, today or tomorrow) or an ISO date -> epoch ms. */
@@ -65,13 +79,19 @@ function options() {
       "drop-missing": { type: "boolean", default: false },
     },
   });
-  const only = (values.only ?? PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
-  for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only takes ${PARTS.join(",")}, got "${p}"`);
+  const only = (values.only ?? PARTS.join(","))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const p of only)
+    if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only takes ${PARTS.join(",")}, got "${p}"`);
   const b = values.backend ?? "all";
-  if (!["lancedb", "weaviate", "all"].includes(b)) throw new Error(`--backend must be lancedb, weaviate or all, got "${b}"`);
+  if (!["lancedb", "weaviate", "all"].includes(b))
+    throw new Error(`--backend must be lancedb, weaviate or all, got "${b}"`);
   const int = (name: string, raw: string | undefined, fallback: number | undefined): number | undefined => {
     if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--${name} must be a positive whole number, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+      throw new Error(`--${name} must be a positive whole number, got "${raw}"`);
     return Number(raw);
   };
   return {
@@ -115,8 +135,17 @@ async function main(): Promise<void> {
         for (const size of opts.ratioPosts) {
           const m = machineInfo();
           const t0 = Date.now();
-          const ratio = await measureRatio(target, Math.min(size, opts.posts === undefined ? Infinity : opts.posts * 4), opts.rounds, log);
-          saveResult(`ingest-ratio:${backend}:n${size}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: ratio });
+          const ratio = await measureRatio(
+            target,
+            Math.min(size, opts.posts === undefined ? Infinity : opts.posts * 4),
+            opts.rounds,
+            log,
+          );
+          saveResult(`ingest-ratio:${backend}:n${size}:${tag}`, {
+            machine: m,
+            durationS: (Date.now() - t0) / 1000,
+            data: ratio,
+          });
         }
       }
       if (opts.parts.includes("reingest")) {
@@ -125,7 +154,12 @@ async function main(): Promise<void> {
         const t0 = Date.now();
         // 1,000 posts of each corpus: a first pass of under a minute, long enough that the
         // second pass's fixed costs (starting, the index's close) do not decide its rate.
-        const res = await measureReingest(target, Math.min(4000, opts.posts === undefined ? Infinity : opts.posts * 4), Math.min(opts.rounds, 3), log);
+        const res = await measureReingest(
+          target,
+          Math.min(4000, opts.posts === undefined ? Infinity : opts.posts * 4),
+          Math.min(opts.rounds, 3),
+          log,
+        );
         saveResult(`reingest:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
       }
       if (opts.parts.includes("ingest")) {
@@ -137,7 +171,10 @@ async function main(): Promise<void> {
         const onSignal = (): void => stop.abort(new Error("ingest stopped by signal"));
         process.once("SIGINT", onSignal);
         process.once("SIGTERM", onSignal);
-        const timer = opts.ingestUntil === undefined ? undefined : setTimeout(() => stop.abort(new Error("ingest deadline")), Math.max(0, opts.ingestUntil - Date.now()));
+        const timer =
+          opts.ingestUntil === undefined
+            ? undefined
+            : setTimeout(() => stop.abort(new Error("ingest deadline")), Math.max(0, opts.ingestUntil - Date.now()));
         const full = await ingestAll(target, opts.posts, log, stop.signal).finally(() => {
           clearTimeout(timer);
           process.off("SIGINT", onSignal);
@@ -203,7 +240,9 @@ async function main(): Promise<void> {
     if (opts.parts.includes("insights")) {
       // Its own copy of the index and its own Weaviate server (insights-prepare.ts).
       const { benchInsightsAll } = await import("./insights.js");
-      await benchInsightsAll(opts.backends, tag, { rounds: opts.rounds }, log, (key, section) => saveResult(`${key}:${tag}`, section));
+      await benchInsightsAll(opts.backends, tag, { rounds: opts.rounds }, log, (key, section) =>
+        saveResult(`${key}:${tag}`, section),
+      );
     }
   } finally {
     await weaviate?.stop();

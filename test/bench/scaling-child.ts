@@ -13,8 +13,11 @@
  *
  * Run: node --import tsx test/bench/scaling-child.ts '<json {env, queries, rounds, serverPid?}>'
  */
+
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadConfig } from "../../src/config.js";
+import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import { cachedEmbedder } from "../../src/enrich/query-cache.js";
@@ -22,8 +25,6 @@ import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
 import { procCpuMs } from "./proc-cpu.js";
 import { median, msSince, percentile } from "./stats.js";
-import { randomBytes } from "node:crypto";
-import { PageTokens } from "../../src/core/page-token.js";
 
 /** What the child measured; latencies are medians over rounds of each round's percentile. */
 export interface ChildReport {
@@ -53,7 +54,12 @@ function peakRssMiB(): number {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-const { env, queries, rounds, serverPid } = JSON.parse(process.argv[2] ?? "{}") as { env: Record<string, string>; queries: string[]; rounds: number; serverPid?: number };
+const { env, queries, rounds, serverPid } = JSON.parse(process.argv[2] ?? "{}") as {
+  env: Record<string, string>;
+  queries: string[];
+  rounds: number;
+  serverPid?: number;
+};
 
 /** CPU ms spent so far by this process (all threads) and the server. */
 function cpuNow(): number {
@@ -68,7 +74,14 @@ try {
   const rssBaseMiB = process.memoryUsage().rss / MIB;
   const index = await openSearchIndex(config);
   const info = await index.open(embedder.model, embedder.dimensions);
-  const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha, pageTokens: new PageTokens(randomBytes(32)) });
+  const core = new SearchCore({
+    index,
+    embedder,
+    summarizer: createExtractiveSummarizer(),
+    hybridAlpha: config.hybridAlpha,
+    shortQueryAlpha: config.shortQueryAlpha,
+    pageTokens: new PageTokens(randomBytes(32)),
+  });
   const params = (query: string) => ({ query, limit: 10, subforums: [], pageToken: "", startDate: "", endDate: "" });
   const sem: number[][] = [];
   const vec: number[][] = [];

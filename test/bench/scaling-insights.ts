@@ -19,10 +19,10 @@ import type { BackendTarget } from "./backends.js";
 import { benchInsights } from "./insights.js";
 import { loadText, machineInfo } from "./machine.js";
 import { BENCH_DIR, saveResult } from "./results-store.js";
-import { keptLanceDir, keptWeaviateName, SCALING_COLLECTION } from "./scaling.js";
-import { startBenchWeaviate } from "./weaviate-server.js";
 import type { ScalingInsights } from "./scaling.js";
+import { keptLanceDir, keptWeaviateName, SCALING_COLLECTION } from "./scaling.js";
 import { msSince } from "./stats.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
 
 const log = (line: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -36,12 +36,26 @@ function envInt(name: string, fallback: number): number {
 const size = envInt("SCALING_INSIGHTS_SIZE", 1_000_000);
 const rounds = envInt("SCALING_INSIGHTS_ROUNDS", 2);
 const backend = process.env.SCALING_INSIGHTS_BACKEND ?? "lancedb";
-if (backend !== "lancedb" && backend !== "weaviate") throw new Error(`SCALING_INSIGHTS_BACKEND must be lancedb or weaviate, got "${backend}"`);
+if (backend !== "lancedb" && backend !== "weaviate")
+  throw new Error(`SCALING_INSIGHTS_BACKEND must be lancedb or weaviate, got "${backend}"`);
 const dataDir = backend === "lancedb" ? keptLanceDir(size) : path.join(BENCH_DIR, `${keptWeaviateName(size)}-client`);
-if (!existsSync(dataDir)) throw new Error(`no kept store at ${dataDir}: run SCALING_KEEP=1 SCALING_SIZES=${size} npm run bench -- --only scaling --backend ${backend} first`);
+if (!existsSync(dataDir))
+  throw new Error(
+    `no kept store at ${dataDir}: run SCALING_KEEP=1 SCALING_SIZES=${size} npm run bench -- --only scaling --backend ${backend} first`,
+  );
 const server = backend === "weaviate" ? await startBenchWeaviate(keptWeaviateName(size)) : undefined;
 const target: BackendTarget = server
-  ? { backend, dataDir, collection: SCALING_COLLECTION, env: { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: SCALING_COLLECTION } }
+  ? {
+      backend,
+      dataDir,
+      collection: SCALING_COLLECTION,
+      env: {
+        THREADSIGHT_DATA_DIR: dataDir,
+        WEAVIATE_URL: server.httpUrl,
+        WEAVIATE_GRPC_URL: server.grpcUrl,
+        WEAVIATE_COLLECTION: SCALING_COLLECTION,
+      },
+    }
   : { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
 
 const machine = machineInfo();

@@ -32,7 +32,12 @@ export async function readSourcePosts(dataDir: string): Promise<{ posts: Indexed
     const seen = new Set<string>();
     const posts: IndexedPost[] = [];
     for (let offset = 0; offset < total; offset += READ_CHUNK) {
-      const rows = await table.query().select([...POST_COLUMNS, "vector"]).limit(READ_CHUNK).offset(offset).toArray();
+      const rows = await table
+        .query()
+        .select([...POST_COLUMNS, "vector"])
+        .limit(READ_CHUNK)
+        .offset(offset)
+        .toArray();
       for (const r of rows as Record<string, unknown>[]) {
         const p = { ...fromRow(r), vector: toVector(r.vector) };
         if (seen.has(p.id)) continue;
@@ -55,7 +60,7 @@ export async function readSourcePosts(dataDir: string): Promise<{ posts: Indexed
 
 /** xorshift32 seeded from the position: the same copy gets the same noise on every run. */
 function rng(seed: number): () => number {
-  let s = (Math.imul(seed + 1, 2654435761) >>> 0) || 0x9e3779b9;
+  let s = Math.imul(seed + 1, 2654435761) >>> 0 || 0x9e3779b9;
   return () => {
     s ^= s << 13;
     s ^= s >>> 17;

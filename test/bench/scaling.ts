@@ -40,30 +40,36 @@ import { fileURLToPath } from "node:url";
 import * as lancedb from "@lancedb/lancedb";
 import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { DEFAULT_OPTIMIZE_EVERY_ROWS, DEFAULT_VECTOR_INDEX_MIN_ROWS, LanceMaintenance, VECTOR_INDEX_TYPE, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
+import {
+  DEFAULT_OPTIMIZE_EVERY_ROWS,
+  DEFAULT_VECTOR_INDEX_MIN_ROWS,
+  LanceMaintenance,
+  VECTOR_INDEX_TYPE,
+  vectorIndexTrainedRows,
+} from "../../src/index/lancedb-maintenance.js";
 import { rowsTable } from "../../src/index/lancedb-rows.js";
 import { POSTS_TABLE, postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
+import type { IndexedPost } from "../../src/model/post.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { saveTopicModel, topicModelPath } from "../../src/topics/model-file.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
 import { table } from "../eval/format.js";
-import { indexFor } from "./backends.js";
-import { procCpuMs } from "./proc-cpu.js";
 import type { Backend, BackendTarget } from "./backends.js";
-import { loadText, machineInfo } from "./machine.js";
-import type { MachineInfo } from "./machine.js";
-import { BENCH_DIR, loadResults } from "./results-store.js";
-import type { StoredSection } from "./results-store.js";
-import type { IndexedPost } from "../../src/model/post.js";
-import { insightsSection } from "./insights.js";
+import { indexFor } from "./backends.js";
 import type { InsightsResult } from "./insights.js";
+import { insightsSection } from "./insights.js";
+import type { MachineInfo } from "./machine.js";
+import { loadText, machineInfo } from "./machine.js";
+import { procCpuMs } from "./proc-cpu.js";
+import type { StoredSection } from "./results-store.js";
+import { BENCH_DIR, loadResults } from "./results-store.js";
 import type { ChildReport } from "./scaling-child.js";
 import { readSourcePosts, replicaChunk } from "./scaling-replica.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { count, fixed, msSince } from "./stats.js";
-import { startBenchWeaviate } from "./weaviate-server.js";
 import type { BenchWeaviate } from "./weaviate-server.js";
+import { startBenchWeaviate } from "./weaviate-server.js";
 
 /** One backend at one size. */
 export interface ScalingRow {
@@ -114,7 +120,8 @@ function sizesFor(backend: Backend): number[] {
   if (raw === undefined || raw === "") return backend === "lancedb" ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
   return raw.split(",").map((s) => {
     const t = s.trim();
-    if (!/^\d+$/.test(t) || Number(t) < 1) throw new Error(`SCALING_SIZES takes positive whole numbers separated by commas, got "${raw}"`);
+    if (!/^\d+$/.test(t) || Number(t) < 1)
+      throw new Error(`SCALING_SIZES takes positive whole numbers separated by commas, got "${raw}"`);
     return Number(t);
   });
 }
@@ -138,11 +145,20 @@ function rssOfPid(pid: number | undefined): number | undefined {
 }
 
 /** Runs the query child against `env`; rejects with its stderr tail when it fails. */
-function queryChild(env: Record<string, string>, queries: string[], rounds: number, serverPid?: number): Promise<ChildReport> {
+function queryChild(
+  env: Record<string, string>,
+  queries: string[],
+  rounds: number,
+  serverPid?: number,
+): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, "scaling-child.ts"), JSON.stringify({ env, queries, rounds, serverPid })], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(HERE, "scaling-child.ts"), JSON.stringify({ env, queries, rounds, serverPid })],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
@@ -157,12 +173,23 @@ function queryChild(env: Record<string, string>, queries: string[], rounds: numb
 }
 
 /** Writes positions [0, size) through the adapter, stopping at `deadline`; returns posts written. */
-async function loadViaAdapter(index: SearchIndex, sources: Parameters<typeof replicaChunk>[0], size: number, chunk: number, deadline: number, log: (s: string) => void, label: string): Promise<number> {
+async function loadViaAdapter(
+  index: SearchIndex,
+  sources: Parameters<typeof replicaChunk>[0],
+  size: number,
+  chunk: number,
+  deadline: number,
+  log: (s: string) => void,
+  label: string,
+): Promise<number> {
   let lastLog = Date.now();
   for (let from = 0; from < size; from += chunk) {
     if (Date.now() > deadline) return from;
     const res = await index.upsert(replicaChunk(sources, from, Math.min(size, from + chunk)));
-    if (res.failed.length > 0) throw new Error(`${label}: ${res.failed.length} posts refused, e.g. ${res.failed[0]!.id}: ${res.failed[0]!.reason}`);
+    if (res.failed.length > 0)
+      throw new Error(
+        `${label}: ${res.failed.length} posts refused, e.g. ${res.failed[0]!.id}: ${res.failed[0]!.reason}`,
+      );
     if (Date.now() - lastLog > 30_000) {
       lastLog = Date.now();
       log(`${label}: ${from + chunk} of ${size} written`);
@@ -176,7 +203,9 @@ async function lanceVectorIndex(dir: string): Promise<string> {
   const t = await db.openTable(POSTS_TABLE);
   try {
     const s = await t.indexStats("vector_idx");
-    return s === undefined ? "none (exact scan)" : `${s.indexType} ${s.distanceType ?? ""}, ${count(s.numIndexedRows)} rows indexed, ${count(s.numUnindexedRows)} not`;
+    return s === undefined
+      ? "none (exact scan)"
+      : `${s.indexType} ${s.distanceType ?? ""}, ${count(s.numIndexedRows)} rows indexed, ${count(s.numUnindexedRows)} not`;
   } finally {
     t.close();
     db.close();
@@ -221,11 +250,23 @@ async function completedLoadSeconds(dir: string, size: number): Promise<number |
   }
 }
 
-async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: number, loadPath: "adapter" | "bulk", deadline: number, log: (s: string) => void): Promise<Omit<ScalingRow, "child" | "sourcePosts">> {
+async function lanceSize(
+  sources: Parameters<typeof replicaChunk>[0],
+  size: number,
+  loadPath: "adapter" | "bulk",
+  deadline: number,
+  log: (s: string) => void,
+): Promise<Omit<ScalingRow, "child" | "sourcePosts">> {
   const dataDir = path.join(BENCH_DIR, "scaling-lancedb");
   const dims = sources[0]!.vector.length;
-  const resumedLoadS = loadPath === "bulk" && process.env.SCALING_RESUME === "1" ? await completedLoadSeconds(LanceDbIndex.dirFor(dataDir), size) : undefined;
-  if (resumedLoadS !== undefined) log(`scaling lancedb ${count(size)}: resuming a completed load of ${fixed(resumedLoadS, 0)} s (from the table's version times)`);
+  const resumedLoadS =
+    loadPath === "bulk" && process.env.SCALING_RESUME === "1"
+      ? await completedLoadSeconds(LanceDbIndex.dirFor(dataDir), size)
+      : undefined;
+  if (resumedLoadS !== undefined)
+    log(
+      `scaling lancedb ${count(size)}: resuming a completed load of ${fixed(resumedLoadS, 0)} s (from the table's version times)`,
+    );
   else rmSync(dataDir, { recursive: true, force: true });
   const target: BackendTarget = { backend: "lancedb", dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
   const index = await indexFor(target);
@@ -264,7 +305,10 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
       if (loaded === size) {
         // The adapter's own index set and settings, built once over all rows. Vector-index
         // training runs in the maintenance's background task, so wait for it before closing.
-        const maintenance = new LanceMaintenance(t, { vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
+        const maintenance = new LanceMaintenance(t, {
+          vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS,
+          optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS,
+        });
         await maintenance.afterWrite(0);
         await maintenance.idle();
         if (maintenance.lastError) throw maintenance.lastError;
@@ -284,7 +328,18 @@ async function lanceSize(sources: Parameters<typeof replicaChunk>[0], size: numb
   const n = await t.countRows();
   t.close();
   db.close();
-  return { backend: "lancedb", size, loadPath, loaded, loadS, indexS, count: n, vectorIndex: await lanceVectorIndex(dir), diskBytes: dirBytes(dir), ...(resumedLoadS === undefined ? {} : { resumed: true }) };
+  return {
+    backend: "lancedb",
+    size,
+    loadPath,
+    loaded,
+    loadS,
+    indexS,
+    count: n,
+    vectorIndex: await lanceVectorIndex(dir),
+    diskBytes: dirBytes(dir),
+    ...(resumedLoadS === undefined ? {} : { resumed: true }),
+  };
 }
 
 /** Where SCALING_KEEP=1 leaves the LanceDB store of `size` posts. */
@@ -301,27 +356,53 @@ const KEPT_FIT_SAMPLE = 8_000;
  * needs topic ids, the kept embedded index has none, and re-tagging 1M stored rows afterwards
  * would rewrite the whole table. Every copy of a post then carries the post's topic.
  */
-function keptStoreTopics(sources: readonly IndexedPost[], log: (s: string) => void): { posts: IndexedPost[]; model: TopicModel } {
+function keptStoreTopics(
+  sources: readonly IndexedPost[],
+  log: (s: string) => void,
+): { posts: IndexedPost[]; model: TopicModel } {
   const t0 = process.hrtime.bigint();
   const { model, topicIds } = buildTopicModel(
     sources.map((p) => ({ id: p.id, vector: p.vector, title: p.title, content: p.content.slice(0, 2000) })),
     { k: KEPT_TOPICS_K, fitSample: KEPT_FIT_SAMPLE },
   );
-  log(`scaling: ${model.topics.length} topics built over ${count(sources.length)} source posts in ${fixed(msSince(t0) / 1000, 0)} s`);
+  log(
+    `scaling: ${model.topics.length} topics built over ${count(sources.length)} source posts in ${fixed(msSince(t0) / 1000, 0)} s`,
+  );
   return { posts: sources.map((p, i) => ({ ...p, topicId: topicIds[i]! })), model };
 }
 
 /** One backend at one size, measured; the store is deleted afterwards (disk is shared) unless `keep` holds the topic model to keep it with. */
-async function measureSize(backend: Backend, sources: Parameters<typeof replicaChunk>[0], size: number, queries: string[], rounds: number, log: (s: string) => void, keep?: TopicModel): Promise<ScalingRow> {
+async function measureSize(
+  backend: Backend,
+  sources: Parameters<typeof replicaChunk>[0],
+  size: number,
+  queries: string[],
+  rounds: number,
+  log: (s: string) => void,
+  keep?: TopicModel,
+): Promise<ScalingRow> {
   const deadline = Date.now() + envInt("SCALING_MAX_LOAD_MIN", 45) * 60_000;
   if (backend === "lancedb") {
-    if (process.env.SCALING_RESUME === "1" && existsSync(keptLanceDir(size))) return requeryKeptLance(sources.length, size, queries, rounds, log);
+    if (process.env.SCALING_RESUME === "1" && existsSync(keptLanceDir(size)))
+      return requeryKeptLance(sources.length, size, queries, rounds, log);
     const loadPath = process.env.SCALING_LANCE_PATH === "adapter" && size <= 100_000 ? "adapter" : "bulk";
-    const row: ScalingRow = { ...(await lanceSize(sources, size, loadPath, deadline, log)), sourcePosts: sources.length };
+    const row: ScalingRow = {
+      ...(await lanceSize(sources, size, loadPath, deadline, log)),
+      sourcePosts: sources.length,
+    };
     try {
-      if (row.loaded < size) return { ...row, stopped: `load stopped at the time cap after ${count(row.loaded)} posts in ${fixed(row.loadS, 0)} s` };
-      log(`scaling lancedb ${count(size)}: loaded in ${fixed(row.loadS, 0)} + ${fixed(row.indexS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`);
-      return { ...row, child: await queryChild({ THREADSIGHT_DATA_DIR: path.join(BENCH_DIR, "scaling-lancedb") }, queries, rounds) };
+      if (row.loaded < size)
+        return {
+          ...row,
+          stopped: `load stopped at the time cap after ${count(row.loaded)} posts in ${fixed(row.loadS, 0)} s`,
+        };
+      log(
+        `scaling lancedb ${count(size)}: loaded in ${fixed(row.loadS, 0)} + ${fixed(row.indexS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; querying`,
+      );
+      return {
+        ...row,
+        child: await queryChild({ THREADSIGHT_DATA_DIR: path.join(BENCH_DIR, "scaling-lancedb") }, queries, rounds),
+      };
     } finally {
       const dir = path.join(BENCH_DIR, "scaling-lancedb");
       if (keep && row.loaded === size) {
@@ -335,30 +416,58 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
     }
   }
   const kept = keptWeaviateName(size);
-  if (process.env.SCALING_RESUME === "1" && existsSync(path.join(BENCH_DIR, kept))) return requeryKeptWeaviate(sources.length, size, queries, rounds, log);
+  if (process.env.SCALING_RESUME === "1" && existsSync(path.join(BENCH_DIR, kept)))
+    return requeryKeptWeaviate(sources.length, size, queries, rounds, log);
   const name = "scaling-weaviate";
   rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
   const server: BenchWeaviate = await startBenchWeaviate(name);
   const dataDir = path.join(BENCH_DIR, `${name}-client`);
   let complete = false;
   try {
-    const env = { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: SCALING_COLLECTION };
+    const env = {
+      THREADSIGHT_DATA_DIR: dataDir,
+      WEAVIATE_URL: server.httpUrl,
+      WEAVIATE_GRPC_URL: server.grpcUrl,
+      WEAVIATE_COLLECTION: SCALING_COLLECTION,
+    };
     const index = await indexFor({ backend: "weaviate", dataDir, env, collection: SCALING_COLLECTION });
     await index.open(USE_MODEL_ID, sources[0]!.vector.length);
     const t0 = process.hrtime.bigint();
     let loaded = 0;
     let n = 0;
     try {
-      loaded = await loadViaAdapter(index, sources, size, WEAVIATE_CHUNK, deadline, log, `scaling weaviate ${count(size)}`);
+      loaded = await loadViaAdapter(
+        index,
+        sources,
+        size,
+        WEAVIATE_CHUNK,
+        deadline,
+        log,
+        `scaling weaviate ${count(size)}`,
+      );
       n = await index.count();
     } finally {
       await index.close();
     }
     const loadS = msSince(t0) / 1000;
-    const row: ScalingRow = { backend: "weaviate", size, sourcePosts: sources.length, loadPath: "adapter", loaded, loadS, indexS: 0, count: n, vectorIndex: "HNSW cosine (built during the import)", diskBytes: dirBytes(server.dataDir!) };
-    if (loaded < size) return { ...row, stopped: `load stopped at the time cap after ${count(loaded)} posts in ${fixed(loadS, 0)} s` };
+    const row: ScalingRow = {
+      backend: "weaviate",
+      size,
+      sourcePosts: sources.length,
+      loadPath: "adapter",
+      loaded,
+      loadS,
+      indexS: 0,
+      count: n,
+      vectorIndex: "HNSW cosine (built during the import)",
+      diskBytes: dirBytes(server.dataDir!),
+    };
+    if (loaded < size)
+      return { ...row, stopped: `load stopped at the time cap after ${count(loaded)} posts in ${fixed(loadS, 0)} s` };
     complete = n === size;
-    log(`scaling weaviate ${count(size)}: loaded in ${fixed(loadS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; waiting for the server to settle`);
+    log(
+      `scaling weaviate ${count(size)}: loaded in ${fixed(loadS, 0)} s, ${fixed(row.diskBytes / MIB, 0)} MiB; waiting for the server to settle`,
+    );
     row.indexS = await settled(server.pid!, log);
     const child = await queryChild(env, queries, rounds, server.pid);
     return { ...row, child, serverRssMiB: rssOfPid(server.pid), diskBytes: dirBytes(server.dataDir!) };
@@ -368,11 +477,16 @@ async function measureSize(backend: Backend, sources: Parameters<typeof replicaC
       // The server directory moves whole (data and ports.json: Raft remembers its address), and
       // the client directory with the topic model the trend store reads.
       await saveTopicModel(topicModelPath(dataDir), keep);
-      for (const [from, to] of [[path.join(BENCH_DIR, name), keptWeaviateName(size)], [dataDir, `${keptWeaviateName(size)}-client`]] as const) {
+      for (const [from, to] of [
+        [path.join(BENCH_DIR, name), keptWeaviateName(size)],
+        [dataDir, `${keptWeaviateName(size)}-client`],
+      ] as const) {
         rmSync(path.join(BENCH_DIR, to), { recursive: true, force: true });
         renameSync(from, path.join(BENCH_DIR, to));
       }
-      log(`scaling weaviate ${count(size)}: store kept as ${keptWeaviateName(size)} (server) and ${keptWeaviateName(size)}-client`);
+      log(
+        `scaling weaviate ${count(size)}: store kept as ${keptWeaviateName(size)} (server) and ${keptWeaviateName(size)}-client`,
+      );
     } else {
       rmSync(path.join(BENCH_DIR, name), { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
@@ -402,7 +516,9 @@ async function settled(pid: number, log: (s: string) => void): Promise<number> {
     await new Promise((r) => setTimeout(r, 5_000));
     const busy = (procCpuMs(pid) - before) / 5_000;
     if ((busy < 0.05 && msSince(t0) >= SETTLE_MIN_MS) || msSince(t0) > limitMs) {
-      log(`scaling weaviate: server ${busy < 0.05 ? "idle" : `still ${fixed(100 * busy, 0)}% busy (stopped waiting)`} after ${fixed(msSince(t0) / 1000, 0)} s`);
+      log(
+        `scaling weaviate: server ${busy < 0.05 ? "idle" : `still ${fixed(100 * busy, 0)}% busy (stopped waiting)`} after ${fixed(msSince(t0) / 1000, 0)} s`,
+      );
       return msSince(t0) / 1000;
     }
   }
@@ -413,21 +529,46 @@ async function settled(pid: number, log: (s: string) => void): Promise<number> {
  * server is started again, left to settle, and queried; the load time is the earlier run's,
  * read from the results store. The store stays kept.
  */
-async function requeryKeptWeaviate(sourcePosts: number, size: number, queries: string[], rounds: number, log: (s: string) => void): Promise<ScalingRow> {
+async function requeryKeptWeaviate(
+  sourcePosts: number,
+  size: number,
+  queries: string[],
+  rounds: number,
+  log: (s: string) => void,
+): Promise<ScalingRow> {
   // Saved under "scaling:weaviate:<size>" plus the run's tag (":full").
-  const earlier = Object.entries(loadResults()).find(([k]) => k.startsWith(`scaling:weaviate:${size}:`))?.[1].data as ScalingRow | undefined;
-  if (earlier === undefined) throw new Error(`SCALING_RESUME=1: no stored scaling:weaviate:${size} row to take the load time from`);
+  const earlier = Object.entries(loadResults()).find(([k]) => k.startsWith(`scaling:weaviate:${size}:`))?.[1].data as
+    | ScalingRow
+    | undefined;
+  if (earlier === undefined)
+    throw new Error(`SCALING_RESUME=1: no stored scaling:weaviate:${size} row to take the load time from`);
   const server = await startBenchWeaviate(keptWeaviateName(size));
   const dataDir = path.join(BENCH_DIR, `${keptWeaviateName(size)}-client`);
   try {
-    const env = { THREADSIGHT_DATA_DIR: dataDir, WEAVIATE_URL: server.httpUrl, WEAVIATE_GRPC_URL: server.grpcUrl, WEAVIATE_COLLECTION: SCALING_COLLECTION };
+    const env = {
+      THREADSIGHT_DATA_DIR: dataDir,
+      WEAVIATE_URL: server.httpUrl,
+      WEAVIATE_GRPC_URL: server.grpcUrl,
+      WEAVIATE_COLLECTION: SCALING_COLLECTION,
+    };
     const index = await indexFor({ backend: "weaviate", dataDir, env, collection: SCALING_COLLECTION });
     await index.open(USE_MODEL_ID, 512);
     const n = await index.count().finally(() => index.close());
-    log(`scaling weaviate ${count(size)}: kept store with ${count(n)} posts started again; waiting for the server to settle`);
+    log(
+      `scaling weaviate ${count(size)}: kept store with ${count(n)} posts started again; waiting for the server to settle`,
+    );
     const indexS = await settled(server.pid!, log);
     const child = await queryChild(env, queries, rounds, server.pid);
-    return { ...earlier, sourcePosts, count: n, indexS, resumed: true, child, serverRssMiB: rssOfPid(server.pid), diskBytes: dirBytes(server.dataDir!) };
+    return {
+      ...earlier,
+      sourcePosts,
+      count: n,
+      indexS,
+      resumed: true,
+      child,
+      serverRssMiB: rssOfPid(server.pid),
+      diskBytes: dirBytes(server.dataDir!),
+    };
   } finally {
     await server.stop();
   }
@@ -440,9 +581,18 @@ async function requeryKeptWeaviate(sourcePosts: number, size: number, queries: s
  * the store is queried. Load and index times are the
  * earlier run's, read from the results store; the retraining time is reported beside them.
  */
-async function requeryKeptLance(sourcePosts: number, size: number, queries: string[], rounds: number, log: (s: string) => void): Promise<ScalingRow> {
-  const earlier = Object.entries(loadResults()).find(([k]) => k.startsWith(`scaling:lancedb:${size}:`))?.[1].data as ScalingRow | undefined;
-  if (earlier === undefined) throw new Error(`SCALING_RESUME=1: no stored scaling:lancedb:${size} row to take the load time from`);
+async function requeryKeptLance(
+  sourcePosts: number,
+  size: number,
+  queries: string[],
+  rounds: number,
+  log: (s: string) => void,
+): Promise<ScalingRow> {
+  const earlier = Object.entries(loadResults()).find(([k]) => k.startsWith(`scaling:lancedb:${size}:`))?.[1].data as
+    | ScalingRow
+    | undefined;
+  if (earlier === undefined)
+    throw new Error(`SCALING_RESUME=1: no stored scaling:lancedb:${size} row to take the load time from`);
   const dataDir = keptLanceDir(size);
   const dir = LanceDbIndex.dirFor(dataDir);
   const db = await lancedb.connect(dir);
@@ -452,8 +602,12 @@ async function requeryKeptLance(sourcePosts: number, size: number, queries: stri
   try {
     // The writer retrains an index of another type, and one trained for far fewer rows (or
     // recording none: stores kept by earlier versions); either leaves a new trained-at record.
-    const trainedBefore = (await t.indexStats("vector_idx"))?.indexType === VECTOR_INDEX_TYPE ? await vectorIndexTrainedRows(t) : -1;
-    const maintenance = new LanceMaintenance(t, { vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS, optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS });
+    const trainedBefore =
+      (await t.indexStats("vector_idx"))?.indexType === VECTOR_INDEX_TYPE ? await vectorIndexTrainedRows(t) : -1;
+    const maintenance = new LanceMaintenance(t, {
+      vectorIndexMinRows: DEFAULT_VECTOR_INDEX_MIN_ROWS,
+      optimizeEveryRows: DEFAULT_OPTIMIZE_EVERY_ROWS,
+    });
     await maintenance.afterWrite(0);
     await maintenance.idle();
     if (maintenance.lastError) throw maintenance.lastError;
@@ -465,9 +619,19 @@ async function requeryKeptLance(sourcePosts: number, size: number, queries: stri
   await lancePrune(dir);
   const seconds = msSince(t0) / 1000;
   const vectorIndex = await lanceVectorIndex(dir);
-  log(`scaling lancedb ${count(size)}: kept store, vector index ${vectorIndex}${retrain ? ` (retrained in ${fixed(seconds, 0)} s)` : ""}; querying`);
+  log(
+    `scaling lancedb ${count(size)}: kept store, vector index ${vectorIndex}${retrain ? ` (retrained in ${fixed(seconds, 0)} s)` : ""}; querying`,
+  );
   const child = await queryChild({ THREADSIGHT_DATA_DIR: dataDir }, queries, rounds);
-  return { ...earlier, sourcePosts, vectorIndex, diskBytes: dirBytes(dir), resumed: true, ...(retrain ? { retrainedS: seconds } : {}), child };
+  return {
+    ...earlier,
+    sourcePosts,
+    vectorIndex,
+    diskBytes: dirBytes(dir),
+    resumed: true,
+    ...(retrain ? { retrainedS: seconds } : {}),
+    child,
+  };
 }
 
 /** Server directory name (under BENCH_DIR) where SCALING_KEEP=1 leaves the Weaviate store of `size` posts. */
@@ -485,7 +649,11 @@ function freeBytes(): number {
  * Measures every size for each backend, smallest first, saving each as it is done through
  * `save(key, section)` (key "scaling:<backend>:<size>").
  */
-export async function benchScaling(backends: readonly Backend[], log: (s: string) => void, save: (key: string, section: StoredSection<ScalingRow>) => void): Promise<void> {
+export async function benchScaling(
+  backends: readonly Backend[],
+  log: (s: string) => void,
+  save: (key: string, section: StoredSection<ScalingRow>) => void,
+): Promise<void> {
   const queries = loadBenchQueries().slice(0, envInt("SCALING_QUERIES", 100));
   const rounds = envInt("SCALING_ROUNDS", 3);
   const source = path.join(BENCH_DIR, "lancedb-full");
@@ -508,7 +676,9 @@ export async function benchScaling(backends: readonly Backend[], log: (s: string
       const row = await measureSize(backend, sources, size, queries, rounds, log, kept?.model);
       save(`scaling:${backend}:${size}`, { machine, durationS: (Date.now() - t0) / 1000, data: row });
       const c = row.child;
-      log(`scaling ${backend} ${count(size)}: ${row.stopped ?? `semantic p50 ${fixed(c?.semanticP50 ?? NaN)} ms, vector p50 ${fixed(c?.vectorP50 ?? NaN)} ms`}`);
+      log(
+        `scaling ${backend} ${count(size)}: ${row.stopped ?? `semantic p50 ${fixed(c?.semanticP50 ?? NaN)} ms, vector p50 ${fixed(c?.vectorP50 ?? NaN)} ms`}`,
+      );
     }
   }
 }
@@ -521,7 +691,8 @@ function cpu(r: ScalingRow, method: "semanticCpuMs" | "vectorCpuMs"): number | u
 }
 
 const mib = (b: number | undefined): string => (b === undefined ? "-" : fixed(b / MIB, 0));
-const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined || !(b > 0) ? "-" : `${fixed(a / b, 2)}x`);
+const ratio = (a: number | undefined, b: number | undefined): string =>
+  a === undefined || b === undefined || !(b > 0) ? "-" : `${fixed(a / b, 2)}x`;
 
 /** Memory the index costs: the Weaviate server's RSS, or what the query process grew by when LanceDB opened and searched. */
 function indexMemMiB(r: ScalingRow): number | undefined {
@@ -532,18 +703,28 @@ function indexMemMiB(r: ScalingRow): number | undefined {
 /** The docs/BENCHMARKS.md section for every stored scaling row. */
 export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][]): string[] {
   // "scaling:insights:" rows are scaling-insights.ts's ListTrends/FindLeads over a kept replica.
-  const insights = all.filter(([k]) => k.startsWith(INSIGHTS_PREFIX)) as unknown as [string, StoredSection<ScalingInsights>][];
+  const insights = all.filter(([k]) => k.startsWith(INSIGHTS_PREFIX)) as unknown as [
+    string,
+    StoredSection<ScalingInsights>,
+  ][];
   const sections = all.filter(([k]) => !k.startsWith(INSIGHTS_PREFIX));
   const tail = insights.length === 0 ? [] : renderScalingInsights(insights);
-  if (sections.length === 0) return ["Not measured yet (`npm run bench -- --only scaling --backend lancedb|weaviate|all`).", "", ...tail];
-  const rows = [...sections].sort(([, a], [, b]) => a.data.backend.localeCompare(b.data.backend) || a.data.size - b.data.size);
+  if (sections.length === 0)
+    return ["Not measured yet (`npm run bench -- --only scaling --backend lancedb|weaviate|all`).", "", ...tail];
+  const rows = [...sections].sort(
+    ([, a], [, b]) => a.data.backend.localeCompare(b.data.backend) || a.data.size - b.data.size,
+  );
   const body = rows.map(([, s]) => {
     const r = s.data;
     const c = r.child;
     return [
       r.backend,
       count(r.size),
-      r.retrainedS !== undefined ? `${r.loadPath} (kept; vector index retrained in ${fixed(r.retrainedS, 0)} s)` : r.resumed ? `${r.loadPath} (resumed)` : r.loadPath,
+      r.retrainedS !== undefined
+        ? `${r.loadPath} (kept; vector index retrained in ${fixed(r.retrainedS, 0)} s)`
+        : r.resumed
+          ? `${r.loadPath} (resumed)`
+          : r.loadPath,
       r.stopped ? `${fixed(r.loadS, 0)} (stopped)` : fixed(r.loadS, 0),
       fixed(r.indexS, 0),
       fixed(r.loaded / Math.max(r.loadS + r.indexS, 1e-9), 0),
@@ -564,8 +745,13 @@ export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][
   });
   const ratios: string[][] = [];
   for (const backend of ["lancedb", "weaviate"] as const) {
-    const by = new Map(rows.filter(([, s]) => s.data.backend === backend && s.data.child).map(([, s]) => [s.data.size, s.data]));
-    for (const [small, big] of [[10_000, 100_000], [100_000, 1_000_000]] as const) {
+    const by = new Map(
+      rows.filter(([, s]) => s.data.backend === backend && s.data.child).map(([, s]) => [s.data.size, s.data]),
+    );
+    for (const [small, big] of [
+      [10_000, 100_000],
+      [100_000, 1_000_000],
+    ] as const) {
       const a = by.get(small);
       const b = by.get(big);
       if (!a || !b) continue;
@@ -585,20 +771,62 @@ export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][
   }
   // The source grows while its own ingest is still running, so sizes measured at different times may start from different counts.
   const srcs = rows.map(([, s]) => s.data.sourcePosts);
-  const src = Math.min(...srcs) === Math.max(...srcs) ? count(srcs[0]!) : `${count(Math.min(...srcs))}-${count(Math.max(...srcs))} (it grew between sizes)`;
+  const src =
+    Math.min(...srcs) === Math.max(...srcs)
+      ? count(srcs[0]!)
+      : `${count(Math.min(...srcs))}-${count(Math.max(...srcs))} (it grew between sizes)`;
   const out = [
-    `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB \"bulk\" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows the vector index the adapter trains, as it stood when the size was run: the "vector index" column names it, IVF_PQ over sqrt(rows) partitions in the earliest rows, then IVF_HNSW_SQ, now IVF_RQ (4-bit codes), both over ~25k-row partitions (src/index/lancedb-maintenance.ts); below 20k vector search is an exact scan, as in the adapter. A size whose run stopped after adding every row was resumed from its stored rows (SCALING_RESUME=1) with its load time read from the table's version times), because the adapter's upsert path (\"adapter\": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5% of it, the share then; 20% since) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k). A store grown through that path has its vector index retrained each time the table calls for twice the partitions it was trained with, so it ends with about the partitioning of the bulk store (its last training at over half the final size; test/bench/vector-partitions.ts times the 1M store with one partition, what such a store kept before it was retrained on growth); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size. The Weaviate rows below were measured before 2026-11-23, when its hybrid searches still fetched a 200-candidate window and read the page in a second call (see Search latency): their semantic figures are those of the older path.`,
+    `Synthetic sizes **replicated from the real corpora**: the ${src} posts of the kept embedded index (all four corpora, with the vectors the ingest computed) repeated to each size. Copy 0 of a post is the post; every further copy gets a new id, drops every 7th word of its title and content (a different subset per copy) and has its vector jittered by uniform noise of +-0.012 per dimension, renormalised (cosine ~0.98 to the original). Nothing is embedded again. Each size is loaded into a fresh store: LanceDB "bulk" at every size (the adapter creates the table, rows go in with table.add in chunks of ${count(BULK_CHUNK)}, then the adapter's own index set is built once over all rows: btree on id/created/subforum, BM25 on title and content, and from 20k rows the vector index the adapter trains, as it stood when the size was run: the "vector index" column names it, IVF_PQ over sqrt(rows) partitions in the earliest rows, then IVF_HNSW_SQ, now IVF_RQ (4-bit codes), both over ~25k-row partitions (src/index/lancedb-maintenance.ts); below 20k vector search is an exact scan, as in the adapter. A size whose run stopped after adding every row was resumed from its stored rows (SCALING_RESUME=1) with its load time read from the table's version times), because the adapter's upsert path ("adapter": \`SearchIndex.upsert\` in chunks of ${count(LANCE_CHUNK)}, the way \`threadsight ingest\` writes, re-optimising the growing table every 5% of it, the share then; 20% since) could not finish 100k within the session on this shared machine (SCALING_LANCE_PATH=adapter selects it up to 100k). A store grown through that path has its vector index retrained each time the table calls for twice the partitions it was trained with, so it ends with about the partitioning of the bulk store (its last training at over half the final size; test/bench/vector-partitions.ts times the 1M store with one partition, what such a store kept before it was retrained on growth); Weaviate through \`SearchIndex.upsert\` (insertMany, ${count(WEAVIATE_CHUNK)} per call; HNSW built during the import) into a fresh single-node server per size. The Weaviate rows below were measured before 2026-11-23, when its hybrid searches still fetched a 200-candidate window and read the page in a second call (see Search latency): their semantic figures are those of the older path.`,
     "",
     `Latency: SearchCore in a separate query process (test/bench/scaling-child.ts), the service's own search code without transport: held-out queries (Qatar Living question titles; how many, and how many timed passes after one warm-up pass, is given per row), SemanticSearch (hybrid + extractive summary, limit 10) and VectorSearch (limit 10) interleaved; the query embeddings are cached, so the figures are the search path that grows with the index (embedding a query costs the same at every size). p50/p95 are medians over passes. CPU ms/call: the CPU time the call cost the query process (all its threads, LanceDB's included) plus, for Weaviate, the server process (from /proc, 10 ms ticks summed over a pass), as the mean per call of a pass, median over passes; on this shared machine wall-clock latency is mostly waiting for a core (see each row's load), so CPU per call is the steadier measure of how the work grows. "index s" is the time after the writes: index building or finishing plus LanceDB's final optimise (compaction and pruning of old versions); for Weaviate, the wait before the queries until its server is idle (under 5% of a core over 5 s) and at least 75 s have passed: right after an import the newest writes sit in memtables, flushed to disk segments after 60 s idle, and BM25 over a large memtable is far slower (at 1M posts SemanticSearch p50 was 129 ms queried at once, 31 ms once flushed). Disk: the store's files after pruning old LanceDB versions (Weaviate: its whole data directory). Memory: LanceDB runs inside the query process, so its figure is that process's RSS after the queries minus its RSS with the embedder loaded before the index was opened; Weaviate's is its server's RSS after the queries. The store is deleted after each size unless kept (SCALING_KEEP=1); "(resumed)" on a Weaviate row means its kept store was started again later, left to settle and queried (SCALING_RESUME=1), with the load time of the run that built it; "kept; vector index retrained" on a LanceDB row means its kept store had its vector index retrained as the adapter's next writer would (built when the adapter trained another type, or recording no training size), then was queried, with the load and index times of the run that built it.`,
     "",
     table(
-      ["backend", "posts", "load path", "load s", "index s", "posts/s", "count", "disk MiB", "query process RSS MiB", "server RSS MiB", "index memory MiB", "semantic p50 ms", "semantic p95 ms", "vector p50 ms", "vector p95 ms", "semantic CPU ms/call", "vector CPU ms/call", "vector index", "measured"],
+      [
+        "backend",
+        "posts",
+        "load path",
+        "load s",
+        "index s",
+        "posts/s",
+        "count",
+        "disk MiB",
+        "query process RSS MiB",
+        "server RSS MiB",
+        "index memory MiB",
+        "semantic p50 ms",
+        "semantic p95 ms",
+        "vector p50 ms",
+        "vector p95 ms",
+        "semantic CPU ms/call",
+        "vector CPU ms/call",
+        "vector index",
+        "measured",
+      ],
       body,
     ),
     "",
   ];
   if (ratios.length > 0) {
-    out.push("Growth per 10x posts (sub-linear when well under 10x):", "", table(["backend", "sizes", "posts", "semantic p50", "vector p50", "semantic CPU/call", "vector CPU/call", "disk", "index memory", "load + index time"], ratios), "");
+    out.push(
+      "Growth per 10x posts (sub-linear when well under 10x):",
+      "",
+      table(
+        [
+          "backend",
+          "sizes",
+          "posts",
+          "semantic p50",
+          "vector p50",
+          "semantic CPU/call",
+          "vector CPU/call",
+          "disk",
+          "index memory",
+          "load + index time",
+        ],
+        ratios,
+      ),
+      "",
+    );
   }
   const w100 = rows.find(([, s]) => s.data.backend === "weaviate" && s.data.size === 100_000 && s.data.child)?.[1].data;
   if (w100 && !rows.some(([, s]) => s.data.backend === "weaviate" && s.data.size === 1_000_000)) {
@@ -607,10 +835,19 @@ export function renderScaling(all: readonly [string, StoredSection<ScalingRow>][
       "",
     );
   }
-  const missing = (["lancedb", "weaviate"] as const).flatMap((b) => [10_000, 100_000, 1_000_000].filter((n) => !rows.some(([, s]) => s.data.backend === b && s.data.size === n && s.data.child)).map((n) => `${b} ${count(n)}`));
-  if (missing.length > 0) out.push(`Not measured yet (no completed run stored): ${missing.join(", ")}. Run them with \`SCALING_SIZES=... npm run bench -- --only scaling --backend ...\`; each needs the machine for its load (100k LanceDB took ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.loadS ?? NaN) / 60, 0)} min to add and ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.indexS ?? NaN) / 60, 0)} min to index at the load shown).`, "");
+  const missing = (["lancedb", "weaviate"] as const).flatMap((b) =>
+    [10_000, 100_000, 1_000_000]
+      .filter((n) => !rows.some(([, s]) => s.data.backend === b && s.data.size === n && s.data.child))
+      .map((n) => `${b} ${count(n)}`),
+  );
+  if (missing.length > 0)
+    out.push(
+      `Not measured yet (no completed run stored): ${missing.join(", ")}. Run them with \`SCALING_SIZES=... npm run bench -- --only scaling --backend ...\`; each needs the machine for its load (100k LanceDB took ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.loadS ?? NaN) / 60, 0)} min to add and ${fixed((rows.find(([, s]) => s.data.backend === "lancedb" && s.data.size === 100_000)?.[1].data.indexS ?? NaN) / 60, 0)} min to index at the load shown).`,
+      "",
+    );
   const stopped = rows.filter(([, s]) => s.data.stopped);
-  for (const [, s] of stopped) out.push(`${s.data.backend} ${count(s.data.size)}: ${s.data.stopped} (${loadText(s.machine)}); not queried.`, "");
+  for (const [, s] of stopped)
+    out.push(`${s.data.backend} ${count(s.data.size)}: ${s.data.stopped} (${loadText(s.machine)}); not queried.`, "");
   return [...out, ...tail];
 }
 
@@ -633,6 +870,11 @@ function renderScalingInsights(sections: readonly [string, StoredSection<Scaling
       "so the one-month and one-year windows are the same days as in the ~93k insights store and hold about size / source posts times its posts. Dates were not shifted: shifting copies by whole years would leave the newest year as sparse as the source's. " +
       "The replica's per-(topic, day) rollups were built once before the calls (time given per row).",
     "",
-    ...sections.flatMap(([, s]) => [`Replica of ${count(s.data.size)} posts; rollups built in ${fixed(s.data.rollupBuildS, 0)} s.`, "", insightsSection(s), ""]),
+    ...sections.flatMap(([, s]) => [
+      `Replica of ${count(s.data.size)} posts; rollups built in ${fixed(s.data.rollupBuildS, 0)} s.`,
+      "",
+      insightsSection(s),
+      "",
+    ]),
   ];
 }

@@ -5,11 +5,12 @@
  * sends the same request with the same key; a non-OK answer throws, so a throttled or failing
  * call can never pass for a fast one.
  */
-import * as grpc from "@grpc/grpc-js";
-import { create } from "@bufbuild/protobuf";
+
 import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import * as grpc from "@grpc/grpc-js";
 import { Health, HealthCheckRequestSchema } from "../../gen/grpc/health/v1/health_pb.js";
 import { LeadService } from "../../gen/threadsight/v1/leads_pb.js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
@@ -75,10 +76,16 @@ export function grpcCall(address: string, key: string, op: Operation): { call: S
     new Promise((resolve, reject) => {
       const md = new grpc.Metadata();
       md.set("authorization", `Bearer ${key}`);
-      fn.call(client, create(method.input, body(op, query)), md, { deadline: Date.now() + 30_000 }, (err: grpc.ServiceError | null) => {
-        if (err) reject(new Error(`gRPC ${op} failed: ${err.code} ${err.details}`));
-        else resolve();
-      });
+      fn.call(
+        client,
+        create(method.input, body(op, query)),
+        md,
+        { deadline: Date.now() + 30_000 },
+        (err: grpc.ServiceError | null) => {
+          if (err) reject(new Error(`gRPC ${op} failed: ${err.code} ${err.details}`));
+          else resolve();
+        },
+      );
     });
   return { call, close: () => client.close() };
 }
@@ -89,10 +96,15 @@ export function healthCheckCall(address: string): { call: () => Promise<void>; c
   const fn = (client as unknown as Record<string, (...a: unknown[]) => unknown>).Check!;
   const call = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      fn.call(client, create(HealthCheckRequestSchema), { deadline: Date.now() + 30_000 }, (err: grpc.ServiceError | null) => {
-        if (err) reject(new Error(`gRPC Health/Check failed: ${err.code} ${err.details}`));
-        else resolve();
-      });
+      fn.call(
+        client,
+        create(HealthCheckRequestSchema),
+        { deadline: Date.now() + 30_000 },
+        (err: grpc.ServiceError | null) => {
+          if (err) reject(new Error(`gRPC Health/Check failed: ${err.code} ${err.details}`));
+          else resolve();
+        },
+      );
     });
   return { call, close: () => client.close() };
 }
@@ -101,7 +113,10 @@ export function healthCheckCall(address: string): { call: () => Promise<void>; c
 export function connectCall(baseUrl: string, key: string, op: Operation, binary: boolean): SearchCall {
   const { service, method } = descriptor(op);
   const transport = createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: binary });
-  const client = createClient(service, transport) as unknown as Record<string, (req: unknown, opts: unknown) => Promise<unknown>>;
+  const client = createClient(service, transport) as unknown as Record<
+    string,
+    (req: unknown, opts: unknown) => Promise<unknown>
+  >;
   const fn = client[method.localName]!;
   return async (query) => {
     await fn(body(op, query), { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) });

@@ -46,7 +46,8 @@ export class QueryPool {
   constructor(private readonly queries: readonly string[]) {}
   /** `n` unused queries; throws when the pool runs dry. */
   take(n: number): string[] {
-    if (this.next + n > this.queries.length) throw new Error(`query pool exhausted: wanted ${n}, ${this.queries.length - this.next} left`);
+    if (this.next + n > this.queries.length)
+      throw new Error(`query pool exhausted: wanted ${n}, ${this.queries.length - this.next} left`);
     const out = this.queries.slice(this.next, this.next + n);
     this.next += n;
     return out;

@@ -15,12 +15,12 @@
 import { loadConfig } from "../../src/config.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
-import { indexFor } from "./backends.js";
 import type { BackendTarget } from "./backends.js";
-import { runCalls } from "./latency.js";
+import { indexFor } from "./backends.js";
 import type { RunStats } from "./latency.js";
-import { grpcCall, restCall } from "./search-clients.js";
+import { runCalls } from "./latency.js";
 import type { Method, Protocol, SearchCall } from "./search-clients.js";
+import { grpcCall, restCall } from "./search-clients.js";
 import { loadBenchQueries, QueryPool } from "./search-queries.js";
 import { spawnService } from "./service-process.js";
 import { median, msSince } from "./stats.js";
@@ -79,7 +79,13 @@ const WARMUP = 10;
 const C16_CALLS = 160;
 const RUN_CAP_MS = 120_000;
 
-function summarise(method: Method, protocol: Protocol, concurrency: number, cache: "cold" | "warm", runs: RunStats[]): LatencyRow {
+function summarise(
+  method: Method,
+  protocol: Protocol,
+  concurrency: number,
+  cache: "cold" | "warm",
+  runs: RunStats[],
+): LatencyRow {
   return {
     method,
     protocol,
@@ -93,16 +99,30 @@ function summarise(method: Method, protocol: Protocol, concurrency: number, cach
     rps: median(runs.map((r) => r.rps)),
     anyCapped: runs.some((r) => r.capped),
     errors: runs.reduce((s, r) => s + r.errors, 0),
-    ...(runs.find((r) => r.firstError !== undefined) ? { firstError: runs.find((r) => r.firstError !== undefined)!.firstError! } : {}),
+    ...(runs.find((r) => r.firstError !== undefined)
+      ? { firstError: runs.find((r) => r.firstError !== undefined)!.firstError! }
+      : {}),
   };
 }
 
 /** Measures search latency against `target` (which must already hold the ingested posts). */
-export async function benchSearch(target: BackendTarget, opts: SearchOptions, log: (s: string) => void): Promise<SearchResult> {
+export async function benchSearch(
+  target: BackendTarget,
+  opts: SearchOptions,
+  log: (s: string) => void,
+): Promise<SearchResult> {
   const pool = new QueryPool(loadBenchQueries());
-  const perRun = Math.max(10, Math.min(Math.floor(opts.queries / opts.rounds), Math.floor((pool.left - 4 * WARMUP - 2 * SPLIT_QUERIES) / (4 * opts.rounds))));
+  const perRun = Math.max(
+    10,
+    Math.min(
+      Math.floor(opts.queries / opts.rounds),
+      Math.floor((pool.left - 4 * WARMUP - 2 * SPLIT_QUERIES) / (4 * opts.rounds)),
+    ),
+  );
   const svc = await spawnService(target.dataDir, target.env);
-  log(`search ${target.backend}: service pid ${svc.pid} up with ${svc.posts} posts; ${perRun} cold queries per run, ${opts.rounds} rounds`);
+  log(
+    `search ${target.backend}: service pid ${svc.pid} up with ${svc.posts} posts; ${perRun} cold queries per run, ${opts.rounds} rounds`,
+  );
   const grpcClients: { close: () => void }[] = [];
   const calls = new Map<string, SearchCall>();
   for (const m of METHODS) {
@@ -114,7 +134,9 @@ export async function benchSearch(target: BackendTarget, opts: SearchOptions, lo
   const runs = new Map<string, RunStats[]>();
   const push = (k: string, r: RunStats): void => void runs.set(k, [...(runs.get(k) ?? []), r]);
   try {
-    for (const [, call] of calls) for (const q of pool.take(WARMUP)) await call(q).catch((err: Error) => log(`warm-up call failed: ${err.message}`));
+    for (const [, call] of calls)
+      for (const q of pool.take(WARMUP))
+        await call(q).catch((err: Error) => log(`warm-up call failed: ${err.message}`));
     for (let round = 0; round < opts.rounds; round++) {
       for (const m of METHODS) {
         for (const p of PROTOCOLS) {
@@ -127,7 +149,9 @@ export async function benchSearch(target: BackendTarget, opts: SearchOptions, lo
           push(`${m}/${p}/1/cold`, cold);
           push(`${m}/${p}/1/warm`, warm);
           push(`${m}/${p}/16/warm`, c16);
-          log(`search ${target.backend} r${round + 1} ${m}/${p}: cold p50 ${cold.p50.toFixed(1)} ms, warm p50 ${warm.p50.toFixed(1)} ms, c16 ${c16.rps.toFixed(0)} req/s p50 ${c16.p50.toFixed(1)} ms`);
+          log(
+            `search ${target.backend} r${round + 1} ${m}/${p}: cold p50 ${cold.p50.toFixed(1)} ms, warm p50 ${warm.p50.toFixed(1)} ms, c16 ${c16.rps.toFixed(0)} req/s p50 ${c16.p50.toFixed(1)} ms`,
+          );
         }
       }
     }
@@ -138,7 +162,14 @@ export async function benchSearch(target: BackendTarget, opts: SearchOptions, lo
     }
     const split = await measureSplit(target, svc.address, svc.key, pool, log);
     if (svc.logTail().trim() !== "") log(`search ${target.backend}: service warnings:\n${svc.logTail().slice(-1500)}`);
-    return { backend: target.backend, posts: svc.posts, coldQueriesPerRun: perRun, hybridAlpha: loadConfig({ ...target.env }).hybridAlpha, rows, split };
+    return {
+      backend: target.backend,
+      posts: svc.posts,
+      coldQueriesPerRun: perRun,
+      hybridAlpha: loadConfig({ ...target.env }).hybridAlpha,
+      rows,
+      split,
+    };
   } catch (err) {
     log(`search ${target.backend} failed; service log tail:\n${svc.logTail().slice(-3000)}`);
     throw err;
@@ -148,7 +179,13 @@ export async function benchSearch(target: BackendTarget, opts: SearchOptions, lo
   }
 }
 
-async function measureSplit(target: BackendTarget, address: string, key: string, pool: QueryPool, log: (s: string) => void): Promise<SplitRow[]> {
+async function measureSplit(
+  target: BackendTarget,
+  address: string,
+  key: string,
+  pool: QueryPool,
+  log: (s: string) => void,
+): Promise<SplitRow[]> {
   const config = loadConfig({ ...target.env });
   const embedder = await startUseEmbedder(config.embedWorkers);
   const index = await indexFor(target);
@@ -158,7 +195,13 @@ async function measureSplit(target: BackendTarget, address: string, key: string,
   try {
     for (const m of METHODS) {
       const g = grpcCall(address, key, m);
-      const parts = { endToEnd: [] as number[], embed: [] as number[], engine: [] as number[], summary: [] as number[], overhead: [] as number[] };
+      const parts = {
+        endToEnd: [] as number[],
+        embed: [] as number[],
+        engine: [] as number[],
+        summary: [] as number[],
+        overhead: [] as number[],
+      };
       const signal = AbortSignal.timeout(600_000);
       try {
         for (const q of pool.take(SPLIT_QUERIES)) {
@@ -171,11 +214,24 @@ async function measureSplit(target: BackendTarget, address: string, key: string,
           t = process.hrtime.bigint();
           const hits =
             m === "semantic"
-              ? await index.hybrid({ text: q, vector: vector!, alpha: config.hybridAlpha, limit: 11, offset: 0, filter: {} }, signal)
+              ? await index.hybrid(
+                  { text: q, vector: vector!, alpha: config.hybridAlpha, limit: 11, offset: 0, filter: {} },
+                  signal,
+                )
               : await index.nearVector({ vector: vector!, limit: 11, offset: 0, filter: {} }, signal);
           const engine = msSince(t);
           t = process.hrtime.bigint();
-          if (m === "semantic") await summarizer.summarize(q, hits.slice(0, 10).map((h) => ({ title: h.post.title, content: h.post.content, subforum: h.post.subforum, relevance: h.score })), signal);
+          if (m === "semantic")
+            await summarizer.summarize(
+              q,
+              hits.slice(0, 10).map((h) => ({
+                title: h.post.title,
+                content: h.post.content,
+                subforum: h.post.subforum,
+                relevance: h.score,
+              })),
+              signal,
+            );
           const summary = m === "semantic" ? msSince(t) : 0;
           parts.endToEnd.push(e2e);
           parts.embed.push(embed);
@@ -186,8 +242,18 @@ async function measureSplit(target: BackendTarget, address: string, key: string,
       } finally {
         g.close();
       }
-      const row: SplitRow = { method: m, queries: parts.endToEnd.length, endToEnd: median(parts.endToEnd), embed: median(parts.embed), engine: median(parts.engine), summary: median(parts.summary), overhead: median(parts.overhead) };
-      log(`split ${target.backend} ${m}: e2e ${row.endToEnd.toFixed(1)} = embed ${row.embed.toFixed(1)} + engine ${row.engine.toFixed(1)} + summary ${row.summary.toFixed(2)} + overhead ${row.overhead.toFixed(1)} ms`);
+      const row: SplitRow = {
+        method: m,
+        queries: parts.endToEnd.length,
+        endToEnd: median(parts.endToEnd),
+        embed: median(parts.embed),
+        engine: median(parts.engine),
+        summary: median(parts.summary),
+        overhead: median(parts.overhead),
+      };
+      log(
+        `split ${target.backend} ${m}: e2e ${row.endToEnd.toFixed(1)} = embed ${row.embed.toFixed(1)} + engine ${row.engine.toFixed(1)} + summary ${row.summary.toFixed(2)} + overhead ${row.overhead.toFixed(1)} ms`,
+      );
       out.push(row);
     }
   } finally {

@@ -19,12 +19,20 @@ export interface ServiceProcess {
 }
 
 /** Spawns the service over `dataDir` with `env`; rejects if it is not up within `timeoutMs`. */
-export function spawnService(dataDir: string, env: Record<string, string>, timeoutMs = 180_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/bench/serve-child.ts"), JSON.stringify({ dataDir, env })], {
-    cwd: PACKAGE_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-  });
+export function spawnService(
+  dataDir: string,
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+): Promise<ServiceProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(PACKAGE_ROOT, "test/bench/serve-child.ts"), JSON.stringify({ dataDir, env })],
+    {
+      cwd: PACKAGE_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    },
+  );
   // If the benchmark dies (hard stop, crash), the service must not outlive it.
   const orphanGuard = (): void => void child.kill("SIGKILL");
   process.once("exit", orphanGuard);

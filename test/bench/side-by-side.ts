@@ -14,16 +14,17 @@
  * the insights copies, whose posts carry lead fields, for `leads`). Both services only read
  * it; on the embedded index they share the directory.
  */
-import { execFileSync, spawn } from "node:child_process";
+
 import type { ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
-import { targetFor } from "./backends.js";
 import type { Backend } from "./backends.js";
-import { grpcCall } from "./search-clients.js";
+import { targetFor } from "./backends.js";
 import type { Operation } from "./search-clients.js";
+import { grpcCall } from "./search-clients.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { median, msSince } from "./stats.js";
 import { startBenchWeaviate } from "./weaviate-server.js";
@@ -36,9 +37,11 @@ if (revision === undefined) {
   process.exit(2);
 }
 const backend = backendArg as Backend;
-if (backend !== "lancedb" && backend !== "weaviate") throw new Error(`backend must be lancedb or weaviate, got ${backendArg}`);
+if (backend !== "lancedb" && backend !== "weaviate")
+  throw new Error(`backend must be lancedb or weaviate, got ${backendArg}`);
 const ops = opsArg.split(",") as Operation[];
-for (const op of ops) if (!OPERATIONS.includes(op)) throw new Error(`unknown operation ${op} (one of ${OPERATIONS.join(", ")})`);
+for (const op of ops)
+  if (!OPERATIONS.includes(op)) throw new Error(`unknown operation ${op} (one of ${OPERATIONS.join(", ")})`);
 const perOp = Number(perOpArg);
 
 /** One side: a service process and its gRPC callers. */
@@ -49,11 +52,15 @@ interface Side {
 }
 
 function serve(name: string, root: string, dataDir: string, env: Record<string, string>): Promise<Side> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "test/bench/serve-child.ts"), JSON.stringify({ dataDir, env })], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "test/bench/serve-child.ts"), JSON.stringify({ dataDir, env })],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    },
+  );
   process.once("exit", () => child.kill("SIGKILL"));
   return new Promise((resolve, reject) => {
     child.stdout!.once("data", (line: Buffer) => {
@@ -71,12 +78,16 @@ const weaviate = backend === "weaviate" ? await startBenchWeaviate() : undefined
 const sides: Side[] = [];
 try {
   const target = targetFor(backend, "full", weaviate);
-  sides.push(await serve("this tree", PACKAGE_ROOT, target.dataDir, target.env), await serve(revision, worktree, target.dataDir, target.env));
+  sides.push(
+    await serve("this tree", PACKAGE_ROOT, target.dataDir, target.env),
+    await serve(revision, worktree, target.dataDir, target.env),
+  );
   const queries = loadBenchQueries();
   let next = 0;
   const fresh = (): string => queries[next++ % queries.length]!;
   // Warm-up: each side's first calls open files, connections and JIT paths.
-  for (const side of sides) for (const op of ops) for (let i = 0; i < 5; i++) await side.calls.get(op)!.call(`${fresh()} (warm-up)`);
+  for (const side of sides)
+    for (const op of ops) for (let i = 0; i < 5; i++) await side.calls.get(op)!.call(`${fresh()} (warm-up)`);
   const latencies = new Map(sides.map((s) => [s.name, new Map(ops.map((op) => [op, [] as number[]]))]));
   for (const op of ops) {
     for (let i = 0; i < perOp; i++) {
@@ -88,7 +99,9 @@ try {
       }
     }
   }
-  console.log(`${backend}, ${perOp} fresh queries per operation, each sent to both sides in alternating order (gRPC, p50 ms):`);
+  console.log(
+    `${backend}, ${perOp} fresh queries per operation, each sent to both sides in alternating order (gRPC, p50 ms):`,
+  );
   for (const op of ops) {
     const [a, b] = sides.map((s) => median(latencies.get(s.name)!.get(op)!));
     console.log(`  ${op}: ${revision} ${b!.toFixed(1)} -> this tree ${a!.toFixed(1)} (${(a! - b!).toFixed(1)} ms)`);
@@ -98,7 +111,9 @@ try {
     for (const c of side.calls.values()) c.close();
     side.child.kill("SIGTERM");
   }
-  await Promise.all(sides.map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once("exit", r)))));
+  await Promise.all(
+    sides.map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once("exit", r)))),
+  );
   await weaviate?.stop();
   execFileSync("git", ["worktree", "remove", "--force", worktree], { cwd: PACKAGE_ROOT, stdio: "ignore" });
   rmSync(worktree, { recursive: true, force: true });

@@ -13,10 +13,10 @@
  * not assumed. Used only when the benchmark is asked to (INGEST_VECTORS_FROM).
  */
 import * as lancedb from "@lancedb/lancedb";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { POSTS_TABLE, readMeta } from "../../src/index/lancedb-schema.js";
-import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { cosine } from "../index/synthetic.js";
 
 /** What the substitution did, for the report. */
@@ -71,17 +71,30 @@ class SourceVectors {
     const table = await db.openTable(POSTS_TABLE);
     try {
       const meta = readMeta(await table.schema());
-      if (meta.embeddingModel !== model) throw new Error(`${this.dir} was built with "${meta.embeddingModel}", the ingest embeds with "${model}"`);
+      if (meta.embeddingModel !== model)
+        throw new Error(`${this.dir} was built with "${meta.embeddingModel}", the ingest embeds with "${model}"`);
       await table.checkout(await table.version());
       const total = await table.countRows();
-      const all = (await table.query().select(["id"]).limit(total + 1).toArray()) as Record<string, unknown>[];
+      const all = (await table
+        .query()
+        .select(["id"])
+        .limit(total + 1)
+        .toArray()) as Record<string, unknown>[];
       const fresh = all.map((r) => String(r.id)).filter((id) => !this.ids.has(id));
       for (let i = 0; i < fresh.length; i += FETCH_CHUNK) {
         const part = fresh.slice(i, i + FETCH_CHUNK);
-        const rows = (await table.query().where(`id IN (${part.map(quote).join(", ")})`).select(["id", "title", "content", "vector"]).limit(part.length).toArray()) as Record<string, unknown>[];
+        const rows = (await table
+          .query()
+          .where(`id IN (${part.map(quote).join(", ")})`)
+          .select(["id", "title", "content", "vector"])
+          .limit(part.length)
+          .toArray()) as Record<string, unknown>[];
         for (const r of rows) {
           this.ids.add(String(r.id));
-          this.byText.set(postEmbeddingText({ title: String(r.title), content: String(r.content) }), toVector(r.vector));
+          this.byText.set(
+            postEmbeddingText({ title: String(r.title), content: String(r.content) }),
+            toVector(r.vector),
+          );
         }
       }
       return fresh.length;
@@ -98,10 +111,21 @@ class SourceVectors {
  * it to arrive rather than embed it a second time; once the index stops growing, or after
  * MAX_WAIT_MS, the real model embeds what is still missing.
  */
-export async function storedVectorEmbedder(dataDir: string, fallback: Embedder, log: (s: string) => void = () => {}): Promise<StoredVectorEmbedder> {
+export async function storedVectorEmbedder(
+  dataDir: string,
+  fallback: Embedder,
+  log: (s: string) => void = () => {},
+): Promise<StoredVectorEmbedder> {
   const source = new SourceVectors(dataDir);
   await source.refresh(fallback.model);
-  const s: StoredVectorStats = { from: dataDir, sourceRows: source.byText.size, hits: 0, misses: 0, checked: 0, minCosine: 1 };
+  const s: StoredVectorStats = {
+    from: dataDir,
+    sourceRows: source.byText.size,
+    hits: 0,
+    misses: 0,
+    checked: 0,
+    minCosine: 1,
+  };
   // One refresh at a time, shared by every call waiting on it.
   let refreshing: Promise<number> | undefined;
   let grewAt = Date.now();
@@ -120,7 +144,9 @@ export async function storedVectorEmbedder(dataDir: string, fallback: Embedder, 
       if (grew > 0) grewAt = Date.now();
       missing = missing.filter((t) => !source.byText.has(t));
       if (missing.length === 0 || Date.now() - grewAt > STALL_MS) return;
-      log(`stored vectors: ${missing.length} texts not in ${dataDir} yet (it grew by ${grew} since the last look); waiting`);
+      log(
+        `stored vectors: ${missing.length} texts not in ${dataDir} yet (it grew by ${grew} since the last look); waiting`,
+      );
       await new Promise((r) => setTimeout(r, WAIT_MS));
     }
   };

@@ -12,8 +12,8 @@ import { spawn } from "node:child_process";
 import http2 from "node:http2";
 import path from "node:path";
 import { BENCH_DIR } from "./results-store.js";
-import { spawnService } from "./service-process.js";
 import { healthCheckCall } from "./search-clients.js";
+import { spawnService } from "./service-process.js";
 import { median } from "./stats.js";
 
 const dataDir = path.join(BENCH_DIR, "lancedb-full");
@@ -22,31 +22,67 @@ const h = healthCheckCall(svc.address);
 const s = http2.connect(svc.url);
 // One uncompressed gRPC message frame of length 0 (an empty HealthCheckRequest).
 const frame = Buffer.from([0, 0, 0, 0, 0]);
-const raw = (session = s): Promise<void> => new Promise((res, rej) => {
-  const req = session.request({ ":method": "POST", ":path": "/grpc.health.v1.Health/Check", "content-type": "application/grpc", te: "trailers" });
-  req.on("data", () => {}); req.on("end", () => res()); req.on("error", rej); req.end(frame);
-});
-const get = (p: string): Promise<void> => new Promise((res, rej) => {
-  const req = s.request({ ":method": "GET", ":path": p });
-  req.on("data", () => {}); req.on("end", () => res()); req.on("error", rej); req.end();
-});
+const raw = (session = s): Promise<void> =>
+  new Promise((res, rej) => {
+    const req = session.request({
+      ":method": "POST",
+      ":path": "/grpc.health.v1.Health/Check",
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
+    req.on("data", () => {});
+    req.on("end", () => res());
+    req.on("error", rej);
+    req.end(frame);
+  });
+const get = (p: string): Promise<void> =>
+  new Promise((res, rej) => {
+    const req = s.request({ ":method": "GET", ":path": p });
+    req.on("data", () => {});
+    req.on("end", () => res());
+    req.on("error", rej);
+    req.end();
+  });
 const t: Record<string, number[]> = { grpcjs: [], rawh2grpc: [], healthz: [] };
 for (let i = 0; i < 400; i++) {
-  for (const [k, f] of [["grpcjs", () => h.call()], ["rawh2grpc", raw], ["healthz", () => get("/healthz")]] as const) {
-    const t0 = performance.now(); await f(); if (i >= 50) t[k]!.push(performance.now() - t0);
+  for (const [k, f] of [
+    ["grpcjs", () => h.call()],
+    ["rawh2grpc", raw],
+    ["healthz", () => get("/healthz")],
+  ] as const) {
+    const t0 = performance.now();
+    await f();
+    if (i >= 50) t[k]!.push(performance.now() - t0);
   }
 }
 for (const [k, v] of Object.entries(t)) console.log(k, median(v).toFixed(3), "ms");
 
-const minimal = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "minimal-connect-server.ts")], { stdio: ["ignore", "pipe", "inherit"] });
-const minimalUrl = await new Promise<string>((res) => minimal.stdout.setEncoding("utf8").once("data", (c: string) => res(c.trim())));
+const minimal = spawn(
+  process.execPath,
+  ["--import", "tsx", path.join(import.meta.dirname, "minimal-connect-server.ts")],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const minimalUrl = await new Promise<string>((res) =>
+  minimal.stdout.setEncoding("utf8").once("data", (c: string) => res(c.trim())),
+);
 const m = http2.connect(minimalUrl);
-const pair: Record<string, number[]> = { "service raw-h2 Health/Check": [], "minimal Fastify + Connect raw-h2 Health/Check": [] };
+const pair: Record<string, number[]> = {
+  "service raw-h2 Health/Check": [],
+  "minimal Fastify + Connect raw-h2 Health/Check": [],
+};
 for (let i = 0; i < 3000; i++) {
-  for (const [k, session] of [["service raw-h2 Health/Check", s], ["minimal Fastify + Connect raw-h2 Health/Check", m]] as const) {
-    const t0 = performance.now(); await raw(session); if (i >= 200) pair[k]!.push(performance.now() - t0);
+  for (const [k, session] of [
+    ["service raw-h2 Health/Check", s],
+    ["minimal Fastify + Connect raw-h2 Health/Check", m],
+  ] as const) {
+    const t0 = performance.now();
+    await raw(session);
+    if (i >= 200) pair[k]!.push(performance.now() - t0);
   }
 }
 for (const [k, v] of Object.entries(pair)) console.log(k, median(v).toFixed(3), "ms");
-m.close(); minimal.kill();
-h.close(); s.close(); await svc.stop();
+m.close();
+minimal.kill();
+h.close();
+s.close();
+await svc.stop();

@@ -9,8 +9,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { allocatePorts, startWeaviateNode, weaviateBinaryPath } from "../harness/weaviate.js";
 import type { NodePorts } from "../harness/weaviate.js";
+import { allocatePorts, startWeaviateNode, weaviateBinaryPath } from "../harness/weaviate.js";
 import { BENCH_DIR } from "./results-store.js";
 
 /** A running Weaviate for the benchmark. */
@@ -41,7 +41,8 @@ async function portsFor(dir: string): Promise<NodePorts> {
 /** Server directory name from THREADSIGHT_BENCH_WEAVIATE (a plain name, no path). */
 export function benchWeaviateName(): string {
   const name = process.env.THREADSIGHT_BENCH_WEAVIATE ?? "weaviate";
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`THREADSIGHT_BENCH_WEAVIATE must be letters, digits, "-" or "_", got "${name}"`);
+  if (!/^[A-Za-z0-9_-]+$/.test(name))
+    throw new Error(`THREADSIGHT_BENCH_WEAVIATE must be letters, digits, "-" or "_", got "${name}"`);
   return name;
 }
 
@@ -49,13 +50,27 @@ export function benchWeaviateName(): string {
 export async function startBenchWeaviate(name = benchWeaviateName()): Promise<BenchWeaviate> {
   if (process.env.WEAVIATE_URL) {
     const u = new URL(process.env.WEAVIATE_URL);
-    return { name, httpUrl: process.env.WEAVIATE_URL, grpcUrl: process.env.WEAVIATE_GRPC_URL ?? `${u.hostname}:50051`, dataDir: undefined, pid: undefined, stop: async () => {} };
+    return {
+      name,
+      httpUrl: process.env.WEAVIATE_URL,
+      grpcUrl: process.env.WEAVIATE_GRPC_URL ?? `${u.hostname}:50051`,
+      dataDir: undefined,
+      pid: undefined,
+      stop: async () => {},
+    };
   }
   const bin = weaviateBinaryPath();
-  if (!existsSync(bin)) throw new Error(`no Weaviate binary at ${bin}; run scripts/install-weaviate.sh or set WEAVIATE_URL`);
+  if (!existsSync(bin))
+    throw new Error(`no Weaviate binary at ${bin}; run scripts/install-weaviate.sh or set WEAVIATE_URL`);
   const dir = path.join(BENCH_DIR, name);
   const dataDir = path.join(dir, "data");
   mkdirSync(dataDir, { recursive: true });
-  const node = await startWeaviateNode({ name: NODE_NAME, dataDir, ports: await portsFor(dir), readyTimeoutMs: 120_000, stopTimeoutMs: 10_000 });
+  const node = await startWeaviateNode({
+    name: NODE_NAME,
+    dataDir,
+    ports: await portsFor(dir),
+    readyTimeoutMs: 120_000,
+    stopTimeoutMs: 10_000,
+  });
   return { name, httpUrl: node.httpUrl, grpcUrl: node.grpcUrl, dataDir, pid: node.pid, stop: () => node.stop() };
 }

@@ -27,6 +27,9 @@ test("closes in order, skips what was never opened, reports each failure and ret
 
 test("all closed: true and nothing reported", async () => {
   const lines: string[] = [];
-  assert.equal(await closeAll("threadsight reenrich", [["the index", { close: async () => undefined }]], (l) => lines.push(l)), true);
+  assert.equal(
+    await closeAll("threadsight reenrich", [["the index", { close: async () => undefined }]], (l) => lines.push(l)),
+    true,
+  );
   assert.deepEqual(lines, []);
 });

@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { saveTopicModel, topicModelPath } from "../../src/topics/model-file.js";
-import { MIN_LABEL_COVERAGE, TOPIC_MODEL_FORMAT } from "../../src/topics/topic-model.js";
 import type { Topic } from "../../src/topics/topic-model.js";
+import { MIN_LABEL_COVERAGE, TOPIC_MODEL_FORMAT } from "../../src/topics/topic-model.js";
 import { runCli } from "../harness/seed.js";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-topics-cli-"));
@@ -35,7 +35,11 @@ describe("threadsight topics list", () => {
       dimensions: 2,
       seed: 42,
       nextId: 4,
-      topics: [topic("t1", "stripe · payments · invoice", 0.41), topic("t2", "pic · beautiful · drunk", MIN_LABEL_COVERAGE / 2), topic("t3", "seo · backlinks · serp", undefined)],
+      topics: [
+        topic("t1", "stripe · payments · invoice", 0.41),
+        topic("t2", "pic · beautiful · drunk", MIN_LABEL_COVERAGE / 2),
+        topic("t3", "seo · backlinks · serp", undefined),
+      ],
     });
     const env = { THREADSIGHT_DATA_DIR: dataDir };
     const text = await runCli(["topics", "list"], env);
@@ -43,11 +47,23 @@ describe("threadsight topics list", () => {
     const lines = text.stdout.trim().split("\n");
     assert.equal(lines.length, 3);
     assert.match(lines[0]!, /^t1 +500 {2}stripe · payments · invoice$/);
-    assert.match(lines[1]!, /^t2 +500 {2}pic · beautiful · drunk {2}\(no common theme: 3\.0% of its posts use a label word; left out of ListTrends\)$/);
+    assert.match(
+      lines[1]!,
+      /^t2 +500 {2}pic · beautiful · drunk {2}\(no common theme: 3\.0% of its posts use a label word; left out of ListTrends\)$/,
+    );
     assert.match(lines[2]!, /^t3 +500 {2}seo · backlinks · serp$/, "a topic from a model without coverage stays in");
     const json = await runCli(["topics", "list", "--json"], env);
     assert.equal(json.code, 0, json.stderr);
-    const rows = (JSON.parse(json.stdout) as { topics: { id: string; in_trends: boolean; label_coverage: number | null }[] }).topics;
-    assert.deepEqual(rows.map((r) => [r.id, r.in_trends, r.label_coverage]), [["t1", true, 0.41], ["t2", false, MIN_LABEL_COVERAGE / 2], ["t3", true, null]]);
+    const rows = (
+      JSON.parse(json.stdout) as { topics: { id: string; in_trends: boolean; label_coverage: number | null }[] }
+    ).topics;
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.in_trends, r.label_coverage]),
+      [
+        ["t1", true, 0.41],
+        ["t2", false, MIN_LABEL_COVERAGE / 2],
+        ["t3", true, null],
+      ],
+    );
   });
 });

@@ -12,12 +12,12 @@ import { RULES } from "../../src/core/request-rules.js";
 import { ERROR_TABLE } from "../../src/errors/error-table.js";
 import { restRoutes } from "../../src/gateway/http-rules.js";
 import { LIMIT_HEADER_NAMES } from "../../src/limits/limit-headers.js";
-import { OPENAPI_FILE } from "../../src/openapi/openapi-file.js";
 import { generateOpenApiText } from "../../src/openapi/generate.js";
+import { OPENAPI_FILE } from "../../src/openapi/openapi-file.js";
 import { OPENAPI_PATH } from "../../src/openapi/openapi-route.js";
 import { API_SERVICES } from "../../src/server.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { loadOpenApiDocument } from "./openapi-validator.js";
 import { SPEC_SCHEMAS } from "./rest-schema.js";
 
@@ -27,7 +27,8 @@ const doc = loadOpenApiDocument();
 
 function deref(node: Json): Json {
   let out = node;
-  while (typeof out.$ref === "string") out = doc.components.schemas[(out.$ref as string).replace("#/components/schemas/", "")] as Json;
+  while (typeof out.$ref === "string")
+    out = doc.components.schemas[(out.$ref as string).replace("#/components/schemas/", "")] as Json;
   return out;
 }
 
@@ -36,19 +37,28 @@ function disagreements(spec: Json, genNode: Json, where: string): string[] {
   const gen = deref(genNode);
   const out: string[] = [];
   if (spec.const !== undefined && gen.const !== spec.const) out.push(`${where}: const ${gen.const} != ${spec.const}`);
-  if (spec.enum !== undefined && JSON.stringify([...(gen.enum ?? [])].sort()) !== JSON.stringify([...spec.enum].sort())) {
+  if (
+    spec.enum !== undefined &&
+    JSON.stringify([...(gen.enum ?? [])].sort()) !== JSON.stringify([...spec.enum].sort())
+  ) {
     out.push(`${where}: enum ${JSON.stringify(gen.enum)} != ${JSON.stringify(spec.enum)}`);
   }
   if (spec.type !== undefined && gen.type !== spec.type) out.push(`${where}: type ${gen.type} != ${spec.type}`);
-  if (spec.format !== undefined && gen.format !== spec.format) out.push(`${where}: format ${gen.format} != ${spec.format}`);
+  if (spec.format !== undefined && gen.format !== spec.format)
+    out.push(`${where}: format ${gen.format} != ${spec.format}`);
   if (spec.type === "array") out.push(...disagreements(spec.items as Json, gen.items as Json, `${where}[]`));
   if (spec.type === "object") {
     const specKeys = Object.keys(spec.properties as Json).sort();
     const genKeys = Object.keys((gen.properties ?? {}) as Json).sort();
-    if (JSON.stringify(specKeys) !== JSON.stringify(genKeys)) out.push(`${where}: fields ${genKeys.join(",")} != spec ${specKeys.join(",")}`);
-    for (const name of spec.required as string[]) if (!((gen.required ?? []) as string[]).includes(name)) out.push(`${where}.${name}: required by the spec, optional in the document`);
+    if (JSON.stringify(specKeys) !== JSON.stringify(genKeys))
+      out.push(`${where}: fields ${genKeys.join(",")} != spec ${specKeys.join(",")}`);
+    for (const name of spec.required as string[])
+      if (!((gen.required ?? []) as string[]).includes(name))
+        out.push(`${where}.${name}: required by the spec, optional in the document`);
     if (gen.additionalProperties !== false) out.push(`${where}: allows fields beyond the contract`);
-    for (const key of specKeys) if (gen.properties?.[key] !== undefined) out.push(...disagreements(spec.properties[key] as Json, gen.properties[key] as Json, `${where}.${key}`));
+    for (const key of specKeys)
+      if (gen.properties?.[key] !== undefined)
+        out.push(...disagreements(spec.properties[key] as Json, gen.properties[key] as Json, `${where}.${key}`));
   }
   return out;
 }
@@ -82,10 +92,15 @@ describe("the generated OpenAPI document", () => {
       const data = op.responses["200"].content["application/json"].schema;
       assert.deepEqual(data.required, ["success", "data"]);
       assert.equal(data.properties.data.$ref, `#/components/schemas/${route.method.output.name}`);
-      for (const status of ["400", "401", "429", "500", "503"]) assert.ok(op.responses[status] !== undefined, `${route.path} lacks ${status}`);
+      for (const status of ["400", "401", "429", "500", "503"])
+        assert.ok(op.responses[status] !== undefined, `${route.path} lacks ${status}`);
     }
     assert.deepEqual(doc.security, [{ bearerAuth: [] }]);
-    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { ...doc.components.securitySchemes.bearerAuth, type: "http", scheme: "bearer" });
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      ...doc.components.securitySchemes.bearerAuth,
+      type: "http",
+      scheme: "bearer",
+    });
   });
 
   test("carries the service's own rules: bounds, error reasons, limit headers", () => {
@@ -98,10 +113,18 @@ describe("the generated OpenAPI document", () => {
     assert.deepEqual(doc.components.schemas.FindLeadsRequest.required, ["query"]);
     assert.equal(doc.components.schemas.ListTrendsRequest.required, undefined, "trends has no required field");
     const reasons = doc.components.schemas.ErrorBody.properties.error.properties.reason.enum as string[];
-    assert.deepEqual([...reasons].sort(), Object.values(ERROR_TABLE).map((r) => r.reason).sort());
+    assert.deepEqual(
+      [...reasons].sort(),
+      Object.values(ERROR_TABLE)
+        .map((r) => r.reason)
+        .sort(),
+    );
     for (const row of Object.values(ERROR_TABLE)) {
       const res = doc.components.responses[`Error${row.http}`] as Json;
-      assert.ok(res.content["application/json"].schema.properties.error.properties.reason.enum.includes(row.reason), `${row.reason} under ${row.http}`);
+      assert.ok(
+        res.content["application/json"].schema.properties.error.properties.reason.enum.includes(row.reason),
+        `${row.reason} under ${row.http}`,
+      );
     }
     const headers = Object.keys(doc.components.headers as Json).map((h) => h.toLowerCase());
     for (const name of LIMIT_HEADER_NAMES) assert.ok(headers.includes(name), name);
@@ -120,7 +143,13 @@ describe("the generated OpenAPI document", () => {
     assert.ok(Object.keys(doc.paths as Json).includes("/api/v1/monitors"));
     for (const [p, spec] of Object.entries(SPEC_SCHEMAS.data)) {
       const op = Object.values(doc.paths[p] as Json)[0] as Json;
-      problems.push(...disagreements(spec as Json, op.responses["200"].content["application/json"].schema.properties.data as Json, p));
+      problems.push(
+        ...disagreements(
+          spec as Json,
+          op.responses["200"].content["application/json"].schema.properties.data as Json,
+          p,
+        ),
+      );
     }
     problems.push(...disagreements(SPEC_SCHEMAS.error as Json, doc.components.schemas.ErrorBody as Json, "error body"));
     assert.deepEqual(problems, []);
@@ -129,7 +158,10 @@ describe("the generated OpenAPI document", () => {
     broken.properties.quota_left = { type: "integer" };
     broken.required.push("quota_left");
     const op = doc.paths["/api/v1/usage"].get as Json;
-    assert.ok(disagreements(broken, op.responses["200"].content["application/json"].schema.properties.data as Json, "usage").length >= 1);
+    assert.ok(
+      disagreements(broken, op.responses["200"].content["application/json"].schema.properties.data as Json, "usage")
+        .length >= 1,
+    );
   });
 });
 

@@ -5,8 +5,8 @@
  * dialect, the JSON Schema dialect of OpenAPI 3.1, in strict mode.
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { OPENAPI_FILE } from "../../src/openapi/openapi-file.js";
 
@@ -24,7 +24,10 @@ function rebase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rebase);
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" ? v.replace("#/components/schemas/", `${ROOT}#/$defs/`) : rebase(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" ? v.replace("#/components/schemas/", `${ROOT}#/$defs/`) : rebase(v),
+    ]),
   );
 }
 
@@ -51,7 +54,10 @@ export class OpenApiResponses {
     this.#ajv = new Ajv2020({ allErrors: true, strict: true });
     (addFormatsModule as unknown as (a: Ajv2020) => void)(this.#ajv);
     // OpenAPI's numeric formats: annotations of the value's width.
-    this.#ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+    this.#ajv.addFormat("int32", {
+      type: "number",
+      validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+    });
     this.#ajv.addFormat("double", { type: "number", validate: () => true });
     this.#ajv.addFormat("float", { type: "number", validate: () => true });
     this.#ajv.addSchema({ $id: ROOT, $defs: rebase(doc.components.schemas) });

@@ -3,16 +3,33 @@ import { test } from "node:test";
 import { extractiveSummary, isQuestion, RELATIVE_FLOOR } from "../../src/core/summary/extractive.js";
 
 const results = [
-  { title: "How should I price my SaaS?", subforum: "startups", content: "We charge per seat right now. Pricing per seat punishes teams that grow, so we are thinking about usage-based pricing instead. Any experience with that?" },
-  { title: "Value-based pricing worked for us", subforum: "SaaS", content: "We moved from cost-plus to value-based pricing and revenue per customer doubled. The key was interviewing customers about what the product saves them." },
-  { title: "Unrelated: best coffee in Berlin", subforum: "berlin", content: "Looking for a quiet cafe with good wifi near Mitte. Preferably one that opens early." },
+  {
+    title: "How should I price my SaaS?",
+    subforum: "startups",
+    content:
+      "We charge per seat right now. Pricing per seat punishes teams that grow, so we are thinking about usage-based pricing instead. Any experience with that?",
+  },
+  {
+    title: "Value-based pricing worked for us",
+    subforum: "SaaS",
+    content:
+      "We moved from cost-plus to value-based pricing and revenue per customer doubled. The key was interviewing customers about what the product saves them.",
+  },
+  {
+    title: "Unrelated: best coffee in Berlin",
+    subforum: "berlin",
+    content: "Looking for a quiet cafe with good wifi near Mitte. Preferably one that opens early.",
+  },
 ];
 
 test("the summary answers from the results, cites only existing results, and is 2-4 sentences", () => {
   const s = extractiveSummary("how to price a SaaS product", results);
   const cited = [...s.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   assert.ok(cited.length >= 1, s);
-  assert.ok(cited.every((n) => n >= 1 && n <= results.length), s);
+  assert.ok(
+    cited.every((n) => n >= 1 && n <= results.length),
+    s,
+  );
   assert.ok(!cited.includes(3), "the off-topic result is not quoted");
   const sentenceCount = s.split(/(?<=[.!?])\s+(?=[A-Z])/).length;
   assert.ok(sentenceCount >= 2 && sentenceCount <= 4, `${sentenceCount}: ${s}`);
@@ -23,9 +40,24 @@ test("a result scoring far below the first is not quoted, however many query wor
   // The seventh result shares the query's rarest words; the first two share fewer but are what
   // the search found relevant. Relevances as SemanticSearch returns them (0..1, ranked).
   const ranked = [
-    { title: "Proof point on why resumes are not an effective way to hire engineers", subforum: "hackernews", content: "We hired three engineers last year and none of the resumes predicted who did well.", relevance: 0.71 },
-    { title: "Hiring and Retention Problem", subforum: "hackernews", content: "Our first hires left within a year and we still do not know why.", relevance: 0.686 },
-    { title: "Can we make consciousness into an engineering problem?", subforum: "hackernews", content: "Problems with first engineering principles of hiring the mind, a first engineer problem.", relevance: 0.414 },
+    {
+      title: "Proof point on why resumes are not an effective way to hire engineers",
+      subforum: "hackernews",
+      content: "We hired three engineers last year and none of the resumes predicted who did well.",
+      relevance: 0.71,
+    },
+    {
+      title: "Hiring and Retention Problem",
+      subforum: "hackernews",
+      content: "Our first hires left within a year and we still do not know why.",
+      relevance: 0.686,
+    },
+    {
+      title: "Can we make consciousness into an engineering problem?",
+      subforum: "hackernews",
+      content: "Problems with first engineering principles of hiring the mind, a first engineer problem.",
+      relevance: 0.414,
+    },
   ];
   const query = "problems with hiring first engineer";
   const cut = extractiveSummary(query, ranked);
@@ -43,7 +75,12 @@ test("when the results above the floor give nothing to quote, every result read 
   // A link post's bare title (too short to quote) far ahead of posts that discuss the query.
   const ranked = [
     { title: "Angular 2 versus React", subforum: "hackernews", content: "", relevance: 1 },
-    { title: "Google Trends: React.js has surpassed Angular.js", subforum: "hackernews", content: "Opinions on React versus Angular have shifted: React is now searched for more often than Angular.", relevance: 0.36 },
+    {
+      title: "Google Trends: React.js has surpassed Angular.js",
+      subforum: "hackernews",
+      content: "Opinions on React versus Angular have shifted: React is now searched for more often than Angular.",
+      relevance: 0.36,
+    },
   ];
   const query = "opinions on react vs angular";
   assert.ok(0.36 < RELATIVE_FLOOR * 1, "the second result lies below the floor");
@@ -70,12 +107,21 @@ test("a second sentence of the post just quoted is framed as that post's, in its
     {
       title: "How essential is a CRM for an agency?",
       subforum: "startups",
-      content: "I am starting a digital marketing agency and reading about CRM tools. Which CRM is best for a small agency that needs client logins? Any open-source CRM for a small agency with powerful features?",
+      content:
+        "I am starting a digital marketing agency and reading about CRM tools. Which CRM is best for a small agency that needs client logins? Any open-source CRM for a small agency with powerful features?",
     },
-    { title: "Weekend plans", subforum: "berlin", content: "Going hiking in the mountains this weekend with some friends from the office." },
+    {
+      title: "Weekend plans",
+      subforum: "berlin",
+      content: "Going hiking in the mountains this weekend with some friends from the office.",
+    },
   ];
   const s = extractiveSummary("best CRM for a small agency", posts);
-  const quoted = [...s.matchAll(/(One post (?:says|asks)|Another (?:adds|asks)|A third (?:notes|asks)|The same post (?:adds|asks)|It goes on(?: to ask)?): "([^"]+)" \[(\d+)\]/g)].map((m) => ({ lead: m[1]!, text: m[2]!, cited: Number(m[3]) }));
+  const quoted = [
+    ...s.matchAll(
+      /(One post (?:says|asks)|Another (?:adds|asks)|A third (?:notes|asks)|The same post (?:adds|asks)|It goes on(?: to ask)?): "([^"]+)" \[(\d+)\]/g,
+    ),
+  ].map((m) => ({ lead: m[1]!, text: m[2]!, cited: Number(m[3]) }));
   assert.ok(quoted.length >= 2, s);
   quoted.forEach((q, i) => {
     const previous = quoted[i - 1];
@@ -84,17 +130,33 @@ test("a second sentence of the post just quoted is framed as that post's, in its
   });
   const ofFirst = quoted.filter((q) => q.cited === 1).map((q) => posts[0]!.content.indexOf(q.text.slice(0, 30)));
   assert.ok(ofFirst.length >= 2, s);
-  assert.deepEqual(ofFirst, [...ofFirst].sort((a, b) => a - b), `quoted in the post's order: ${s}`);
+  assert.deepEqual(
+    ofFirst,
+    [...ofFirst].sort((a, b) => a - b),
+    `quoted in the post's order: ${s}`,
+  );
 });
 
 test("a question is quoted as one: 'asks', its words as written (no mark added)", () => {
   const posts = [
     { title: "How to find a technical cofounder without the university network", subforum: "startups", content: "" },
-    { title: "Finding a technical cofounder took me a year", subforum: "startups", content: "I found my technical cofounder at a local hackathon after months of meetups." },
+    {
+      title: "Finding a technical cofounder took me a year",
+      subforum: "startups",
+      content: "I found my technical cofounder at a local hackathon after months of meetups.",
+    },
   ];
   const s = extractiveSummary("how to find a technical cofounder", posts);
-  assert.match(s, /(?:One post|Another) asks: "How to find a technical cofounder without the university network" \[1\]/, s);
-  assert.match(s, /(?:(?:One post says|Another adds): "I found|(?:One post|Another) is titled: "Finding)[^"?]+" \[2\]/, s);
+  assert.match(
+    s,
+    /(?:One post|Another) asks: "How to find a technical cofounder without the university network" \[1\]/,
+    s,
+  );
+  assert.match(
+    s,
+    /(?:(?:One post says|Another adds): "I found|(?:One post|Another) is titled: "Finding)[^"?]+" \[2\]/,
+    s,
+  );
   assert.doesNotMatch(s, /(?:says|adds|notes): "[^"]*\?"/, s);
 });
 
@@ -149,13 +211,27 @@ test("a short title naming the subject is quoted: what a link post says of it", 
   // Short and naming no query term: not quoted.
   assert.doesNotMatch(s, /\[4\]/, s);
   // Short with one word of its own ("versus"): it says nothing the query did not.
-  assert.doesNotMatch(extractiveSummary("react vs angular", [{ title: "Angular 2 versus React", subforum: "hackernews", content: "" }]), /titled/);
+  assert.doesNotMatch(
+    extractiveSummary("react vs angular", [{ title: "Angular 2 versus React", subforum: "hackernews", content: "" }]),
+    /titled/,
+  );
 });
 
 test("a sentence naming nothing asked about is not quoted, however high its post ranks", () => {
   const posts = [
-    { title: "Thinking about dropping it for my store", subforum: "freelance", content: "The title pretty much sums it up. PayPal holds my funds for 21 days after every sale and support never answers.", relevance: 1 },
-    { title: "Paypal froze our account", subforum: "hackernews", content: "They froze the account of our nonprofit without warning.", relevance: 0.9 },
+    {
+      title: "Thinking about dropping it for my store",
+      subforum: "freelance",
+      content:
+        "The title pretty much sums it up. PayPal holds my funds for 21 days after every sale and support never answers.",
+      relevance: 1,
+    },
+    {
+      title: "Paypal froze our account",
+      subforum: "hackernews",
+      content: "They froze the account of our nonprofit without warning.",
+      relevance: 0.9,
+    },
   ];
   const s = extractiveSummary("problems with paypal", posts);
   assert.doesNotMatch(s, /sums it up/, s);

@@ -4,6 +4,7 @@
  * SearchCore and LeadsCore on a real LanceDB index, by the alpha each call hands the index.
  */
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -11,14 +12,13 @@ import { after, before, describe, it } from "node:test";
 import { loadConfig } from "../../src/config.js";
 import { alphaFor, wordCount } from "../../src/core/hybrid-alpha.js";
 import { LeadsCore } from "../../src/core/leads.js";
+import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import type { HybridQuery } from "../../src/index/search-index.js";
-import { DIMS, embed, makePost, MODEL } from "../index/synthetic.js";
-import { randomBytes } from "node:crypto";
-import { PageTokens } from "../../src/core/page-token.js";
+import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";
 
 const ALPHAS = { hybridAlpha: 0.5, shortQueryAlpha: 0.3 };
 
@@ -48,15 +48,32 @@ describe("the alpha each call hands the index", () => {
   let dir: string;
   let index: LanceDbIndex;
   const seen: number[] = [];
-  const embedder: Embedder = { model: MODEL, dimensions: DIMS, embed: async (texts) => texts.map((t) => embed(t)), close: async () => {} };
+  const embedder: Embedder = {
+    model: MODEL,
+    dimensions: DIMS,
+    embed: async (texts) => texts.map((t) => embed(t)),
+    close: async () => {},
+  };
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "threadsight-hybrid-alpha-"));
     index = new LanceDbIndex({ dir: LanceDbIndex.dirFor(dir) });
     await index.open(MODEL, DIMS);
     await index.upsert([
-      makePost({ nativeId: "1", title: "Is Mailchimp worth it for a small list?", content: "Looking for an email marketing tool for our bakery.", leadType: "solution_request", leadScore: 80 }),
-      makePost({ nativeId: "2", title: "Pricing a SaaS product", content: "How do you price a SaaS product for small teams?", leadType: "advice_request", leadScore: 60 }),
+      makePost({
+        nativeId: "1",
+        title: "Is Mailchimp worth it for a small list?",
+        content: "Looking for an email marketing tool for our bakery.",
+        leadType: "solution_request",
+        leadScore: 80,
+      }),
+      makePost({
+        nativeId: "2",
+        title: "Pricing a SaaS product",
+        content: "How do you price a SaaS product for small teams?",
+        leadType: "advice_request",
+        leadScore: 60,
+      }),
     ]);
     // The real index answers; the wrapper only notes the alpha of each hybrid query.
     const hybrid = index.hybrid.bind(index);
@@ -71,10 +88,19 @@ describe("the alpha each call hands the index", () => {
   });
 
   it("SemanticSearch: an opinion question's one-word subject is short; a sentence is not", async () => {
-    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), ...ALPHAS, pageTokens: new PageTokens(randomBytes(32)) });
+    const core = new SearchCore({
+      index,
+      embedder,
+      summarizer: createExtractiveSummarizer(),
+      ...ALPHAS,
+      pageTokens: new PageTokens(randomBytes(32)),
+    });
     const signal = new AbortController().signal;
     seen.length = 0;
-    const short = await core.semantic({ query: "what do people think of Mailchimp", limit: 5, subforums: [], pageToken: "" }, signal);
+    const short = await core.semantic(
+      { query: "what do people think of Mailchimp", limit: 5, subforums: [], pageToken: "" },
+      signal,
+    );
     await core.semantic({ query: "how do you price a SaaS product", limit: 5, subforums: [], pageToken: "" }, signal);
     assert.deepEqual(seen, [0.3, 0.5]);
     assert.equal(short.hits[0]?.post.id, "test:1");

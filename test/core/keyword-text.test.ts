@@ -5,18 +5,18 @@
  * nothing with the query but "vs" must not come back at all.
  */
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { keywordText } from "../../src/core/keyword-text.js";
+import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { DIMS, embed, makePost, MODEL } from "../index/synthetic.js";
-import { randomBytes } from "node:crypto";
-import { PageTokens } from "../../src/core/page-token.js";
+import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";
 
 describe("keywordText", () => {
   it("drops the comparison connectives and nothing else", () => {
@@ -32,16 +32,29 @@ describe("keywordText", () => {
 describe("SearchCore keyword side", () => {
   let dir: string;
   let index: LanceDbIndex;
-  const embedder: Embedder = { model: MODEL, dimensions: DIMS, embed: async (texts) => texts.map((t) => embed(t)), close: async () => {} };
+  const embedder: Embedder = {
+    model: MODEL,
+    dimensions: DIMS,
+    embed: async (texts) => texts.map((t) => embed(t)),
+    close: async () => {},
+  };
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "threadsight-keyword-text-"));
     index = new LanceDbIndex({ dir: LanceDbIndex.dirFor(dir) });
     await index.open(MODEL, DIMS);
     await index.upsert([
-      makePost({ nativeId: "1", title: "Singleton vs Static", content: "When should a class be a singleton rather than static methods?" }),
+      makePost({
+        nativeId: "1",
+        title: "Singleton vs Static",
+        content: "When should a class be a singleton rather than static methods?",
+      }),
       makePost({ nativeId: "2", title: "Tabs vs Spaces", content: "Which do you use in your projects?" }),
-      makePost({ nativeId: "3", title: "Stripe or Braintree for a subscription business?", content: "We are choosing a payment processor for monthly plans." }),
+      makePost({
+        nativeId: "3",
+        title: "Stripe or Braintree for a subscription business?",
+        content: "We are choosing a payment processor for monthly plans.",
+      }),
       makePost({ nativeId: "4", title: "Braintree fees went up", content: "Our invoice doubled this month." }),
     ]);
   });
@@ -51,8 +64,18 @@ describe("SearchCore keyword side", () => {
   });
 
   it("returns only posts about the things compared", async () => {
-    const core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: 0, shortQueryAlpha: 0, pageTokens: new PageTokens(randomBytes(32)) });
-    const out = await core.semantic({ query: "Stripe vs Braintree", limit: 10, subforums: [], pageToken: "" }, new AbortController().signal);
+    const core = new SearchCore({
+      index,
+      embedder,
+      summarizer: createExtractiveSummarizer(),
+      hybridAlpha: 0,
+      shortQueryAlpha: 0,
+      pageTokens: new PageTokens(randomBytes(32)),
+    });
+    const out = await core.semantic(
+      { query: "Stripe vs Braintree", limit: 10, subforums: [], pageToken: "" },
+      new AbortController().signal,
+    );
     assert.deepEqual(out.hits.map((h) => h.post.id).sort(), ["test:3", "test:4"]);
   });
 });

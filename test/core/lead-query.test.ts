@@ -52,7 +52,21 @@ describe("leadQuerySubject", () => {
   });
 
   it("keeps a query with no frame, or with nothing after it, as written", () => {
-    for (const query of ["crm", "payroll software for a small team", "looking for", "need", "looking forward", "needs assessment tools", "stripe vs paypal", "what do people think of hubspot", "alternative energy", "alternatives", "leave management software", "our competitors", "alternative to"]) {
+    for (const query of [
+      "crm",
+      "payroll software for a small team",
+      "looking for",
+      "need",
+      "looking forward",
+      "needs assessment tools",
+      "stripe vs paypal",
+      "what do people think of hubspot",
+      "alternative energy",
+      "alternatives",
+      "leave management software",
+      "our competitors",
+      "alternative to",
+    ]) {
       assert.equal(leadQuerySubject(query), query);
     }
   });

@@ -12,16 +12,16 @@ import { after, before, describe, test } from "node:test";
 import { leadQuerySubject } from "../../src/core/lead-query.js";
 import { LEAD_RELEVANCE_WEIGHT, LeadsCore } from "../../src/core/leads.js";
 import { shorten } from "../../src/core/snippet.js";
-import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
+import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { LEAD_FIELDS } from "../../src/index/search-index.js";
 import type { HybridCandidate, SearchIndex } from "../../src/index/search-index.js";
+import { LEAD_FIELDS } from "../../src/index/search-index.js";
 import { WeaviateIndex } from "../../src/index/weaviate-index.js";
 import type { EnrichedPost } from "../../src/model/post.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
-import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
+import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 
 const FILES = [
   { file: "reddit_top2013/raw_csv/startups.csv", limit: 120 },
@@ -39,7 +39,14 @@ const CANDIDATES_PER_RESULT = 3;
 
 /** The earlier FindLeads: the page of limit * 3 read whole, then ranked on the posts. */
 async function findBefore(index: SearchIndex, vector: Float32Array, query: string, limit: number, minScore: number) {
-  const hits = await index.hybrid({ text: query, vector, alpha: ALPHA, limit: limit * CANDIDATES_PER_RESULT, offset: 0, filter: { minLeadScore: minScore } });
+  const hits = await index.hybrid({
+    text: query,
+    vector,
+    alpha: ALPHA,
+    limit: limit * CANDIDATES_PER_RESULT,
+    offset: 0,
+    filter: { minLeadScore: minScore },
+  });
   const ranked = hits
     .filter((h) => h.post.leadType !== "" && h.post.leadScore >= minScore)
     .map((h) => ({
@@ -98,9 +105,18 @@ function leadSuite(name: string, getIndex: () => SearchIndex, getEmbedder: () =>
     let seen: readonly HybridCandidate[] = [];
     const picked = await index.hybrid({ ...query, choose: (page) => ((seen = page), [page[5]!, page[0]!, page[3]!]) });
     // Candidates arrive in fused order with the scores and lead fields of their posts.
-    assert.deepEqual(seen.map((c) => [c.id, c.score, c.leadType, c.leadScore]), all.map((h) => [h.post.id, h.score, h.post.leadType, h.post.leadScore]));
-    assert.deepEqual(picked.map((h) => [h.post.id, h.score]), [5, 0, 3].map((i) => [all[i]!.post.id, all[i]!.score]));
-    assert.deepEqual(picked.map((h) => h.post.content), [5, 0, 3].map((i) => all[i]!.post.content));
+    assert.deepEqual(
+      seen.map((c) => [c.id, c.score, c.leadType, c.leadScore]),
+      all.map((h) => [h.post.id, h.score, h.post.leadType, h.post.leadScore]),
+    );
+    assert.deepEqual(
+      picked.map((h) => [h.post.id, h.score]),
+      [5, 0, 3].map((i) => [all[i]!.post.id, all[i]!.score]),
+    );
+    assert.deepEqual(
+      picked.map((h) => h.post.content),
+      [5, 0, 3].map((i) => all[i]!.post.content),
+    );
     assert.deepEqual(await index.hybrid({ ...query, choose: () => [] }), []);
   });
 }
@@ -120,7 +136,11 @@ describe("FindLeads ranking before reading, embedded index", { skip: corporaSkip
     await index?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
-  leadSuite("lancedb", () => index, () => embedder);
+  leadSuite(
+    "lancedb",
+    () => index,
+    () => embedder,
+  );
 });
 
 describe("FindLeads ranking before reading, Weaviate", { skip: weaviateSkipReason() ?? corporaSkip() }, () => {
@@ -132,9 +152,25 @@ describe("FindLeads ranking before reading, Weaviate", { skip: weaviateSkipReaso
   before(async () => {
     weaviate = await startWeaviate();
     dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-leads-rank-w-"));
-    await seedSample({ WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: collection, THREADSIGHT_DATA_DIR: dataDir }, FILES);
+    await seedSample(
+      {
+        WEAVIATE_URL: weaviate.httpUrl,
+        WEAVIATE_GRPC_URL: weaviate.grpcUrl,
+        WEAVIATE_COLLECTION: collection,
+        THREADSIGHT_DATA_DIR: dataDir,
+      },
+      FILES,
+    );
     embedder = await sharedEmbedder();
-    index = new WeaviateIndex({ httpUrl: weaviate.httpUrl, grpcUrl: weaviate.grpcUrl, collection, replicationFactor: 1, shards: 1, consistency: "ONE", fusion: "relativeScore" });
+    index = new WeaviateIndex({
+      httpUrl: weaviate.httpUrl,
+      grpcUrl: weaviate.grpcUrl,
+      collection,
+      replicationFactor: 1,
+      shards: 1,
+      consistency: "ONE",
+      fusion: "relativeScore",
+    });
     await index.open(embedder.model, embedder.dimensions);
   });
   after(async () => {
@@ -142,5 +178,9 @@ describe("FindLeads ranking before reading, Weaviate", { skip: weaviateSkipReaso
     await weaviate?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
-  leadSuite("weaviate", () => index, () => embedder);
+  leadSuite(
+    "weaviate",
+    () => index,
+    () => embedder,
+  );
 });

@@ -1,13 +1,22 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createLlmSummarizer } from "../../src/core/summary/llm.js";
 import { extractiveSummary } from "../../src/core/summary/extractive.js";
-import { startFakeChatServer } from "../fakes/openai-server.js";
+import { createLlmSummarizer } from "../../src/core/summary/llm.js";
 import type { FakeChatServer } from "../fakes/openai-server.js";
+import { startFakeChatServer } from "../fakes/openai-server.js";
 
 const results = [
-  { title: "Per-seat pricing hurts growth", subforum: "SaaS", content: "Pricing per seat punishes teams that grow, so we are moving to usage-based pricing for our product." },
-  { title: "Value-based pricing doubled revenue", subforum: "startups", content: "We moved from cost-plus to value-based pricing and revenue per customer doubled after customer interviews." },
+  {
+    title: "Per-seat pricing hurts growth",
+    subforum: "SaaS",
+    content: "Pricing per seat punishes teams that grow, so we are moving to usage-based pricing for our product.",
+  },
+  {
+    title: "Value-based pricing doubled revenue",
+    subforum: "startups",
+    content:
+      "We moved from cost-plus to value-based pricing and revenue per customer doubled after customer interviews.",
+  },
 ];
 
 describe("LLM summary over an OpenAI-compatible server", () => {
@@ -17,10 +26,20 @@ describe("LLM summary over an OpenAI-compatible server", () => {
     fake = await startFakeChatServer();
   });
   after(async () => fake.close());
-  const summarizer = () => createLlmSummarizer({ baseUrl: fake.url, model: "test-model", apiKey: "sk-test", timeoutMs: 300, onFallback: (r) => fallbacks.push(r) });
+  const summarizer = () =>
+    createLlmSummarizer({
+      baseUrl: fake.url,
+      model: "test-model",
+      apiKey: "sk-test",
+      timeoutMs: 300,
+      onFallback: (r) => fallbacks.push(r),
+    });
 
   test("uses the model's answer and sends the protocol's request", async () => {
-    fake.behave({ kind: "complete", content: "Founders move away from per-seat pricing [1]. Value-based pricing raised revenue [2]." });
+    fake.behave({
+      kind: "complete",
+      content: "Founders move away from per-seat pricing [1]. Value-based pricing raised revenue [2].",
+    });
     const s = await summarizer().summarize("how to price SaaS", results);
     assert.equal(s, "Founders move away from per-seat pricing [1]. Value-based pricing raised revenue [2].");
     const req = fake.requests.at(-1)!;

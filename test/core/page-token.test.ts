@@ -4,11 +4,15 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { AppError } from "../../src/errors/app-error.js";
 import { PageTokens, requestFingerprint } from "../../src/core/page-token.js";
+import { AppError } from "../../src/errors/app-error.js";
 import { serverSecret } from "../../src/secrets/server-secret.js";
 
-const forged = (e: unknown): boolean => e instanceof AppError && e.kind === "INVALID_ARGUMENT" && e.metadata.field === "page_token" && /not a token this service issued/.test(e.message);
+const forged = (e: unknown): boolean =>
+  e instanceof AppError &&
+  e.kind === "INVALID_ARGUMENT" &&
+  e.metadata.field === "page_token" &&
+  /not a token this service issued/.test(e.message);
 
 test("a page token round-trips and is tied to its request", () => {
   const tokens = new PageTokens(randomBytes(32));
@@ -16,9 +20,15 @@ test("a page token round-trips and is tied to its request", () => {
   assert.equal(tokens.decode("", f, 10), 0);
   assert.equal(tokens.decode(tokens.encode(20, f), f, 10), 20);
   const other = requestFingerprint(["semantic", "erp", []]);
-  assert.throws(() => tokens.decode(tokens.encode(20, f), other, 10), (e: unknown) => e instanceof AppError && /different query/.test(e.message));
+  assert.throws(
+    () => tokens.decode(tokens.encode(20, f), other, 10),
+    (e: unknown) => e instanceof AppError && /different query/.test(e.message),
+  );
   assert.throws(() => tokens.decode("not-a-token", f, 10), forged);
-  assert.throws(() => tokens.decode(tokens.encode(995, f), f, 10), (e: unknown) => e instanceof AppError && e.kind === "OUT_OF_RANGE");
+  assert.throws(
+    () => tokens.decode(tokens.encode(995, f), f, 10),
+    (e: unknown) => e instanceof AppError && e.kind === "OUT_OF_RANGE",
+  );
 });
 
 test("a forged or tampered token is refused as INVALID_ARGUMENT naming page_token", () => {

@@ -19,16 +19,38 @@ test("an opinion question is searched for its subject", () => {
 });
 
 test("other queries, and frames with nothing after them, are used as written", () => {
-  for (const query of ["problems with QuickBooks", "views on my blog dropped", "how do I find my first customers", "what are people saying about", "thoughts on ?", "people saying CRM is dead"]) {
+  for (const query of [
+    "problems with QuickBooks",
+    "views on my blog dropped",
+    "how do I find my first customers",
+    "what are people saying about",
+    "thoughts on ?",
+    "people saying CRM is dead",
+  ]) {
     assert.equal(querySubject(query), query);
   }
 });
 
 test("the summary scores an opinion question on its subject, not on its frame's words", () => {
   const results = [
-    { title: "Mailchimp raised its prices again", subforum: "marketing", content: "Our Mailchimp bill went from 30 to 75 dollars a month for the same list.", relevance: 1 },
-    { title: "It's okay to not have an opinion about everything", subforum: "hackernews", content: "People feel they must hold opinions on every topic, and saying so is rarely welcome.", relevance: 0.9 },
-    { title: "Moving our newsletter off Mailchimp", subforum: "startups", content: "We moved 40,000 subscribers from Mailchimp to a cheaper sender without losing opens.", relevance: 0.85 },
+    {
+      title: "Mailchimp raised its prices again",
+      subforum: "marketing",
+      content: "Our Mailchimp bill went from 30 to 75 dollars a month for the same list.",
+      relevance: 1,
+    },
+    {
+      title: "It's okay to not have an opinion about everything",
+      subforum: "hackernews",
+      content: "People feel they must hold opinions on every topic, and saying so is rarely welcome.",
+      relevance: 0.9,
+    },
+    {
+      title: "Moving our newsletter off Mailchimp",
+      subforum: "startups",
+      content: "We moved 40,000 subscribers from Mailchimp to a cheaper sender without losing opens.",
+      relevance: 0.85,
+    },
   ];
   const s = extractiveSummary("what are people saying about Mailchimp", results);
   assert.match(s, /\[1\]/, s);

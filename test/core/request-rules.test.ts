@@ -1,8 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { AppError } from "../../src/errors/app-error.js";
-import { parseDay, requireText, resolveFilter, resolveLimit, resolveMinScore, resolveSearchRange, resolveSort, resolveSubforums, resolveTrendsRange } from "../../src/core/request-rules.js";
 import type { FilterParams } from "../../src/core/request-rules.js";
+import {
+  parseDay,
+  requireText,
+  resolveFilter,
+  resolveLimit,
+  resolveMinScore,
+  resolveSearchRange,
+  resolveSort,
+  resolveSubforums,
+  resolveTrendsRange,
+} from "../../src/core/request-rules.js";
+import { AppError } from "../../src/errors/app-error.js";
 
 function rejects(fn: () => unknown, kind: string, message: RegExp): void {
   assert.throws(fn, (err: unknown) => err instanceof AppError && err.kind === kind && message.test(err.message));
@@ -33,7 +43,11 @@ describe("request rules", () => {
   test("days must be real calendar dates", () => {
     assert.equal(parseDay("start_date", "2024-02-29"), Date.UTC(2024, 1, 29));
     rejects(() => parseDay("start_date", "2023-02-29"), "INVALID_DATE", /not a real calendar date/);
-    rejects(() => parseDay("start_date", "2024-02-30"), "INVALID_DATE", /start_date is not a real calendar date: "2024-02-30"/);
+    rejects(
+      () => parseDay("start_date", "2024-02-30"),
+      "INVALID_DATE",
+      /start_date is not a real calendar date: "2024-02-30"/,
+    );
     rejects(() => parseDay("end_date", "2024-13-01"), "INVALID_DATE", /end_date/);
     rejects(() => parseDay("end_date", "2024-1-01"), "INVALID_DATE", /YYYY-MM-DD/);
     rejects(() => parseDay("end_date", "2024-01-01T00:00:00Z"), "INVALID_DATE", /YYYY-MM-DD/);
@@ -46,7 +60,11 @@ describe("request rules", () => {
     assert.deepEqual(resolveSearchRange("", "2016-01-31"), { to: Date.UTC(2016, 1, 1) - 1 });
     const one = resolveSearchRange("2016-01-05", "2016-01-05");
     assert.equal(one.to! - one.from! + 1, 86_400_000);
-    rejects(() => resolveSearchRange("2016-01-02", "2016-01-01"), "INVALID_DATE", /start_date must not be after end_date/);
+    rejects(
+      () => resolveSearchRange("2016-01-02", "2016-01-01"),
+      "INVALID_DATE",
+      /start_date must not be after end_date/,
+    );
     rejects(() => resolveSearchRange("1990-01-01", "2020-01-01"), "OUT_OF_RANGE", /at most 3660 days/);
   });
 
@@ -69,40 +87,124 @@ describe("request rules", () => {
 });
 
 describe("filter and sort rules", () => {
-  const empty = { startDate: "", endDate: "", sources: [], subforums: [], excludeSubforums: [], authors: [], sentiments: [], leadTypes: [] };
+  const empty = {
+    startDate: "",
+    endDate: "",
+    sources: [],
+    subforums: [],
+    excludeSubforums: [],
+    authors: [],
+    sentiments: [],
+    leadTypes: [],
+  };
   const f = (over: Partial<FilterParams>): FilterParams => ({ ...empty, ...over });
 
   test("an absent or empty filter restricts nothing; set fields become index filters", () => {
     assert.deepEqual(resolveFilter(undefined), {});
     assert.deepEqual(resolveFilter(f({})), {});
     assert.deepEqual(
-      resolveFilter(f({ sources: ["reddit", "reddit"], authors: [" bob "], minUpvotes: -3, minComments: 0, sentiments: ["negative"], leadTypes: ["comparison"], excludeSubforums: ["x"], startDate: "2024-01-01" })),
-      { sources: ["reddit"], authors: ["bob"], minUpvotes: -3, minComments: 0, sentiments: ["negative"], leadTypes: ["comparison"], excludeSubforums: ["x"], createdFrom: Date.UTC(2024, 0, 1) },
+      resolveFilter(
+        f({
+          sources: ["reddit", "reddit"],
+          authors: [" bob "],
+          minUpvotes: -3,
+          minComments: 0,
+          sentiments: ["negative"],
+          leadTypes: ["comparison"],
+          excludeSubforums: ["x"],
+          startDate: "2024-01-01",
+        }),
+      ),
+      {
+        sources: ["reddit"],
+        authors: ["bob"],
+        minUpvotes: -3,
+        minComments: 0,
+        sentiments: ["negative"],
+        leadTypes: ["comparison"],
+        excludeSubforums: ["x"],
+        createdFrom: Date.UTC(2024, 0, 1),
+      },
     );
     assert.deepEqual(resolveFilter(f({ subforums: ["a"] }), { subforums: [] }), { subforums: ["a"] });
-    assert.deepEqual(resolveFilter(undefined, { subforums: ["b"], startDate: "", endDate: "2024-01-31" }), { subforums: ["b"], createdTo: Date.UTC(2024, 1, 1) - 1 });
+    assert.deepEqual(resolveFilter(undefined, { subforums: ["b"], startDate: "", endDate: "2024-01-31" }), {
+      subforums: ["b"],
+      createdTo: Date.UTC(2024, 1, 1) - 1,
+    });
   });
 
   test("each bad value is refused naming its field", () => {
-    rejects(() => resolveFilter(f({ sentiments: ["happy"] })), "INVALID_ARGUMENT", /^filter.sentiments\[0\] must be one of "positive", "neutral", "negative", got "happy"$/);
-    rejects(() => resolveFilter(f({ leadTypes: ["comparison", "lead"] })), "INVALID_ARGUMENT", /^filter.lead_types\[1\] must be one of/);
-    rejects(() => resolveFilter(f({ sources: ["Reddit"] })), "INVALID_ARGUMENT", /^filter.sources\[0\] must be a source name/);
+    rejects(
+      () => resolveFilter(f({ sentiments: ["happy"] })),
+      "INVALID_ARGUMENT",
+      /^filter.sentiments\[0\] must be one of "positive", "neutral", "negative", got "happy"$/,
+    );
+    rejects(
+      () => resolveFilter(f({ leadTypes: ["comparison", "lead"] })),
+      "INVALID_ARGUMENT",
+      /^filter.lead_types\[1\] must be one of/,
+    );
+    rejects(
+      () => resolveFilter(f({ sources: ["Reddit"] })),
+      "INVALID_ARGUMENT",
+      /^filter.sources\[0\] must be a source name/,
+    );
     rejects(() => resolveFilter(f({ sources: ["x' OR '1'='1"] })), "INVALID_ARGUMENT", /^filter.sources\[0\]/);
-    rejects(() => resolveFilter(f({ authors: Array.from({ length: 21 }, (_, i) => `a${i}`) })), "OUT_OF_RANGE", /^filter.authors must list at most 20 values, got 21$/);
-    rejects(() => resolveFilter(f({ authors: [" "] })), "INVALID_ARGUMENT", /^filter.authors\[0\] must be 1..100 characters$/);
-    rejects(() => resolveFilter(f({ excludeSubforums: ["a\u0000"] })), "INVALID_ARGUMENT", /^filter.exclude_subforums\[0\] must not contain control characters$/);
-    rejects(() => resolveFilter(f({ minUpvotes: 1_000_000_001 })), "OUT_OF_RANGE", /^filter.min_upvotes must be between/);
+    rejects(
+      () => resolveFilter(f({ authors: Array.from({ length: 21 }, (_, i) => `a${i}`) })),
+      "OUT_OF_RANGE",
+      /^filter.authors must list at most 20 values, got 21$/,
+    );
+    rejects(
+      () => resolveFilter(f({ authors: [" "] })),
+      "INVALID_ARGUMENT",
+      /^filter.authors\[0\] must be 1..100 characters$/,
+    );
+    rejects(
+      () => resolveFilter(f({ excludeSubforums: ["a\u0000"] })),
+      "INVALID_ARGUMENT",
+      /^filter.exclude_subforums\[0\] must not contain control characters$/,
+    );
+    rejects(
+      () => resolveFilter(f({ minUpvotes: 1_000_000_001 })),
+      "OUT_OF_RANGE",
+      /^filter.min_upvotes must be between/,
+    );
     rejects(() => resolveFilter(f({ minComments: -1 })), "OUT_OF_RANGE", /^filter.min_comments must be between 0 and/);
-    rejects(() => resolveFilter(f({ startDate: "2024-02-02", endDate: "2024-02-01" })), "INVALID_DATE", /^filter.start_date must not be after filter.end_date/);
-    rejects(() => resolveFilter(f({ endDate: "2024-02-30" })), "INVALID_DATE", /^filter.end_date is not a real calendar date/);
-    rejects(() => resolveFilter(f({ subforums: ["a"], excludeSubforums: ["a"] })), "INVALID_ARGUMENT", /^filter.exclude_subforums lists "a"/);
-    rejects(() => resolveFilter(f({ subforums: ["a"] }), { subforums: ["b"] }), "INVALID_ARGUMENT", /^filter.subforums and subforums must not both be given/);
-    rejects(() => resolveFilter(f({ startDate: "2024-01-01" }), { startDate: "2024-01-02" }), "INVALID_ARGUMENT", /^filter.start_date and start_date/);
+    rejects(
+      () => resolveFilter(f({ startDate: "2024-02-02", endDate: "2024-02-01" })),
+      "INVALID_DATE",
+      /^filter.start_date must not be after filter.end_date/,
+    );
+    rejects(
+      () => resolveFilter(f({ endDate: "2024-02-30" })),
+      "INVALID_DATE",
+      /^filter.end_date is not a real calendar date/,
+    );
+    rejects(
+      () => resolveFilter(f({ subforums: ["a"], excludeSubforums: ["a"] })),
+      "INVALID_ARGUMENT",
+      /^filter.exclude_subforums lists "a"/,
+    );
+    rejects(
+      () => resolveFilter(f({ subforums: ["a"] }), { subforums: ["b"] }),
+      "INVALID_ARGUMENT",
+      /^filter.subforums and subforums must not both be given/,
+    );
+    rejects(
+      () => resolveFilter(f({ startDate: "2024-01-01" }), { startDate: "2024-01-02" }),
+      "INVALID_ARGUMENT",
+      /^filter.start_date and start_date/,
+    );
   });
 
   test("sort is relevance by default and one of the documented orders", () => {
     assert.equal(resolveSort(""), "relevance");
     for (const o of ["relevance", "newest", "oldest", "top", "most_commented"]) assert.equal(resolveSort(o), o);
-    rejects(() => resolveSort("date"), "INVALID_ARGUMENT", /^sort must be one of "relevance", "newest", "oldest", "top", "most_commented", got "date"$/);
+    rejects(
+      () => resolveSort("date"),
+      "INVALID_ARGUMENT",
+      /^sort must be one of "relevance", "newest", "oldest", "top", "most_commented", got "date"$/,
+    );
   });
 });

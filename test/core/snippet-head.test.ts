@@ -21,12 +21,46 @@ function reference(text: string, max: number = SNIPPET_MAX_CHARS): string {
 }
 
 const PIECES = [
-  "word", "a", "longerword", "x".repeat(40), ",", ".", "!", "-", ";",
-  " ", "  ", "\n", "\t", "\r\n", " \n \t ", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u2005", "\u200a",
-  "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff",
+  "word",
+  "a",
+  "longerword",
+  "x".repeat(40),
+  ",",
+  ".",
+  "!",
+  "-",
+  ";",
+  " ",
+  "  ",
+  "\n",
+  "\t",
+  "\r\n",
+  " \n \t ",
+  "\v",
+  "\f",
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u2005",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
   // Not whitespace to JavaScript, though they look like it.
-  "\u0085", "\u180e", "\u200b", "\u200d", "\u2060",
-  "😀", "日本語", "é", "\ud83d", "\ude00", "\ud83d\ude00\ud83d",
+  "\u0085",
+  "\u180e",
+  "\u200b",
+  "\u200d",
+  "\u2060",
+  "😀",
+  "日本語",
+  "é",
+  "\ud83d",
+  "\ude00",
+  "\ud83d\ude00\ud83d",
 ];
 
 function randomText(rand: () => number, pieces: number): string {
@@ -40,7 +74,11 @@ test("matches folding the whole text, for generated texts and limits", () => {
   for (let i = 0; i < 3000; i++) {
     const max = i % 3 === 0 ? SNIPPET_MAX_CHARS : 1 + Math.floor(rand() * 60);
     const text = randomText(rand, Math.floor(rand() * (i % 5 === 0 ? 2000 : 120)));
-    assert.equal(shorten(text, max), reference(text, max), `case ${i}, max ${max}: ${JSON.stringify(text.slice(0, 200))}`);
+    assert.equal(
+      shorten(text, max),
+      reference(text, max),
+      `case ${i}, max ${max}: ${JSON.stringify(text.slice(0, 200))}`,
+    );
   }
 });
 
@@ -59,10 +97,18 @@ test("boundaries at the limit: exactly max, max + 1, and a pair or a space run a
         for (const tail of ["", "end", "😀"]) {
           // A whitespace run right after the limit: folded, it is one more code point or none.
           const text = unit.repeat(n) + " ".repeat(5000) + tail;
-          assert.equal(shorten(text, max), reference(text, max), `max ${max}, n ${n}, unit ${JSON.stringify(unit)}, tail ${JSON.stringify(tail)}`);
+          assert.equal(
+            shorten(text, max),
+            reference(text, max),
+            `max ${max}, n ${n}, unit ${JSON.stringify(unit)}, tail ${JSON.stringify(tail)}`,
+          );
         }
         const bare = unit.repeat(n);
-        assert.equal(shorten(bare, max), reference(bare, max), `bare: max ${max}, n ${n}, unit ${JSON.stringify(unit)}`);
+        assert.equal(
+          shorten(bare, max),
+          reference(bare, max),
+          `bare: max ${max}, n ${n}, unit ${JSON.stringify(unit)}`,
+        );
       }
     }
   }

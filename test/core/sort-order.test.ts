@@ -16,5 +16,9 @@ test("each order sorts by its key, ties by id ascending, whatever the relevance 
   assert.deepEqual(order("oldest"), ["d", "b", "c", "a"]);
   assert.deepEqual(order("top"), ["b", "a", "c", "d"]);
   assert.deepEqual(order("most_commented"), ["a", "b", "c", "d"]);
-  assert.deepEqual(hits.map((h) => h.post.nativeId), ["c", "a", "b", "d"], "input left as it was");
+  assert.deepEqual(
+    hits.map((h) => h.post.nativeId),
+    ["c", "a", "b", "d"],
+    "input left as it was",
+  );
 });

@@ -13,7 +13,14 @@ before(async () => {
 after(() => server.stop());
 
 test("EMBEDDINGS_URL set: OpenAI-compatible, dimension known before the first embed", async () => {
-  const embedder = await createEmbedder({ embeddingsUrl: url, embeddingsModel: "bge-small", embeddingsApiKey: undefined, embedWorkers: 2, localEncoder: "use-lite", embeddingsModelDir: "" });
+  const embedder = await createEmbedder({
+    embeddingsUrl: url,
+    embeddingsModel: "bge-small",
+    embeddingsApiKey: undefined,
+    embedWorkers: 2,
+    localEncoder: "use-lite",
+    embeddingsModelDir: "",
+  });
   assert.equal(embedder.model, "openai:bge-small");
   assert.equal(embedder.dimensions, EmbeddingsServer.DIMS);
   assert.equal(server.requests.length, 1, "one probe request");
@@ -21,7 +28,14 @@ test("EMBEDDINGS_URL set: OpenAI-compatible, dimension known before the first em
 });
 
 test("EMBEDDINGS_URL unset: the bundled sentence encoder in EMBED_WORKERS threads", async () => {
-  const embedder = await createEmbedder({ embeddingsUrl: undefined, embeddingsModel: "ignored", embeddingsApiKey: undefined, embedWorkers: 1, localEncoder: "use-lite", embeddingsModelDir: "" });
+  const embedder = await createEmbedder({
+    embeddingsUrl: undefined,
+    embeddingsModel: "ignored",
+    embeddingsApiKey: undefined,
+    embedWorkers: 1,
+    localEncoder: "use-lite",
+    embeddingsModelDir: "",
+  });
   try {
     assert.equal(embedder.model, USE_MODEL_ID);
     assert.equal(embedder.dimensions, 512);

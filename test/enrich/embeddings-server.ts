@@ -3,8 +3,9 @@
  * query-cache tests. Each test can script the next responses (429, 500, 400, or a request that
  * never answers) and read back the requests it received.
  */
-import { createServer } from "node:http";
+
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** What the next requests get; consumed front to back, then "ok" forever. */
@@ -12,7 +13,10 @@ export type Step = "ok" | "429" | "500" | "400" | "hang";
 
 /** A deterministic, not normalised vector per text (so the client must normalise). */
 export function vectorOf(text: string): number[] {
-  return Array.from({ length: EmbeddingsServer.DIMS }, (_, i) => ((text.charCodeAt(i % text.length) || 1) % 13) + i + 1);
+  return Array.from(
+    { length: EmbeddingsServer.DIMS },
+    (_, i) => ((text.charCodeAt(i % text.length) || 1) % 13) + i + 1,
+  );
 }
 
 /** The scripted server; see the module comment. */
@@ -50,7 +54,9 @@ export class EmbeddingsServer {
     const step = this.script.shift() ?? "ok";
     if (step === "hang") return; // never answers: the client's timeout must fire
     if (step === "429") {
-      res.writeHead(429, { "retry-after": "0", "content-type": "application/json" }).end(JSON.stringify({ error: { message: "rate limited" } }));
+      res
+        .writeHead(429, { "retry-after": "0", "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "rate limited" } }));
       return;
     }
     if (step === "500") {
@@ -58,11 +64,17 @@ export class EmbeddingsServer {
       return;
     }
     if (step === "400") {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "input too long" } }));
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "input too long" } }));
       return;
     }
     // Answer in reverse order with explicit indexes, as some servers do.
-    const data = parsed.input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })).reverse();
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model: parsed.model }));
+    const data = parsed.input
+      .map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) }))
+      .reverse();
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ object: "list", data, model: parsed.model }));
   }
 }

@@ -6,14 +6,26 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { Post } from "../../src/model/post.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { COMPLAINT_ALONE, createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { headProbability } from "../../src/enrich/leads/heads.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
+import type { Post } from "../../src/model/post.js";
 
 function post(content: string): Post {
-  return { id: "t:1", source: "test", nativeId: "1", title: "", content, subforum: "", author: "", upvotes: 0, comments: 0, created: 0, url: "" };
+  return {
+    id: "t:1",
+    source: "test",
+    nativeId: "1",
+    title: "",
+    content,
+    subforum: "",
+    author: "",
+    upvotes: 0,
+    comments: 0,
+    created: 0,
+    url: "",
+  };
 }
 
 describe("lead classifier with the complaint head alone", () => {
@@ -35,7 +47,10 @@ describe("lead classifier with the complaint head alone", () => {
   });
 
   it("does not make a plain question to a vendor a pain point", async () => {
-    const questions = ["@AcmeHelp does the new router come with a wall mount?", "@AcmeCare will my order still arrive by Friday if I pick express delivery?"];
+    const questions = [
+      "@AcmeHelp does the new router come with a wall mount?",
+      "@AcmeCare will my order still arrive by Friday if I pick express delivery?",
+    ];
     const vectors = await embedder.embed(questions);
     for (const [i, text] of questions.entries()) {
       // The head alone would call it a complaint: this is the case the rule exists for.

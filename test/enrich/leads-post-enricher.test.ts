@@ -5,19 +5,28 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SENTIMENT_LABELS, type Post } from "../../src/model/post.js";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { createPostEnricher, sentimentText } from "../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
-import { postEmbeddingText } from "../../src/enrich/embed-text.js";
-import { missingBackend } from "../harness/backend-policy.js";
+import { type Post, SENTIMENT_LABELS } from "../../src/model/post.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
+import { missingBackend } from "../harness/backend-policy.js";
 
-const skip = hasData(REDDIT_CSV_DIR) ? false : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
-const REFS = ["smallbusiness/14twtp", "Entrepreneur/174t8s", "startups/1ewarp", "startups/u3ihh", "Accounting/xhiyd", "SEO/oe62t"];
+const skip = hasData(REDDIT_CSV_DIR)
+  ? false
+  : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
+const REFS = [
+  "smallbusiness/14twtp",
+  "Entrepreneur/174t8s",
+  "startups/1ewarp",
+  "startups/u3ihh",
+  "Accounting/xhiyd",
+  "SEO/oe62t",
+];
 
 describe("post enricher", { skip }, () => {
   let embedder: Embedder;

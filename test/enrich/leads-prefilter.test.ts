@@ -33,8 +33,14 @@ function missed(texts: readonly string[]): string[] {
     for (const { re, literals, grams: hashes } of compiled) {
       if (!re.test(text)) continue;
       const clause = literals.find((c) => !c.some((l) => lower.includes(l)));
-      if (clause) out.push(`/${re.source.slice(0, 60)}/ matches ${JSON.stringify(text.slice(0, 80))} without any of ${JSON.stringify(clause)}`);
-      else if (!grams.mayMatch(hashes)) out.push(`/${re.source.slice(0, 60)}/ matches ${JSON.stringify(text.slice(0, 80))} but its trigrams are absent`);
+      if (clause)
+        out.push(
+          `/${re.source.slice(0, 60)}/ matches ${JSON.stringify(text.slice(0, 80))} without any of ${JSON.stringify(clause)}`,
+        );
+      else if (!grams.mayMatch(hashes))
+        out.push(
+          `/${re.source.slice(0, 60)}/ matches ${JSON.stringify(text.slice(0, 80))} but its trigrams are absent`,
+        );
     }
   }
   return out;
@@ -93,7 +99,11 @@ describe("lead rule prefilters", () => {
   it("reads a pattern's literals: required runs, each branch, nothing optional", () => {
     assert.deepEqual(requiredLiterals(/\bpros and cons\b/i), [["pros and cons"]]);
     assert.deepEqual(requiredLiterals(/\b(?:wtb|want to buy)\b/i), [["wtb", "want to buy"]]);
-    assert.deepEqual(requiredLiterals(/\b(?:willing|happy) to (?:pay|spend)\b/i), [["willing", "happy"], [" to "], ["pay", "spend"]]);
+    assert.deepEqual(requiredLiterals(/\b(?:willing|happy) to (?:pay|spend)\b/i), [
+      ["willing", "happy"],
+      [" to "],
+      ["pay", "spend"],
+    ]);
     // Optional parts and lookarounds contribute nothing; a repeat ends a run; the three most
     // narrowing clauses are kept; a clause with a character beyond ASCII is dropped.
     assert.deepEqual(requiredLiterals(/(?<!x)ab?cd+ef/), [["ef"], ["a"], ["c"]]);
@@ -109,12 +119,18 @@ describe("lead rule prefilters", () => {
 
   it("never rules out a real post or sentence a pattern matches", { skip: corporaSkip() }, () => {
     const posts: string[] = [];
-    for (const line of readFileSync(`${CORPORA}/stackexchange_startups/startups_se_questions.jsonl`, "utf8").split("\n").slice(0, 400)) {
+    for (const line of readFileSync(`${CORPORA}/stackexchange_startups/startups_se_questions.jsonl`, "utf8")
+      .split("\n")
+      .slice(0, 400)) {
       if (line === "") continue;
       const q = JSON.parse(line) as { title?: string; body?: string };
       posts.push(`${q.title ?? ""}\n${q.body ?? ""}`);
     }
-    for (const file of ["reddit_top2013/raw_csv/smallbusiness.csv", "reddit_top2013/raw_csv/startups.csv", "hackernews_2015_2016/hacker_news.csv"]) {
+    for (const file of [
+      "reddit_top2013/raw_csv/smallbusiness.csv",
+      "reddit_top2013/raw_csv/startups.csv",
+      "hackernews_2015_2016/hacker_news.csv",
+    ]) {
       // Raw CSV lines are text enough: the property holds for any string.
       posts.push(...readFileSync(`${CORPORA}/${file}`, "utf8").split("\n").slice(1, 400));
     }

@@ -17,9 +17,15 @@ describe("replaced product", () => {
     assert.equal(replacedName("Alternatives to Gmail?"), "Gmail");
     assert.equal(replacedName("Looking for a cross-platform alternative to Skype. Video mandatory."), "Skype");
     assert.equal(replacedName("Is there a full-featured alternative to Adobe Acrobat?"), "Adobe Acrobat");
-    assert.equal(replacedName("If you're still looking for a replacement for Google Reader, try this"), "Google Reader");
+    assert.equal(
+      replacedName("If you're still looking for a replacement for Google Reader, try this"),
+      "Google Reader",
+    );
     assert.equal(replacedName("Thinking of switching from Eclipse to IntelliJ IDEA"), "Eclipse");
-    assert.equal(replacedName("We are looking to move away from Zend, but still staying with the existing stack."), "Zend");
+    assert.equal(
+      replacedName("We are looking to move away from Zend, but still staying with the existing stack."),
+      "Zend",
+    );
   });
 
   it("reads the name before 'alternatives', even opening the sentence, but not an adjective there", () => {
@@ -56,7 +62,19 @@ describe("replaced product", () => {
 });
 
 describe("target product of a post that wants a product replaced", () => {
-  const post = (title: string, content = ""): Post => ({ id: "t:1", source: "test", nativeId: "1", title, content, subforum: "hackernews", author: "", upvotes: 0, comments: 0, created: 0, url: "" });
+  const post = (title: string, content = ""): Post => ({
+    id: "t:1",
+    source: "test",
+    nativeId: "1",
+    title,
+    content,
+    subforum: "hackernews",
+    author: "",
+    upvotes: 0,
+    comments: 0,
+    created: 0,
+    url: "",
+  });
 
   it("is the replaced product, not a gazetteer name elsewhere in the sentence", () => {
     const s = sentencesOf(post("Skype alternatives for Linux?"));
@@ -64,7 +82,9 @@ describe("target product of a post that wants a product replaced", () => {
   });
 
   it("is the title's replaced product even when the focus sentence names it plainly", () => {
-    const s = sentencesOf(post("Alternatives to Hootsuite?", "A colleague is looking for social media tool options aside from Hootsuite."));
+    const s = sentencesOf(
+      post("Alternatives to Hootsuite?", "A colleague is looking for social media tool options aside from Hootsuite."),
+    );
     assert.deepEqual(findTargetProduct(s, s[1]), { name: "Hootsuite", named: true, replacing: true });
     // Without the cue in the title, the focus sentence's product is named, not replaced.
     const t = sentencesOf(post("Social media tools?", "A colleague on Hootsuite is looking for other options."));
@@ -83,7 +103,12 @@ describe("target product of a post that wants a product replaced", () => {
 
   it("makes the opportunity an alternative whatever the ask", () => {
     const leads = createLeadClassifier();
-    const d = leads.classify(post("Alternatives to Hootsuite?", "A colleague has been looking for social media management tool options aside from Hootsuite. Any thoughts?"));
+    const d = leads.classify(
+      post(
+        "Alternatives to Hootsuite?",
+        "A colleague has been looking for social media management tool options aside from Hootsuite. Any thoughts?",
+      ),
+    );
     assert.notEqual(d.leadType, "");
     assert.equal(d.targetProduct, "Hootsuite");
     assert.equal(d.opportunity, "an alternative to Hootsuite, with migration help");

@@ -9,15 +9,21 @@ import { describe, it, test } from "node:test";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { isTranscript, quotedSpeech, speakerOf } from "../../src/enrich/leads/reported-speech.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
-import { missingBackend } from "../harness/backend-policy.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
+import { missingBackend } from "../harness/backend-policy.js";
 
 test("speaker labels: turns of speech, not the fields of a form", () => {
   assert.equal(speakerOf("Me: Have you tried turning it off?"), "me");
   assert.equal(speakerOf("CALLER: I want to order something"), "caller");
   assert.equal(speakerOf("Front desk lady: It is broken"), "front desk lady");
-  for (const line of ["Edit: fixed the link", "Budget: $800", "TL;DR: need a CRM", "Update 2: still broken", "So here is what I think of it: nothing"]) {
+  for (const line of [
+    "Edit: fixed the link",
+    "Budget: $800",
+    "TL;DR: need a CRM",
+    "Update 2: still broken",
+    "So here is what I think of it: nothing",
+  ]) {
     assert.equal(speakerOf(line), undefined, line);
   }
   assert.equal(isTranscript(["me", "user", "me", "user"]), true);
@@ -26,22 +32,52 @@ test("speaker labels: turns of speech, not the fields of a form", () => {
 });
 
 test("quoted speech: sentences said inside quotation marks, not the poster's phrases or measures", () => {
-  assert.deepEqual(quotedSpeech(['"Sir, I cannot help you.', 'If you shout, I will hang up."', "He hung up first."]), [true, true, false]);
+  assert.deepEqual(quotedSpeech(['"Sir, I cannot help you.', 'If you shout, I will hang up."', "He hung up first."]), [
+    true,
+    true,
+    false,
+  ]);
   assert.deepEqual(quotedSpeech(["\u201cCan you fix my printer?\u201d she asked.", "I said no."]), [true, false]);
-  assert.deepEqual(quotedSpeech(['I get "Access denied" when I log in.', "Any ideas?"]), [false, false], "a quoted message inside the poster's sentence");
-  assert.deepEqual(quotedSpeech(['I have a 47" TV as a monitor.', "Which GPU should I get?"]), [false, false], "inches close no quotation");
-  assert.deepEqual(quotedSpeech(['I type a time such as "35:00" in column a.', "I'd like column c to show the pace."]), [false, false]);
-  assert.deepEqual(quotedSpeech(['"Best CRM" lists are all ads, so what do you use?']), [false], "a quoted phrase opening an ask");
+  assert.deepEqual(
+    quotedSpeech(['I get "Access denied" when I log in.', "Any ideas?"]),
+    [false, false],
+    "a quoted message inside the poster's sentence",
+  );
+  assert.deepEqual(
+    quotedSpeech(['I have a 47" TV as a monitor.', "Which GPU should I get?"]),
+    [false, false],
+    "inches close no quotation",
+  );
+  assert.deepEqual(
+    quotedSpeech(['I type a time such as "35:00" in column a.', "I'd like column c to show the pace."]),
+    [false, false],
+  );
+  assert.deepEqual(
+    quotedSpeech(['"Best CRM" lists are all ads, so what do you use?']),
+    [false],
+    "a quoted phrase opening an ask",
+  );
   // reddit web_design qnkqy: a speaker's label before the quotation it introduces, with or without a space.
   assert.deepEqual(quotedSpeech(['Me:"I never got your e-mail, are these updates effecting e-mail as well?"']), [true]);
   assert.deepEqual(quotedSpeech(['Him: "uh, yeah.', 'I guess so."', "I just hung up."]), [true, true, false]);
-  assert.deepEqual(quotedSpeech(['Error: "Access denied" whenever I log in from the office network.']), [false], "a label before a short quoted message");
+  assert.deepEqual(
+    quotedSpeech(['Error: "Access denied" whenever I log in from the office network.']),
+    [false],
+    "a label before a short quoted message",
+  );
 });
 
 test("sentencesOf keeps the poster's own sentences, renumbered, title first", () => {
   const post = {
     title: "Worst call of the week",
-    content: ["Me: What seems to be the problem?", "Caller: I want to buy a new computer.", "Me: Is it plugged in?", "Caller: Oh.", "", "Does anyone have a good ticketing system?"].join("\n"),
+    content: [
+      "Me: What seems to be the problem?",
+      "Caller: I want to buy a new computer.",
+      "Me: Is it plugged in?",
+      "Caller: Oh.",
+      "",
+      "Does anyone have a good ticketing system?",
+    ].join("\n"),
   };
   assert.deepEqual(
     sentencesOf(post).map((s) => [s.index, s.text]),
@@ -54,7 +90,9 @@ test("sentencesOf keeps the poster's own sentences, renumbered, title first", ()
   assert.equal(sentencesOf(form).length, 4, "a filled-in form is the poster's own");
 });
 
-const skip = hasData(REDDIT_CSV_DIR) ? false : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
+const skip = hasData(REDDIT_CSV_DIR)
+  ? false
+  : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
 const classifier = createLeadClassifier();
 const classify = (ref: string) => {
   const [subreddit, id] = ref.split("/");

@@ -4,17 +4,30 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Post } from "../../src/model/post.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
-import { inferIndustry, INDUSTRIES } from "../../src/enrich/leads/industry.js";
+import { INDUSTRIES, inferIndustry } from "../../src/enrich/leads/industry.js";
 import { opportunityFor } from "../../src/enrich/leads/opportunity.js";
 import { findTargetProduct, type Target } from "../../src/enrich/leads/product.js";
 import { engagement, leadScore, TYPE_WEIGHT } from "../../src/enrich/leads/score.js";
 import { matchIntents } from "../../src/enrich/leads/signals.js";
 import { clip, sentencesOf } from "../../src/enrich/leads/text.js";
+import type { Post } from "../../src/model/post.js";
 
 function post(title: string, content: string, extra: Partial<Post> = {}): Post {
-  return { id: "t:1", source: "test", nativeId: "1", title, content, subforum: "smallbusiness", author: "", upvotes: 0, comments: 0, created: 0, url: "", ...extra };
+  return {
+    id: "t:1",
+    source: "test",
+    nativeId: "1",
+    title,
+    content,
+    subforum: "smallbusiness",
+    author: "",
+    upvotes: 0,
+    comments: 0,
+    created: 0,
+    url: "",
+    ...extra,
+  };
 }
 
 /** The rules alone (no embedding, no sentiment) on a post whose body is `text`. */
@@ -23,10 +36,20 @@ const type = (text: string) => rules.classify(post("", text)).leadType;
 const pain = (text: string) => rules.classify(post("", text)).painPoint;
 
 describe("lead_score", () => {
-  const base = { type: "solution_request" as const, strength: 0.8, text: "looking for a crm", upvotes: 0, comments: 0, selfPromotion: false };
+  const base = {
+    type: "solution_request" as const,
+    strength: 0.8,
+    text: "looking for a crm",
+    upvotes: 0,
+    comments: 0,
+    selfPromotion: false,
+  };
 
   it("stays within 1..100 at the extremes", () => {
-    assert.equal(leadScore({ ...base, type: "buying_intent", strength: 1, text: "budget $500 asap", upvotes: 1e6, comments: 1e6 }), 100);
+    assert.equal(
+      leadScore({ ...base, type: "buying_intent", strength: 1, text: "budget $500 asap", upvotes: 1e6, comments: 1e6 }),
+      100,
+    );
     const low = leadScore({ ...base, type: "advice_request", strength: 0, selfPromotion: true });
     assert.ok(low >= 1 && low <= 100, String(low));
   });
@@ -43,7 +66,9 @@ describe("lead_score", () => {
     assert.ok(leadScore({ ...base, text: "need a crm asap" }) > leadScore(base));
     assert.ok(leadScore({ ...base, type: "buying_intent" }) > leadScore({ ...base, type: "advice_request" }));
     assert.ok(leadScore({ ...base, selfPromotion: true }) < leadScore(base));
-    assert.ok(TYPE_WEIGHT.buying_intent >= TYPE_WEIGHT.comparison && TYPE_WEIGHT.comparison >= TYPE_WEIGHT.solution_request);
+    assert.ok(
+      TYPE_WEIGHT.buying_intent >= TYPE_WEIGHT.comparison && TYPE_WEIGHT.comparison >= TYPE_WEIGHT.solution_request,
+    );
   });
 
   it("engagement saturates at 1 and is 0 without interaction", () => {
@@ -67,14 +92,20 @@ describe("industry taxonomy", () => {
 
   it("uses the subforum, lets strong text evidence override it, and falls back to general", () => {
     assert.equal(inferIndustry("sysadmin", "Our printer queue is stuck."), "it_infrastructure");
-    assert.equal(inferIndustry("smallbusiness", "Moving my Shopify store's inventory and checkout to WooCommerce"), "ecommerce_retail");
+    assert.equal(
+      inferIndustry("smallbusiness", "Moving my Shopify store's inventory and checkout to WooCommerce"),
+      "ecommerce_retail",
+    );
     assert.equal(inferIndustry("", "Hello there"), "general");
     assert.equal(inferIndustry("r/SEO", "thoughts?"), "marketing_advertising");
   });
 
   it("counts a word once whatever its form, and a trade's subforum as two words", () => {
     // "employee" and "employees" are one careers word: the tech-support subforum keeps the post.
-    assert.equal(inferIndustry("talesfromtechsupport", "The employee asked why employees need new computers."), "it_support");
+    assert.equal(
+      inferIndustry("talesfromtechsupport", "The employee asked why employees need new computers."),
+      "it_support",
+    );
     // Two words of another trade do not overrule a trade's subforum; three do.
     assert.equal(inferIndustry("netsec", "Programming a netcat wrapper in Java"), "cybersecurity");
     assert.equal(inferIndustry("netsec", "Programming a netcat wrapper in Java, code on git"), "software_development");
@@ -85,8 +116,14 @@ describe("industry taxonomy", () => {
 
   it("does not read 'of course' as a course", () => {
     // From the corpora: a co-founder search that said "Of course" and "college" was education.
-    assert.equal(inferIndustry("onstartups", "Of course the site needs a partner; I did a web startup in college."), "startups_small_business");
-    assert.equal(inferIndustry("onstartups", "Is an online course on sales worth it after college?"), "education_training");
+    assert.equal(
+      inferIndustry("onstartups", "Of course the site needs a partner; I did a web startup in college."),
+      "startups_small_business",
+    );
+    assert.equal(
+      inferIndustry("onstartups", "Is an online course on sales worth it after college?"),
+      "education_training",
+    );
   });
 });
 
@@ -104,7 +141,9 @@ describe("target product and opportunity", () => {
   });
 
   it("lets a platform named where the intent is yield to the kind of thing the title names", () => {
-    const s = sentencesOf(post("Buying a New Laptop. Any Suggestions?", "It would be really nice if I could run TF2 on the Ubuntu half."));
+    const s = sentencesOf(
+      post("Buying a New Laptop. Any Suggestions?", "It would be really nice if I could run TF2 on the Ubuntu half."),
+    );
     assert.equal(findTargetProduct(s, s[2]).name, "laptop");
     // With no kind in the title the platform stays the target, and a product that is not a platform always does.
     const t = sentencesOf(post("Any suggestions?", "It would be really nice if I could run TF2 on the Ubuntu half."));
@@ -112,12 +151,17 @@ describe("target product and opportunity", () => {
     const u = sentencesOf(post("Buying a New Laptop", "Would Photoshop run well on it?"));
     assert.equal(findTargetProduct(u, u[1]).name, "Photoshop");
     // A broad kind where the intent is yields the same way.
-    const v = sentencesOf(post("Brother bought an SEO package from a local company", "We have yet to get a single lead from our website."));
+    const v = sentencesOf(
+      post("Brother bought an SEO package from a local company", "We have yet to get a single lead from our website."),
+    );
     assert.equal(findTargetProduct(v, v[1]).name, "SEO service");
   });
 
   it("knows inventory, video editing and security camera kinds, but not a PC for video editing", () => {
-    assert.equal(one("Can anyone recommend free inventory software for a small business?"), "inventory management software");
+    assert.equal(
+      one("Can anyone recommend free inventory software for a small business?"),
+      "inventory management software",
+    );
     assert.equal(one("What is the best free video editing software for Windows?"), "video editing software");
     assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "");
     assert.equal(one("What security camera would help?"), "security cameras");
@@ -136,7 +180,12 @@ describe("target product and opportunity", () => {
   });
 
   it("reads only the focus sentence and the title, so a product mentioned in passing is not the target", () => {
-    const s = sentencesOf(post("Growing my cleaning business", "A client called me on my new phone yesterday. Any tips for finding more clients?"));
+    const s = sentencesOf(
+      post(
+        "Growing my cleaning business",
+        "A client called me on my new phone yesterday. Any tips for finding more clients?",
+      ),
+    );
     assert.equal(findTargetProduct(s, s[2]).name, "");
     // The title still names what the post is about when the ask does not.
     const t = sentencesOf(post("CRM Recommendations?", "We're a team of four. Any suggestions?"));
@@ -168,7 +217,10 @@ describe("target product and opportunity", () => {
     assert.equal(one("How to select a web design firm?"), "web developer");
     assert.equal(one("We are looking to get an app developer to work on a project."), "mobile app development");
     assert.equal(one("Looking for an iOS developer for a small contract"), "mobile app development");
-    assert.equal(one("Is it possible to find an iPhone App Developer that is willing to work for equity?"), "mobile app development");
+    assert.equal(
+      one("Is it possible to find an iPhone App Developer that is willing to work for equity?"),
+      "mobile app development",
+    );
     assert.equal(one("Should I include ads in my new iPhone app?"), "iPhone");
     assert.equal(one("Need a developer for a booking site"), "web developer");
     assert.equal(one("Needless to say we will be finding a new host."), "web hosting");
@@ -196,14 +248,21 @@ describe("target product and opportunity", () => {
 
   it("takes the kind the title names over the first name of a list where the intent is", () => {
     // From the corpora: the channels a wanted platform must reach are not what it wants.
-    const s = sentencesOf(post("Integrated platforms for social & email marketing?", "I would like to have a platform that is able to push my products out onto Facebook, Twitter, Pinterest, Instagram & subscribed emails."));
+    const s = sentencesOf(
+      post(
+        "Integrated platforms for social & email marketing?",
+        "I would like to have a platform that is able to push my products out onto Facebook, Twitter, Pinterest, Instagram & subscribed emails.",
+      ),
+    );
     assert.equal(findTargetProduct(s, s[1]).name, "email marketing tool");
     // Candidates weighed: the kind named beside them in the same sentence.
     assert.equal(one("Trello or Asana as our project management tool?"), "project management tool");
     // A list with no kind named anywhere keeps its first name; a name on its own stays the target.
     const t = sentencesOf(post("Which one?", "Should I sell on Etsy, eBay or Amazon?"));
     assert.equal(findTargetProduct(t, t[1]).name, "Etsy");
-    const u = sentencesOf(post("Integrated platforms for email marketing?", "I would like a platform that can post to Facebook."));
+    const u = sentencesOf(
+      post("Integrated platforms for email marketing?", "I would like a platform that can post to Facebook."),
+    );
     assert.equal(findTargetProduct(u, u[1]).name, "Facebook");
   });
 
@@ -216,7 +275,10 @@ describe("target product and opportunity", () => {
     assert.equal(one("Want to offer SaaS product via RDP, any recommendation on hosting"), "web hosting");
     assert.equal(one("Any advice on hosting a meetup for founders?"), "");
     // Asking for the best options of a kind of hosting is a request for a product.
-    assert.equal(type("What are the best options for Email Hosting for a you@yourdomain.com type address?"), "solution_request");
+    assert.equal(
+      type("What are the best options for Email Hosting for a you@yourdomain.com type address?"),
+      "solution_request",
+    );
   });
 
   it("matches products people shop for in the plural, professions only in the singular", () => {
@@ -251,17 +313,35 @@ describe("target product and opportunity", () => {
     const named = (name: string): Target => ({ name, named: true, replacing: false });
     const category = (name: string): Target => ({ name, named: false, replacing: false });
     const none: Target = { name: "", named: false, replacing: false };
-    assert.equal(opportunityFor("comparison", named("Shopify"), "ecommerce_retail"), "an alternative to Shopify, with migration help");
-    assert.equal(opportunityFor("solution_request", category("SEO tool"), "marketing_advertising"), "recommend an SEO tool that fits");
+    assert.equal(
+      opportunityFor("comparison", named("Shopify"), "ecommerce_retail"),
+      "an alternative to Shopify, with migration help",
+    );
+    assert.equal(
+      opportunityFor("solution_request", category("SEO tool"), "marketing_advertising"),
+      "recommend an SEO tool that fits",
+    );
     assert.equal(opportunityFor("buying_intent", category("CRM"), "general"), "sell them a CRM");
-    assert.equal(opportunityFor("solution_request", category("accounting software"), "accounting_tax"), "recommend accounting software that fits");
+    assert.equal(
+      opportunityFor("solution_request", category("accounting software"), "accounting_tax"),
+      "recommend accounting software that fits",
+    );
     assert.equal(opportunityFor("buying_intent", category("web hosting"), "general"), "sell them web hosting");
     assert.equal(opportunityFor("buying_intent", category("insurance"), "general"), "sell them insurance");
-    assert.equal(opportunityFor("buying_intent", category("lawyer"), "legal_compliance"), "sell them a lawyer's services");
-    assert.equal(opportunityFor("advice_request", category("SEO tool"), "marketing_advertising"), "expert help choosing or using an SEO tool");
+    assert.equal(
+      opportunityFor("buying_intent", category("lawyer"), "legal_compliance"),
+      "sell them a lawyer's services",
+    );
+    assert.equal(
+      opportunityFor("advice_request", category("SEO tool"), "marketing_advertising"),
+      "expert help choosing or using an SEO tool",
+    );
     assert.equal(opportunityFor("advice_request", named("Shopify"), "ecommerce_retail"), "expert help with Shopify");
     assert.equal(opportunityFor("advice_request", none, "legal_compliance"), "expert help: legal services");
-    assert.equal(opportunityFor("comparison", none, "startups_small_business"), "help weighing the options: small-business services");
+    assert.equal(
+      opportunityFor("comparison", none, "startups_small_business"),
+      "help weighing the options: small-business services",
+    );
   });
 
   it("reads a product named as an example as the kind wanted, and the verb 'like' as no example", () => {
@@ -269,7 +349,11 @@ describe("target product and opportunity", () => {
       const s = sentencesOf(post(title, body));
       return findTargetProduct(s, s[focus]);
     };
-    const skype = target("Does any good, free, multi-user videoconferencing app exist?", "I'm looking for something like Skype, but need it to support multiple connections at once.", 1);
+    const skype = target(
+      "Does any good, free, multi-user videoconferencing app exist?",
+      "I'm looking for something like Skype, but need it to support multiple connections at once.",
+      1,
+    );
     assert.deepEqual(skype, { name: "Skype", named: true, replacing: false, like: true });
     assert.equal(opportunityFor("solution_request", skype, "general"), "recommend something like Skype");
     assert.equal(opportunityFor("buying_intent", skype, "general"), "sell them something like Skype");
@@ -287,20 +371,45 @@ describe("target product and opportunity", () => {
     }
     // The kind of thing, named beside the example or in the title, is the answer.
     assert.equal(target("Third-party subscription payment processing like Recurly?", "", 0).name, "payment processing");
-    const basecamp = target("project management software for marketing", "It would be great to use something like basecamp or similar.", 1);
+    const basecamp = target(
+      "project management software for marketing",
+      "It would be great to use something like basecamp or similar.",
+      1,
+    );
     assert.deepEqual(basecamp, { name: "project management tool", named: false, replacing: false });
     // Not examples: the verb, a comparison of the poster, a feature of the product, using it like something.
-    for (const title of ["You think you like Wordpress?", "I felt like a Linux ninja yesterday", "Is adding the Facebook Like button enough?", "Use Excel like a simple calculator", "Why does Excel not like Alt-Tabbing?"]) {
+    for (const title of [
+      "You think you like Wordpress?",
+      "I felt like a Linux ninja yesterday",
+      "Is adding the Facebook Like button enough?",
+      "Use Excel like a simple calculator",
+      "Why does Excel not like Alt-Tabbing?",
+    ]) {
       assert.equal(target(title, "", 0).like, undefined, title);
     }
-    assert.equal(opportunityFor("solution_request", target("Any tools that work with Shopify?", "", 0), "general"), "tools or services for Shopify");
+    assert.equal(
+      opportunityFor("solution_request", target("Any tools that work with Shopify?", "", 0), "general"),
+      "tools or services for Shopify",
+    );
   });
 
   it("offers an alternative for whatever ask wants a product replaced", () => {
-    assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: true }, "marketing_advertising"), "an alternative to Hootsuite, with migration help");
-    assert.equal(opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: false }, "marketing_advertising"), "tools or services for Hootsuite");
-    assert.equal(opportunityFor("advice_request", { name: "web hosting", named: false, replacing: true }, "general"), "better web hosting");
-    assert.equal(opportunityFor("comparison", { name: "CRM", named: false, replacing: false }, "general"), "a better CRM");
+    assert.equal(
+      opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: true }, "marketing_advertising"),
+      "an alternative to Hootsuite, with migration help",
+    );
+    assert.equal(
+      opportunityFor("solution_request", { name: "Hootsuite", named: true, replacing: false }, "marketing_advertising"),
+      "tools or services for Hootsuite",
+    );
+    assert.equal(
+      opportunityFor("advice_request", { name: "web hosting", named: false, replacing: true }, "general"),
+      "better web hosting",
+    );
+    assert.equal(
+      opportunityFor("comparison", { name: "CRM", named: false, replacing: false }, "general"),
+      "a better CRM",
+    );
   });
 });
 
@@ -310,7 +419,10 @@ describe("comparison: replacing what the poster has", () => {
     assert.equal(type("We need to find a new accountant."), "comparison");
     assert.equal(type("We will be moving to a new host next month."), "comparison");
     assert.notEqual(type("I usually add to it when i find a new tool i like."), "comparison");
-    assert.notEqual(type("If they can hold off on buying hardware by just moving to a new framework, it may be justifiable."), "comparison");
+    assert.notEqual(
+      type("If they can hold off on buying hardware by just moving to a new framework, it may be justifiable."),
+      "comparison",
+    );
   });
 });
 
@@ -328,13 +440,19 @@ describe("buying intent", () => {
     assert.notEqual(type("Note that I'm willing to pay tax in all countries, if I really have to."), "buying_intent");
     assert.notEqual(type("I finally got hired, so I'll be able to pay off my loans."), "buying_intent");
     // From the corpora: clients, a market, a buyer, each someone else's readiness.
-    assert.notEqual(type("Not everyone wants to pay with paypal, but almost everyone is willing to pay with a credit card."), "buying_intent");
+    assert.notEqual(
+      type("Not everyone wants to pay with paypal, but almost everyone is willing to pay with a credit card."),
+      "buying_intent",
+    );
     assert.notEqual(type("I'm 100% sure no one is willing to pay for that."), "buying_intent");
     assert.notEqual(type("Find at least 10 people who are willing to pay for the product."), "buying_intent");
     assert.notEqual(type("If nobody is willing to pay there's no reason for me to start at all."), "buying_intent");
     assert.notEqual(type("I'm happy to pay by cheque if the shop takes them."), "buying_intent");
     // The contraction is the same person: "they're willing" is "they are willing".
-    assert.notEqual(type("His customer surveys indicate that people want his product and they're willing to pay for it."), "buying_intent");
+    assert.notEqual(
+      type("His customer surveys indicate that people want his product and they're willing to pay for it."),
+      "buying_intent",
+    );
     assert.notEqual(type("Customers say they’re happy to pay more for it."), "buying_intent");
     assert.equal(type("We're willing to pay a development house to build our iOS app."), "buying_intent");
     assert.equal(type("I'll pay well for a logo that does not look like clip art."), "buying_intent");
@@ -344,10 +462,22 @@ describe("buying intent", () => {
 describe("pain point shown", () => {
   // A frustrated tone with no pain cue quotes the post's most negative sentence; here every
   // sentence is neutral, so the headline is the one picked.
-  const frustrated = { label: "neutral" as const, score: 0, probabilities: { negative: 0.3, neutral: 0.5, positive: 0.2 }, frustration: 0.9 };
+  const frustrated = {
+    label: "neutral" as const,
+    score: 0,
+    probabilities: { negative: 0.3, neutral: 0.5, positive: 0.2 },
+    frustration: 0.9,
+  };
 
   it("leaves out a neutral headline beside an ask: it names the topic, not a problem", () => {
-    const d = rules.classify(post("CRM with Customer Portal", "I am looking for a CRM that lets customers edit their own orders. What are other CRMs that have a customer portal?"), undefined, frustrated);
+    const d = rules.classify(
+      post(
+        "CRM with Customer Portal",
+        "I am looking for a CRM that lets customers edit their own orders. What are other CRMs that have a customer portal?",
+      ),
+      undefined,
+      frustrated,
+    );
     assert.equal(d.leadType, "solution_request");
     assert.equal(d.painPoint, "");
   });
@@ -356,7 +486,9 @@ describe("pain point shown", () => {
     const d = rules.classify(post("So my phone fell off the roof of the car at 70 mph", ""), undefined, frustrated);
     assert.equal(d.leadType, "pain_point");
     assert.equal(d.painPoint, "So my phone fell off the roof of the car at 70 mph");
-    const e = rules.classify(post("Our CRM keeps crashing", "Is there a CRM that handles 10k contacts without freezing?"));
+    const e = rules.classify(
+      post("Our CRM keeps crashing", "Is there a CRM that handles 10k contacts without freezing?"),
+    );
     assert.equal(e.painPoint, "Our CRM keeps crashing");
   });
 });
@@ -365,18 +497,31 @@ describe("sentence splitting", () => {
   it("joins a hard-wrapped sentence and keeps short lines (lists, headings) apart", () => {
     // onstartups 50727, as its body arrives: wrapped and indented inside a list item.
     const body =
-      "4. **Buy a database from the \"cheap\" companies usually listed in Google Adwords**. They offer an entire database of US\n" +
+      '4. **Buy a database from the "cheap" companies usually listed in Google Adwords**. They offer an entire database of US\n' +
       "    businesses for around $200. Which sounds ideal, but because of the\n    low pricing...i'm sceptical. Last thing I want is to build an\n" +
       "    application around outdated data that provides no real value and a\n    frustrating experience to the user.\n\n" +
       "Options so far\nzoho, for the price\n- highrise is simple but expensive for what it does in the end, sadly\n- pipedrive";
     const s = sentencesOf(post("", body)).map((x) => x.text);
-    assert.ok(s.includes("Last thing I want is to build an application around outdated data that provides no real value and a frustrating experience to the user."), s.join(" | "));
+    assert.ok(
+      s.includes(
+        "Last thing I want is to build an application around outdated data that provides no real value and a frustrating experience to the user.",
+      ),
+      s.join(" | "),
+    );
     assert.ok(s.includes("They offer an entire database of US businesses for around $200."), s.join(" | "));
-    assert.deepEqual(s.slice(-4), ["Options so far", "zoho, for the price", "- highrise is simple but expensive for what it does in the end, sadly", "- pipedrive"]);
+    assert.deepEqual(s.slice(-4), [
+      "Options so far",
+      "zoho, for the price",
+      "- highrise is simple but expensive for what it does in the end, sadly",
+      "- pipedrive",
+    ]);
   });
 
   it("shows a long pain point cut after a whole word", () => {
-    assert.equal(clip("but when i got car accident, I stopped accepting orders", 30), "but when i got car accident\u2026");
+    assert.equal(
+      clip("but when i got car accident, I stopped accepting orders", 30),
+      "but when i got car accident\u2026",
+    );
     assert.equal(clip("short", 10), "short");
     assert.equal(clip("a".repeat(12), 5), "aaaa\u2026");
     const long = `I am so frustrated with our invoicing app, ${"it crashes whenever we export a report and loses the changes, ".repeat(6)}and support never answers.`;
@@ -385,7 +530,9 @@ describe("sentence splitting", () => {
   });
 
   it("keeps abbreviations inside a sentence and the title apart from the body", () => {
-    const s = sentencesOf(post("Majestic SEO vs. SEOMoz Pro?", "I use e.g. Moz daily. It costs $99.50 a month! Worth it?"));
+    const s = sentencesOf(
+      post("Majestic SEO vs. SEOMoz Pro?", "I use e.g. Moz daily. It costs $99.50 a month! Worth it?"),
+    );
     assert.deepEqual(
       s.map((x) => [x.text, x.inTitle]),
       [
@@ -399,15 +546,16 @@ describe("sentence splitting", () => {
 });
 
 describe("buying-intent cues", () => {
-
   it("reads 'about to buy' as intent, and 'was about to buy' as a story", () => {
     assert.equal(type("I'm about to buy a new POS system for the shop."), "buying_intent");
-    assert.notEqual(type("So I was about to buy a part for my car and the shipping was $17. Then I saw free shipping over $150."), "buying_intent");
+    assert.notEqual(
+      type("So I was about to buy a part for my car and the shipping was $17. Then I saw free shipping over $150."),
+      "buying_intent",
+    );
   });
 });
 
 describe("solution-request cues on short sentences", () => {
-
   it("reads feature requests and product asks phrased in the usual ways", () => {
     for (const text of [
       "Would it be possible to pin the toolbar to the left?",
@@ -440,7 +588,6 @@ describe("solution-request cues on short sentences", () => {
 });
 
 describe("pain-point cues without a complaint word", () => {
-
   it("reads waiting, lateness, broken goods, walking away and being ignored as pain", () => {
     for (const text of [
       "We've been waiting on the payment they promised in May.",
@@ -476,7 +623,9 @@ describe("pain-point cues without a complaint word", () => {
 });
 
 describe("intent matching limits", () => {
-  const sentences = sentencesOf(post("", "It would be nice if the export kept the column order. We need an invoicing app."));
+  const sentences = sentencesOf(
+    post("", "It would be nice if the export kept the column order. We need an invoicing app."),
+  );
   it("leaves feature-request cues out when asked, and only those", () => {
     const all = matchIntents(sentences);
     const noFeatures = matchIntents(sentences, undefined, { noFeatureRequests: true });

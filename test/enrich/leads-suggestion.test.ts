@@ -7,14 +7,26 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { Post } from "../../src/model/post.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { headProbability, loadLeadHead } from "../../src/enrich/leads/heads.js";
 import { startUseEmbedder, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
+import type { Post } from "../../src/model/post.js";
 
 function post(content: string): Post {
-  return { id: "t:1", source: "test", nativeId: "1", title: "", content, subforum: "", author: "", upvotes: 0, comments: 0, created: 0, url: "" };
+  return {
+    id: "t:1",
+    source: "test",
+    nativeId: "1",
+    title: "",
+    content,
+    subforum: "",
+    author: "",
+    upvotes: 0,
+    comments: 0,
+    created: 0,
+    url: "",
+  };
 }
 
 describe("suggestion model file", () => {

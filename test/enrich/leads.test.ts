@@ -5,16 +5,18 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { LEAD_TYPES } from "../../src/model/post.js";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { isHeadlineCase, isPromotionalAsk, isSelfPromotion } from "../../src/enrich/leads/false-positives.js";
 import { INDUSTRIES } from "../../src/enrich/leads/industry.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
-import { missingBackend } from "../harness/backend-policy.js";
+import type { LEAD_TYPES } from "../../src/model/post.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
+import { missingBackend } from "../harness/backend-policy.js";
 
-const skip = hasData(REDDIT_CSV_DIR) ? false : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
+const skip = hasData(REDDIT_CSV_DIR)
+  ? false
+  : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
 const classifier = createLeadClassifier();
 
 function classify(ref: string) {
@@ -38,7 +40,17 @@ const REJECTED: Record<string, readonly string[]> = {
   // "Just finished up a email based ticketing system for WordPress (CPT), anyone interested in testing?"
   // Offers to readers: "Offering cheap logo designs!" ("if anyone is looking for a cheap logo design
   // let me know!"), "Need a Logo for your Small Business?" (a designer's offer).
-  self_promotion: ["startups/f0kzb", "startups/19p6yd", "Entrepreneur/1ewzmt", "GraphicDesign/1kbn3r", "software/xrsco", "Android/1bskqz", "Wordpress/15oa7b", "startups/1btwx2", "smallbusiness/z7n7n"],
+  self_promotion: [
+    "startups/f0kzb",
+    "startups/19p6yd",
+    "Entrepreneur/1ewzmt",
+    "GraphicDesign/1kbn3r",
+    "software/xrsco",
+    "Android/1bskqz",
+    "Wordpress/15oa7b",
+    "startups/1btwx2",
+    "smallbusiness/z7n7n",
+  ],
   // "Startup Accelerator Fail: Most Graduates Go Nowhere", "The $4 Million Complaint Call | Inc.com";
   // headlines that end in a question: "Is Antivirus Software a Waste of Money?", "Why Don’t
   // Smartphones Have A “Guest Mode”?", "How Long Does a Flash Drive Last?"
@@ -71,12 +83,31 @@ describe("lead types on real posts", { skip }, () => {
   const cases: { ref: string; type: (typeof LEAD_TYPES)[number]; target?: string; why: string }[] = [
     { ref: "smallbusiness/1b0s3d", type: "solution_request", why: "Any recommendations for a ... branding agency?" },
     // A body-less question written as a sentence is the poster's, not a headline.
-    { ref: "Entrepreneur/1asi17", type: "advice_request", why: "How much did it cost to start your business and how did you get that money?" },
-    { ref: "techsupport/r8jbi", type: "solution_request", target: "help desk software", why: "Looking for an easy to use ticket management system" },
+    {
+      ref: "Entrepreneur/1asi17",
+      type: "advice_request",
+      why: "How much did it cost to start your business and how did you get that money?",
+    },
+    {
+      ref: "techsupport/r8jbi",
+      type: "solution_request",
+      target: "help desk software",
+      why: "Looking for an easy to use ticket management system",
+    },
     { ref: "SEO/oe62t", type: "solution_request", target: "SEO tool", why: "What do you use to track your rankings?" },
     // An earlier choice ("ended up going with MailChimp") followed by a new ask is still a lead.
-    { ref: "Entrepreneur/16tngo", type: "solution_request", target: "CRM", why: "suggestions for free or low cost CRM program" },
-    { ref: "smallbusiness/14twtp", type: "buying_intent", target: "POS system", why: "I definitely want to buy the system." },
+    {
+      ref: "Entrepreneur/16tngo",
+      type: "solution_request",
+      target: "CRM",
+      why: "suggestions for free or low cost CRM program",
+    },
+    {
+      ref: "smallbusiness/14twtp",
+      type: "buying_intent",
+      target: "POS system",
+      why: "I definitely want to buy the system.",
+    },
     { ref: "Entrepreneur/174t8s", type: "comparison", target: "PayPal", why: "Alternatives to PayPal" },
     { ref: "SEO/ks3sy", type: "comparison", why: "Majestic SEO vs. SEOMoz Pro?" },
     { ref: "Wordpress/1kaefa", type: "comparison", why: "Are there any good alternatives to NextGen Gallery?" },
@@ -100,7 +131,8 @@ describe("lead types on real posts", { skip }, () => {
       assert.ok((INDUSTRIES as readonly string[]).includes(d.industry), d.industry);
       assert.ok(d.evidence.length > 0);
       const text = `${post.title} ${post.content}`.replace(/\s+/g, " ");
-      if (d.painPoint !== "") assert.ok(text.includes(d.painPoint.slice(0, 40)), `pain point "${d.painPoint}" not from the post`);
+      if (d.painPoint !== "")
+        assert.ok(text.includes(d.painPoint.slice(0, 40)), `pain point "${d.painPoint}" not from the post`);
     });
   }
 
@@ -119,7 +151,12 @@ describe("lead types on real posts", { skip }, () => {
     // people to help us break it." It was a solution_request for a plugin.
     const { post } = classify("Wordpress/1gzax7");
     assert.equal(isSelfPromotion(post, sentencesOf(post)), true);
-    const asking = { ...post, title: "Getting beta testers", content: "I'm developing a desktop app and now I need some beta testers. Are there more sites like betabait.com to get beta testers?" };
+    const asking = {
+      ...post,
+      title: "Getting beta testers",
+      content:
+        "I'm developing a desktop app and now I need some beta testers. Are there more sites like betabait.com to get beta testers?",
+    };
     assert.equal(isSelfPromotion(asking, sentencesOf(asking)), false);
     const when = { ...post, title: "When should I start looking for beta testers?", content: "" };
     assert.equal(isSelfPromotion(when, sentencesOf(when)), false);
@@ -166,7 +203,18 @@ describe("lead types on real posts", { skip }, () => {
 
 describe("headline case", () => {
   it("tells a headline from a question written as a sentence", () => {
-    for (const t of ["Are Movie Theaters Actually Fueling Piracy?", "What If Everybody Didn't Have to Work to Get Paid?", "How Did Slack Grow So Fast?"]) assert.equal(isHeadlineCase(t), true, t);
-    for (const t of ["Which MacBook can code 8 hours without charging?", "Any CRM for a team of four?", "Is Slack down?", "What do you use for invoicing?"]) assert.equal(isHeadlineCase(t), false, t);
+    for (const t of [
+      "Are Movie Theaters Actually Fueling Piracy?",
+      "What If Everybody Didn't Have to Work to Get Paid?",
+      "How Did Slack Grow So Fast?",
+    ])
+      assert.equal(isHeadlineCase(t), true, t);
+    for (const t of [
+      "Which MacBook can code 8 hours without charging?",
+      "Any CRM for a team of four?",
+      "Is Slack down?",
+      "What do you use for invoicing?",
+    ])
+      assert.equal(isHeadlineCase(t), false, t);
   });
 });

@@ -13,7 +13,13 @@ import { after, before, describe, test } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
 import { MINILM_DIMENSIONS } from "../../src/enrich/minilm/bert-graph.js";
-import { defaultMiniLmDirectory, MINILM_FILES, MINILM_MODEL_ID, MiniLmFilesError, verifyMiniLmFiles } from "../../src/enrich/minilm/minilm-files.js";
+import {
+  defaultMiniLmDirectory,
+  MINILM_FILES,
+  MINILM_MODEL_ID,
+  MiniLmFilesError,
+  verifyMiniLmFiles,
+} from "../../src/enrich/minilm/minilm-files.js";
 import { MiniLmSession } from "../../src/enrich/minilm/minilm-session.js";
 import { parseSafetensors } from "../../src/enrich/minilm/safetensors.js";
 import { missingBackend } from "../harness/backend-policy.js";
@@ -25,8 +31,11 @@ interface Reference {
 }
 
 const DIR = process.env.EMBEDDINGS_MODEL_DIR ?? defaultMiniLmDirectory();
-const REFERENCE: Reference[] = JSON.parse(readFileSync(new URL("./fixtures/minilm-reference.json", import.meta.url), "utf8"));
-const present = existsSync(path.join(DIR, MINILM_FILES.weights.name)) && existsSync(path.join(DIR, MINILM_FILES.tokenizer.name));
+const REFERENCE: Reference[] = JSON.parse(
+  readFileSync(new URL("./fixtures/minilm-reference.json", import.meta.url), "utf8"),
+);
+const present =
+  existsSync(path.join(DIR, MINILM_FILES.weights.name)) && existsSync(path.join(DIR, MINILM_FILES.tokenizer.name));
 const skip = present ? false : missingBackend("minilm", `no model files in ${DIR} (bash scripts/install-minilm.sh)`);
 
 function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -55,25 +64,40 @@ describe("all-MiniLM-L6-v2 against the reference", { skip }, () => {
   after(() => session?.close());
 
   test("token ids equal the reference tokenizer's on every text", () => {
-    for (const ref of REFERENCE) assert.deepEqual(session.tokens(ref.text), ref.ids, JSON.stringify(ref.text.slice(0, 60)));
-    assert.ok(REFERENCE.some((r) => r.ids.length === 256), "a text reaches the 256-token cut");
+    for (const ref of REFERENCE)
+      assert.deepEqual(session.tokens(ref.text), ref.ids, JSON.stringify(ref.text.slice(0, 60)));
+    assert.ok(
+      REFERENCE.some((r) => r.ids.length === 256),
+      "a text reaches the 256-token cut",
+    );
   });
 
   test("each text alone: the vector matches the reference, unit length", async () => {
     for (const ref of REFERENCE) {
       const [v] = rows(await session.embed([ref.text]));
-      assert.ok(cosine(v!, ref.vector) > 0.9999, `${JSON.stringify(ref.text.slice(0, 40))}: cosine ${cosine(v!, ref.vector)}`);
+      assert.ok(
+        cosine(v!, ref.vector) > 0.9999,
+        `${JSON.stringify(ref.text.slice(0, 40))}: cosine ${cosine(v!, ref.vector)}`,
+      );
       assert.ok(Math.abs(cosine(v!, v!) - 1) < 1e-5 && Math.abs(Math.hypot(...v!) - 1) < 1e-4);
     }
   });
 
   test("in one padded batch: padding changes no vector", async () => {
     const vectors = rows(await session.embed(REFERENCE.map((r) => r.text)));
-    REFERENCE.forEach((ref, i) => assert.ok(cosine(vectors[i]!, ref.vector) > 0.9999, `${i}: ${cosine(vectors[i]!, ref.vector)}`));
+    REFERENCE.forEach((ref, i) =>
+      assert.ok(cosine(vectors[i]!, ref.vector) > 0.9999, `${i}: ${cosine(vectors[i]!, ref.vector)}`),
+    );
   });
 
   test("a paraphrase is nearer than an unrelated text", async () => {
-    const [a, b, c] = rows(await session.embed(["How do I price my SaaS product?", "What should I charge for a subscription software?", "My cat sleeps on the keyboard."]));
+    const [a, b, c] = rows(
+      await session.embed([
+        "How do I price my SaaS product?",
+        "What should I charge for a subscription software?",
+        "My cat sleeps on the keyboard.",
+      ]),
+    );
     assert.ok(cosine(a!, b!) > cosine(a!, c!) + 0.2, `${cosine(a!, b!)} vs ${cosine(a!, c!)}`);
   });
 });
@@ -99,7 +123,11 @@ describe("model files and settings", () => {
   test("a missing file names the install script and the manual way", async () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), "minilm-"));
     try {
-      await assert.rejects(verifyMiniLmFiles(empty), (err: Error) => err instanceof MiniLmFilesError && /install-minilm\.sh/.test(err.message) && /1110a243/.test(err.message));
+      await assert.rejects(
+        verifyMiniLmFiles(empty),
+        (err: Error) =>
+          err instanceof MiniLmFilesError && /install-minilm\.sh/.test(err.message) && /1110a243/.test(err.message),
+      );
     } finally {
       rmSync(empty, { recursive: true });
     }
@@ -110,7 +138,10 @@ describe("model files and settings", () => {
     try {
       copyFileSync(path.join(DIR, MINILM_FILES.weights.name), path.join(dir, MINILM_FILES.weights.name));
       writeFileSync(path.join(dir, MINILM_FILES.tokenizer.name), "{}");
-      await assert.rejects(verifyMiniLmFiles(dir), (err: Error) => err instanceof MiniLmFilesError && err.message.includes("tokenizer.json has SHA-256"));
+      await assert.rejects(
+        verifyMiniLmFiles(dir),
+        (err: Error) => err instanceof MiniLmFilesError && err.message.includes("tokenizer.json has SHA-256"),
+      );
     } finally {
       rmSync(dir, { recursive: true });
     }
@@ -120,7 +151,12 @@ describe("model files and settings", () => {
     const bad = new Uint8Array(16);
     new DataView(bad.buffer).setBigUint64(0, 1000n, true);
     assert.throws(() => parseSafetensors(bad), /header length 1000 exceeds/);
-    const header = new TextEncoder().encode(JSON.stringify({ a: { dtype: "F32", shape: [2], data_offsets: [0, 8] }, p: { dtype: "I64", shape: [1], data_offsets: [8, 16] } }));
+    const header = new TextEncoder().encode(
+      JSON.stringify({
+        a: { dtype: "F32", shape: [2], data_offsets: [0, 8] },
+        p: { dtype: "I64", shape: [1], data_offsets: [8, 16] },
+      }),
+    );
     const file = new Uint8Array(8 + header.length + 16);
     new DataView(file.buffer).setBigUint64(0, BigInt(header.length), true);
     file.set(header, 8);
@@ -132,8 +168,15 @@ describe("model files and settings", () => {
   });
 
   test("EMBEDDINGS_MODEL without EMBEDDINGS_URL must name a bundled encoder", () => {
-    assert.throws(() => loadConfig({ EMBEDDINGS_MODEL: "bert-large" }), (err: Error) => err instanceof ConfigError && /EMBEDDINGS_MODEL must be one of use-lite, all-minilm-l6-v2/.test(err.message));
+    assert.throws(
+      () => loadConfig({ EMBEDDINGS_MODEL: "bert-large" }),
+      (err: Error) =>
+        err instanceof ConfigError && /EMBEDDINGS_MODEL must be one of use-lite, all-minilm-l6-v2/.test(err.message),
+    );
     assert.equal(loadConfig({}).localEncoder, "use-lite");
-    assert.equal(loadConfig({ EMBEDDINGS_URL: "http://127.0.0.1:1/v1", EMBEDDINGS_MODEL: "bge-small" }).embeddingsModel, "bge-small");
+    assert.equal(
+      loadConfig({ EMBEDDINGS_URL: "http://127.0.0.1:1/v1", EMBEDDINGS_MODEL: "bge-small" }).embeddingsModel,
+      "bge-small",
+    );
   });
 });

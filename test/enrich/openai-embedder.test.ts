@@ -19,11 +19,19 @@ const DIMS = EmbeddingsServer.DIMS;
 const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
 test("discovers the dimension, records openai:<model>, sends the key, keeps order, normalises", async () => {
-  const embedder = await connectOpenAiEmbedder({ url: `${url}/`, model: "nomic-embed-text", apiKey: "sk-test", batchSize: 2 });
+  const embedder = await connectOpenAiEmbedder({
+    url: `${url}/`,
+    model: "nomic-embed-text",
+    apiKey: "sk-test",
+    batchSize: 2,
+  });
   assert.equal(embedder.model, "openai:nomic-embed-text");
   assert.equal(embedder.dimensions, DIMS);
   const vectors = await embedder.embed(["alpha", "beta", "gamma"]);
-  assert.deepEqual(server.requests.map((r) => r.input), [["dimension probe"], ["alpha", "beta"], ["gamma"]]);
+  assert.deepEqual(
+    server.requests.map((r) => r.input),
+    [["dimension probe"], ["alpha", "beta"], ["gamma"]],
+  );
   assert.equal(server.requests[0]!.auth, "Bearer sk-test");
   assert.equal(server.requests[0]!.model, "nomic-embed-text");
   vectors.forEach((v, i) => {
@@ -45,11 +53,18 @@ test("429 then success is retried (Retry-After honoured); so is a 500", async ()
 test("retries give up with the last status; a 400 is not retried and carries the server's message", async () => {
   const embedder = new OpenAiEmbedder({ url, model: "m", retries: 2, backoffMs: 1 });
   server.script = ["500", "500", "500", "500"];
-  await assert.rejects(embedder.embed(["x"]), (err: Error) => err instanceof EmbeddingsHttpError && err.status === 500 && /gave up after 3 attempts/.test(err.message));
+  await assert.rejects(
+    embedder.embed(["x"]),
+    (err: Error) =>
+      err instanceof EmbeddingsHttpError && err.status === 500 && /gave up after 3 attempts/.test(err.message),
+  );
   assert.equal(server.requests.length, 3);
   server.requests = [];
   server.script = ["400"];
-  await assert.rejects(embedder.embed(["x"]), (err: Error) => err instanceof EmbeddingsHttpError && err.status === 400 && /input too long/.test(err.message));
+  await assert.rejects(
+    embedder.embed(["x"]),
+    (err: Error) => err instanceof EmbeddingsHttpError && err.status === 400 && /input too long/.test(err.message),
+  );
   assert.equal(server.requests.length, 1);
 });
 
@@ -72,5 +87,8 @@ test("a request that never answers times out, then the retry succeeds; abort sto
 
 test("an unreachable endpoint fails clearly", async () => {
   const embedder = new OpenAiEmbedder({ url: "http://127.0.0.1:1", model: "m", retries: 1, backoffMs: 1 });
-  await assert.rejects(embedder.embed(["x"]), /embeddings request to http:\/\/127\.0\.0\.1:1\/v1\/embeddings failed.*gave up after 2 attempts/);
+  await assert.rejects(
+    embedder.embed(["x"]),
+    /embeddings request to http:\/\/127\.0\.0\.1:1\/v1\/embeddings failed.*gave up after 2 attempts/,
+  );
 });

@@ -25,7 +25,10 @@ test("query cache: repeats are served from memory, least recently used is evicte
   await cache.embed(["c"]); // evicts "b"
   await cache.embed(["a"]); // still cached
   await cache.embed(["b"]); // miss again
-  assert.deepEqual(server.requests.map((r) => r.input), [["a"], ["b"], ["c"], ["b"]]);
+  assert.deepEqual(
+    server.requests.map((r) => r.input),
+    [["a"], ["b"], ["c"], ["b"]],
+  );
   assert.equal(cache.size, 2);
   assert.equal(cache.hits, 2);
   assert.equal(cache.misses, 4);

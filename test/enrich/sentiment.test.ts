@@ -5,17 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SENTIMENT_LABELS } from "../../src/model/post.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { createSentimentClassifier, type SentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
 import { LEXICON_FEATURES, sentimentFeatures } from "../../src/enrich/sentiment/features.js";
 import { loadSentimentModel } from "../../src/enrich/sentiment/model-file.js";
 import { vaderLabel, vaderScores } from "../../src/enrich/sentiment/vader.js";
 import { startUseEmbedder, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
-import { missingBackend } from "../harness/backend-policy.js";
+import { SENTIMENT_LABELS } from "../../src/model/post.js";
 import { multiclass } from "../eval/metrics.js";
 import { loadGoEmotions } from "../eval/sentiment-datasets.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
+import { missingBackend } from "../harness/backend-policy.js";
 
 describe("sentiment model file", () => {
   it("loads, names the embedder's model and has one weight per feature and class", () => {
@@ -75,7 +75,10 @@ describe("sentiment classifier with the bundled embedder", () => {
 
   const clear = [
     { text: "I love this app, it works perfectly and their support team was amazing. Thank you!", label: "positive" },
-    { text: "This is the worst service I have ever used. I hate it, it broke twice and they refused a refund.", label: "negative" },
+    {
+      text: "This is the worst service I have ever used. I hate it, it broke twice and they refused a refund.",
+      label: "negative",
+    },
     { text: "The quarterly report is due on Tuesday and covers sales in three regions.", label: "neutral" },
     { text: "Congrats on the launch, well deserved!", label: "positive" },
     { text: "Ugh, lost all my files again. So frustrating.", label: "negative" },
@@ -120,7 +123,9 @@ describe("sentiment classifier with the bundled embedder", () => {
   const goe = "eval/sentiment_goemotions_reddit/group/test.tsv";
   const skip = hasData(goe) ? false : missingBackend("data", `${goe} not found under ${SHARED_DATA}`);
   it("beats VADER's macro-F1 on 400 GoEmotions test comments", { skip }, async () => {
-    const rows = loadGoEmotions("test").rows.filter((_, i) => i % 11 === 0).slice(0, 400);
+    const rows = loadGoEmotions("test")
+      .rows.filter((_, i) => i % 11 === 0)
+      .slice(0, 400);
     const gold = rows.map((r) => r.label);
     const ours = (await classifier.classify(rows.map((r) => r.text))).map((r) => r.label);
     const vader = rows.map((r) => vaderLabel(vaderScores(r.text).compound));

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LEAD_HEADS, loadLeadHead } from "../../src/enrich/leads/heads.js";
 import { loadSentimentModel } from "../../src/enrich/sentiment/model-file.js";
-import { compiledProba, compileSoftmax, softmaxProba, type SoftmaxModel } from "../../src/enrich/sentiment/softmax.js";
+import { compiledProba, compileSoftmax, type SoftmaxModel, softmaxProba } from "../../src/enrich/sentiment/softmax.js";
 
 /** A deterministic pseudo-random feature vector (no seeded RNG in node:test). */
 function features(n: number, seed: number, scale = 1): Float64Array {
@@ -24,7 +24,8 @@ function assertSame(m: SoftmaxModel, x: Float64Array): void {
   const k = m.classes.length;
   const want = softmaxProba(m, x, new Float64Array(k));
   const got = compiledProba(compileSoftmax(m), x, new Float64Array(k));
-  for (let c = 0; c < k; c++) assert.ok(Math.abs(want[c]! - got[c]!) < 1e-12, `class ${m.classes[c]}: ${want[c]} vs ${got[c]}`);
+  for (let c = 0; c < k; c++)
+    assert.ok(Math.abs(want[c]! - got[c]!) < 1e-12, `class ${m.classes[c]}: ${want[c]} vs ${got[c]}`);
 }
 
 describe("compiled softmax", () => {
@@ -35,7 +36,17 @@ describe("compiled softmax", () => {
   });
 
   it("folds each feature's own mean and spread", () => {
-    const m: SoftmaxModel = { classes: ["a", "b", "c"], mean: [10, -3, 0.5], std: [2, 0.1, 7], weights: [[1, -2, 0.5], [0, 3, -1], [-1, 0, 2]], bias: [0.1, -0.2, 0.3] };
+    const m: SoftmaxModel = {
+      classes: ["a", "b", "c"],
+      mean: [10, -3, 0.5],
+      std: [2, 0.1, 7],
+      weights: [
+        [1, -2, 0.5],
+        [0, 3, -1],
+        [-1, 0, 2],
+      ],
+      bias: [0.1, -0.2, 0.3],
+    };
     for (let seed = 1; seed <= 20; seed++) assertSame(m, features(3, seed, 12));
     // By hand: x = mean gives z = bias.
     const p = compiledProba(compileSoftmax(m), Float64Array.from(m.mean), new Float64Array(3));

@@ -23,11 +23,19 @@ test("a new embedder starts after every worker of the previous one has exited", 
 test("closing while the workers are mid-inference ends the calls, not the process", async () => {
   // Terminating a worker while ONNX Runtime ran an inference aborted the whole process
   // ("terminate called after throwing an instance of 'Napi::Error'").
-  const long = Array.from({ length: 64 }, (_, i) => `${"a long post about pricing, hiring and churn in a small software company ".repeat(12)} ${i}`);
+  const long = Array.from(
+    { length: 64 },
+    (_, i) => `${"a long post about pricing, hiring and churn in a small software company ".repeat(12)} ${i}`,
+  );
   const embedder = await startUseEmbedder(2);
   const outcomes: Promise<Error>[] = [];
   for (let call = 0; call < 8; call += 1) {
-    outcomes.push(embedder.embed(long).then(() => new Error("finished"), (e: Error) => e));
+    outcomes.push(
+      embedder.embed(long).then(
+        () => new Error("finished"),
+        (e: Error) => e,
+      ),
+    );
     await new Promise((r) => setTimeout(r, 20 + call * 23));
   }
   await embedder.close();

@@ -3,8 +3,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { startUseEmbedder, USE_CHUNK, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
+import { startUseEmbedder, USE_CHUNK, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
 
 let embedder: UseEmbedder;
 before(async () => {
@@ -37,7 +37,11 @@ test("similar sentences are closer than unrelated ones", async () => {
 });
 
 test("a batch across several chunks and lengths returns each text's own vector, in order", async () => {
-  const texts = Array.from({ length: USE_CHUNK * 2 + 5 }, (_, i) => `${"background detail ".repeat(i % 7)}question number ${i} about ${i % 2 === 0 ? "hiring engineers" : "filing taxes"}`);
+  const texts = Array.from(
+    { length: USE_CHUNK * 2 + 5 },
+    (_, i) =>
+      `${"background detail ".repeat(i % 7)}question number ${i} about ${i % 2 === 0 ? "hiring engineers" : "filing taxes"}`,
+  );
   const batch = await embedder.embed(texts);
   assert.equal(batch.length, texts.length);
   for (const i of [0, 3, 17, 36]) {

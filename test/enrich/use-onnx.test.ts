@@ -64,7 +64,9 @@ async function reference(texts: readonly string[]): Promise<number[][]> {
   return model.embed(texts.map((t) => (t.trim() === "" ? "." : t)));
 }
 
-test("every vector matches the TensorFlow.js model, alone and in one padded batch", { skip: corporaSkip() }, async () => {
+test("every vector matches the TensorFlow.js model, alone and in one padded batch", {
+  skip: corporaSkip(),
+}, async () => {
   const texts = [...EDGE_CASES, ...corpusTexts()];
   const expected = await reference(texts);
   const batched = await session.embed(texts);
@@ -75,7 +77,10 @@ test("every vector matches the TensorFlow.js model, alone and in one padded batc
     const label = JSON.stringify(texts[i]!.slice(0, 60));
     assert.ok(cosine(row, expected[i]!) >= 0.99999, `batched ${label}: cosine ${cosine(row, expected[i]!)}`);
     assert.ok(cosine(alone, expected[i]!) >= 0.99999, `alone ${label}: cosine ${cosine(alone, expected[i]!)}`);
-    assert.ok(Math.abs(cosine(row, row) - 1) < 1e-6 && Math.abs(Math.hypot(...row) - 1) < 1e-5, `${label} is not unit length`);
+    assert.ok(
+      Math.abs(cosine(row, row) - 1) < 1e-6 && Math.abs(Math.hypot(...row) - 1) < 1e-5,
+      `${label} is not unit length`,
+    );
   }
 });
 
@@ -84,7 +89,10 @@ test("the graph refuses weights of the wrong shape, naming the tensor", async ()
   const name = "module/Encoder_en/hidden_layers/tanh_layer_0/weights";
   const original = weights.weights.get(name)!;
   weights.weights.set(name, { shape: [512, 256], data: original.data.subarray(0, 512 * 256) });
-  assert.throws(() => buildUseGraph(weights), new RegExp(`${name.replace(/\//g, "\\/")} has shape 512x256, expected 512x512`));
+  assert.throws(
+    () => buildUseGraph(weights),
+    new RegExp(`${name.replace(/\//g, "\\/")} has shape 512x256, expected 512x512`),
+  );
   weights.weights.delete(name);
   assert.throws(() => buildUseGraph(weights), /tanh_layer_0\/weights is missing/);
 });

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, it } from "node:test";
-import { vaderPolarity, vaderTokens } from "../../src/enrich/sentiment/vader-rules.js";
 import type { VaderScores } from "../../src/enrich/sentiment/vader-rules.js";
+import { vaderPolarity, vaderTokens } from "../../src/enrich/sentiment/vader-rules.js";
 import { CORPORA, corporaSkip } from "../harness/seed.js";
 
 interface PortModule {
@@ -23,7 +23,8 @@ function disagreements(texts: readonly string[]): string[] {
   for (const t of texts) {
     const want = port.SentimentIntensityAnalyzer.polarity_scores(t);
     const got = vaderPolarity(t);
-    if (JSON.stringify(want) !== JSON.stringify(got)) out.push(`${JSON.stringify(t.slice(0, 120))}: port ${JSON.stringify(want)}, here ${JSON.stringify(got)}`);
+    if (JSON.stringify(want) !== JSON.stringify(got))
+      out.push(`${JSON.stringify(t.slice(0, 120))}: port ${JSON.stringify(want)}, here ${JSON.stringify(got)}`);
   }
   return out;
 }
@@ -38,8 +39,13 @@ const CRAFTED = [
   "bad ass stuff, never so good, never this bad, not so bad, never really good",
   "at least good, very least bad, least good, the least happy man",
   "it is kind of good and sort of bad, just enough nice, kinda great",
-  "Kind Of GOOD but REALLY BAD", "good BUT bad", "good but bad but great", "BUT good",
-  "GREAT GREAT GREAT", "I am VERY happy and very sad", "EXTREMELY bad but NOT good",
+  "Kind Of GOOD but REALLY BAD",
+  "good BUT bad",
+  "good but bad but great",
+  "BUT good",
+  "GREAT GREAT GREAT",
+  "I am VERY happy and very sad",
+  "EXTREMELY bad but NOT good",
   "'good' \"bad\" good!!! bad??? ?!?good !?!?great -nice- ;happy: ..sad.. !!!!good good!!!!",
   "don't like it, doesn't help, isn't good, ain't nothing nice, can't win, couldn't care less",
   "wasn't bad. wouldn't hate it. uh-uh, not good. Nope, good? no good",
@@ -58,7 +64,14 @@ describe("VADER rules", () => {
   it("strips one edge mark from a token only when the rest is a plain word of the text", () => {
     // Marks on both sides, a pair the port does not list ("?!") and brackets stay; so does a
     // contraction's apostrophe, which keeps "don't" from being a plain word.
-    assert.deepEqual(vaderTokens("'good' !!bad ok?! good, (nice) don't. a b"), ["'good'", "bad", "ok?!", "good", "(nice)", "don't."]);
+    assert.deepEqual(vaderTokens("'good' !!bad ok?! good, (nice) don't. a b"), [
+      "'good'",
+      "bad",
+      "ok?!",
+      "good",
+      "(nice)",
+      "don't.",
+    ]);
   });
 
   it("scores every lexicon entry as the npm port does, alone and in context", () => {
@@ -68,7 +81,13 @@ describe("VADER rules", () => {
       .map((l) => l.split("\t")[0]!)
       .filter((w) => w !== "");
     assert.ok(words.length > 7000, `lexicon has ${words.length} entries`);
-    const texts = words.flatMap((w) => [w, `not ${w}`, `${w.toUpperCase()} it is`, `it is really ${w}, but never so ${w}!`, `kind of ${w}`]);
+    const texts = words.flatMap((w) => [
+      w,
+      `not ${w}`,
+      `${w.toUpperCase()} it is`,
+      `it is really ${w}, but never so ${w}!`,
+      `kind of ${w}`,
+    ]);
     assert.deepEqual(disagreements(texts), []);
   });
 
@@ -78,7 +97,9 @@ describe("VADER rules", () => {
 
   it("scores real posts and their sentences as the npm port does", { skip: corporaSkip() }, () => {
     const posts: string[] = [];
-    for (const line of readFileSync(`${CORPORA}/stackexchange_startups/startups_se_questions.jsonl`, "utf8").split("\n").slice(0, 600)) {
+    for (const line of readFileSync(`${CORPORA}/stackexchange_startups/startups_se_questions.jsonl`, "utf8")
+      .split("\n")
+      .slice(0, 600)) {
       if (line === "") continue;
       const q = JSON.parse(line) as { title?: string; body?: string };
       posts.push(`${q.title ?? ""}\n${q.body ?? ""}`);

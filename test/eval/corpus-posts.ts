@@ -54,5 +54,17 @@ export function redditCorpus(subreddits: readonly string[]): Post[] {
 
 /** A bare text (tweet, review sentence) wrapped as a post with the text as its body. */
 export function textPost(text: string, id: string, subforum = ""): Post {
-  return { id: `eval:${id}`, source: "eval", nativeId: id, title: "", content: text, subforum, author: "", upvotes: 0, comments: 0, created: 0, url: "" };
+  return {
+    id: `eval:${id}`,
+    source: "eval",
+    nativeId: id,
+    title: "",
+    content: text,
+    subforum,
+    author: "",
+    upvotes: 0,
+    comments: 0,
+    created: 0,
+    url: "",
+  };
 }

@@ -30,7 +30,12 @@ const sessions = new Map<LocalEncoderName, Promise<UseSession | MiniLmSession>>(
 function load(encoder: LocalEncoderName): Promise<UseSession | MiniLmSession> {
   let s = sessions.get(encoder);
   if (s === undefined) {
-    s = encoder === "use-lite" ? UseSession.load(1) : verifyMiniLmFiles(process.env.EMBEDDINGS_MODEL_DIR ?? defaultMiniLmDirectory()).then((files) => MiniLmSession.load(files, 1));
+    s =
+      encoder === "use-lite"
+        ? UseSession.load(1)
+        : verifyMiniLmFiles(process.env.EMBEDDINGS_MODEL_DIR ?? defaultMiniLmDirectory()).then((files) =>
+            MiniLmSession.load(files, 1),
+          );
     sessions.set(encoder, s);
   }
   return s;
@@ -53,7 +58,11 @@ function keyOf(model: string, texts: readonly string[]): string {
  * Runtime session the service's workers run), reading and writing the cache. `label` only names
  * the progress lines on stderr.
  */
-export async function embedCached(label: string, texts: readonly string[], encoder: LocalEncoderName = "use-lite"): Promise<Float32Array[]> {
+export async function embedCached(
+  label: string,
+  texts: readonly string[],
+  encoder: LocalEncoderName = "use-lite",
+): Promise<Float32Array[]> {
   const { model, dimensions: dims } = ENCODER_MODELS[encoder];
   const file = path.join(cacheDir(), `${keyOf(model, texts)}.f32`);
   if (existsSync(file)) {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { readerFor, type Format } from "../../src/ingest/formats.js";
+import { type Format, readerFor } from "../../src/ingest/formats.js";
 import { openInput } from "../../src/ingest/open-input.js";
 import type { Post } from "../../src/model/post.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
@@ -36,7 +36,11 @@ export function loadLabels(file: string): Label[] {
     .map((l) => {
       const [split, id, values] = l.split("\t");
       if (!split || !id || values === undefined) throw new Error(`${where}: malformed line ${JSON.stringify(l)}`);
-      return { split, id, accepted: new Set(values.split("|").map((v) => (v.trim() === "NONE" ? "" : v.trim().toLowerCase()))) };
+      return {
+        split,
+        id,
+        accepted: new Set(values.split("|").map((v) => (v.trim() === "NONE" ? "" : v.trim().toLowerCase()))),
+      };
     });
 }
 
@@ -51,6 +55,7 @@ export async function labelledPosts(labels: readonly Label[]): Promise<Post[]> {
     }
   }
   const missing = labels.filter((l) => !found.has(l.id));
-  if (missing.length > 0) throw new Error(`${missing.length} labelled posts not in the corpora (first ${missing[0]!.id})`);
+  if (missing.length > 0)
+    throw new Error(`${missing.length} labelled posts not in the corpora (first ${missing[0]!.id})`);
   return labels.map((l) => found.get(l.id)!);
 }

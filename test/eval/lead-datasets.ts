@@ -15,7 +15,11 @@ export interface BinaryText {
 }
 
 function rows(file: string, encoding: BufferEncoding = "utf8"): string[][] {
-  return parse(readFileSync(dataPath(file), encoding), { relax_quotes: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  return parse(readFileSync(dataPath(file), encoding), {
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  }) as string[][];
 }
 
 /** SemEval-2019 Task 9A: id, sentence, label (1 = suggestion). `split` "evaluation" or "trial". */

@@ -37,7 +37,28 @@ const PRODUCTS: readonly [string, RegExp][] = [
 const PHRASINGS = ["looking for a {}", "need a {}", "can anyone recommend a {}", "{}"];
 
 /** Named products of the three corpora (each named in 20 to 700 posts); a lead names it or not. */
-const NAMED = ["mailchimp", "godaddy", "quickbooks", "paypal", "wordpress", "salesforce", "hootsuite", "basecamp", "dropbox", "skype", "evernote", "gmail", "shopify", "trello", "freshbooks", "heroku", "photoshop", "itunes", "google analytics", "zendesk"];
+const NAMED = [
+  "mailchimp",
+  "godaddy",
+  "quickbooks",
+  "paypal",
+  "wordpress",
+  "salesforce",
+  "hootsuite",
+  "basecamp",
+  "dropbox",
+  "skype",
+  "evernote",
+  "gmail",
+  "shopify",
+  "trello",
+  "freshbooks",
+  "heroku",
+  "photoshop",
+  "itunes",
+  "google analytics",
+  "zendesk",
+];
 const SWITCHES = ["alternative to {}", "{} alternatives", "replacement for {}", "switching from {}", "{}"];
 
 const base = process.env.THREADSIGHT_URL ?? "http://127.0.0.1:8080";

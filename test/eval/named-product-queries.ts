@@ -50,15 +50,39 @@ const NAMED_PRODUCT_QUERIES: readonly { query: string; mentions: RegExp }[] = [
 const ALPHAS = [0, 0.3, 0.5, 0.7, 0.9, 1];
 
 /** The products of {@link NAMED_PRODUCT_QUERIES} asked about as opinion questions, frames in turn. */
-const OPINION_FRAMES = ["what are people saying about %s", "opinions on %s", "what do people think of %s", "thoughts on %s", "how do people feel about %s"];
-const OPINION_SUBJECTS: readonly [string, RegExp][] = [
-  ["quickbooks", /quick ?books/i], ["shopify", /shopify/i], ["mailchimp", /mail ?chimp/i], ["godaddy", /go ?daddy/i],
-  ["wordpress", /wordpress/i], ["salesforce", /salesforce/i], ["paypal", /paypal/i], ["dropbox", /dropbox/i],
-  ["evernote", /evernote/i], ["trello", /trello/i], ["heroku", /heroku/i], ["squarespace", /squarespace/i],
-  ["linode", /linode/i], ["photoshop", /photoshop/i], ["the raspberry pi", /raspberry/i], ["kickstarter", /kickstarter/i],
-  ["freshbooks", /freshbooks/i], ["google analytics", /google analytics/i], ["ubuntu", /ubuntu/i], ["the nexus 7", /nexus/i],
+const OPINION_FRAMES = [
+  "what are people saying about %s",
+  "opinions on %s",
+  "what do people think of %s",
+  "thoughts on %s",
+  "how do people feel about %s",
 ];
-const OPINION_QUERIES = OPINION_SUBJECTS.map(([subject, mentions], i) => ({ query: OPINION_FRAMES[i % OPINION_FRAMES.length]!.replace("%s", subject), mentions }));
+const OPINION_SUBJECTS: readonly [string, RegExp][] = [
+  ["quickbooks", /quick ?books/i],
+  ["shopify", /shopify/i],
+  ["mailchimp", /mail ?chimp/i],
+  ["godaddy", /go ?daddy/i],
+  ["wordpress", /wordpress/i],
+  ["salesforce", /salesforce/i],
+  ["paypal", /paypal/i],
+  ["dropbox", /dropbox/i],
+  ["evernote", /evernote/i],
+  ["trello", /trello/i],
+  ["heroku", /heroku/i],
+  ["squarespace", /squarespace/i],
+  ["linode", /linode/i],
+  ["photoshop", /photoshop/i],
+  ["the raspberry pi", /raspberry/i],
+  ["kickstarter", /kickstarter/i],
+  ["freshbooks", /freshbooks/i],
+  ["google analytics", /google analytics/i],
+  ["ubuntu", /ubuntu/i],
+  ["the nexus 7", /nexus/i],
+];
+const OPINION_QUERIES = OPINION_SUBJECTS.map(([subject, mentions], i) => ({
+  query: OPINION_FRAMES[i % OPINION_FRAMES.length]!.replace("%s", subject),
+  mentions,
+}));
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error("usage: named-product-queries.ts <dataDir>");
@@ -72,7 +96,13 @@ try {
   for (const [i, { query, mentions }] of NAMED_PRODUCT_QUERIES.entries()) {
     const text = keywordText(query);
     for (const alpha of [...ALPHAS, "service" as const]) {
-      const hits = await index.hybrid({ text, vector: vectors[i]!, alpha: alpha === "service" ? alphaFor(text, config) : alpha, limit: 5, offset: 0 });
+      const hits = await index.hybrid({
+        text,
+        vector: vectors[i]!,
+        alpha: alpha === "service" ? alphaFor(text, config) : alpha,
+        limit: 5,
+        offset: 0,
+      });
       shares.get(alpha)!.push(hits.filter((h) => mentions.test(`${h.post.title}\n${h.post.content}`)).length / 5);
     }
   }
@@ -81,14 +111,24 @@ try {
   console.log("| --- | --- | --- |");
   for (const a of [...ALPHAS, "service" as const]) {
     const s = shares.get(a)!;
-    const name = a === "service" ? `as the service weighs it (${config.shortQueryAlpha} for one or two words, else ${config.hybridAlpha})` : String(a);
-    console.log(`| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
+    const name =
+      a === "service"
+        ? `as the service weighs it (${config.shortQueryAlpha} for one or two words, else ${config.hybridAlpha})`
+        : String(a);
+    console.log(
+      `| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`,
+    );
   }
 
-  console.log(`\n${OPINION_QUERIES.length} opinion questions about the same products, top 10 as the service weighs each (${config.shortQueryAlpha} for one or two words, else ${config.hybridAlpha})`);
+  console.log(
+    `\n${OPINION_QUERIES.length} opinion questions about the same products, top 10 as the service weighs each (${config.shortQueryAlpha} for one or two words, else ${config.hybridAlpha})`,
+  );
   console.log("| searched | top 10 naming the product (mean) | queries with none of 10 |");
   console.log("| --- | --- | --- |");
-  for (const [name, textOf] of [["as written", (q: string) => q], ["their subject (as SemanticSearch does)", querySubject]] as const) {
+  for (const [name, textOf] of [
+    ["as written", (q: string) => q],
+    ["their subject (as SemanticSearch does)", querySubject],
+  ] as const) {
     const texts = OPINION_QUERIES.map((q) => textOf(q.query));
     const qv = await embedder.embed(texts);
     const s: number[] = [];
@@ -97,7 +137,9 @@ try {
       const hits = await index.hybrid({ text, vector: qv[i]!, alpha: alphaFor(text, config), limit: 10, offset: 0 });
       s.push(hits.filter((h) => mentions.test(`${h.post.title}\n${h.post.content}`)).length / 10);
     }
-    console.log(`| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`);
+    console.log(
+      `| ${name} | ${(s.reduce((x, y) => x + y, 0) / s.length).toFixed(2)} | ${s.filter((x) => x === 0).length} |`,
+    );
   }
 } finally {
   await index.close();

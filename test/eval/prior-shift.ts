@@ -14,7 +14,7 @@ import { createSentimentClassifier } from "../../src/enrich/sentiment/classifier
 import { SENTIMENT_LABELS, type SentimentLabel } from "../../src/model/post.js";
 import { embedCached } from "./embedding-cache.js";
 import { multiclass } from "./metrics.js";
-import { loadGoEmotions, loadTweetEval, type LabelledText } from "./sentiment-datasets.js";
+import { type LabelledText, loadGoEmotions, loadTweetEval } from "./sentiment-datasets.js";
 
 const LABELS: readonly SentimentLabel[] = SENTIMENT_LABELS;
 const ITERATIONS = 100;
@@ -26,7 +26,8 @@ async function probabilities(name: string, rows: readonly LabelledText[]): Promi
   return results.map((r) => LABELS.map((l) => r.probabilities[l]));
 }
 
-const mean = (rows: readonly number[][]): number[] => LABELS.map((_, c) => rows.reduce((s, p) => s + p[c]!, 0) / rows.length);
+const mean = (rows: readonly number[][]): number[] =>
+  LABELS.map((_, c) => rows.reduce((s, p) => s + p[c]!, 0) / rows.length);
 
 /** Target priors by EM over unlabelled rows' probabilities, starting from the source priors. */
 function estimatePriors(rows: readonly number[][], source: readonly number[]): number[] {
@@ -56,9 +57,15 @@ for (const [name, unlabelled, test] of [
   const testP = await probabilities(`${name} test`, test);
   const gold = test.map((r) => r.label);
   const before = multiclass(gold, testP.map(argmax), LABELS);
-  const after = multiclass(gold, testP.map((p) => argmax(p.map((x, c) => (x * target[c]!) / source[c]!))), LABELS);
+  const after = multiclass(
+    gold,
+    testP.map((p) => argmax(p.map((x, c) => (x * target[c]!) / source[c]!))),
+    LABELS,
+  );
   const truth = LABELS.map((l) => gold.filter((g) => g === l).length / gold.length);
   console.log(`${name}: estimated priors ${fmt(target)}; true (test) ${fmt(truth)}`);
   const perClass = LABELS.map((l) => `${l} ${(100 * after.perClass[l].f1).toFixed(1)}`).join(", ");
-  console.log(`  macro-F1 ${(100 * before.macroF1).toFixed(1)} -> ${(100 * after.macroF1).toFixed(1)}; per class after: ${perClass}`);
+  console.log(
+    `  macro-F1 ${(100 * before.macroF1).toFixed(1)} -> ${(100 * after.macroF1).toFixed(1)}; per class after: ${perClass}`,
+  );
 }

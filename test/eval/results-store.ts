@@ -55,7 +55,12 @@ function tableAfter(lines: readonly string[], caption: string): string[][] {
       continue;
     }
     if (!line.startsWith("|")) break;
-    rows.push(line.slice(1, -1).split(" | ").map((c) => c.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(" | ")
+        .map((c) => c.trim()),
+    );
   }
   return rows.slice(2); // header and rule
 }

@@ -21,20 +21,20 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../src/config.js";
 import type { LocalEncoderName } from "../../src/config.js";
-import { defaultMiniLmDirectory, MINILM_FILES } from "../../src/enrich/minilm/minilm-files.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import type { SearchIndex } from "../../src/index/search-index.js";
-import { WeaviateIndex } from "../../src/index/weaviate-index.js";
+import { loadConfig } from "../../src/config.js";
 import { alphaFor, type HybridAlphas } from "../../src/core/hybrid-alpha.js";
 import { keywordText } from "../../src/core/keyword-text.js";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
+import { defaultMiniLmDirectory, MINILM_FILES } from "../../src/enrich/minilm/minilm-files.js";
 import { createPostEnricher } from "../../src/enrich/post-enricher.js";
+import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import type { SearchIndex } from "../../src/index/search-index.js";
+import { WeaviateIndex } from "../../src/index/weaviate-index.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
-import { CACHE_MODEL, embedCached, ENCODER_MODELS } from "./embedding-cache.js";
+import { CACHE_MODEL, ENCODER_MODELS, embedCached } from "./embedding-cache.js";
 import { fmt, table } from "./format.js";
 import type { EvalContext, EvalSection } from "./section.js";
 import { dataPath } from "./shared-data.js";
@@ -62,8 +62,8 @@ function encoderSkipReason(encoder: LocalEncoderName): string | undefined {
  */
 const NAMED_PRODUCT_TEXT = [
   "These questions name almost no products; the service's users often search for one. Twenty short",
-  "queries naming a product (\"is shopify worth it\", \"what do people think about quickbooks\",",
-  "\"problems with godaddy hosting\", ...; test/eval/named-product-queries.ts), run on 2026-11-28",
+  'queries naming a product ("is shopify worth it", "what do people think about quickbooks",',
+  '"problems with godaddy hosting", ...; test/eval/named-product-queries.ts), run on 2026-11-28',
   "against the 92,912-post benchmark index (LanceDB), counting the share of each query's top 5 that",
   "name the product at all (the rows by alpha as on 2026-11-24 but for 0.7, 0.58 then):",
   "",
@@ -79,12 +79,12 @@ const NAMED_PRODUCT_TEXT = [
   "",
   "USE-lite places a rare name poorly, so the more the vector side weighs, the more a product query",
   "returns posts about the words around the name (through the service on a 62,888-post store at 0.7:",
-  "\"Is a Costco Membership worth it?\" second for shopify, \"Using a pocket-sized notebook\" second",
+  '"Is a Costco Membership worth it?" second for shopify, "Using a pocket-sized notebook" second',
   "for quickbooks). 0.5 gives up 0.8 MAP points on the questions above against 0.7 and keeps",
   "product queries on their product; it stays the default.",
   "",
-  "Asked as opinion questions (\"what are people saying about quickbooks\", \"opinions on shopify\",",
-  "\"thoughts on trello\", five frames in turn over the same twenty products; the same script, run on",
+  'Asked as opinion questions ("what are people saying about quickbooks", "opinions on shopify",',
+  '"thoughts on trello", five frames in turn over the same twenty products; the same script, run on',
   "2026-11-25 against a copy of that index whose Stack Exchange posts had been re-read without the",
   "archive's notices), the frame's words pull in posts that ask for opinions on anything. SemanticSearch",
   "therefore searches the subject alone (src/core/query-subject.ts); share of the top 10 that name the",
@@ -97,10 +97,10 @@ const NAMED_PRODUCT_TEXT = [
   "| their subject, as SemanticSearch weighs it (0.3 for one or two words) | 0.93 | 0 |",
   "",
   "A subject of one or two words is mostly the name alone, and there the vector side, ranking by",
-  "the shape of a one-word text as much as its meaning, put one-word Hacker News titles (\"RobustIRC\",",
-  "\"Misfortune\", \"OpenToonz\") in the top 8 for \"mailchimp\" at 0.5. Since 2026-11-28 a query whose",
+  'the shape of a one-word text as much as its meaning, put one-word Hacker News titles ("RobustIRC",',
+  '"Misfortune", "OpenToonz") in the top 8 for "mailchimp" at 0.5. Since 2026-11-28 a query whose',
   "keyword text has one or two words is weighed with HYBRID_ALPHA_SHORT (0.3; src/core/hybrid-alpha.ts),",
-  "others with HYBRID_ALPHA; the rows \"as the service weighs it\" in the tables above read the judged",
+  'others with HYBRID_ALPHA; the rows "as the service weighs it" in the tables above read the judged',
   "questions the same way (their subject lines: 14 of 67 train and 9 of 50 dev queries have one or two",
   "words). The short alpha was set from the alpha rows of the twenty product queries (0.3 best of those",
   "swept), not from the judged questions.",
@@ -135,14 +135,23 @@ function engineRanks(): Map<string, number> {
   const ranks = new Map<string, number>();
   for (const file of ["SemEval2016-Task3-CQA-QL-train-part2.xml", "SemEval2016-Task3-CQA-QL-dev.xml"]) {
     const xml = readFileSync(dataPath(FOLDER, file), "utf8");
-    for (const m of xml.matchAll(/<RelQuestion RELQ_ID="([^"]+)" RELQ_RANKING_ORDER="(\d+)"/g)) ranks.set(m[1]!, Number(m[2]));
+    for (const m of xml.matchAll(/<RelQuestion RELQ_ID="([^"]+)" RELQ_RANKING_ORDER="(\d+)"/g))
+      ranks.set(m[1]!, Number(m[2]));
   }
   return ranks;
 }
 
 /** The related threads as posts and the original questions with their judged candidates. */
 export function loadQuestionSimilarity(): Dataset {
-  type RawPost = { id: string; title: string; body: string; community?: string; author?: string; created?: string; num_comments?: number };
+  type RawPost = {
+    id: string;
+    title: string;
+    body: string;
+    community?: string;
+    author?: string;
+    created?: string;
+    num_comments?: number;
+  };
   const posts: Post[] = jsonl<RawPost>("derived_posts.jsonl").map((p) => ({
     id: `semeval:${p.id}`,
     source: "semeval",
@@ -157,24 +166,28 @@ export function loadQuestionSimilarity(): Dataset {
     url: "",
   }));
   const grades = new Map<string, Map<string, number>>();
-  const lines = readFileSync(dataPath(FOLDER, "derived_qrels_subtaskB_question_similarity.tsv"), "utf8").split("\n").slice(1);
+  const lines = readFileSync(dataPath(FOLDER, "derived_qrels_subtaskB_question_similarity.tsv"), "utf8")
+    .split("\n")
+    .slice(1);
   for (const line of lines) {
     const [, q, rel, , grade] = line.split("\t");
     if (!q || !rel) continue;
     grades.set(q, (grades.get(q) ?? new Map()).set(rel, Number(grade)));
   }
   const ranks = engineRanks();
-  const queries = jsonl<{ split: Split; orgq_id: string; subject: string; body: string }>("derived_queries.jsonl").map((q) => {
-    const g = grades.get(q.orgq_id) ?? new Map<string, number>();
-    return {
-      id: q.orgq_id,
-      split: q.split,
-      subject: q.subject,
-      text: postEmbeddingText({ title: q.subject, content: q.body ?? "" }),
-      grades: g,
-      engineOrder: [...g.keys()].sort((a, b) => (ranks.get(a) ?? 99) - (ranks.get(b) ?? 99)),
-    };
-  });
+  const queries = jsonl<{ split: Split; orgq_id: string; subject: string; body: string }>("derived_queries.jsonl").map(
+    (q) => {
+      const g = grades.get(q.orgq_id) ?? new Map<string, number>();
+      return {
+        id: q.orgq_id,
+        split: q.split,
+        subject: q.subject,
+        text: postEmbeddingText({ title: q.subject, content: q.body ?? "" }),
+        grades: g,
+        engineOrder: [...g.keys()].sort((a, b) => (ranks.get(a) ?? 99) - (ranks.get(b) ?? 99)),
+      };
+    },
+  );
   return { posts, queries };
 }
 
@@ -222,7 +235,13 @@ function score(queries: readonly Query[], rank: (q: Query) => string[]): Scores 
   }
   const sum = (xs: number[]): number => xs.reduce((s, x) => s + x, 0);
   const n = Math.max(1, queries.length);
-  return { map: sum(aps) / n, mapJudged: sum(aps) / Math.max(1, aps.length), ndcg: sum(nd) / n, queries: queries.length, noRelevant: queries.length - aps.length };
+  return {
+    map: sum(aps) / n,
+    mapJudged: sum(aps) / Math.max(1, aps.length),
+    ndcg: sum(nd) / n,
+    queries: queries.length,
+    noRelevant: queries.length - aps.length,
+  };
 }
 
 const hashOrder = (id: string): string => createHash("sha1").update(id).digest("hex");
@@ -242,7 +261,7 @@ function orderCandidates(q: Query, scores: Map<string, number>): string[] {
 /** Expected MAP/nDCG of a random order, by averaging seeded shuffles. */
 function randomBaseline(queries: readonly Query[], trials = 500): Scores {
   let seed = 12345;
-  const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   let map = 0;
   let judged = 0;
   let nd = 0;
@@ -263,9 +282,13 @@ function randomBaseline(queries: readonly Query[], trials = 500): Scores {
   return { ...last!, map: map / trials, mapJudged: judged / trials, ndcg: nd / trials };
 }
 
-type Mode = { name: string; run: (index: SearchIndex, text: string, vector: Float32Array, pool: number) => Promise<Map<string, number>> };
+type Mode = {
+  name: string;
+  run: (index: SearchIndex, text: string, vector: Float32Array, pool: number) => Promise<Map<string, number>>;
+};
 
-const toScores = (hits: { post: { id: string }; score: number }[]): Map<string, number> => new Map(hits.map((h) => [h.post.id, h.score]));
+const toScores = (hits: { post: { id: string }; score: number }[]): Map<string, number> =>
+  new Map(hits.map((h) => [h.post.id, h.score]));
 
 /** The mode name of hybrid retrieval at `alpha`. */
 const hybridMode = (alpha: number): string => `hybrid a=${alpha}`;
@@ -273,20 +296,34 @@ const hybridMode = (alpha: number): string => `hybrid a=${alpha}`;
 function modes(alphas: readonly number[]): Mode[] {
   return [
     { name: "keyword", run: async (i, text, _v, pool) => toScores(await i.keyword({ text, limit: pool, offset: 0 })) },
-    { name: "vector", run: async (i, _t, v, pool) => toScores(await i.nearVector({ vector: v, limit: pool, offset: 0 })) },
-    ...alphas.map((alpha) => ({ name: hybridMode(alpha), run: async (i: SearchIndex, text: string, v: Float32Array, pool: number) => toScores(await i.hybrid({ text, vector: v, alpha, limit: pool, offset: 0 })) })),
+    {
+      name: "vector",
+      run: async (i, _t, v, pool) => toScores(await i.nearVector({ vector: v, limit: pool, offset: 0 })),
+    },
+    ...alphas.map((alpha) => ({
+      name: hybridMode(alpha),
+      run: async (i: SearchIndex, text: string, v: Float32Array, pool: number) =>
+        toScores(await i.hybrid({ text, vector: v, alpha, limit: pool, offset: 0 })),
+    })),
   ];
 }
 
 /** Indexes the related threads as ingest would (enriched, upserted in batches, indexes folded in). */
-export async function fill(index: SearchIndex, posts: readonly Post[], vectors: readonly Float32Array[], model = CACHE_MODEL, enrichVectors = vectors): Promise<void> {
+export async function fill(
+  index: SearchIndex,
+  posts: readonly Post[],
+  vectors: readonly Float32Array[],
+  model = CACHE_MODEL,
+  enrichVectors = vectors,
+): Promise<void> {
   await index.open(model, vectors[0]!.length);
   // The sentiment and lead heads read USE-lite vectors, whichever encoder fills the index.
   const enriched = await createPostEnricher().enrich(posts, enrichVectors);
   const rows: IndexedPost[] = enriched.map((p, i) => ({ ...p, vector: vectors[i]! }));
   for (let i = 0; i < rows.length; i += 256) {
     const res = await index.upsert(rows.slice(i, i + 256));
-    if (res.failed.length > 0) throw new Error(`index refused ${res.failed.length} posts, e.g. ${res.failed[0]!.id}: ${res.failed[0]!.reason}`);
+    if (res.failed.length > 0)
+      throw new Error(`index refused ${res.failed.length} posts, e.g. ${res.failed[0]!.id}: ${res.failed[0]!.reason}`);
   }
   // Fold every row into the full-text and vector indexes, as closing an ingest does.
   if (index instanceof LanceDbIndex) await index.optimize();
@@ -301,11 +338,20 @@ interface QueryForm {
 }
 
 /** Scores of every mode on one backend: scores[mode][query id] = candidate order. */
-async function rankAll(index: SearchIndex, data: Dataset, form: QueryForm, alphas: readonly number[]): Promise<Map<string, Map<string, string[]>>> {
+async function rankAll(
+  index: SearchIndex,
+  data: Dataset,
+  form: QueryForm,
+  alphas: readonly number[],
+): Promise<Map<string, Map<string, string[]>>> {
   const out = new Map<string, Map<string, string[]>>();
   for (const mode of modes(alphas)) {
     const orders = new Map<string, string[]>();
-    for (const q of data.queries) orders.set(q.id, orderCandidates(q, await mode.run(index, form.text(q), form.vectors.get(q.id)!, data.posts.length)));
+    for (const q of data.queries)
+      orders.set(
+        q.id,
+        orderCandidates(q, await mode.run(index, form.text(q), form.vectors.get(q.id)!, data.posts.length)),
+      );
     out.set(mode.name, orders);
   }
   return out;
@@ -318,21 +364,42 @@ const SERVICE_MODE = "service";
  * Adds the service's weighting to `ranks` as {@link SERVICE_MODE}: each query takes the order of the
  * alpha the service would give its keyword text (src/core/hybrid-alpha.ts); both alphas are swept.
  */
-function withServiceMode(ranks: Map<string, Map<string, string[]>>, data: Dataset, form: QueryForm, alphas: HybridAlphas): Map<string, Map<string, string[]>> {
-  const orders = new Map(data.queries.map((q) => [q.id, ranks.get(hybridMode(alphaFor(form.text(q), alphas)))!.get(q.id)!] as const));
+function withServiceMode(
+  ranks: Map<string, Map<string, string[]>>,
+  data: Dataset,
+  form: QueryForm,
+  alphas: HybridAlphas,
+): Map<string, Map<string, string[]>> {
+  const orders = new Map(
+    data.queries.map((q) => [q.id, ranks.get(hybridMode(alphaFor(form.text(q), alphas)))!.get(q.id)!] as const),
+  );
   return new Map([...ranks, [SERVICE_MODE, orders]]);
 }
 
 async function run(ctx: EvalContext): Promise<string> {
   const data = loadQuestionSimilarity();
-  ctx.recordData("SemEval-2016 T3 subtask B related threads (posts)", data.posts.length, "the pool every query searches");
-  for (const s of SPLITS) ctx.recordData(`SemEval-2016 T3 subtask B queries, ${s}`, data.queries.filter((q) => q.split === s).length, "10 judged candidates each");
+  ctx.recordData(
+    "SemEval-2016 T3 subtask B related threads (posts)",
+    data.posts.length,
+    "the pool every query searches",
+  );
+  for (const s of SPLITS)
+    ctx.recordData(
+      `SemEval-2016 T3 subtask B queries, ${s}`,
+      data.queries.filter((q) => q.split === s).length,
+      "10 judged candidates each",
+    );
   const { hybridFusion: fusion, hybridAlpha: defaultAlpha, shortQueryAlpha } = loadConfig({});
   const serviceAlphas: HybridAlphas = { hybridAlpha: defaultAlpha, shortQueryAlpha };
   const alphas = [...new Set([...SWEEP, defaultAlpha, shortQueryAlpha])].sort();
   const useVectors = await embedCached("semeval-posts", data.posts.map(postEmbeddingText));
 
-  const backends: { name: string; ranks?: Map<string, Map<string, string[]>>; shortRanks?: Map<string, Map<string, string[]>>; skipped?: string }[] = [];
+  const backends: {
+    name: string;
+    ranks?: Map<string, Map<string, string[]>>;
+    shortRanks?: Map<string, Map<string, string[]>>;
+    skipped?: string;
+  }[] = [];
   const weaviateSkip = weaviateSkipReason();
   for (const encoder of ENCODERS) {
     const { model, label } = ENCODER_MODELS[encoder];
@@ -342,14 +409,31 @@ async function run(ctx: EvalContext): Promise<string> {
       backends.push({ name: `every backend${suffix}`, skipped: missing });
       continue;
     }
-    const postVectors = encoder === "use-lite" ? useVectors : await embedCached("semeval-posts", data.posts.map(postEmbeddingText), encoder);
-    const queryVectors = await embedCached("semeval-queries", data.queries.map((q) => q.text), encoder);
+    const postVectors =
+      encoder === "use-lite"
+        ? useVectors
+        : await embedCached("semeval-posts", data.posts.map(postEmbeddingText), encoder);
+    const queryVectors = await embedCached(
+      "semeval-queries",
+      data.queries.map((q) => q.text),
+      encoder,
+    );
     // The keyword side gets what the service sends it (keyword-text.ts: no "vs"/"versus").
-    const full: QueryForm = { text: (q) => keywordText(q.text), vectors: new Map(data.queries.map((q, i) => [q.id, queryVectors[i]!])) };
+    const full: QueryForm = {
+      text: (q) => keywordText(q.text),
+      vectors: new Map(data.queries.map((q, i) => [q.id, queryVectors[i]!])),
+    };
     // The subject line alone: a short query, as people type into a search box, where the question's
     // body is the long form the task judged.
-    const subjectVectors = await embedCached("semeval-subjects", data.queries.map((q) => q.subject), encoder);
-    const short: QueryForm = { text: (q) => keywordText(q.subject), vectors: new Map(data.queries.map((q, i) => [q.id, subjectVectors[i]!])) };
+    const subjectVectors = await embedCached(
+      "semeval-subjects",
+      data.queries.map((q) => q.subject),
+      encoder,
+    );
+    const short: QueryForm = {
+      text: (q) => keywordText(q.subject),
+      vectors: new Map(data.queries.map((q, i) => [q.id, subjectVectors[i]!])),
+    };
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-eval-retrieval-"));
     try {
       const lance = new LanceDbIndex({ dir: LanceDbIndex.dirFor(dir), fusion });
@@ -370,7 +454,15 @@ async function run(ctx: EvalContext): Promise<string> {
       backends.push({ name: `Weaviate${suffix}`, skipped: weaviateSkip });
     } else {
       const server = await startWeaviate();
-      const wv = new WeaviateIndex({ httpUrl: server.httpUrl, grpcUrl: server.grpcUrl, collection: `EvalSemeval${Date.now()}`, replicationFactor: 1, shards: 1, consistency: "ONE", fusion });
+      const wv = new WeaviateIndex({
+        httpUrl: server.httpUrl,
+        grpcUrl: server.grpcUrl,
+        collection: `EvalSemeval${Date.now()}`,
+        replicationFactor: 1,
+        shards: 1,
+        consistency: "ONE",
+        fusion,
+      });
       try {
         await fill(wv, data.posts, postVectors, model, useVectors);
         backends.push({
@@ -392,23 +484,55 @@ async function run(ctx: EvalContext): Promise<string> {
     const qs = bySplit(s);
     const engine = score(qs, (q) => q.engineOrder);
     const random = randomBaseline(qs);
-    rows.push([s, "reference", "search engine's order (from the task data)", pts(engine.map), pts(engine.mapJudged), pts(engine.ndcg), `${engine.queries} (${engine.noRelevant} without relevant)`]);
-    rows.push([s, "reference", "random order (expected, 500 shuffles)", pts(random.map), pts(random.mapJudged), pts(random.ndcg), String(random.queries)]);
+    rows.push([
+      s,
+      "reference",
+      "search engine's order (from the task data)",
+      pts(engine.map),
+      pts(engine.mapJudged),
+      pts(engine.ndcg),
+      `${engine.queries} (${engine.noRelevant} without relevant)`,
+    ]);
+    rows.push([
+      s,
+      "reference",
+      "random order (expected, 500 shuffles)",
+      pts(random.map),
+      pts(random.mapJudged),
+      pts(random.ndcg),
+      String(random.queries),
+    ]);
     for (const b of backends) {
       if (b.ranks === undefined) continue;
       for (const mode of ["keyword", "vector", hybridMode(defaultAlpha)]) {
         const orders = b.ranks.get(mode)!;
         const r = score(qs, (q) => orders.get(q.id)!);
-        rows.push([s, b.name, mode === hybridMode(defaultAlpha) ? `hybrid (alpha ${defaultAlpha}, ${fusion}; service default)` : `${mode} only`, pts(r.map), pts(r.mapJudged), pts(r.ndcg), String(r.queries)]);
+        rows.push([
+          s,
+          b.name,
+          mode === hybridMode(defaultAlpha)
+            ? `hybrid (alpha ${defaultAlpha}, ${fusion}; service default)`
+            : `${mode} only`,
+          pts(r.map),
+          pts(r.mapJudged),
+          pts(r.ndcg),
+          String(r.queries),
+        ]);
       }
     }
   }
-  const alphaOf = (mode: string): number | undefined => (mode.startsWith("hybrid a=") ? Number(mode.slice("hybrid a=".length)) : undefined);
+  const alphaOf = (mode: string): number | undefined =>
+    mode.startsWith("hybrid a=") ? Number(mode.slice("hybrid a=".length)) : undefined;
   /**
    * One backend's sweep over `modes` for one query form: a table row per mode (`label` names it),
    * the line naming the alpha best on train_part2 with its dev figures, and train MAP by alpha.
    */
-  const sweep = (name: string, ranks: Map<string, Map<string, string[]>>, modes: readonly string[], label: (mode: string) => string) => {
+  const sweep = (
+    name: string,
+    ranks: Map<string, Map<string, string[]>>,
+    modes: readonly string[],
+    label: (mode: string) => string,
+  ) => {
     const rows: string[][] = [];
     const trainMap = new Map<number, number>();
     let best = { alpha: defaultAlpha, map: -1 };
@@ -435,13 +559,36 @@ async function run(ctx: EvalContext): Promise<string> {
             const [a, b] = [service, fixed].map((orders) => score(bySplit(split), (q) => orders.get(q.id)!).map);
             return `${split === "dev" ? "dev" : "train"} MAP ${pts(a!)} against ${pts(b!)}`;
           });
-    return { rows, chosen, trainMap, serviceVsDefault: vs === undefined ? undefined : `${name}: as the service weighs them, ${vs.join(", ")} at alpha ${defaultAlpha} alone.` };
+    return {
+      rows,
+      chosen,
+      trainMap,
+      serviceVsDefault:
+        vs === undefined
+          ? undefined
+          : `${name}: as the service weighs them, ${vs.join(", ")} at alpha ${defaultAlpha} alone.`,
+    };
   };
   const serviceLabel = `as the service weighs it (${shortQueryAlpha} for one or two words, else ${defaultAlpha})`;
-  const longSweeps = backends.flatMap((b) => (b.ranks === undefined ? [] : [sweep(b.name, b.ranks, [...alphas.map(hybridMode), SERVICE_MODE], (m) => (m === SERVICE_MODE ? serviceLabel : String(alphaOf(m))))]));
-  const shortLabel = (m: string): string => (m === SERVICE_MODE ? `hybrid, ${serviceLabel}` : alphaOf(m) === undefined ? `${m} only` : `hybrid, alpha ${alphaOf(m)}`);
+  const longSweeps = backends.flatMap((b) =>
+    b.ranks === undefined
+      ? []
+      : [
+          sweep(b.name, b.ranks, [...alphas.map(hybridMode), SERVICE_MODE], (m) =>
+            m === SERVICE_MODE ? serviceLabel : String(alphaOf(m)),
+          ),
+        ],
+  );
+  const shortLabel = (m: string): string =>
+    m === SERVICE_MODE
+      ? `hybrid, ${serviceLabel}`
+      : alphaOf(m) === undefined
+        ? `${m} only`
+        : `hybrid, alpha ${alphaOf(m)}`;
   const shortSweeps = backends.flatMap((b) =>
-    b.shortRanks === undefined ? [] : [sweep(b.name, b.shortRanks, ["keyword", "vector", ...alphas.map(hybridMode), SERVICE_MODE], shortLabel)],
+    b.shortRanks === undefined
+      ? []
+      : [sweep(b.name, b.shortRanks, ["keyword", "vector", ...alphas.map(hybridMode), SERVICE_MODE], shortLabel)],
   );
   // The service's one default for both backends: the alpha with the best train MAP averaged over
   // every backend and both query forms.
@@ -476,7 +623,10 @@ async function run(ctx: EvalContext): Promise<string> {
     "Hybrid alpha (weight of the vector side), chosen on train_part2 only and then read on dev (dev is",
     "not used to choose):",
     "",
-    table(["backend", "alpha", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"], longSweeps.flatMap((w) => w.rows)),
+    table(
+      ["backend", "alpha", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"],
+      longSweeps.flatMap((w) => w.rows),
+    ),
     "",
     ...longSweeps.map((w) => `- ${w.chosen}`),
     "",
@@ -484,7 +634,10 @@ async function run(ctx: EvalContext): Promise<string> {
     "search-box query, as the service mostly gets, where the rows above query with the question's",
     "long form). Chosen on train_part2 the same way:",
     "",
-    table(["backend", "ranking", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"], shortSweeps.flatMap((w) => w.rows)),
+    table(
+      ["backend", "ranking", "train MAP", "train nDCG@10", "dev MAP", "dev nDCG@10"],
+      shortSweeps.flatMap((w) => w.rows),
+    ),
     "",
     ...shortSweeps.map((w) => `- ${w.chosen}`),
     ...shortSweeps.flatMap((w) => (w.serviceVsDefault === undefined ? [] : [`- ${w.serviceVsDefault}`])),
@@ -497,8 +650,8 @@ async function run(ctx: EvalContext): Promise<string> {
     "re-ranking only 10 candidates that a web search engine already found similar, so every method",
     "starts from a strong pool; USE-lite is a small general-purpose sentence encoder that has never",
     "seen Qatar Living text; the keyword side is each engine's BM25 with our title boost, untuned,",
-    "given the query as SearchCore sends it (since 2026-11-28 without \"vs\"/\"versus\", which one",
-    "dev query holds: \"Indian guys versus Pakistani guys\").",
+    'given the query as SearchCore sends it (since 2026-11-28 without "vs"/"versus", which one',
+    'dev query holds: "Indian guys versus Pakistani guys").',
     "The task's best systems used supervised rankers trained on these forums; we use none.",
   ].join("\n");
 }

@@ -12,15 +12,14 @@
  * fails the run when CI or REQUIRE_DATA=1 is set.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { table } from "./format.js";
-import { loadEvalResults, readPreviousReport, saveEvalResult, type StoredEval } from "./results-store.js";
+import { loadEvalResults, readPreviousReport, type StoredEval, saveEvalResult } from "./results-store.js";
 import { retrievalSection } from "./retrieval.js";
-import { summarySection } from "./sections/summary.js";
 import type { EvalSection } from "./section.js";
 import { buyingIntentSection } from "./sections/buying-intent.js";
 import { enrichmentCostSection } from "./sections/enrichment-cost.js";
@@ -28,6 +27,7 @@ import { industrySection } from "./sections/industry.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
+import { summarySection } from "./sections/summary.js";
 import { targetProductSection } from "./sections/target-product.js";
 import { trendsHnSection } from "./sections/trends-hn.js";
 import { trendsRedditSection } from "./sections/trends-reddit.js";
@@ -75,7 +75,8 @@ async function runSection(section: EvalSection): Promise<StoredEval> {
   } else {
     body = await section.run({
       recordData: (name, rows, note) => data.push([name, String(rows), note]),
-      recordGoal: (name, ours, met) => goals.push([name, ours, met === undefined ? "no target" : met ? "met" : "**not met**"]),
+      recordGoal: (name, ours, met) =>
+        goals.push([name, ours, met === undefined ? "no target" : met ? "met" : "**not met**"]),
     });
   }
   const durationS = Math.round((Date.now() - started) / 1000);
@@ -132,7 +133,9 @@ async function main(): Promise<void> {
     "cost section measures speed; the others' figures do not depend on the machine.",
     "",
     `- Written: ${new Date().toISOString()}`,
-    reportOnly ? "- Machine of this run: none (`--only report` rewrote the report from stored sections)" : `- Machine of this run: ${machineLine()}`,
+    reportOnly
+      ? "- Machine of this run: none (`--only report` rewrote the report from stored sections)"
+      : `- Machine of this run: ${machineLine()}`,
     `- Node ${process.version}`,
     "",
     "Where we stand:",

@@ -35,7 +35,10 @@ const GOEMOTIONS_GROUP: Record<string, SentimentLabel | "ambiguous"> = {
  * labels span groups (e.g. "1,3" negative+positive) are excluded, in training and in evaluation
  * alike. Returns the kept rows and the number excluded.
  */
-export function loadGoEmotions(split: "train" | "dev" | "test"): { rows: (LabelledText & { id: string })[]; excluded: number } {
+export function loadGoEmotions(split: "train" | "dev" | "test"): {
+  rows: (LabelledText & { id: string })[];
+  excluded: number;
+} {
   const lines = readFileSync(dataPath("eval/sentiment_goemotions_reddit/group", `${split}.tsv`), "utf8").split("\n");
   const rows: (LabelledText & { id: string })[] = [];
   let excluded = 0;
@@ -60,12 +63,17 @@ export function loadGoEmotions(split: "train" | "dev" | "test"): { rows: (Labell
  */
 export function loadGoEmotionNames(split: "train" | "dev" | "test"): Map<string, string[]> {
   const dir = "eval/sentiment_goemotions_reddit/original";
-  const names = readFileSync(dataPath(dir, "labels.txt"), "utf8").split("\n").map((l) => l.trim());
+  const names = readFileSync(dataPath(dir, "labels.txt"), "utf8")
+    .split("\n")
+    .map((l) => l.trim());
   const out = new Map<string, string[]>();
   for (const line of readFileSync(dataPath(dir, `${split}.tsv`), "utf8").split("\n")) {
     const [, ids, id] = line.split("\t");
     if (ids === undefined || id === undefined) continue;
-    out.set(id.trim(), ids.split(",").map((i) => names[Number(i)] ?? ""));
+    out.set(
+      id.trim(),
+      ids.split(",").map((i) => names[Number(i)] ?? ""),
+    );
   }
   return out;
 }

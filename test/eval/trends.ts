@@ -20,8 +20,8 @@ import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
 import { loadTopicModel } from "../../src/topics/model-file.js";
 import { rebuildTopics } from "../../src/topics/rebuild.js";
-import { hasTheme, MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
+import { hasTheme, MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import type { TrendStore } from "../../src/topics/trend-store.js";
 import { makePost } from "../index/synthetic.js";
 import { allItems } from "../ingest/corpora.js";
@@ -49,7 +49,11 @@ export function monthlyPeriods(first: string, last: string): TrendPeriod[] {
   let [y, m] = first.split("-").map(Number) as [number, number];
   const [ly, lm] = last.split("-").map(Number) as [number, number];
   while (y < ly || (y === ly && m <= lm)) {
-    out.push({ label: `${y}-${String(m).padStart(2, "0")}`, start: iso(Date.UTC(y, m - 1, 1)), end: iso(Date.UTC(y, m, 0)) });
+    out.push({
+      label: `${y}-${String(m).padStart(2, "0")}`,
+      start: iso(Date.UTC(y, m - 1, 1)),
+      end: iso(Date.UTC(y, m, 0)),
+    });
     [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1];
   }
   return out;
@@ -97,17 +101,28 @@ export async function renderTrends(
         continue;
       }
       out.trends.forEach((t, i) => {
-        rows.push([i === 0 ? p.label : "", String(i + 1), t.label, t.trendingKeywords.join(", "), String(t.postCount), fmt(t.growthRate, 2), fmt(t.trendScore, 1)]);
+        rows.push([
+          i === 0 ? p.label : "",
+          String(i + 1),
+          t.label,
+          t.trendingKeywords.join(", "),
+          String(t.postCount),
+          fmt(t.growthRate, 2),
+          fmt(t.trendScore, 1),
+        ]);
       });
     }
-    parts.push(`### ${corpus}\n\n${table(["period", "#", "topic", "trending keywords", "posts", "growth", "score"], rows)}`);
+    parts.push(
+      `### ${corpus}\n\n${table(["period", "#", "topic", "trending keywords", "posts", "growth", "score"], rows)}`,
+    );
   }
   return parts.join("\n\n");
 }
 
 /** Every post of both corpora, through the ingest readers. */
 export async function readTrendCorpora(): Promise<{ hackernews: Post[]; reddit: Post[] }> {
-  const posts = async (file: string) => (await allItems(dataPath(file))).flatMap((item) => ("post" in item ? [item.post] : []));
+  const posts = async (file: string) =>
+    (await allItems(dataPath(file))).flatMap((item) => ("post" in item ? [item.post] : []));
   return { hackernews: await posts(HN_FILE), reddit: await posts(REDDIT_FILE) };
 }
 
@@ -121,7 +136,10 @@ export function evaluationPeriods(reddit: readonly Post[]): TrendCorpusPeriods[]
   const created = reddit.map((p) => p.created);
   return [
     { corpus: "Hacker News (monthly)", periods: monthlyPeriods("2015-09", "2016-09") },
-    { corpus: "reddit top 2013 (quarterly)", periods: reddit.length === 0 ? [] : quarterlyPeriods(Math.min(...created), Math.max(...created)) },
+    {
+      corpus: "reddit top 2013 (quarterly)",
+      periods: reddit.length === 0 ? [] : quarterlyPeriods(Math.min(...created), Math.max(...created)),
+    },
   ];
 }
 
@@ -165,7 +183,13 @@ async function trendVectors(posts: readonly Post[]): Promise<Float32Array[]> {
     process.stderr.write(`trends: ${kept.size} of ${posts.length} vectors from ${dir}\n`);
   }
   const missing = posts.filter((p) => !kept.has(p.id));
-  const embedded = missing.length > 0 ? await embedCached("trends", missing.map((p) => `${p.title}\n${p.content.slice(0, 1000)}`)) : [];
+  const embedded =
+    missing.length > 0
+      ? await embedCached(
+          "trends",
+          missing.map((p) => `${p.title}\n${p.content.slice(0, 1000)}`),
+        )
+      : [];
   missing.forEach((p, i) => kept.set(p.id, embedded[i]!));
   return posts.map((p) => kept.get(p.id)!);
 }
@@ -199,7 +223,8 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
   const store = new LanceDbTrendStore({ dir });
   try {
     await index.open(CACHE_MODEL, vectors[0]!.length);
-    for (let i = 0; i < all.length; i += 2000) await index.upsert(all.slice(i, i + 2000).map((p, j) => asIndexed(p, vectors[i + j]!)));
+    for (let i = 0; i < all.length; i += 2000)
+      await index.upsert(all.slice(i, i + 2000).map((p, j) => asIndexed(p, vectors[i + j]!)));
     // The writer folds its rows into the indexes before the re-tag, as `threadsight ingest` has
     // closed before `topics rebuild` runs (one writer per directory): left open, its closing
     // compaction was planned on the table as it stood before the re-tag and failed to commit
@@ -207,12 +232,21 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
     await index.close();
     await store.open();
     const file = path.join(root, "topics", "model.json");
-    const report = await rebuildTopics(store, { file, seed: 42, ...(opts.k ? { k: opts.k } : {}), ...(opts.fitSample ? { fitSample: opts.fitSample } : {}) });
+    const report = await rebuildTopics(store, {
+      file,
+      seed: 42,
+      ...(opts.k ? { k: opts.k } : {}),
+      ...(opts.fitSample ? { fitSample: opts.fitSample } : {}),
+    });
     const model = await loadTopicModel(file);
-    const periods = evaluationPeriods(reddit).filter((c) => c.periods.length > 0 && (hackernews.length > 0 || !c.corpus.startsWith("Hacker News")));
+    const periods = evaluationPeriods(reddit).filter(
+      (c) => c.periods.length > 0 && (hackernews.length > 0 || !c.corpus.startsWith("Hacker News")),
+    );
     const body = await renderTrends(store, async () => model, periods);
     const clusters = opts.k ? `k = ${opts.k}` : "k = sqrt(n/2) capped 20..200";
-    const source = process.env[VECTOR_INDEX_ENV] ? ` (vectors as the ingest computed them, read from a kept index: ${VECTOR_INDEX_ENV})` : "";
+    const source = process.env[VECTOR_INDEX_ENV]
+      ? ` (vectors as the ingest computed them, read from a kept index: ${VECTOR_INDEX_ENV})`
+      : "";
     const fitted = opts.fitSample ? `, fitted on ${opts.fitSample.toLocaleString("en-US")} sampled posts` : "";
     const themeless = (model?.topics ?? []).filter((t) => !hasTheme(t));
     const setAside = themeless.map((t) => `"${t.label}" (${((t.labelCoverage ?? 0) * 100).toFixed(1)}%)`).join(", ");
@@ -230,7 +264,7 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
       "per topic and period), so a keyword needs two posts that use it and a topic of one post shows none.",
       "Keywords are ranked by that log-odds z times the term's inverse document frequency over all the posts the",
       "topics were built from (2026-11-25: before, by z alone, which favours words common in the topic, and small",
-      "windows listed words such as \"create, simple, mean\"). Measured once with the wordfreq package (PyPI, general",
+      'windows listed words such as "create, simple, mean"). Measured once with the wordfreq package (PyPI, general',
       "English): keywords among the most common English words (Zipf frequency >= 5) went from 0.24 to 0.16 of this",
       "evaluation's Hacker News keywords and from 0.45 to 0.21 of its reddit ones, from 0.46 to 0.29 over 1,359",
       "trends of the 92,912-post service index (every month and quarter, 10 trends each).",

@@ -4,9 +4,9 @@
  */
 import { createReadStream } from "node:fs";
 import path from "node:path";
-import type { Post } from "../../src/model/post.js";
 import { readHnCsv } from "../../src/ingest/readers/hn-csv.js";
 import { readStackExchangeJsonl } from "../../src/ingest/readers/stackexchange-jsonl.js";
+import type { Post } from "../../src/model/post.js";
 import { CORPORA } from "../harness/seed.js";
 
 async function take(reader: AsyncIterable<{ post: Post } | { skip: unknown }>, limit: number): Promise<Post[]> {
@@ -25,5 +25,8 @@ export function hnCorpusPosts(limit: number): Promise<Post[]> {
 
 /** The first `limit` questions of the startups.stackexchange corpus, with their raw records. */
 export function seCorpusPosts(limit: number): Promise<Post[]> {
-  return take(readStackExchangeJsonl(createReadStream(path.join(CORPORA, "stackexchange_startups/startups_se_questions.jsonl"))), limit);
+  return take(
+    readStackExchangeJsonl(createReadStream(path.join(CORPORA, "stackexchange_startups/startups_se_questions.jsonl"))),
+    limit,
+  );
 }

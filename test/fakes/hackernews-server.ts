@@ -30,7 +30,10 @@ export interface FakeHn extends PoliteServer {
 }
 
 /** Starts the fake with `stories` to publish from, ids from `firstId`. */
-export async function startFakeHn(stories: readonly Post[], options: { firstId?: number; manners?: Manners } = {}): Promise<FakeHn> {
+export async function startFakeHn(
+  stories: readonly Post[],
+  options: { firstId?: number; manners?: Manners } = {},
+): Promise<FakeHn> {
   const items = new Map<number, HnItem>();
   const updated: number[] = [];
   let maxItem = (options.firstId ?? 40_000_000) - 1;
@@ -65,9 +68,24 @@ export async function startFakeHn(stories: readonly Post[], options: { firstId?:
       const hi = Number(/created_at_i<(\d+)/.exec(filters)?.[1] ?? Number.MAX_SAFE_INTEGER);
       const perPage = Number(url.searchParams.get("hitsPerPage") ?? 20);
       const page = Number(url.searchParams.get("page") ?? 0);
-      const all = [...items.values()].filter((i) => i["type"] === "story" && i["deleted"] !== true && (i["time"] as number) > lo && (i["time"] as number) < hi).sort((a, b) => (b["time"] as number) - (a["time"] as number) || b.id - a.id);
+      const all = [...items.values()]
+        .filter(
+          (i) =>
+            i["type"] === "story" && i["deleted"] !== true && (i["time"] as number) > lo && (i["time"] as number) < hi,
+        )
+        .sort((a, b) => (b["time"] as number) - (a["time"] as number) || b.id - a.id);
       const nbPages = Math.ceil(all.length / perPage);
-      return json({ hits: all.slice(page * perPage, (page + 1) * perPage).map(hit), nbHits: all.length, page, nbPages, hitsPerPage: perPage, exhaustiveNbHits: true, processingTimeMS: 1, query: "", params: url.search.slice(1) });
+      return json({
+        hits: all.slice(page * perPage, (page + 1) * perPage).map(hit),
+        nbHits: all.length,
+        page,
+        nbPages,
+        hitsPerPage: perPage,
+        exhaustiveNbHits: true,
+        processingTimeMS: 1,
+        query: "",
+        params: url.search.slice(1),
+      });
     }
     return { status: 404, body: '{"error":"Permission denied"}' };
   };
@@ -82,9 +100,26 @@ export async function startFakeHn(stories: readonly Post[], options: { firstId?:
       const made: HnItem[] = [];
       for (let i = 0; i < count && nextStory < stories.length; i += 1) {
         const s = stories[nextStory++]!;
-        const story: HnItem = { id: ++maxItem, type: "story", by: s.author, time: Math.floor(at / 1000), title: s.title, url: `https://example.org/${maxItem}`, score: s.upvotes, descendants: s.comments, kids: [maxItem + 1] };
+        const story: HnItem = {
+          id: ++maxItem,
+          type: "story",
+          by: s.author,
+          time: Math.floor(at / 1000),
+          title: s.title,
+          url: `https://example.org/${maxItem}`,
+          score: s.upvotes,
+          descendants: s.comments,
+          kids: [maxItem + 1],
+        };
         items.set(story.id, story);
-        const comment: HnItem = { id: ++maxItem, type: "comment", by: "commenter", time: Math.floor(at / 1000), parent: story.id, text: "<p>a comment, not a post</p>" };
+        const comment: HnItem = {
+          id: ++maxItem,
+          type: "comment",
+          by: "commenter",
+          time: Math.floor(at / 1000),
+          parent: story.id,
+          text: "<p>a comment, not a post</p>",
+        };
         items.set(comment.id, comment);
         made.push(story);
       }

@@ -35,7 +35,9 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
       requests.push({ headers: req.headers, body: JSON.parse(raw) });
       const b = behaviour;
       if (b.kind === "status") {
-        res.writeHead(b.status, { "content-type": "application/json" }).end(b.body ?? '{"error":{"message":"server error","type":"server_error"}}');
+        res
+          .writeHead(b.status, { "content-type": "application/json" })
+          .end(b.body ?? '{"error":{"message":"server error","type":"server_error"}}');
         return;
       }
       if (b.kind === "garbage") {

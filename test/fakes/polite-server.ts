@@ -59,7 +59,10 @@ export interface Manners {
 }
 
 /** Starts a fake answering with `route` (path with query) on a loopback port. */
-export async function startPoliteServer(route: (url: URL, req: http.IncomingMessage) => RouteAnswer, manners: Manners = { maxConcurrent: 8, maxRequests: 10_000 }): Promise<PoliteServer> {
+export async function startPoliteServer(
+  route: (url: URL, req: http.IncomingMessage) => RouteAnswer,
+  manners: Manners = { maxConcurrent: 8, maxRequests: 10_000 },
+): Promise<PoliteServer> {
   const requests: LoggedRequest[] = [];
   const violations: string[] = [];
   const faults: Fault[] = [];
@@ -69,15 +72,25 @@ export async function startPoliteServer(route: (url: URL, req: http.IncomingMess
   const server = http.createServer((req, res) => {
     const now = Date.now();
     const url = new URL(req.url ?? "/", "http://fake");
-    const entry: LoggedRequest = { at: now, method: req.method ?? "GET", url: url.pathname + url.search, headers: req.headers, status: 0 };
+    const entry: LoggedRequest = {
+      at: now,
+      method: req.method ?? "GET",
+      url: url.pathname + url.search,
+      headers: req.headers,
+      status: 0,
+    };
     requests.push(entry);
     inFlight += 1;
     const ua = req.headers["user-agent"] ?? "";
-    if (!/threadsight/i.test(ua)) violations.push(`request without a descriptive User-Agent: ${JSON.stringify(ua)} for ${entry.url}`);
+    if (!/threadsight/i.test(ua))
+      violations.push(`request without a descriptive User-Agent: ${JSON.stringify(ua)} for ${entry.url}`);
     // Requests arriving just after the 429 may have left the client before it could know.
-    if (now > blockedFrom + IN_FLIGHT_GRACE_MS && now < blockedUntil - 50) violations.push(`request ${entry.url} sent ${blockedUntil - now} ms before the Retry-After given had passed`);
-    if (inFlight > manners.maxConcurrent) violations.push(`${inFlight} requests in flight, more than ${manners.maxConcurrent}`);
-    if (requests.length > manners.maxRequests) violations.push(`request ${requests.length} exceeds the budget of ${manners.maxRequests}`);
+    if (now > blockedFrom + IN_FLIGHT_GRACE_MS && now < blockedUntil - 50)
+      violations.push(`request ${entry.url} sent ${blockedUntil - now} ms before the Retry-After given had passed`);
+    if (inFlight > manners.maxConcurrent)
+      violations.push(`${inFlight} requests in flight, more than ${manners.maxConcurrent}`);
+    if (requests.length > manners.maxRequests)
+      violations.push(`request ${requests.length} exceeds the budget of ${manners.maxRequests}`);
     const send = (answer: RouteAnswer): void => {
       entry.status = answer.status;
       res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8", ...answer.headers });
@@ -93,7 +106,11 @@ export async function startPoliteServer(route: (url: URL, req: http.IncomingMess
           blockedUntil = Math.max(blockedUntil, now + fault.retryAfter * 1000);
           blockedFrom = now;
         }
-        send({ status: fault.kind === "429" ? 429 : 503, body: JSON.stringify({ error: fault.kind === "429" ? "Too Many Requests" : "Service Unavailable" }), headers });
+        send({
+          status: fault.kind === "429" ? 429 : 503,
+          body: JSON.stringify({ error: fault.kind === "429" ? "Too Many Requests" : "Service Unavailable" }),
+          headers,
+        });
         return;
       }
       if (fault.kind === "500") {

@@ -34,7 +34,9 @@ export async function startFakeFeed(subreddit: string, window = 25): Promise<Fak
 <channel><title>${esc(subreddit)}</title><link>https://www.reddit.com/r/${esc(subreddit)}/</link><description>posts in r/${esc(subreddit)}</description>
 ${entries
   .map(
-    (p) => `<item><title>${esc(p.title)}</title><link>https://www.reddit.com/r/${esc(subreddit)}/comments/${p.nativeId}/post/</link><guid isPermaLink="false">t3_${p.nativeId}</guid>
+    (
+      p,
+    ) => `<item><title>${esc(p.title)}</title><link>https://www.reddit.com/r/${esc(subreddit)}/comments/${p.nativeId}/post/</link><guid isPermaLink="false">t3_${p.nativeId}</guid>
 <pubDate>${new Date(p.created).toUTCString()}</pubDate><dc:creator>${esc(p.author || "unknown")}</dc:creator><description>${esc(`<p>${esc(p.content)}</p>`)}</description></item>`,
   )
   .join("\n")}
@@ -46,7 +48,11 @@ ${entries
       notModified += 1;
       return { status: 304, body: "", headers: { etag } };
     }
-    return { status: 200, body: render(), headers: { "content-type": "application/rss+xml; charset=utf-8", etag, "last-modified": modified.toUTCString() } };
+    return {
+      status: 200,
+      body: render(),
+      headers: { "content-type": "application/rss+xml; charset=utf-8", etag, "last-modified": modified.toUTCString() },
+    };
   };
   const server = await startPoliteServer(route);
   return {

@@ -27,19 +27,30 @@ export interface FakeStackExchange extends PoliteServer {
 }
 
 /** Starts the fake for `site`, with corpus `posts` to publish from. */
-export async function startFakeStackExchange(site: string, posts: readonly Post[], manners?: Manners): Promise<FakeStackExchange> {
+export async function startFakeStackExchange(
+  site: string,
+  posts: readonly Post[],
+  manners?: Manners,
+): Promise<FakeStackExchange> {
   const questions: Record<string, unknown>[] = [];
   let next = 0;
   let backoffNext = 0;
   let backoffUntil = 0;
   let quota = 10_000;
   const violations: string[] = [];
-  const error = (id: number, name: string, message: string): RouteAnswer => ({ status: 400, body: JSON.stringify({ error_id: id, error_message: message, error_name: name }) });
+  const error = (id: number, name: string, message: string): RouteAnswer => ({
+    status: 400,
+    body: JSON.stringify({ error_id: id, error_message: message, error_name: name }),
+  });
   const route = (url: URL): RouteAnswer => {
     if (url.pathname !== "/2.3/questions") return error(404, "no_method", "method not found");
     if (quota <= 0) {
       violations.push("a call after quota_remaining reached 0");
-      return error(502, "throttle_violation", "too many requests from this IP, more requests available in 86400 seconds");
+      return error(
+        502,
+        "throttle_violation",
+        "too many requests from this IP, more requests available in 86400 seconds",
+      );
     }
     if (Date.now() < backoffUntil - 50) {
       violations.push(`a call to /questions ${backoffUntil - Date.now()} ms before the backoff given had passed`);
@@ -51,9 +62,21 @@ export async function startFakeStackExchange(site: string, posts: readonly Post[
     const page = Number(url.searchParams.get("page") ?? 1);
     const size = Number(url.searchParams.get("pagesize") ?? 30);
     const asc = url.searchParams.get("order") === "asc";
-    const all = questions.filter((q) => (q["creation_date"] as number) >= from).sort((a, b) => (asc ? 1 : -1) * ((a["creation_date"] as number) - (b["creation_date"] as number) || (a["question_id"] as number) - (b["question_id"] as number)));
+    const all = questions
+      .filter((q) => (q["creation_date"] as number) >= from)
+      .sort(
+        (a, b) =>
+          (asc ? 1 : -1) *
+          ((a["creation_date"] as number) - (b["creation_date"] as number) ||
+            (a["question_id"] as number) - (b["question_id"] as number)),
+      );
     const items = all.slice((page - 1) * size, page * size);
-    const wrapper: Record<string, unknown> = { items, has_more: page * size < all.length, quota_max: 10_000, quota_remaining: quota };
+    const wrapper: Record<string, unknown> = {
+      items,
+      has_more: page * size < all.length,
+      quota_max: 10_000,
+      quota_remaining: quota,
+    };
     if (backoffNext > 0) {
       wrapper["backoff"] = backoffNext;
       backoffUntil = Date.now() + backoffNext * 1000;
@@ -75,7 +98,14 @@ export async function startFakeStackExchange(site: string, posts: readonly Post[
         const id = Number(p.nativeId.split(":").pop());
         const q = {
           tags: ["startups"],
-          owner: { account_id: 1000 + id, reputation: 101, user_id: 2000 + id, user_type: "registered", display_name: p.author || "anonymous", link: `https://${site}.stackexchange.com/users/${2000 + id}` },
+          owner: {
+            account_id: 1000 + id,
+            reputation: 101,
+            user_id: 2000 + id,
+            user_type: "registered",
+            display_name: p.author || "anonymous",
+            link: `https://${site}.stackexchange.com/users/${2000 + id}`,
+          },
           is_answered: p.comments > 0,
           view_count: 100,
           answer_count: p.comments,

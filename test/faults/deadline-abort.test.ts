@@ -31,10 +31,10 @@ import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
-import { localWeaviateSkipReason, startWeaviateNode } from "../harness/weaviate.js";
+import { startService } from "../harness/service.js";
 import type { WeaviateNode } from "../harness/weaviate.js";
+import { localWeaviateSkipReason, startWeaviateNode } from "../harness/weaviate.js";
 
 /** What one instrumented index call saw. */
 interface SeenCall {
@@ -61,10 +61,14 @@ function instrument(index: SearchIndex, holdMs: number): SeenCall[] {
     (index as unknown as Record<string, unknown>)[method] = async (query: unknown, signal?: AbortSignal) => {
       const call: SeenCall = { method, signal };
       seen.push(call);
-      signal?.addEventListener("abort", () => {
-        call.abortedAt = Date.now();
-        call.reason = signal.reason;
-      }, { once: true });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          call.abortedAt = Date.now();
+          call.reason = signal.reason;
+        },
+        { once: true },
+      );
       if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
       try {
         const out = await real(query, signal);
@@ -92,7 +96,15 @@ interface ChannelCalls {
 /** Sums grpc-js channelz counters over this process's channels whose target ends in `:port`. */
 async function channelCalls(port: number): Promise<ChannelCalls> {
   const handlers = grpc.getChannelzHandlers() as unknown as {
-    GetTopChannels(call: { request: { start_channel_id: number } }, cb: (err: unknown, res: { channel: { data: { target: string; calls_started: number; calls_succeeded: number; calls_failed: number } }[] }) => void): void;
+    GetTopChannels(
+      call: { request: { start_channel_id: number } },
+      cb: (
+        err: unknown,
+        res: {
+          channel: { data: { target: string; calls_started: number; calls_succeeded: number; calls_failed: number } }[];
+        },
+      ) => void,
+    ): void;
   };
   const res = await new Promise<Parameters<Parameters<typeof handlers.GetTopChannels>[1]>[1]>((resolve, reject) => {
     handlers.GetTopChannels({ request: { start_channel_id: 0 } }, (err, out) => (err ? reject(err) : resolve(out)));
@@ -117,7 +129,13 @@ async function until(what: string, check: () => Promise<boolean>, limitMs = 10_0
 }
 
 async function grpcSearch(client: grpc.Client, key: string, deadlineMs: number, query: string): Promise<string> {
-  const out = await callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query, limit: 5 }, { authorization: `Bearer ${key}` }, { deadline: Date.now() + deadlineMs });
+  const out = await callUnaryWithMetadata(
+    client,
+    SearchService.method.semanticSearch,
+    { query, limit: 5 },
+    { authorization: `Bearer ${key}` },
+    { deadline: Date.now() + deadlineMs },
+  );
   return out.error === undefined ? "OK" : grpc.status[out.error.code]!;
 }
 
@@ -151,7 +169,10 @@ describe("deadlines reach the index query (LanceDB)", { skip: corporaSkip() || u
     assert.ok(call.signal !== undefined, "the index call received an abort signal");
     assert.ok(call.abortedAt !== undefined, "the signal fired");
     assert.ok(call.abortedAt < call.settledAt!, "it fired while the index call was in progress");
-    assert.ok(call.error !== undefined && call.error === call.reason, `the adapter refused to run a query whose deadline had passed: it ended with the abort reason itself (got ${call.outcome})`);
+    assert.ok(
+      call.error !== undefined && call.error === call.reason,
+      `the adapter refused to run a query whose deadline had passed: it ended with the abort reason itself (got ${call.outcome})`,
+    );
     // The server's deadline timer and the client cancelling its stream at the same deadline
     // race; either one is the deadline reaching the index.
     assert.match(String(call.reason), /deadline|cancel/i, "the reason is the deadline or the client giving up at it");
@@ -161,7 +182,12 @@ describe("deadlines reach the index query (LanceDB)", { skip: corporaSkip() || u
     seen.length = 0;
     const connect = await fetch(`${svc.url}/threadsight.v1.SearchService/SemanticSearch`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "connect-protocol-version": "1", "connect-timeout-ms": "600" },
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "connect-protocol-version": "1",
+        "connect-timeout-ms": "600",
+      },
       body: JSON.stringify({ query: "connect deadline", limit: 5 }),
     });
     assert.equal(connect.status, 504, await connect.clone().text());
@@ -174,8 +200,14 @@ describe("deadlines reach the index query (LanceDB)", { skip: corporaSkip() || u
     assert.equal(restRes.status, 504, await restRes.clone().text());
     while (seen.length < 2 || seen.some((c) => c.settledAt === undefined)) await new Promise((r) => setTimeout(r, 50));
     for (const call of seen) {
-      assert.ok(call.abortedAt !== undefined && call.abortedAt < call.settledAt!, `${call.method}: signal fired during the index call`);
-      assert.ok(call.error !== undefined && call.error === call.reason, `${call.method}: ended with the abort, not a result (got ${call.outcome})`);
+      assert.ok(
+        call.abortedAt !== undefined && call.abortedAt < call.settledAt!,
+        `${call.method}: signal fired during the index call`,
+      );
+      assert.ok(
+        call.error !== undefined && call.error === call.reason,
+        `${call.method}: ended with the abort, not a result (got ${call.outcome})`,
+      );
     }
   });
 
@@ -184,7 +216,10 @@ describe("deadlines reach the index query (LanceDB)", { skip: corporaSkip() || u
     assert.equal(await grpcSearch(client, key, 8_000, "finding a cofounder"), "OK");
     assert.equal(seen[0]?.outcome, "resolved");
     // Connect aborts a handler's signal when the call ends; it must not fire before that.
-    assert.ok(seen[0]!.abortedAt === undefined || seen[0]!.abortedAt >= seen[0]!.settledAt!, "no abort during a call within its deadline");
+    assert.ok(
+      seen[0]!.abortedAt === undefined || seen[0]!.abortedAt >= seen[0]!.settledAt!,
+      "no abort during a call within its deadline",
+    );
   });
 });
 
@@ -202,8 +237,14 @@ describe("deadlines abandon a hung Weaviate query", { skip: weaviateSkip || unde
   let seen: SeenCall[];
   before(async () => {
     node = await startWeaviateNode();
-    const env = { WEAVIATE_URL: node.httpUrl, WEAVIATE_GRPC_URL: node.grpcUrl, WEAVIATE_COLLECTION: `Deadline${Date.now()}` };
-    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 40 }]);
+    const env = {
+      WEAVIATE_URL: node.httpUrl,
+      WEAVIATE_GRPC_URL: node.grpcUrl,
+      WEAVIATE_COLLECTION: `Deadline${Date.now()}`,
+    };
+    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [
+      { file: "reddit_top2013/raw_csv/startups.csv", limit: 40 },
+    ]);
     svc = await startService({ env });
     key = await svc.createKey("enterprise");
     client = createGrpcJsClient(SearchService, svc.address);
@@ -229,7 +270,10 @@ describe("deadlines abandon a hung Weaviate query", { skip: weaviateSkip || unde
       assert.ok(call.abortedAt !== undefined, "the signal given to the Weaviate adapter fired");
       // Settled while Weaviate is still stopped, with the abort itself: not with the liveness
       // watch's IndexUnavailableError (which would come later) and not with a result.
-      assert.ok(call.error !== undefined && call.error === call.reason, `the adapter returned on the abort (ended with ${call.outcome}: ${String(call.error)})`);
+      assert.ok(
+        call.error !== undefined && call.error === call.reason,
+        `the adapter returned on the abort (ended with ${call.outcome}: ${String(call.error)})`,
+      );
     } finally {
       node.resume();
     }
@@ -246,8 +290,14 @@ describe("deadlines abandon a hung Weaviate query", { skip: weaviateSkip || unde
     node.pause();
     try {
       const caller = new AbortController();
-      const outcome = index.keyword(query, caller.signal).then(() => "resolved", (err: unknown) => err);
-      await until("the keyword query is sent to the stopped Weaviate", async () => (await channelCalls(port)).started > before.started);
+      const outcome = index.keyword(query, caller.signal).then(
+        () => "resolved",
+        (err: unknown) => err,
+      );
+      await until(
+        "the keyword query is sent to the stopped Weaviate",
+        async () => (await channelCalls(port)).started > before.started,
+      );
       const sent = await channelCalls(port);
       assert.equal(sent.started - sent.succeeded - sent.failed, 1, "one call open on the Weaviate channel");
       caller.abort(new Error("the caller's deadline passed"));

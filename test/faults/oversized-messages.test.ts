@@ -39,7 +39,9 @@ const SEMANTIC = "/threadsight.v1.SearchService/SemanticSearch";
 
 const authenticator = {
   async authenticate(key: string | undefined): Promise<AuthResult> {
-    return key === "good" ? { ok: true, caller: { keyId: "k", accountId: "a", plan: "pro", overrides: {} } } : { ok: false, failure: key === undefined ? "missing" : "unknown" };
+    return key === "good"
+      ? { ok: true, caller: { keyId: "k", accountId: "a", plan: "pro", overrides: {} } }
+      : { ok: false, failure: key === undefined ? "missing" : "unknown" };
   },
 };
 
@@ -49,11 +51,23 @@ const authenticator = {
  */
 async function start(): Promise<{ app: FastifyInstance; port: number }> {
   const app = await buildServer({
-    config: { maxBodyBytes: MAX_BODY, requestTimeoutMs: 5000, shutdownTimeoutMs: 60_000, tlsCertFile: undefined, tlsKeyFile: undefined },
+    config: {
+      maxBodyBytes: MAX_BODY,
+      requestTimeoutMs: 5000,
+      shutdownTimeoutMs: 60_000,
+      tlsCertFile: undefined,
+      tlsKeyFile: undefined,
+    },
     logger: createLogger("warn", new Writable({ write: (_c, _e, done) => done() })),
     metrics: createRpcMetrics(),
     authenticator,
-    implementations: { search: { async semanticSearch() { return { results: [] }; } } },
+    implementations: {
+      search: {
+        async semanticSearch() {
+          return { results: [] };
+        },
+      },
+    },
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   return { app, port: (app.server.address() as { port: number }).port };
@@ -69,13 +83,28 @@ interface H1Outcome {
   error?: string;
 }
 
-function postH1(port: number, path: string, contentType: string, body: Buffer, chunked: boolean, keepAlive = false): Promise<H1Outcome> {
+function postH1(
+  port: number,
+  path: string,
+  contentType: string,
+  body: Buffer,
+  chunked: boolean,
+  keepAlive = false,
+): Promise<H1Outcome> {
   return new Promise((resolve) => {
     const out: H1Outcome = { status: 0, connection: undefined, body: Buffer.alloc(0), wroteAll: false };
     const agent = new http.Agent({ keepAlive });
     const req = http.request({
-      host: "127.0.0.1", port, method: "POST", path, agent,
-      headers: { "content-type": contentType, authorization: "Bearer good", ...(chunked ? {} : { "content-length": String(body.length) }) },
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path,
+      agent,
+      headers: {
+        "content-type": contentType,
+        authorization: "Bearer good",
+        ...(chunked ? {} : { "content-length": String(body.length) }),
+      },
     });
     req.on("response", (res) => {
       out.status = res.statusCode ?? 0;
@@ -115,9 +144,19 @@ function queryMessage(n: number): Buffer {
 }
 
 /** One unary gRPC call on an HTTP/2 session; the client never cancels its own stream. */
-function h2Call(session: http2.ClientHttp2Session, body: Buffer, cancelAfterTrailers = false): Promise<{ grpcStatus?: string; grpcMessage?: string; rstCode: number }> {
+function h2Call(
+  session: http2.ClientHttp2Session,
+  body: Buffer,
+  cancelAfterTrailers = false,
+): Promise<{ grpcStatus?: string; grpcMessage?: string; rstCode: number }> {
   return new Promise((resolve, reject) => {
-    const stream = session.request({ ":method": "POST", ":path": SEMANTIC, "content-type": "application/grpc+proto", te: "trailers", authorization: "Bearer good" });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": SEMANTIC,
+      "content-type": "application/grpc+proto",
+      te: "trailers",
+      authorization: "Bearer good",
+    });
     const meta: { grpcStatus?: string; grpcMessage?: string } = {};
     const take = (h: http2.IncomingHttpHeaders): void => {
       if (h["grpc-status"] !== undefined) meta.grpcStatus = String(h["grpc-status"]);
@@ -158,9 +197,15 @@ describe("oversized messages over HTTP/1.1", () => {
   for (const chunked of [false, true]) {
     const framing = chunked ? "chunked" : "Content-Length";
     test(`REST (${framing}): 413 with the error envelope, Connection: close, the client's write completes`, async () => {
-      const out = await within("the REST call", postH1(port, "/api/v1/search/semantic", "application/json", Buffer.alloc(BIG, " "), chunked));
+      const out = await within(
+        "the REST call",
+        postH1(port, "/api/v1/search/semantic", "application/json", Buffer.alloc(BIG, " "), chunked),
+      );
       assert.equal(out.status, 413);
-      const envelope = JSON.parse(out.body.toString()) as { success: boolean; error: { code: string; reason: string; message: string } };
+      const envelope = JSON.parse(out.body.toString()) as {
+        success: boolean;
+        error: { code: string; reason: string; message: string };
+      };
       assert.equal(envelope.success, false);
       assert.equal(envelope.error.reason, "PAYLOAD_TOO_LARGE");
       assert.match(envelope.error.message, /at most 65536 bytes/);
@@ -183,7 +228,10 @@ describe("oversized messages over HTTP/1.1", () => {
   }
 
   test("gRPC-Web: RESOURCE_EXHAUSTED in the trailer frame, Connection: close, the client's write completes", async () => {
-    const out = await within("the gRPC-Web call", postH1(port, SEMANTIC, "application/grpc-web+proto", grpcFrame(queryMessage(BIG)), false));
+    const out = await within(
+      "the gRPC-Web call",
+      postH1(port, SEMANTIC, "application/grpc-web+proto", grpcFrame(queryMessage(BIG)), false),
+    );
     assert.equal(out.status, 200);
     const trailer = out.body.toString("latin1");
     assert.match(trailer, /grpc-status: ?8/);
@@ -194,17 +242,27 @@ describe("oversized messages over HTTP/1.1", () => {
   });
 
   test("fetch (undici): 413 with the envelope", async () => {
-    const res = await within("fetch", fetch(`http://127.0.0.1:${port}/api/v1/search/semantic`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer good" },
-      body: Buffer.alloc(BIG, " "),
-    }));
+    const res = await within(
+      "fetch",
+      fetch(`http://127.0.0.1:${port}/api/v1/search/semantic`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer good" },
+        body: Buffer.alloc(BIG, " "),
+      }),
+    );
     assert.equal(res.status, 413);
     assert.equal(((await res.json()) as { error: { reason: string } }).error.reason, "PAYLOAD_TOO_LARGE");
   });
 
   test("a body within the limit still uses a kept-alive connection", async () => {
-    const out = await postH1(port, "/api/v1/search/semantic", "application/json", Buffer.from('{"query":"fine"}'), false, true);
+    const out = await postH1(
+      port,
+      "/api/v1/search/semantic",
+      "application/json",
+      Buffer.from('{"query":"fine"}'),
+      false,
+      true,
+    );
     assert.equal(out.status, 200, out.body.toString());
     assert.notEqual(out.connection, "close");
   });
@@ -219,7 +277,11 @@ describe("oversized messages over HTTP/2, and shutdown", () => {
       const big = await within("the oversized gRPC call", h2Call(session, grpcFrame(queryMessage(BIG))));
       assert.equal(big.grpcStatus, "8", "RESOURCE_EXHAUSTED");
       assert.match(big.grpcMessage ?? "", /larger than configured readMaxBytes 65536/);
-      assert.equal(big.rstCode, http2.constants.NGHTTP2_NO_ERROR, "closed by the server's NO_ERROR reset, not a cancel");
+      assert.equal(
+        big.rstCode,
+        http2.constants.NGHTTP2_NO_ERROR,
+        "closed by the server's NO_ERROR reset, not a cancel",
+      );
       const next = await within("a valid call on the same session", h2Call(session, grpcFrame(queryMessage(5))));
       assert.equal(next.grpcStatus, "0");
       const goaway = new Promise<void>((resolve) => session.once("goaway", () => resolve()));
@@ -248,10 +310,26 @@ describe("oversized messages over HTTP/2, and shutdown", () => {
     const { app, port } = await start();
     const client = createGrpcJsClient(SearchService, `127.0.0.1:${port}`);
     try {
-      const big = await within("the oversized call", callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query: "q".repeat(BIG), limit: 5 }, { authorization: "Bearer good" }));
+      const big = await within(
+        "the oversized call",
+        callUnaryWithMetadata(
+          client,
+          SearchService.method.semanticSearch,
+          { query: "q".repeat(BIG), limit: 5 },
+          { authorization: "Bearer good" },
+        ),
+      );
       assert.equal(big.error?.code, grpc.status.RESOURCE_EXHAUSTED, String(big.error?.details));
       assert.match(String(big.error?.details), /larger than configured readMaxBytes 65536/);
-      const ok = await within("the next call", callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query: "fine", limit: 5 }, { authorization: "Bearer good" }));
+      const ok = await within(
+        "the next call",
+        callUnaryWithMetadata(
+          client,
+          SearchService.method.semanticSearch,
+          { query: "fine", limit: 5 },
+          { authorization: "Bearer good" },
+        ),
+      );
       assert.equal(ok.error, undefined);
       await within("app.close() with the grpc-js channel connected", app.close());
     } finally {

@@ -32,17 +32,19 @@ import { Health, HealthCheckResponse_ServingStatus as Serving } from "../../gen/
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { utcDay } from "../../src/accounts/usage-args.js";
 import { callUnary, callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
-import { startPostgres } from "../harness/postgres.js";
-import { redisSkipReason, startRedis } from "../harness/redis.js";
-import type { RedisServer } from "../harness/redis.js";
 import type { PostgresDatabase, PostgresUnavailable } from "../harness/postgres.js";
+import { startPostgres } from "../harness/postgres.js";
+import type { RedisServer } from "../harness/redis.js";
+import { redisSkipReason, startRedis } from "../harness/redis.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 const pg: PostgresDatabase | PostgresUnavailable = await startPostgres();
 const db: PostgresDatabase | undefined = pg.skip === undefined ? pg : undefined;
-const skip = pg.skip ?? (db?.stopServer === undefined ? "PostgreSQL from DATABASE_URL_TEST cannot be stopped by the test" : corporaSkip());
+const skip =
+  pg.skip ??
+  (db?.stopServer === undefined ? "PostgreSQL from DATABASE_URL_TEST cannot be stopped by the test" : corporaSkip());
 
 // One sample index for both deployments (each service opens it in turn, never together).
 let seeded: Promise<string> | undefined;
@@ -60,12 +62,18 @@ const KEY_CACHE_MS = 5_000;
 
 for (const withRedis of [true, false]) {
   const deployment = withRedis ? "DATABASE_URL + REDIS_URL" : "DATABASE_URL only";
-  describe(`PostgreSQL unreachable while the service runs (${deployment})`, { skip: (skip || (withRedis ? redisSkipReason() : undefined)) || undefined, timeout: 180_000 }, () => {
+  describe(`PostgreSQL unreachable while the service runs (${deployment})`, {
+    skip: skip || (withRedis ? redisSkipReason() : undefined) || undefined,
+    timeout: 180_000,
+  }, () => {
     let redis: RedisServer | undefined;
     let svc: RunningService;
     let search: grpc.Client;
     let health: grpc.Client;
-    const keys: Record<"warm" | "cold", { id: string; secret: string }> = { warm: { id: "", secret: "" }, cold: { id: "", secret: "" } };
+    const keys: Record<"warm" | "cold", { id: string; secret: string }> = {
+      warm: { id: "", secret: "" },
+      cold: { id: "", secret: "" },
+    };
     const served: Record<string, number> = {};
     before(async () => {
       const dataDir = await seededDir();
@@ -87,7 +95,10 @@ for (const withRedis of [true, false]) {
     });
 
     /** One SemanticSearch over REST: status and error reason; successes are tallied per key. */
-    const viaRest = async (secret: string, query = "finding a cofounder"): Promise<{ status: number; reason: string }> => {
+    const viaRest = async (
+      secret: string,
+      query = "finding a cofounder",
+    ): Promise<{ status: number; reason: string }> => {
       const res = await fetch(`${svc.url}/api/v1/search/semantic`, {
         method: "POST",
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
@@ -98,11 +109,17 @@ for (const withRedis of [true, false]) {
       return { status: res.status, reason: body.error?.reason ?? "" };
     };
     const viaGrpc = async (secret: string): Promise<string> => {
-      const out = await callUnaryWithMetadata(search, SearchService.method.semanticSearch, { query: "pricing a product", limit: 3 }, { authorization: `Bearer ${secret}` });
+      const out = await callUnaryWithMetadata(
+        search,
+        SearchService.method.semanticSearch,
+        { query: "pricing a product", limit: 3 },
+        { authorization: `Bearer ${secret}` },
+      );
       if (out.error === undefined) served[secret] = (served[secret] ?? 0) + 1;
       return out.error === undefined ? "OK" : grpc.status[out.error.code]!;
     };
-    const status = async (service: string): Promise<string> => Serving[(await callUnary(health, Health.method.check, { service })).status]!;
+    const status = async (service: string): Promise<string> =>
+      Serving[(await callUnary(health, Health.method.check, { service })).status]!;
     const until = async (what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> => {
       const deadline = Date.now() + ms;
       while (!(await check())) {
@@ -124,13 +141,22 @@ for (const withRedis of [true, false]) {
       if (Date.now() - warmLoadedAt < KEY_CACHE_MS - 1_000) {
         const warm = await viaRest(keys.warm.secret, "raising money");
         if (withRedis) {
-          assert.equal(warm.status, 200, `a cached valid key keeps working: ${JSON.stringify(warm)}\n${svc.logs.filter((l) => l.includes("rejected") || /"level":[456]0/.test(l)).slice(-6).join("\n")}`);
+          assert.equal(
+            warm.status,
+            200,
+            `a cached valid key keeps working: ${JSON.stringify(warm)}\n${svc.logs
+              .filter((l) => l.includes("rejected") || /"level":[456]0/.test(l))
+              .slice(-6)
+              .join("\n")}`,
+          );
           assert.equal(await viaGrpc(keys.warm.secret), "OK");
         } else {
           assert.deepEqual(warm, { status: 503, reason: "BACKEND_UNAVAILABLE" }, "its quota cannot be checked");
           assert.equal(await viaGrpc(keys.warm.secret), "UNAVAILABLE");
         }
-        const usage = await fetch(`${svc.url}/api/v1/usage`, { headers: { authorization: `Bearer ${keys.warm.secret}` } });
+        const usage = await fetch(`${svc.url}/api/v1/usage`, {
+          headers: { authorization: `Bearer ${keys.warm.secret}` },
+        });
         assert.equal(usage.status, 503, "the usage report needs the store: 503, not 500");
       } else {
         t.diagnostic(`stopping PostgreSQL took ${stoppedAt - warmLoadedAt} ms; the cache-window check was skipped`);
@@ -140,7 +166,11 @@ for (const withRedis of [true, false]) {
       assert.deepEqual(await viaRest(keys.cold.secret), { status: 503, reason: "BACKEND_UNAVAILABLE" });
       assert.equal(await viaGrpc(keys.cold.secret), "UNAVAILABLE");
       const wrongSecret = `${keys.cold.secret.slice(0, -4)}${keys.cold.secret.endsWith("zzzz") ? "yyyy" : "zzzz"}`;
-      assert.equal((await viaRest(wrongSecret)).status, 503, "a wrong secret cannot be told from a valid one while down");
+      assert.equal(
+        (await viaRest(wrongSecret)).status,
+        503,
+        "a wrong secret cannot be told from a valid one while down",
+      );
       assert.equal((await viaRest("not-a-key")).status, 401, "a malformed key needs no store and stays 401");
 
       // Once the warm key's entry expires it is refused like the rest.
@@ -148,7 +178,10 @@ for (const withRedis of [true, false]) {
       assert.deepEqual(await viaRest(keys.warm.secret), { status: 503, reason: "BACKEND_UNAVAILABLE" });
       assert.equal(await viaGrpc(keys.warm.secret), "UNAVAILABLE");
 
-      await until("threadsight.accounts NOT_SERVING", async () => (await status("threadsight.accounts")) === "NOT_SERVING");
+      await until(
+        "threadsight.accounts NOT_SERVING",
+        async () => (await status("threadsight.accounts")) === "NOT_SERVING",
+      );
       assert.equal(await status(""), "NOT_SERVING");
       assert.equal((await fetch(`${svc.url}/readyz`)).status, 503);
 
@@ -160,7 +193,9 @@ for (const withRedis of [true, false]) {
       await until("threadsight.accounts SERVING", async () => (await status("threadsight.accounts")) === "SERVING");
       assert.equal(await status(""), "SERVING");
       assert.equal((await fetch(`${svc.url}/readyz`)).status, 200);
-      const usage = await fetch(`${svc.url}/api/v1/usage`, { headers: { authorization: `Bearer ${keys.warm.secret}` } });
+      const usage = await fetch(`${svc.url}/api/v1/usage`, {
+        headers: { authorization: `Bearer ${keys.warm.secret}` },
+      });
       assert.equal(usage.status, 200);
 
       // Every served call is in the usage table exactly once (queued rows included).
@@ -172,7 +207,11 @@ for (const withRedis of [true, false]) {
           return rows.reduce((sum, r) => sum + r.count, 0) >= (served[secret] ?? 0);
         });
         const rows = await svc.service.accounts.usageBetween(id, day, day);
-        assert.equal(rows.reduce((sum, r) => sum + r.count, 0), served[secret], `usage of the ${which} key equals its served calls`);
+        assert.equal(
+          rows.reduce((sum, r) => sum + r.count, 0),
+          served[secret],
+          `usage of the ${which} key equals its served calls`,
+        );
       }
       t.diagnostic(`served calls: warm ${served[keys.warm.secret]}, cold ${served[keys.cold.secret]}`);
     });

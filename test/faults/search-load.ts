@@ -75,9 +75,19 @@ export function startSearchLoad(opts: SearchLoadOptions): SearchLoad {
   const call = async (protocol: "rest" | "grpc", operation: "semantic" | "vector"): Promise<CallOutcome> => {
     const query = `${TOPICS[seq % TOPICS.length]} ${Math.floor(seq++ / TOPICS.length)}`;
     const startedAt = Date.now();
-    const done = (status: number | string, reason: string): CallOutcome => ({ protocol, operation, status, reason, startedAt, elapsedMs: Date.now() - startedAt });
+    const done = (status: number | string, reason: string): CallOutcome => ({
+      protocol,
+      operation,
+      status,
+      reason,
+      startedAt,
+      elapsedMs: Date.now() - startedAt,
+    });
     if (protocol === "rest") {
-      const body = operation === "semantic" ? { query, limit: 5 } : { query, limit: 5, start_date: "2010-01-01", end_date: "2019-12-31" };
+      const body =
+        operation === "semantic"
+          ? { query, limit: 5 }
+          : { query, limit: 5, start_date: "2010-01-01", end_date: "2019-12-31" };
       try {
         const res = await fetch(`${opts.url}/api/v1/search/${operation}`, {
           method: "POST",
@@ -92,8 +102,17 @@ export function startSearchLoad(opts: SearchLoadOptions): SearchLoad {
       }
     }
     const method = operation === "semantic" ? SearchService.method.semanticSearch : SearchService.method.vectorSearch;
-    const request = operation === "semantic" ? { query, limit: 5 } : { query, limit: 5, startDate: "2010-01-01", endDate: "2019-12-31" };
-    const out = await callUnaryWithMetadata(grpcClient, method as typeof SearchService.method.semanticSearch, request, { authorization: `Bearer ${opts.key}` }, { deadline: Date.now() + deadlineMs });
+    const request =
+      operation === "semantic"
+        ? { query, limit: 5 }
+        : { query, limit: 5, startDate: "2010-01-01", endDate: "2019-12-31" };
+    const out = await callUnaryWithMetadata(
+      grpcClient,
+      method as typeof SearchService.method.semanticSearch,
+      request,
+      { authorization: `Bearer ${opts.key}` },
+      { deadline: Date.now() + deadlineMs },
+    );
     if (out.error === undefined) return done(200, "");
     return done(grpc.status[out.error.code] ?? String(out.error.code), reasonFromTrailer(out.error.metadata));
   };
@@ -113,7 +132,10 @@ export function startSearchLoad(opts: SearchLoadOptions): SearchLoad {
     async waitForSuccesses(n, { startedAfter = Date.now(), timeoutMs = 60_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
       while (outcomes.filter((o) => o.status === 200 && o.startedAt > startedAfter).length < n) {
-        if (Date.now() > deadline) throw new Error(`fewer than ${n} successful calls within ${timeoutMs} ms; last: ${JSON.stringify(outcomes.slice(-5))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `fewer than ${n} successful calls within ${timeoutMs} ms; last: ${JSON.stringify(outcomes.slice(-5))}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },

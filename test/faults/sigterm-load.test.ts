@@ -15,8 +15,8 @@
  *   write their answer).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,8 +24,8 @@ import { after, before, describe, test } from "node:test";
 import * as grpc from "@grpc/grpc-js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
-import { startFakeChatServer } from "../fakes/openai-server.js";
 import type { FakeChatServer } from "../fakes/openai-server.js";
+import { startFakeChatServer } from "../fakes/openai-server.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { corporaSkip, runCli, seedSample } from "../harness/seed.js";
 
@@ -46,16 +46,26 @@ interface ServeProcess {
 }
 
 async function serve(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, "serve"], { env, stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("close", (code) => resolve({ code, at: Date.now() })));
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, "serve"], {
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on("close", (code) => resolve({ code, at: Date.now() })),
+  );
   let shutdownAt = 0;
   let buffered = "";
   const lines: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not listen within 60 s:\n${buffered.slice(-2000)}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not listen within 60 s:\n${buffered.slice(-2000)}`)),
+      60_000,
+    );
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       buffered += chunk;
-      lines.push(...chunk.split("\n").filter((l) => l.includes("warn") || l.includes("error") || l.includes("fell back")));
+      lines.push(
+        ...chunk.split("\n").filter((l) => l.includes("warn") || l.includes("error") || l.includes("fell back")),
+      );
       if (shutdownAt === 0 && buffered.includes("shutting down")) shutdownAt = Date.now();
       const line = buffered.split("\n").find((l) => l.includes("threadsight listening"));
       if (line !== undefined) {
@@ -65,7 +75,14 @@ async function serve(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
       if (buffered.length > 100_000) buffered = buffered.slice(-10_000);
     });
   });
-  return { child, url: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}`, shuttingDownAt: () => shutdownAt, linesWith: (text) => lines.filter((l) => l.includes(text)), exited };
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    address: `127.0.0.1:${port}`,
+    shuttingDownAt: () => shutdownAt,
+    linesWith: (text) => lines.filter((l) => l.includes(text)),
+    exited,
+  };
 }
 
 type Result = { started: number; status: number | string; summary?: string };
@@ -89,8 +106,16 @@ async function restCall(url: string, key: string, query: string): Promise<Result
 
 async function grpcCall(client: grpc.Client, key: string, query: string): Promise<Result> {
   const started = Date.now();
-  const out = await callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query, limit: 3 }, { authorization: `Bearer ${key}` }, { deadline: Date.now() + 30_000 });
-  return out.error === undefined ? { started, status: "OK", summary: out.response!.aiSummary } : { started, status: grpc.status[out.error.code]! };
+  const out = await callUnaryWithMetadata(
+    client,
+    SearchService.method.semanticSearch,
+    { query, limit: 3 },
+    { authorization: `Bearer ${key}` },
+    { deadline: Date.now() + 30_000 },
+  );
+  return out.error === undefined
+    ? { started, status: "OK", summary: out.response!.aiSummary }
+    : { started, status: grpc.status[out.error.code]! };
 }
 
 describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_000 }, () => {
@@ -102,8 +127,20 @@ describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_
     dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-sigterm-load-"));
     await seedSample({ THREADSIGHT_DATA_DIR: dataDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 40 }]);
     fake = await startFakeChatServer();
-    baseEnv = { ...process.env, THREADSIGHT_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SUMMARY_LLM_URL: fake.url, SUMMARY_LLM_TIMEOUT_MS: "20000", EMBED_WORKERS: "1" };
-    const created = await runCli(["keys", "create", "--plan", "enterprise", "--name", "sigterm-load", "--json"], baseEnv as Record<string, string>);
+    baseEnv = {
+      ...process.env,
+      THREADSIGHT_DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      SUMMARY_LLM_URL: fake.url,
+      SUMMARY_LLM_TIMEOUT_MS: "20000",
+      EMBED_WORKERS: "1",
+    };
+    const created = await runCli(
+      ["keys", "create", "--plan", "enterprise", "--name", "sigterm-load", "--json"],
+      baseEnv as Record<string, string>,
+    );
     assert.equal(created.code, 0, created.stderr);
     key = (JSON.parse(created.stdout) as { key: string }).key;
   });
@@ -121,7 +158,9 @@ describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_
       assert.equal((await grpcCall(client, key, "open the HTTP/2 connection")).status, "OK");
       fake.behave({ kind: "complete", content: "A held but complete summary [1].", delayMs: 2_000 });
       const before = fake.requests.length;
-      const inflight = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? restCall(server.url, key, `in flight ${i}`) : grpcCall(client, key, `in flight ${i}`)));
+      const inflight = Array.from({ length: 12 }, (_, i) =>
+        i % 2 === 0 ? restCall(server.url, key, `in flight ${i}`) : grpcCall(client, key, `in flight ${i}`),
+      );
       const deadline = Date.now() + 20_000;
       while (fake.requests.length - before < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       assert.equal(fake.requests.length - before, 12, "all 12 calls reached the summary model");
@@ -151,11 +190,23 @@ describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_
       const lateResults = await Promise.all(late);
       const afterAnnounce = lateResults.filter((r) => r.started > announced);
       assert.ok(afterAnnounce.length >= 5, `calls started after the announcement: ${afterAnnounce.length}`);
-      const refusedCleanly = new Set<number | string>([503, "UNAVAILABLE", "ECONNREFUSED", "ECONNRESET", "UND_ERR_SOCKET"]);
+      const refusedCleanly = new Set<number | string>([
+        503,
+        "UNAVAILABLE",
+        "ECONNREFUSED",
+        "ECONNRESET",
+        "UND_ERR_SOCKET",
+      ]);
       const counts: Record<string, number> = {};
       for (const r of afterAnnounce) counts[String(r.status)] = (counts[String(r.status)] ?? 0) + 1;
-      t.diagnostic(`late calls after the announcement: ${JSON.stringify(counts)}; exit ${at - signalledAt} ms after SIGTERM`);
-      for (const r of afterAnnounce) assert.ok(refusedCleanly.has(r.status), `a call started after the shutdown began ended with ${r.status}: ${JSON.stringify(counts)}`);
+      t.diagnostic(
+        `late calls after the announcement: ${JSON.stringify(counts)}; exit ${at - signalledAt} ms after SIGTERM`,
+      );
+      for (const r of afterAnnounce)
+        assert.ok(
+          refusedCleanly.has(r.status),
+          `a call started after the shutdown began ended with ${r.status}: ${JSON.stringify(counts)}`,
+        );
     } finally {
       client.close();
       if (server.child.exitCode === null) server.child.kill("SIGKILL");
@@ -169,7 +220,9 @@ describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_
     try {
       fake.behave({ kind: "complete", content: "Too slow [1].", delayMs: 15_000 });
       const before = fake.requests.length;
-      const inflight = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? restCall(server.url, key, `long ${i}`) : grpcCall(client, key, `long ${i}`)));
+      const inflight = Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0 ? restCall(server.url, key, `long ${i}`) : grpcCall(client, key, `long ${i}`),
+      );
       const deadline = Date.now() + 20_000;
       while (fake.requests.length - before < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const signalledAt = Date.now();
@@ -178,10 +231,13 @@ describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_
       const { code, at } = await server.exited;
       assert.equal(code, 0);
       assert.ok(at - signalledAt < shutdownTimeoutMs + EXIT_SLACK_MS, `exited ${at - signalledAt} ms after SIGTERM`);
-      t.diagnostic(`long calls ended with ${JSON.stringify(done.map((r) => r.status))}; exit ${at - signalledAt} ms after SIGTERM`);
+      t.diagnostic(
+        `long calls ended with ${JSON.stringify(done.map((r) => r.status))}; exit ${at - signalledAt} ms after SIGTERM`,
+      );
       // Each was answered: served from the extractive fallback when the model call was cut, or
       // refused as UNAVAILABLE; never left hanging, never an internal error.
-      for (const r of done) assert.ok([200, "OK", 503, "UNAVAILABLE"].includes(r.status), `a long call ended with ${r.status}`);
+      for (const r of done)
+        assert.ok([200, "OK", 503, "UNAVAILABLE"].includes(r.status), `a long call ended with ${r.status}`);
     } finally {
       client.close();
       if (server.child.exitCode === null) server.child.kill("SIGKILL");

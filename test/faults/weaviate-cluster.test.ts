@@ -20,14 +20,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import weaviate from "weaviate-client";
 import type { WeaviateClient } from "weaviate-client";
+import weaviate from "weaviate-client";
 import { postUuid } from "../../src/index/weaviate-schema.js";
 import { CORPORA, corporaSkip, runIngest, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
-import { localWeaviateSkipReason, startWeaviateCluster, waitClusterSize } from "../harness/weaviate.js";
+import { startService } from "../harness/service.js";
 import type { WeaviateCluster } from "../harness/weaviate.js";
+import { localWeaviateSkipReason, startWeaviateCluster, waitClusterSize } from "../harness/weaviate.js";
 import { startSearchLoad, tally } from "./search-load.js";
 
 /**
@@ -52,7 +52,9 @@ const EARLY_BOUND_MS = 12_000;
 
 /** GET one object from one node's own replica; true when that replica holds it. */
 async function onNode(httpUrl: string, collection: string, uuid: string, node: string): Promise<boolean> {
-  const res = await fetch(`${httpUrl}/v1/objects/${collection}/${uuid}?node_name=${node}`, { signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(`${httpUrl}/v1/objects/${collection}/${uuid}?node_name=${node}`, {
+    signal: AbortSignal.timeout(5_000),
+  });
   if (res.status === 404) return false;
   if (!res.ok) throw new Error(`GET object on ${node}: ${res.status} ${await res.text()}`);
   return true;
@@ -103,10 +105,17 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
       WEAVIATE_REPLICATION_FACTOR: "3",
       WEAVIATE_CONSISTENCY: "QUORUM",
     };
-    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 80 }]);
+    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [
+      { file: "reddit_top2013/raw_csv/startups.csv", limit: 80 },
+    ]);
     svc = await startService({ env });
     key = await svc.createKey("enterprise", "fault load", UNMETERED);
-    client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: node1.httpPort, grpcHost: "127.0.0.1", grpcPort: node1.grpcPort });
+    client = await weaviate.connectToCustom({
+      httpHost: "127.0.0.1",
+      httpPort: node1.httpPort,
+      grpcHost: "127.0.0.1",
+      grpcPort: node1.grpcPort,
+    });
   });
   after(async () => {
     await client?.close();
@@ -121,12 +130,13 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
     const some = await client.collections.use(collection).query.fetchObjects({ limit: 5 });
     assert.equal(some.objects.length, 5);
     for (const node of cluster.nodes) {
-      for (const o of some.objects) assert.ok(await onNode(node.httpUrl, collection, o.uuid, node.name), `${o.uuid} on ${node.name}`);
+      for (const o of some.objects)
+        assert.ok(await onNode(node.httpUrl, collection, o.uuid, node.name), `${o.uuid} on ${node.name}`);
     }
   });
 
   test("node3 SIGKILLed: searches keep succeeding at QUORUM, ingest still writes; it returns and catches up", async (t) => {
-    const [node1, , node3] = cluster.nodes as [typeof cluster.nodes[0], unknown, typeof cluster.nodes[0]];
+    const [node1, , node3] = cluster.nodes as [(typeof cluster.nodes)[0], unknown, (typeof cluster.nodes)[0]];
     const load = startSearchLoad({ url: svc.url, address: svc.address, key, clients: 4 });
     let outcomes;
     let written: string[];
@@ -152,15 +162,21 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
         t.diagnostic(`ingest attempt ${attempt - 1} timed out against the degraded cluster; resuming`);
         ingest = await runIngest(args, { ...env, THREADSIGHT_DATA_DIR: ingestDir });
       }
-      assert.ok(ingest.code === 0 || ingest.code === 3, `ingest with a node down exited ${ingest.code}: ${ingest.stderr.slice(-1500)}`);
+      assert.ok(
+        ingest.code === 0 || ingest.code === 3,
+        `ingest with a node down exited ${ingest.code}: ${ingest.stderr.slice(-1500)}`,
+      );
       // Twenty searches begun after the ingest's writes, so they run against the degraded cluster
       // with the new posts in it (and `during` below holds by construction).
       await load.waitForSuccesses(20);
-      const hn = await client.collections.use(collection).withConsistency("QUORUM").query.fetchObjects({
-        filters: client.collections.use(collection).filter.byProperty("source").equal("hackernews"),
-        limit: 100,
-        returnProperties: ["postId"],
-      });
+      const hn = await client.collections
+        .use(collection)
+        .withConsistency("QUORUM")
+        .query.fetchObjects({
+          filters: client.collections.use(collection).filter.byProperty("source").equal("hackernews"),
+          limit: 100,
+          returnProperties: ["postId"],
+        });
       written = hn.objects.map((o) => String(o.properties.postId));
       assert.ok(written.length >= 40, `posts written while node3 was down: ${written.length}`);
       outcomes = await load.stop();
@@ -175,12 +191,22 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
     // answered by the service's deadline handling, never hang or break the connection.
     const failed = outcomes.filter((o) => o.status !== 200);
     const settled = failed.filter((o) => o.startedAt >= goneAt);
-    assert.deepEqual(settled, [], `every search after node3 was seen gone succeeds: ${JSON.stringify(tally(outcomes))}`);
+    assert.deepEqual(
+      settled,
+      [],
+      `every search after node3 was seen gone succeeds: ${JSON.stringify(tally(outcomes))}`,
+    );
     const early = failed.filter((o) => o.startedAt < goneAt);
     for (const o of early) {
-      assert.ok(CLEAN_FAILURES.has(String(o.status)) && o.elapsedMs <= EARLY_BOUND_MS, `a call caught by node3's death ended cleanly within ${EARLY_BOUND_MS} ms: ${JSON.stringify(o)}`);
+      assert.ok(
+        CLEAN_FAILURES.has(String(o.status)) && o.elapsedMs <= EARLY_BOUND_MS,
+        `a call caught by node3's death ended cleanly within ${EARLY_BOUND_MS} ms: ${JSON.stringify(o)}`,
+      );
     }
-    if (early.length > 0) t.diagnostic(`${early.length} call(s) in flight before node3 was seen gone ended at their deadline: ${JSON.stringify(early.map((o) => [o.protocol, o.status, o.elapsedMs]))}`);
+    if (early.length > 0)
+      t.diagnostic(
+        `${early.length} call(s) in flight before node3 was seen gone ended at their deadline: ${JSON.stringify(early.map((o) => [o.protocol, o.status, o.elapsedMs]))}`,
+      );
 
     // The new posts are searchable through the service while node3 is still down.
     const found = await fetch(`${svc.url}/api/v1/search/semantic`, {
@@ -193,7 +219,9 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
     await node3.restart();
     await waitClusterSize(node1, 3);
     const uuids = written.map(postUuid);
-    const missingAtReturn = (await Promise.all(uuids.map((u) => onNode(node3.httpUrl, collection, u, node3.name)))).filter((has) => !has).length;
+    const missingAtReturn = (
+      await Promise.all(uuids.map((u) => onNode(node3.httpUrl, collection, u, node3.name)))
+    ).filter((has) => !has).length;
     const returnedAt = Date.now();
     const deadline = returnedAt + CATCH_UP_BOUND_MS;
     let missing = uuids;
@@ -202,8 +230,14 @@ describe("3-node Weaviate cluster: a replica dies under load", { skip, timeout: 
       missing = missing.filter((_, i) => !has[i]);
       if (missing.length > 0) await new Promise((r) => setTimeout(r, 1_000));
     }
-    t.diagnostic(`calls: ${JSON.stringify(tally(outcomes))}; node3 missing ${missingAtReturn}/${uuids.length} on return, caught up in ${Date.now() - returnedAt} ms`);
-    assert.deepEqual(missing, [], `node3 caught up on all ${uuids.length} posts written while it was down (${missingAtReturn} missing when it returned)`);
+    t.diagnostic(
+      `calls: ${JSON.stringify(tally(outcomes))}; node3 missing ${missingAtReturn}/${uuids.length} on return, caught up in ${Date.now() - returnedAt} ms`,
+    );
+    assert.deepEqual(
+      missing,
+      [],
+      `node3 caught up on all ${uuids.length} posts written while it was down (${missingAtReturn} missing when it returned)`,
+    );
     // And a search after the return still succeeds.
     const after = await fetch(`${svc.url}/api/v1/search/vector`, {
       method: "POST",

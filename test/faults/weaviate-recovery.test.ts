@@ -20,10 +20,10 @@ import type * as grpc from "@grpc/grpc-js";
 import { Health, HealthCheckResponse_ServingStatus as Serving } from "../../gen/grpc/health/v1/health_pb.js";
 import { callUnary, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
-import { localWeaviateSkipReason, startWeaviateNode } from "../harness/weaviate.js";
+import { startService } from "../harness/service.js";
 import type { WeaviateNode } from "../harness/weaviate.js";
+import { localWeaviateSkipReason, startWeaviateNode } from "../harness/weaviate.js";
 import { startSearchLoad, tally } from "./search-load.js";
 
 /**
@@ -59,8 +59,14 @@ describe("Weaviate killed under load, then restarted", { skip, timeout: 180_000 
   let health: grpc.Client;
   before(async () => {
     node = await startWeaviateNode();
-    const env = { WEAVIATE_URL: node.httpUrl, WEAVIATE_GRPC_URL: node.grpcUrl, WEAVIATE_COLLECTION: `Recovery${Date.now()}` };
-    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [{ file: "reddit_top2013/raw_csv/startups.csv", limit: 60 }]);
+    const env = {
+      WEAVIATE_URL: node.httpUrl,
+      WEAVIATE_GRPC_URL: node.grpcUrl,
+      WEAVIATE_COLLECTION: `Recovery${Date.now()}`,
+    };
+    await seedSample({ ...env, THREADSIGHT_DATA_DIR: ingestDir }, [
+      { file: "reddit_top2013/raw_csv/startups.csv", limit: 60 },
+    ]);
     svc = await startService({ env });
     key = await svc.createKey("enterprise", "fault load", UNMETERED);
     health = createGrpcJsClient(Health, svc.address);
@@ -92,7 +98,8 @@ describe("Weaviate killed under load, then restarted", { skip, timeout: 180_000 
       assert.equal(await readyz(), 503);
       // Let the clients run into the dead backend for a while (at least 12 calls).
       const deadline = Date.now() + 20_000;
-      while (load.outcomes.filter((o) => o.startedAt > killedAt + 100).length < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (load.outcomes.filter((o) => o.startedAt > killedAt + 100).length < 12 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
 
       restartBeganAt = Date.now();
       await node.restart();
@@ -110,19 +117,30 @@ describe("Weaviate killed under load, then restarted", { skip, timeout: 180_000 
     // the wait above can end in the very millisecond its twelfth call finished (CI once counted 11).
     const down = outcomes.filter((o) => o.startedAt > killedAt + 100 && o.startedAt + o.elapsedMs <= restartBeganAt);
     const firstBack = outcomes.find((o) => o.startedAt > restartedAt && o.status === 200);
-    t.diagnostic(`while down: ${JSON.stringify(tally(down))}, slowest ${Math.max(...down.map((o) => o.elapsedMs))} ms; first success ${firstBack ? firstBack.startedAt + firstBack.elapsedMs - restartedAt : "never"} ms after the restart was ready`);
+    t.diagnostic(
+      `while down: ${JSON.stringify(tally(down))}, slowest ${Math.max(...down.map((o) => o.elapsedMs))} ms; first success ${firstBack ? firstBack.startedAt + firstBack.elapsedMs - restartedAt : "never"} ms after the restart was ready`,
+    );
     assert.ok(down.length >= 12, `calls while Weaviate was down: ${down.length}`);
     for (const o of down) {
       const unavailable = o.protocol === "rest" ? o.status === 503 : o.status === "UNAVAILABLE";
-      assert.ok(unavailable && o.reason === "BACKEND_UNAVAILABLE", `a call while down answered ${o.status} ${o.reason}: ${JSON.stringify(tally(down))}`);
+      assert.ok(
+        unavailable && o.reason === "BACKEND_UNAVAILABLE",
+        `a call while down answered ${o.status} ${o.reason}: ${JSON.stringify(tally(down))}`,
+      );
       assert.ok(o.elapsedMs < DEADLINE_MS, `a call hung until its deadline (${o.elapsedMs} ms)`);
     }
     // Around the kill and the restart a call may still succeed or already fail; nothing else.
     const other = outcomes.filter((o) => o.status !== 200 && o.status !== 503 && o.status !== "UNAVAILABLE");
-    const when = other.map((o) => `${o.protocol} ${o.status} started ${o.startedAt - killedAt} ms after the kill, ${o.startedAt - restartBeganAt} ms after the restart began, took ${o.elapsedMs} ms`);
+    const when = other.map(
+      (o) =>
+        `${o.protocol} ${o.status} started ${o.startedAt - killedAt} ms after the kill, ${o.startedAt - restartBeganAt} ms after the restart began, took ${o.elapsedMs} ms`,
+    );
     assert.deepEqual(when, [], `only success or 503/UNAVAILABLE at any time: ${JSON.stringify(tally(outcomes))}`);
     const afterRecovery = outcomes.filter((o) => o.startedAt > restartedAt && o.status === 200);
     assert.ok(afterRecovery.length >= 12, `successful calls after the restart: ${afterRecovery.length}`);
-    assert.ok(afterRecovery.some((o) => o.protocol === "grpc") && afterRecovery.some((o) => o.protocol === "rest"), "both protocols recover");
+    assert.ok(
+      afterRecovery.some((o) => o.protocol === "grpc") && afterRecovery.some((o) => o.protocol === "rest"),
+      "both protocols recover",
+    );
   });
 });

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { seededRandom } from "../../src/topics/random.js";
-import { Status, connectUnary, envelope, grpcWebCall, lenField, varintField } from "./grpc-wire.js";
 import type { WireResult } from "./grpc-wire.js";
+import { connectUnary, envelope, grpcWebCall, lenField, Status, varintField } from "./grpc-wire.js";
 import { wireTarget } from "./wire-target.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -17,10 +17,27 @@ const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 300);
 
 /** Valid request messages per method, the starting points of every mutation. */
 const SEEDS: { path: string; payload: Buffer }[] = [
-  { path: "/threadsight.v1.SearchService/SemanticSearch", payload: Buffer.concat([lenField(1, "pricing a saas product"), varintField(2, 5), lenField(3, "startups")]) },
-  { path: "/threadsight.v1.SearchService/VectorSearch", payload: Buffer.concat([lenField(1, "hiring engineers"), varintField(2, 5), lenField(3, "2015-01-01"), lenField(4, "2016-12-31")]) },
-  { path: "/threadsight.v1.LeadService/FindLeads", payload: Buffer.concat([lenField(1, "looking for a crm"), varintField(2, 5), varintField(3, 40)]) },
-  { path: "/threadsight.v1.TrendService/ListTrends", payload: Buffer.concat([lenField(1, "2016-01-01"), lenField(2, "2016-01-31"), varintField(3, 5)]) },
+  {
+    path: "/threadsight.v1.SearchService/SemanticSearch",
+    payload: Buffer.concat([lenField(1, "pricing a saas product"), varintField(2, 5), lenField(3, "startups")]),
+  },
+  {
+    path: "/threadsight.v1.SearchService/VectorSearch",
+    payload: Buffer.concat([
+      lenField(1, "hiring engineers"),
+      varintField(2, 5),
+      lenField(3, "2015-01-01"),
+      lenField(4, "2016-12-31"),
+    ]),
+  },
+  {
+    path: "/threadsight.v1.LeadService/FindLeads",
+    payload: Buffer.concat([lenField(1, "looking for a crm"), varintField(2, 5), varintField(3, 40)]),
+  },
+  {
+    path: "/threadsight.v1.TrendService/ListTrends",
+    payload: Buffer.concat([lenField(1, "2016-01-01"), lenField(2, "2016-01-31"), varintField(3, 5)]),
+  },
   { path: "/threadsight.v1.UsageService/GetUsage", payload: Buffer.alloc(0) },
 ];
 
@@ -39,7 +56,11 @@ function mutate(bytes: Buffer, rnd: () => number): Buffer {
     case 2: {
       // insert random bytes
       const i = at();
-      return Buffer.concat([b.subarray(0, i), Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 8) }, byte)), b.subarray(i)]);
+      return Buffer.concat([
+        b.subarray(0, i),
+        Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 8) }, byte)),
+        b.subarray(i),
+      ]);
     }
     case 3: {
       // delete a run
@@ -83,7 +104,10 @@ describe("seeded mutation fuzzing of gRPC request frames", () => {
       else res = await connectUnary(target.url, base.path, payload, target.auth);
       const replay = `seed=${SEED} iteration=${i} transport=${["grpc", "grpc-web", "connect"][transport]} path=${base.path} bytes=${(transport === 2 ? payload : body).toString("hex")}`;
       assert.notEqual(res.grpcStatus, undefined, `no status (HTTP ${res.httpStatus}); ${replay}`);
-      assert.ok(res.grpcStatus !== Status.INTERNAL && res.grpcStatus !== Status.UNKNOWN, `status ${res.grpcStatus} "${res.grpcMessage}"; ${replay}`);
+      assert.ok(
+        res.grpcStatus !== Status.INTERNAL && res.grpcStatus !== Status.UNKNOWN,
+        `status ${res.grpcStatus} "${res.grpcMessage}"; ${replay}`,
+      );
       seen.set(res.grpcStatus!, (seen.get(res.grpcStatus!) ?? 0) + 1);
     }
     // The loop must exercise both outcomes, or it is not testing anything.

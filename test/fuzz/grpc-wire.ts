@@ -137,10 +137,21 @@ export class H2Client {
 }
 
 /** A Connect unary call over HTTP/1.1: `binary` posts application/proto, otherwise application/json. */
-export async function connectUnary(base: string, path: string, body: Uint8Array | string, headers: Record<string, string> = {}, binary = true): Promise<WireResult & { connectCode: string | undefined }> {
+export async function connectUnary(
+  base: string,
+  path: string,
+  body: Uint8Array | string,
+  headers: Record<string, string> = {},
+  binary = true,
+): Promise<WireResult & { connectCode: string | undefined }> {
   const res = await fetch(base + path, {
     method: "POST",
-    headers: { "content-type": binary ? "application/proto" : "application/json", "connect-protocol-version": "1", connection: "close", ...headers },
+    headers: {
+      "content-type": binary ? "application/proto" : "application/json",
+      "connect-protocol-version": "1",
+      connection: "close",
+      ...headers,
+    },
     body: typeof body === "string" ? body : new Uint8Array(body).buffer,
   });
   const buf = Buffer.from(await res.arrayBuffer());
@@ -152,11 +163,22 @@ export async function connectUnary(base: string, path: string, body: Uint8Array 
     // Not a Connect error body; the caller sees connectCode undefined.
   }
   const num = Object.entries(CONNECT_CODE).find(([, name]) => name === parsed.code)?.[0];
-  return { httpStatus: res.status, grpcStatus: num === undefined ? undefined : Number(num), grpcMessage: parsed.message ?? "", body: buf, connectCode: parsed.code };
+  return {
+    httpStatus: res.status,
+    grpcStatus: num === undefined ? undefined : Number(num),
+    grpcMessage: parsed.message ?? "",
+    body: buf,
+    connectCode: parsed.code,
+  };
 }
 
 /** A gRPC-Web call over HTTP/1.1; status and message come from the trailer frame in the body. */
-export async function grpcWebCall(base: string, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<WireResult> {
+export async function grpcWebCall(
+  base: string,
+  path: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<WireResult> {
   const res = await fetch(base + path, {
     method: "POST",
     headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1", connection: "close", ...headers },

@@ -11,10 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { corporaSkip, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
-import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import { startService } from "../harness/service.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
+import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 
 const SEMANTIC = "/api/v1/search/semantic";
 const VECTOR = "/api/v1/search/vector";
@@ -49,8 +49,18 @@ interface Answer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
 }
 
-async function post(svc: RunningService, key: string, route: string, body: string, contentType = "application/json"): Promise<Answer> {
-  const res = await fetch(svc.url + route, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": contentType }, body });
+async function post(
+  svc: RunningService,
+  key: string,
+  route: string,
+  body: string,
+  contentType = "application/json",
+): Promise<Answer> {
+  const res = await fetch(svc.url + route, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+    body,
+  });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -64,7 +74,10 @@ async function post(svc: RunningService, key: string, route: string, body: strin
 /** A 4xx with the error envelope and a message; `message` narrows it when given. */
 function assertClientError(res: Answer, status: number | number[], message?: RegExp): void {
   const allowed = Array.isArray(status) ? status : [status];
-  assert.ok(allowed.includes(res.status), `expected ${allowed.join("/")}, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  assert.ok(
+    allowed.includes(res.status),
+    `expected ${allowed.join("/")}, got ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+  );
   assert.equal(res.body.success, false);
   assert.equal(typeof res.body.error.message, "string");
   assert.ok(res.body.error.message.length > 0);
@@ -72,7 +85,11 @@ function assertClientError(res: Answer, status: number | number[], message?: Reg
   assert.doesNotMatch(JSON.stringify(res.body), /at .*\.(ts|js):\d+|DataFusion|lance|weaviate|graphql/i);
 }
 
-function suite(name: string, skip: false | string | undefined, setup: () => Promise<{ svc: RunningService; cleanup: () => Promise<void> }>): void {
+function suite(
+  name: string,
+  skip: false | string | undefined,
+  setup: () => Promise<{ svc: RunningService; cleanup: () => Promise<void> }>,
+): void {
   describe(`REST bad input on ${name}`, { skip: skip || false }, () => {
     let svc: RunningService;
     let cleanup: () => Promise<void>;
@@ -95,19 +112,34 @@ function suite(name: string, skip: false | string | undefined, setup: () => Prom
     test("injection in query is searched as text: date range and subforum filter still hold", async () => {
       for (const hostile of HOSTILE) {
         for (const route of [VECTOR, SEMANTIC]) {
-          const body = route === VECTOR
-            ? { query: `pricing ${hostile}`, limit: 20, subforums: ["startups"], start_date: "2013-01-01", end_date: "2013-12-31" }
-            : { query: `pricing ${hostile}`, limit: 20, subforums: ["startups"] };
+          const body =
+            route === VECTOR
+              ? {
+                  query: `pricing ${hostile}`,
+                  limit: 20,
+                  subforums: ["startups"],
+                  start_date: "2013-01-01",
+                  end_date: "2013-12-31",
+                }
+              : { query: `pricing ${hostile}`, limit: 20, subforums: ["startups"] };
           const res = await call(route, body);
           if (hostile.includes("\u0000")) {
             // NUL is refused up front rather than searched: it cannot be stored or filtered on.
             if (res.status !== 200) assertClientError(res, 400, /query/);
             continue;
           }
-          assert.equal(res.status, 200, `${route} ${JSON.stringify(hostile)}: ${JSON.stringify(res.body).slice(0, 300)}`);
+          assert.equal(
+            res.status,
+            200,
+            `${route} ${JSON.stringify(hostile)}: ${JSON.stringify(res.body).slice(0, 300)}`,
+          );
           for (const r of res.body.data.results) {
             assert.equal(r.subforum, "startups", `${route} ${JSON.stringify(hostile)} escaped the subforum filter`);
-            if (route === VECTOR) assert.ok(r.created >= "2013-01-01" && r.created < "2014-01-01", `${JSON.stringify(hostile)} escaped the date range: ${r.created}`);
+            if (route === VECTOR)
+              assert.ok(
+                r.created >= "2013-01-01" && r.created < "2014-01-01",
+                `${JSON.stringify(hostile)} escaped the date range: ${r.created}`,
+              );
           }
         }
       }
@@ -143,7 +175,17 @@ function suite(name: string, skip: false | string | undefined, setup: () => Prom
     });
 
     test("impossible and zone-suffixed dates are 400 INVALID_DATE", async () => {
-      for (const date of ["2024-02-30", "2024-13-01", "0000-00-00", "2024-01-01T00:00:00Z", "2024-01-01+02:00", "2024-1-1", "20240101", " 2024-01-01", "2024-02-29x"]) {
+      for (const date of [
+        "2024-02-30",
+        "2024-13-01",
+        "0000-00-00",
+        "2024-01-01T00:00:00Z",
+        "2024-01-01+02:00",
+        "2024-1-1",
+        "20240101",
+        " 2024-01-01",
+        "2024-02-29x",
+      ]) {
         const res = await call(VECTOR, { query: "pricing", start_date: date });
         assertClientError(res, 400);
         assert.equal(res.body.error.reason, "INVALID_DATE", date);
@@ -165,7 +207,11 @@ function suite(name: string, skip: false | string | undefined, setup: () => Prom
     });
 
     test("very long queries: 10k characters is 400 naming the bound, 1 MB is 413", async () => {
-      assertClientError(await call(SEMANTIC, { query: "q".repeat(10_000) }), 400, /query must be at most 500 characters, got 10000/);
+      assertClientError(
+        await call(SEMANTIC, { query: "q".repeat(10_000) }),
+        400,
+        /query must be at most 500 characters, got 10000/,
+      );
       assertClientError(await call(VECTOR, { query: "q".repeat(1_000_000) }), 413, /at most 65536 bytes/);
     });
 
@@ -177,7 +223,8 @@ function suite(name: string, skip: false | string | undefined, setup: () => Prom
     });
 
     test("non-object bodies, duplicate keys, a BOM and wrong content types are 4xx", async () => {
-      for (const raw of ["[]", '"pricing"', "42", "true", "null", ""]) assertClientError(await post(svc, key, SEMANTIC, raw), 400);
+      for (const raw of ["[]", '"pricing"', "42", "true", "null", ""])
+        assertClientError(await post(svc, key, SEMANTIC, raw), 400);
       assertClientError(await post(svc, key, SEMANTIC, '{"query":"a","query":"b"}'), 400, /query/);
       const bom = await post(svc, key, SEMANTIC, '\uFEFF{"query":"pricing"}');
       if (bom.status !== 200) assertClientError(bom, 400);
@@ -208,7 +255,11 @@ suite("LanceDB (embedded default)", corporaSkip(), async () => {
 
 suite("Weaviate", weaviateSkipReason() ?? corporaSkip(), async () => {
   const weaviate: WeaviateServer = await startWeaviate();
-  const env = { WEAVIATE_URL: weaviate.httpUrl, WEAVIATE_GRPC_URL: weaviate.grpcUrl, WEAVIATE_COLLECTION: `BadInput${Date.now()}` };
+  const env = {
+    WEAVIATE_URL: weaviate.httpUrl,
+    WEAVIATE_GRPC_URL: weaviate.grpcUrl,
+    WEAVIATE_COLLECTION: `BadInput${Date.now()}`,
+  };
   const scratch = await mkdtemp(path.join(os.tmpdir(), "threadsight-badinput-w-"));
   try {
     await seedSample({ ...env, THREADSIGHT_DATA_DIR: scratch }, SAMPLE);

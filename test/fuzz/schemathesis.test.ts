@@ -22,12 +22,16 @@ import { OPENAPI_PATH } from "../../src/openapi/openapi-route.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { corporaSkip, rebuildTopics, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 /** The pinned version, from the script that installs it (scripts/setup-test-env.sh runs it). */
-const SCHEMATHESIS_VERSION = /^SCHEMATHESIS_VERSION=(\S+)$/m.exec(readFileSync(path.join(PACKAGE_ROOT, "scripts/install-schemathesis.sh"), "utf8"))![1]!;
-const BIN = process.env.SCHEMATHESIS_BIN ?? path.join(os.homedir(), ".cache/threadsight", `schemathesis-${SCHEMATHESIS_VERSION}`, "bin/schemathesis");
+const SCHEMATHESIS_VERSION = /^SCHEMATHESIS_VERSION=(\S+)$/m.exec(
+  readFileSync(path.join(PACKAGE_ROOT, "scripts/install-schemathesis.sh"), "utf8"),
+)![1]!;
+const BIN =
+  process.env.SCHEMATHESIS_BIN ??
+  path.join(os.homedir(), ".cache/threadsight", `schemathesis-${SCHEMATHESIS_VERSION}`, "bin/schemathesis");
 
 /**
  * Smaller than the default sample (each ingest run pays the embedder's start-up): Reddit for
@@ -39,7 +43,13 @@ const FUZZ_SAMPLE = [
 ];
 
 /** Checks that decide pass/fail; everything else schemathesis can check needs stateful APIs or is advisory. */
-const CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance", "response_schema_conformance"];
+const CHECKS = [
+  "not_a_server_error",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_headers_conformance",
+  "response_schema_conformance",
+];
 /** Per operation; with the coverage phase this is ~100-200 requests per operation. */
 const MAX_EXAMPLES = 40;
 const SEED = 20261122;
@@ -49,11 +59,16 @@ const RUN_TIMEOUT_MS = 240_000;
 function skipReason(): false | string {
   const data = corporaSkip();
   if (data !== false) return data;
-  return existsSync(BIN) ? false : missingBackend("schemathesis", `${BIN} not found (bash scripts/install-schemathesis.sh installs it)`);
+  return existsSync(BIN)
+    ? false
+    : missingBackend("schemathesis", `${BIN} not found (bash scripts/install-schemathesis.sh installs it)`);
 }
 
 /** Runs schemathesis as a child (never synchronously: the service runs in this process). */
-function runSchemathesis(args: readonly string[], cwd: string): Promise<{ code: number | null; output: string; timedOut: boolean }> {
+function runSchemathesis(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; output: string; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     // Run in a scratch directory: schemathesis and Hypothesis keep caches in the working directory.
     const child = spawn(BIN, [...args, "--generation-database", "none"], {
@@ -111,43 +126,50 @@ describe("schemathesis against the OpenAPI document", { skip }, () => {
     const reportDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-schemathesis-"));
     try {
       const junitPath = path.join(reportDir, "junit.xml");
-      const res = await runSchemathesis([
-        "run",
-        svc.url + OPENAPI_PATH,
-        "--url",
-        svc.url,
-        "--header",
-        `Authorization: Bearer ${key}`,
-        "--checks",
-        CHECKS.join(","),
-        "--phases",
-        "examples,coverage,fuzzing",
-        "--max-examples",
-        String(MAX_EXAMPLES),
-        "--seed",
-        String(SEED),
-        "--workers",
-        "2",
-        "--request-timeout",
-        "150",
-        "--no-shrink",
-        "--report",
-        "junit",
-        "--report-junit-path",
-        junitPath,
-      ], reportDir);
+      const res = await runSchemathesis(
+        [
+          "run",
+          svc.url + OPENAPI_PATH,
+          "--url",
+          svc.url,
+          "--header",
+          `Authorization: Bearer ${key}`,
+          "--checks",
+          CHECKS.join(","),
+          "--phases",
+          "examples,coverage,fuzzing",
+          "--max-examples",
+          String(MAX_EXAMPLES),
+          "--seed",
+          String(SEED),
+          "--workers",
+          "2",
+          "--request-timeout",
+          "150",
+          "--no-shrink",
+          "--report",
+          "junit",
+          "--report-junit-path",
+          junitPath,
+        ],
+        reportDir,
+      );
       const report = `schemathesis exited ${res.code}${res.timedOut ? " (killed after the time limit)" : ""}\n${res.output}`;
       t.diagnostic(/\d+ generated[^\n]*/.exec(res.output)?.[0] ?? "no test case count in the output");
       assert.equal(res.timedOut, false, report);
       assert.equal(res.code, 0, report);
       // A run that tested nothing would exit 0 too: every operation must have been exercised.
-      assert.deepEqual(testedOperations(await readFile(junitPath, "utf8")), [
-        "GET /api/v1/usage",
-        "POST /api/v1/leads",
-        "POST /api/v1/search/semantic",
-        "POST /api/v1/search/vector",
-        "POST /api/v1/trends",
-      ], report);
+      assert.deepEqual(
+        testedOperations(await readFile(junitPath, "utf8")),
+        [
+          "GET /api/v1/usage",
+          "POST /api/v1/leads",
+          "POST /api/v1/search/semantic",
+          "POST /api/v1/search/vector",
+          "POST /api/v1/trends",
+        ],
+        report,
+      );
       const errors = svc.logs.filter((line) => /"level":(50|60)/.test(line));
       assert.deepEqual(errors, [], "the service logged errors during the run");
     } finally {
@@ -157,16 +179,36 @@ describe("schemathesis against the OpenAPI document", { skip }, () => {
 
   test("the same run fails when the document and the responses disagree (the check can fail)", async () => {
     // A copy of the document that claims `used` is a string: every real usage body breaks it.
-    const doc = JSON.parse(await readFile(OPENAPI_FILE, "utf8")) as { components: { schemas: Record<string, { properties: Record<string, { type: string }> }> } };
+    const doc = JSON.parse(await readFile(OPENAPI_FILE, "utf8")) as {
+      components: { schemas: Record<string, { properties: Record<string, { type: string }> }> };
+    };
     doc.components.schemas.GetUsageResponse!.properties.used!.type = "string";
     const dir = await mkdtemp(path.join(os.tmpdir(), "threadsight-schemathesis-"));
     try {
       const file = path.join(dir, "broken.openapi.json");
       await writeFile(file, JSON.stringify(doc));
-      const res = await runSchemathesis([
-        "run", file, "--url", svc.url, "--header", `Authorization: Bearer ${key}`, "--checks", CHECKS.join(","),
-        "--include-path", "/api/v1/usage", "--phases", "fuzzing", "--max-examples", "3", "--seed", String(SEED), "--no-shrink",
-      ], dir);
+      const res = await runSchemathesis(
+        [
+          "run",
+          file,
+          "--url",
+          svc.url,
+          "--header",
+          `Authorization: Bearer ${key}`,
+          "--checks",
+          CHECKS.join(","),
+          "--include-path",
+          "/api/v1/usage",
+          "--phases",
+          "fuzzing",
+          "--max-examples",
+          "3",
+          "--seed",
+          String(SEED),
+          "--no-shrink",
+        ],
+        dir,
+      );
       assert.notEqual(res.code, 0, res.output);
       assert.match(res.output, /Response violates schema/i, res.output);
     } finally {

@@ -4,8 +4,8 @@
  * client keeps its connection across calls.
  */
 import { after, before } from "node:test";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { H2Client } from "./grpc-wire.js";
 
 /** Filled in by the block's `before` hook; valid inside its tests. */

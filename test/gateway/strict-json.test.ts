@@ -5,8 +5,19 @@ import { GetUsageRequestSchema } from "../../gen/threadsight/v1/usage_pb.js";
 import { AppError } from "../../src/errors/app-error.js";
 import { strictFromJson } from "../../src/gateway/strict-json.js";
 
-function fails(body: unknown, kind: string, message: RegExp, schema = SemanticSearchRequestSchema as typeof SemanticSearchRequestSchema | typeof VectorSearchRequestSchema | typeof GetUsageRequestSchema): void {
-  assert.throws(() => strictFromJson(schema, body), (e: unknown) => e instanceof AppError && e.kind === kind && message.test(e.message));
+function fails(
+  body: unknown,
+  kind: string,
+  message: RegExp,
+  schema = SemanticSearchRequestSchema as
+    | typeof SemanticSearchRequestSchema
+    | typeof VectorSearchRequestSchema
+    | typeof GetUsageRequestSchema,
+): void {
+  assert.throws(
+    () => strictFromJson(schema, body),
+    (e: unknown) => e instanceof AppError && e.kind === kind && message.test(e.message),
+  );
 }
 
 test("accepts snake_case and camelCase names; null is absent", () => {
@@ -40,11 +51,18 @@ test("an absent body is an empty request", () => {
 });
 
 test("a nested filter is checked field by field and named by its path", () => {
-  const ok = strictFromJson(SemanticSearchRequestSchema, { query: "q", filter: { sources: ["reddit"], min_upvotes: 5, leadTypes: ["comparison"] } });
+  const ok = strictFromJson(SemanticSearchRequestSchema, {
+    query: "q",
+    filter: { sources: ["reddit"], min_upvotes: 5, leadTypes: ["comparison"] },
+  });
   assert.deepEqual(ok.filter?.sources, ["reddit"]);
   assert.equal(ok.filter?.minUpvotes, 5);
   assert.deepEqual(ok.filter?.leadTypes, ["comparison"]);
-  fails({ query: "q", filter: { min_upvote: 1 } }, "UNKNOWN_FIELD", /^unknown field "filter.min_upvote" \(did you mean "min_upvotes"\?\)/);
+  fails(
+    { query: "q", filter: { min_upvote: 1 } },
+    "UNKNOWN_FIELD",
+    /^unknown field "filter.min_upvote" \(did you mean "min_upvotes"\?\)/,
+  );
   fails({ query: "q", filter: { min_upvotes: "5" } }, "WRONG_TYPE", /^filter.min_upvotes must be an integer/);
   fails({ query: "q", filter: { authors: ["a", 1] } }, "WRONG_TYPE", /^filter.authors\[1\] must be a string/);
   fails({ query: "q", filter: ["reddit"] }, "WRONG_TYPE", /^filter must be a JSON object, got array/);

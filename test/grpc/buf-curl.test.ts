@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
-import { bufCurl } from "../harness/buf-curl.js";
 import type { BufCurlResult } from "../harness/buf-curl.js";
-import { NOT_BUILT, startEcosystemServer } from "./fixture.js";
+import { bufCurl } from "../harness/buf-curl.js";
 import type { EcosystemServer } from "./fixture.js";
+import { NOT_BUILT, startEcosystemServer } from "./fixture.js";
 
 const SERVICES = [
   "grpc.health.v1.Health",
@@ -135,7 +135,14 @@ for (const reflect of ["grpc-v1", "grpc-v1alpha"] as const) {
     });
 
     test("Health/Check answers through buf curl, and NOT_FOUND for an unknown service", async () => {
-      const ok = await bufCurl([...base, "--protocol", "grpc", "-d", "{}", `${server.baseUrl}/grpc.health.v1.Health/Check`]);
+      const ok = await bufCurl([
+        ...base,
+        "--protocol",
+        "grpc",
+        "-d",
+        "{}",
+        `${server.baseUrl}/grpc.health.v1.Health/Check`,
+      ]);
       assertOk(ok);
       assert.deepEqual(JSON.parse(ok.stdout), { status: "SERVING" });
       const unknown = await bufCurl([

@@ -5,8 +5,8 @@
  */
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { HealthMonitor } from "../../src/grpc/health-monitor.js";

@@ -3,9 +3,17 @@
  * definition is derived from the DescService (paths, streaming flags, protobuf-es binary
  * serializers), so tests talk to our server exactly as an external Node gRPC client would.
  */
-import * as grpc from "@grpc/grpc-js";
+
+import type {
+  DescMessage,
+  DescMethodServerStreaming,
+  DescMethodUnary,
+  DescService,
+  MessageInitShape,
+  MessageShape,
+} from "@bufbuild/protobuf";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import type { DescMessage, DescMethodServerStreaming, DescMethodUnary, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import * as grpc from "@grpc/grpc-js";
 
 /** grpc-js method definitions for every RPC of `service`, keyed by RPC name. */
 export function grpcJsDefinition(service: DescService): grpc.ServiceDefinition {
@@ -46,11 +54,17 @@ export function callUnary<I extends DescMessage, O extends DescMessage>(
 ): Promise<MessageShape<O>> {
   const fn = rpc(client, method.name);
   return new Promise((resolve, reject) => {
-    fn.call(client, create(method.input, request), new grpc.Metadata(), options, (err: grpc.ServiceError | null, res?: MessageShape<O>) => {
-      if (err) reject(err);
-      else if (res) resolve(res);
-      else reject(new Error(`${method.name} returned neither a response nor an error`));
-    });
+    fn.call(
+      client,
+      create(method.input, request),
+      new grpc.Metadata(),
+      options,
+      (err: grpc.ServiceError | null, res?: MessageShape<O>) => {
+        if (err) reject(err);
+        else if (res) resolve(res);
+        else reject(new Error(`${method.name} returned neither a response nor an error`));
+      },
+    );
   });
 }
 
@@ -62,7 +76,9 @@ export function callServerStream<I extends DescMessage, O extends DescMessage>(
   options: grpc.CallOptions = {},
 ): grpc.ClientReadableStream<MessageShape<O>> {
   const fn = rpc(client, method.name);
-  return fn.call(client, create(method.input, request), new grpc.Metadata(), options) as grpc.ClientReadableStream<MessageShape<O>>;
+  return fn.call(client, create(method.input, request), new grpc.Metadata(), options) as grpc.ClientReadableStream<
+    MessageShape<O>
+  >;
 }
 
 // makeGenericClientConstructor attaches one method per RPC name; grpc-js types them loosely.
@@ -99,11 +115,17 @@ export function callUnaryWithMetadata<I extends DescMessage, O extends DescMessa
     const finish = (): void => {
       if (result !== undefined && statusSeen) resolve({ ...result, header, trailer });
     };
-    const call = fn.call(client, create(method.input, request), md, options, (err: grpc.ServiceError | null, res?: MessageShape<O>) => {
-      result = err ? { error: err } : { response: res! };
-      if (err) trailer = err.metadata;
-      finish();
-    }) as grpc.ClientUnaryCall;
+    const call = fn.call(
+      client,
+      create(method.input, request),
+      md,
+      options,
+      (err: grpc.ServiceError | null, res?: MessageShape<O>) => {
+        result = err ? { error: err } : { response: res! };
+        if (err) trailer = err.metadata;
+        finish();
+      },
+    ) as grpc.ClientUnaryCall;
     call.on("metadata", (m: grpc.Metadata) => {
       header = m;
     });

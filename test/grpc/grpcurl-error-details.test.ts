@@ -12,13 +12,17 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { missingBackend } from "../harness/backend-policy.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 /** GRPCURL_BIN, else the project's tool cache, else PATH. */
 function findGrpcurl(): string | undefined {
   const cache = process.env.THREADSIGHT_CACHE ?? path.join(os.homedir(), ".cache", "threadsight");
-  const candidates = [process.env.GRPCURL_BIN, path.join(cache, "bin", "grpcurl"), ...(process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "grpcurl"))];
+  const candidates = [
+    process.env.GRPCURL_BIN,
+    path.join(cache, "bin", "grpcurl"),
+    ...(process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "grpcurl")),
+  ];
   return candidates.find((c): c is string => Boolean(c) && existsSync(c as string));
 }
 
@@ -53,7 +57,15 @@ describe("grpcurl decodes error details by name through reflection", { skip }, (
   after(async () => svc?.stop());
 
   const call = (key: string, body: unknown) =>
-    grpcurl(["-plaintext", "-H", `authorization: Bearer ${key}`, "-d", JSON.stringify(body), svc.address, "threadsight.v1.SearchService/SemanticSearch"]);
+    grpcurl([
+      "-plaintext",
+      "-H",
+      `authorization: Bearer ${key}`,
+      "-d",
+      JSON.stringify(body),
+      svc.address,
+      "threadsight.v1.SearchService/SemanticSearch",
+    ]);
 
   test("400 INVALID_ARGUMENT: ErrorInfo (and BadRequest) fields by name", async () => {
     const key = await svc.createKey("enterprise");
@@ -67,7 +79,10 @@ describe("grpcurl decodes error details by name through reflection", { skip }, (
     assert.equal(info.reason, "MISSING_FIELD");
     assert.equal(typeof info.domain, "string");
     assert.ok((info.domain as string).length > 0);
-    assert.ok(found.some((d) => d["@type"] === "type.googleapis.com/google.rpc.BadRequest"), res.stderr);
+    assert.ok(
+      found.some((d) => d["@type"] === "type.googleapis.com/google.rpc.BadRequest"),
+      res.stderr,
+    );
   });
 
   test("429 RESOURCE_EXHAUSTED: ErrorInfo, RetryInfo and QuotaFailure fields by name", async () => {
@@ -81,6 +96,9 @@ describe("grpcurl decodes error details by name through reflection", { skip }, (
     const info = found.find((d) => d["@type"] === "type.googleapis.com/google.rpc.ErrorInfo");
     assert.ok(info, res.stderr);
     assert.equal(info.reason, "RATE_LIMITED");
-    assert.ok(found.some((d) => d["@type"] === "type.googleapis.com/google.rpc.RetryInfo" && typeof d.retryDelay === "string"), res.stderr);
+    assert.ok(
+      found.some((d) => d["@type"] === "type.googleapis.com/google.rpc.RetryInfo" && typeof d.retryDelay === "string"),
+      res.stderr,
+    );
   });
 });

@@ -11,8 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { missingBackend } from "../harness/backend-policy.js";
-import { NOT_BUILT, startEcosystemServer } from "./fixture.js";
 import type { EcosystemServer } from "./fixture.js";
+import { NOT_BUILT, startEcosystemServer } from "./fixture.js";
 
 /** GRPCURL_BIN, else the cache folder the project's tools are installed into, else PATH. */
 function findGrpcurl(): string | undefined {
@@ -70,14 +70,25 @@ describe("grpcurl", { skip: GRPCURL ? false : missingBackend("grpcurl", "run scr
   test("describe of a service shows its RPCs with their google.api.http routes", async () => {
     const result = await run([], "describe", "threadsight.v1.SearchService");
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /rpc SemanticSearch \( \.threadsight\.v1\.SemanticSearchRequest \) returns \( \.threadsight\.v1\.SemanticSearchResponse \)/);
-    assert.match(result.stdout, /option \(\.google\.api\.http\) = \{ post: "\/api\/v1\/search\/semantic", body: "\*" \}/);
+    assert.match(
+      result.stdout,
+      /rpc SemanticSearch \( \.threadsight\.v1\.SemanticSearchRequest \) returns \( \.threadsight\.v1\.SemanticSearchResponse \)/,
+    );
+    assert.match(
+      result.stdout,
+      /option \(\.google\.api\.http\) = \{ post: "\/api\/v1\/search\/semantic", body: "\*" \}/,
+    );
   });
 
   test("describe of a message shows its fields", async () => {
     const result = await run([], "describe", "threadsight.v1.SemanticSearchRequest");
     assert.equal(result.code, 0, result.stderr);
-    for (const field of ["string query = 1;", "optional int32 limit = 2;", "repeated string subforums = 3;", "string page_token = 4;"]) {
+    for (const field of [
+      "string query = 1;",
+      "optional int32 limit = 2;",
+      "repeated string subforums = 3;",
+      "string page_token = 4;",
+    ]) {
       assert.ok(result.stdout.includes(field), `missing "${field}" in:\n${result.stdout}`);
     }
   });
@@ -98,7 +109,10 @@ describe("grpcurl", { skip: GRPCURL ? false : missingBackend("grpcurl", "run scr
   });
 
   test("a call reaches the service and returns Unimplemented", async () => {
-    const result = await run(["-d", JSON.stringify({ query: "battery life" })], "threadsight.v1.SearchService/SemanticSearch");
+    const result = await run(
+      ["-d", JSON.stringify({ query: "battery life" })],
+      "threadsight.v1.SearchService/SemanticSearch",
+    );
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /Code: Unimplemented/);
     assert.ok(result.stderr.includes(`Message: ${NOT_BUILT}`));

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { HealthMonitor, OVERALL } from "../../src/grpc/health-monitor.js";
 import type { HealthEvent } from "../../src/grpc/health-monitor.js";
+import { HealthMonitor, OVERALL } from "../../src/grpc/health-monitor.js";
 
 /** A check whose answer the test sets, counting its calls. */
 function switchable(initial: boolean) {

@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as grpc from "@grpc/grpc-js";
-import { Health, HealthCheckResponse_ServingStatus as Status } from "../../gen/grpc/health/v1/health_pb.js";
 import type { HealthCheckResponse } from "../../gen/grpc/health/v1/health_pb.js";
+import { Health, HealthCheckResponse_ServingStatus as Status } from "../../gen/grpc/health/v1/health_pb.js";
 import { HealthMonitor } from "../../src/grpc/health-monitor.js";
-import { startEcosystemServer } from "./fixture.js";
 import type { EcosystemServer } from "./fixture.js";
+import { startEcosystemServer } from "./fixture.js";
 import { callServerStream, callUnary, createGrpcJsClient } from "./grpc-js-client.js";
 
 const SEARCH = "threadsight.v1.SearchService";
@@ -91,19 +91,22 @@ test("Check reports the overall status and a registered service's status", async
 });
 
 test("Check of an unknown service fails with NOT_FOUND", async () => {
-  await assert.rejects(callUnary(client, Health.method.check, { service: "no.such.Service" }), (err: grpc.ServiceError) => {
-    assert.equal(err.code, grpc.status.NOT_FOUND);
-    assert.match(err.details, /no\.such\.Service/);
-    return true;
-  });
+  await assert.rejects(
+    callUnary(client, Health.method.check, { service: "no.such.Service" }),
+    (err: grpc.ServiceError) => {
+      assert.equal(err.code, grpc.status.NOT_FOUND);
+      assert.match(err.details, /no\.such\.Service/);
+      return true;
+    },
+  );
 });
 
 test("List returns every status, the overall one under the empty name", async () => {
   const res = await callUnary(client, Health.method.list, {});
-  assert.deepEqual(
-    Object.fromEntries(Object.entries(res.statuses).map(([name, s]) => [name, s.status])),
-    { "": Status.SERVING, [SEARCH]: Status.SERVING },
-  );
+  assert.deepEqual(Object.fromEntries(Object.entries(res.statuses).map(([name, s]) => [name, s.status])), {
+    "": Status.SERVING,
+    [SEARCH]: Status.SERVING,
+  });
 });
 
 test("Watch sends the current status, then each change, and ends its server side on cancel", async () => {

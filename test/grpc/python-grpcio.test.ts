@@ -14,20 +14,33 @@ import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
-import { HealthCheckRequestSchema, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
-import { SearchService, SemanticSearchRequestSchema, SemanticSearchResponseSchema, VectorSearchRequestSchema } from "../../gen/threadsight/v1/search_pb.js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import {
+  HealthCheckRequestSchema,
+  HealthCheckResponse_ServingStatus,
+  HealthCheckResponseSchema,
+} from "../../gen/grpc/health/v1/health_pb.js";
+import {
+  SearchService,
+  SemanticSearchRequestSchema,
+  SemanticSearchResponseSchema,
+  VectorSearchRequestSchema,
+} from "../../gen/threadsight/v1/search_pb.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { missingBackend } from "../harness/backend-policy.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
-const GRPCIO_VERSION = /^GRPCIO_VERSION=(\S+)$/m.exec(readFileSync(path.join(PACKAGE_ROOT, "scripts/install-grpcio.sh"), "utf8"))![1]!;
+const GRPCIO_VERSION = /^GRPCIO_VERSION=(\S+)$/m.exec(
+  readFileSync(path.join(PACKAGE_ROOT, "scripts/install-grpcio.sh"), "utf8"),
+)![1]!;
 const PYTHON = path.join(os.homedir(), ".cache/threadsight", `grpcio-${GRPCIO_VERSION}`, "bin/python");
 const CLIENT = path.join(PACKAGE_ROOT, "test/grpc/grpcio_client.py");
 
-const skip = existsSync(PYTHON) ? false : missingBackend("grpcio", `${PYTHON} not found (bash scripts/install-grpcio.sh installs it)`);
+const skip = existsSync(PYTHON)
+  ? false
+  : missingBackend("grpcio", `${PYTHON} not found (bash scripts/install-grpcio.sh installs it)`);
 
 interface Call {
   path: string;
@@ -56,7 +69,12 @@ function grpcio(target: string, calls: Call[]): Promise<Result[]> {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`grpcio client exited ${code}: ${stderr.slice(-2000)}`));
-      resolve(stdout.trim().split("\n").map((l) => JSON.parse(l) as Result));
+      resolve(
+        stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as Result),
+      );
     });
     child.stdin.end(JSON.stringify({ target, calls }));
   });
@@ -88,7 +106,10 @@ describe("Python grpcio (gRPC C core) against the real service", { skip }, () =>
       { path: SEMANTIC, request_hex: search, metadata: auth, compression: "deflate" },
     ]);
     assert.equal(health!.code, "OK", health!.details);
-    assert.equal(fromBinary(HealthCheckResponseSchema, Buffer.from(health!.response_hex, "hex")).status, HealthCheckResponse_ServingStatus.SERVING);
+    assert.equal(
+      fromBinary(HealthCheckResponseSchema, Buffer.from(health!.response_hex, "hex")).status,
+      HealthCheckResponse_ServingStatus.SERVING,
+    );
     for (const r of [plain!, gzip!, deflate!]) {
       assert.equal(r.code, "OK", r.details);
       assert.equal(fromBinary(SemanticSearchResponseSchema, Buffer.from(r.response_hex, "hex")).query, query);
@@ -99,10 +120,23 @@ describe("Python grpcio (gRPC C core) against the real service", { skip }, () =>
   test("errors arrive with their text as written and the right codes", async () => {
     const [noKey, wide, badDate, unknown, late] = await grpcio(svc.address, [
       { path: SEMANTIC, request_hex: hex(SemanticSearchRequestSchema, { query: "x" }) },
-      { path: VECTOR, request_hex: hex(VectorSearchRequestSchema, { query: "x", startDate: "2000-01-01", endDate: "2026-11-01" }), metadata: auth },
-      { path: VECTOR, request_hex: hex(VectorSearchRequestSchema, { query: "x", startDate: "2024-02-30" }), metadata: auth },
+      {
+        path: VECTOR,
+        request_hex: hex(VectorSearchRequestSchema, { query: "x", startDate: "2000-01-01", endDate: "2026-11-01" }),
+        metadata: auth,
+      },
+      {
+        path: VECTOR,
+        request_hex: hex(VectorSearchRequestSchema, { query: "x", startDate: "2024-02-30" }),
+        metadata: auth,
+      },
       { path: "/threadsight.v1.SearchService/NoSuchMethod", request_hex: "", metadata: auth },
-      { path: SEMANTIC, request_hex: hex(SemanticSearchRequestSchema, { query: "how do I price my product" }), metadata: auth, timeout: 0.001 },
+      {
+        path: SEMANTIC,
+        request_hex: hex(SemanticSearchRequestSchema, { query: "how do I price my product" }),
+        metadata: auth,
+        timeout: 0.001,
+      },
     ]);
     assert.equal(noKey!.code, "UNAUTHENTICATED");
     assert.equal(noKey!.details, "missing API key: send the header Authorization: Bearer <API key>");

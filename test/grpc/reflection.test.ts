@@ -8,15 +8,15 @@ import { after, before, describe, test } from "node:test";
 import { create, createFileRegistry, fromBinary, getExtension } from "@bufbuild/protobuf";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { createClient } from "@connectrpc/connect";
 import type { Transport } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { http } from "../../gen/google/api/annotations_pb.js";
 import * as v1 from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import type { ReflectionAnswer, ReflectionQuery } from "../../src/grpc/reflection.js";
-import { startEcosystemServer } from "./fixture.js";
 import type { EcosystemServer } from "./fixture.js";
+import { startEcosystemServer } from "./fixture.js";
 
 const NOT_FOUND = 5;
 const INVALID_ARGUMENT = 3;
@@ -42,13 +42,21 @@ async function reflect(
     const client = createClient(v1.ServerReflection, transport);
     const requests = queries.map((q) => create(v1.ServerReflectionRequestSchema, { host, messageRequest: q }));
     for await (const res of client.serverReflectionInfo(toStream(requests))) {
-      replies.push({ validHost: res.validHost, originalCase: res.originalRequest?.messageRequest.case, answer: res.messageResponse });
+      replies.push({
+        validHost: res.validHost,
+        originalCase: res.originalRequest?.messageRequest.case,
+        answer: res.messageResponse,
+      });
     }
   } else {
     const client = createClient(v1alpha.ServerReflection, transport);
     const requests = queries.map((q) => create(v1alpha.ServerReflectionRequestSchema, { host, messageRequest: q }));
     for await (const res of client.serverReflectionInfo(toStream(requests))) {
-      replies.push({ validHost: res.validHost, originalCase: res.originalRequest?.messageRequest.case, answer: res.messageResponse });
+      replies.push({
+        validHost: res.validHost,
+        originalCase: res.originalRequest?.messageRequest.case,
+        answer: res.messageResponse,
+      });
     }
   }
   return replies;
@@ -108,16 +116,13 @@ for (const version of ["v1", "v1alpha"] as const) {
       const [reply] = await reflect(transport, version, [symbol("threadsight.v1.SearchService")]);
       const files = filesOf(reply);
       assert.equal(files[0]?.name, "threadsight/v1/search.proto");
-      assert.deepEqual(
-        files.map((f) => f.name).sort(),
-        [
-          "google/api/annotations.proto",
-          "google/api/http.proto",
-          "google/protobuf/descriptor.proto",
-          "google/protobuf/timestamp.proto",
-          "threadsight/v1/search.proto",
-        ],
-      );
+      assert.deepEqual(files.map((f) => f.name).sort(), [
+        "google/api/annotations.proto",
+        "google/api/http.proto",
+        "google/protobuf/descriptor.proto",
+        "google/protobuf/timestamp.proto",
+        "threadsight/v1/search.proto",
+      ]);
     });
 
     test("the returned files rebuild into a registry with our messages and HTTP annotations", async () => {
@@ -129,7 +134,12 @@ for (const version of ["v1", "v1alpha"] as const) {
       assert.ok(request);
       assert.deepEqual(
         request.fields.map((f) => [f.name, f.number]),
-        [["query", 1], ["limit", 2], ["subforums", 3], ["page_token", 4]],
+        [
+          ["query", 1],
+          ["limit", 2],
+          ["subforums", 3],
+          ["page_token", 4],
+        ],
       );
       assert.equal(request.field.limit?.proto.proto3Optional, true);
       const created = registry.getMessage("threadsight.v1.SemanticSearchResult")?.field.created;
@@ -161,7 +171,11 @@ for (const version of ["v1", "v1alpha"] as const) {
         ["google.protobuf.Timestamp", "google/protobuf/timestamp.proto"],
         ["google.protobuf.FieldDescriptorProto.Type", "google/protobuf/descriptor.proto"],
       ];
-      const replies = await reflect(transport, version, cases.map(([name]) => symbol(name)));
+      const replies = await reflect(
+        transport,
+        version,
+        cases.map(([name]) => symbol(name)),
+      );
       assert.equal(replies.length, cases.length);
       replies.forEach((reply, i) => assert.equal(filesOf(reply)[0]?.name, cases[i]?.[1], `for ${cases[i]?.[0]}`));
     });
@@ -173,8 +187,14 @@ for (const version of ["v1", "v1alpha"] as const) {
         { case: "fileByFilename", value: "google/api/http.proto" },
       ]);
       assert.equal(filesOf(replies[0]).length, 5);
-      assert.deepEqual(filesOf(replies[1]).map((f) => f.name), ["threadsight/v1/search.proto"]);
-      assert.deepEqual(filesOf(replies[2]).map((f) => f.name), ["google/api/http.proto"]);
+      assert.deepEqual(
+        filesOf(replies[1]).map((f) => f.name),
+        ["threadsight/v1/search.proto"],
+      );
+      assert.deepEqual(
+        filesOf(replies[2]).map((f) => f.name),
+        ["google/api/http.proto"],
+      );
       const [fresh] = await reflect(transport, version, [symbol("threadsight.v1.SemanticSearchRequest")]);
       assert.equal(filesOf(fresh).length, 5);
     });
@@ -185,26 +205,43 @@ for (const version of ["v1", "v1alpha"] as const) {
         { case: "fileByFilename", value: "google/protobuf/descriptor.proto" },
       ]);
       const health = filesOf(replies[0]);
-      assert.deepEqual(health.map((f) => f.name), ["grpc/health/v1/health.proto"]);
-      assert.deepEqual(health[0]?.service.map((s) => s.method.map((m) => m.name)), [["Check", "List", "Watch"]]);
+      assert.deepEqual(
+        health.map((f) => f.name),
+        ["grpc/health/v1/health.proto"],
+      );
+      assert.deepEqual(
+        health[0]?.service.map((s) => s.method.map((m) => m.name)),
+        [["Check", "List", "Watch"]],
+      );
       const descriptor = filesOf(replies[1])[0];
       assert.ok(descriptor?.messageType.some((m) => m.name === "MethodOptions"));
     });
 
     test("extension lookups answer, including an empty list for a type without extensions", async () => {
       const replies = await reflect(transport, version, [
-        { case: "fileContainingExtension", value: { containingType: "google.protobuf.MethodOptions", extensionNumber: HTTP_RULE_NUMBER } },
+        {
+          case: "fileContainingExtension",
+          value: { containingType: "google.protobuf.MethodOptions", extensionNumber: HTTP_RULE_NUMBER },
+        },
         { case: "allExtensionNumbersOfType", value: "google.protobuf.MethodOptions" },
         { case: "allExtensionNumbersOfType", value: "threadsight.v1.SemanticSearchRequest" },
       ]);
       assert.equal(filesOf(replies[0])[0]?.name, "google/api/annotations.proto");
       assert.deepEqual(replies[1]?.answer, {
         case: "allExtensionNumbersResponse",
-        value: { $typeName: `grpc.reflection.${version}.ExtensionNumberResponse`, baseTypeName: "google.protobuf.MethodOptions", extensionNumber: [HTTP_RULE_NUMBER] },
+        value: {
+          $typeName: `grpc.reflection.${version}.ExtensionNumberResponse`,
+          baseTypeName: "google.protobuf.MethodOptions",
+          extensionNumber: [HTTP_RULE_NUMBER],
+        },
       });
       assert.deepEqual(replies[2]?.answer, {
         case: "allExtensionNumbersResponse",
-        value: { $typeName: `grpc.reflection.${version}.ExtensionNumberResponse`, baseTypeName: "threadsight.v1.SemanticSearchRequest", extensionNumber: [] },
+        value: {
+          $typeName: `grpc.reflection.${version}.ExtensionNumberResponse`,
+          baseTypeName: "threadsight.v1.SemanticSearchRequest",
+          extensionNumber: [],
+        },
       });
     });
 
@@ -212,7 +249,10 @@ for (const version of ["v1", "v1alpha"] as const) {
       const replies = await reflect(transport, version, [
         symbol("threadsight.v1.NoSuchService"),
         { case: "fileByFilename", value: "threadsight/v1/missing.proto" },
-        { case: "fileContainingExtension", value: { containingType: "google.protobuf.MethodOptions", extensionNumber: 1 } },
+        {
+          case: "fileContainingExtension",
+          value: { containingType: "google.protobuf.MethodOptions", extensionNumber: 1 },
+        },
         { case: "fileContainingExtension", value: { containingType: "no.such.Type", extensionNumber: 1 } },
         { case: "allExtensionNumbersOfType", value: "no.such.Type" },
         { case: undefined },

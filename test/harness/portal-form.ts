@@ -14,7 +14,12 @@ export interface FormAnswer {
 }
 
 /** GETs `page` under `baseUrl`, then POSTs `fields` to `action` (default: the same path). */
-export async function submitPortalForm(baseUrl: string, page: string, fields: Record<string, string>, action = page): Promise<FormAnswer> {
+export async function submitPortalForm(
+  baseUrl: string,
+  page: string,
+  fields: Record<string, string>,
+  action = page,
+): Promise<FormAnswer> {
   const form = await fetch(`${baseUrl}${page}`);
   const html = await form.text();
   const cookies = form.headers.getSetCookie().map((c) => c.split(";")[0]!);
@@ -26,5 +31,10 @@ export async function submitPortalForm(baseUrl: string, page: string, fields: Re
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
     body: new URLSearchParams({ ...fields, [CSRF_FIELD]: token }).toString(),
   });
-  return { status: res.status, location: res.headers.get("location"), setCookie: res.headers.getSetCookie(), body: await res.text() };
+  return {
+    status: res.status,
+    location: res.headers.get("location"),
+    setCookie: res.headers.getSetCookie(),
+    body: await res.text(),
+  };
 }

@@ -11,10 +11,11 @@
  *   const pg = await startPostgres();
  *   describe("...", { skip: pg.skip }, () => { after(() => pg.stop()); ... pg.url ... });
  */
-import { spawn, execFileSync } from "node:child_process";
+
 import type { ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -54,9 +55,12 @@ function findBinDir(): string | undefined {
   const candidates = [process.env.POSTGRES_BIN_DIR, ...DEFAULT_BIN_DIRS];
   // Prefer 15 (what CI installs); fall back to any other Debian-packaged major version.
   if (existsSync("/usr/lib/postgresql")) {
-    for (const v of readdirSync("/usr/lib/postgresql").sort().reverse()) candidates.push(`/usr/lib/postgresql/${v}/bin`);
+    for (const v of readdirSync("/usr/lib/postgresql").sort().reverse())
+      candidates.push(`/usr/lib/postgresql/${v}/bin`);
   }
-  return candidates.find((d) => d !== undefined && existsSync(path.join(d, "initdb")) && existsSync(path.join(d, "postgres")));
+  return candidates.find(
+    (d) => d !== undefined && existsSync(path.join(d, "initdb")) && existsSync(path.join(d, "postgres")),
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -95,7 +99,11 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
  * Hands out fresh databases on the server at adminUrl. On a shared server (DATABASE_URL_TEST)
  * stop drops them; on our own server there is no point, its files are about to be removed.
  */
-function databasesOn(adminUrl: string, stopServer: () => Promise<void>, drop: boolean): (first: string) => PostgresDatabase {
+function databasesOn(
+  adminUrl: string,
+  stopServer: () => Promise<void>,
+  drop: boolean,
+): (first: string) => PostgresDatabase {
   const made: string[] = [];
   const createDatabase = async (): Promise<string> => {
     const name = databaseName();
@@ -219,21 +227,39 @@ async function startLocalServer(binDir: string): Promise<PostgresDatabase> {
       chownSync(root, uid, gid);
     }
     const [initCmd, initArgs] = asPostgres(path.join(binDir, "initdb"), [
-      "-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync",
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
     ]);
     execFileSync(initCmd, initArgs, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_ALL: "C" } });
     const port = await freePort();
     const [cmd, args] = asPostgres(path.join(binDir, "postgres"), [
-      "-D", dataDir,
-      "-k", root,
-      "-p", String(port),
-      "-c", "listen_addresses=127.0.0.1",
+      "-D",
+      dataDir,
+      "-k",
+      root,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
       // A test database needs no durability; these make start-up and each commit fast.
-      "-c", "fsync=off",
-      "-c", "synchronous_commit=off",
-      "-c", "full_page_writes=off",
-      "-c", "max_connections=100",
-      "-c", "shared_buffers=32MB",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=100",
+      "-c",
+      "shared_buffers=32MB",
     ]);
     const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const launch = async (): Promise<void> => {
@@ -255,7 +281,8 @@ async function startLocalServer(binDir: string): Promise<PostgresDatabase> {
       if (!(await exited(child, 15_000))) throw new Error("postgres did not stop within 15 s");
     };
     db.startServer = async () => {
-      if (child !== undefined && child.exitCode === null && child.signalCode === null) throw new Error("postgres is still running");
+      if (child !== undefined && child.exitCode === null && child.signalCode === null)
+        throw new Error("postgres is still running");
       await launch();
     };
     return db;

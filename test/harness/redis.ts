@@ -4,8 +4,9 @@
  * `persistent: true` every write is appended to an fsynced AOF, so `kill()` (SIGKILL) followed
  * by `restart()` keeps every acknowledged counter, as a restarted production Redis with AOF would.
  */
-import { spawn } from "node:child_process";
+
 import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";

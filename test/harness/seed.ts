@@ -29,7 +29,10 @@ export function corporaSkip(): false | string {
 }
 
 /** Runs `threadsight ingest` for one file; resolves with its exit code and output. */
-export function runIngest(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runIngest(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return runCli(["ingest", ...args], env);
 }
 
@@ -40,13 +43,20 @@ export async function rebuildTopics(env: Record<string, string>): Promise<void> 
 }
 
 /** Runs any `threadsight` subcommand from source in a child process. */
-export function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), ...args], {
-      cwd: PACKAGE_ROOT,
-      env: { ...process.env, LOG_LEVEL: "warn", EMBED_WORKERS: "2", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), ...args],
+      {
+        cwd: PACKAGE_ROOT,
+        env: { ...process.env, LOG_LEVEL: "warn", EMBED_WORKERS: "2", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
@@ -61,6 +71,7 @@ export async function seedSample(env: Record<string, string>, files = SAMPLE_FIL
   for (const { file, limit } of files) {
     const res = await runIngest([path.join(CORPORA, file), "--limit", String(limit)], env);
     // 3 = finished with some records skipped (documented skip rules); anything else is a failure.
-    if (res.code !== 0 && res.code !== 3) throw new Error(`ingest ${file} exited ${res.code}: ${res.stderr.slice(-2000)}`);
+    if (res.code !== 0 && res.code !== 3)
+      throw new Error(`ingest ${file} exited ${res.code}: ${res.stderr.slice(-2000)}`);
   }
 }

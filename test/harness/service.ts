@@ -7,11 +7,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { loadConfig } from "../../src/config.js";
-import type { Config } from "../../src/config.js";
 import type { LimitOverrides } from "../../src/accounts/caller.js";
-import { createService } from "../../src/main.js";
+import type { Config } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
 import type { Service } from "../../src/main.js";
+import { createService } from "../../src/main.js";
 import { createLogger } from "../../src/observability/logger.js";
 
 /** A running service and what tests need to reach it. */
@@ -32,7 +32,9 @@ export interface RunningService {
 }
 
 /** Starts the service. `env` overrides configuration; `dataDir` reuses a directory. */
-export async function startService(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningService> {
+export async function startService(
+  opts: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningService> {
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "threadsight-svc-")));
   const config = loadConfig({
     PATH: process.env.PATH,
@@ -63,7 +65,12 @@ export async function startService(opts: { env?: Record<string, string>; dataDir
     dataDir,
     logs,
     async createKey(plan, name, overrides) {
-      const created = await service.keys.createKey({ accountName: `test-account-${++counter}`, plan, name: name ?? `test key ${counter}`, ...(overrides ? { overrides } : {}) });
+      const created = await service.keys.createKey({
+        accountName: `test-account-${++counter}`,
+        plan,
+        name: name ?? `test key ${counter}`,
+        ...(overrides ? { overrides } : {}),
+      });
       return created.key;
     },
     async stop(stopOpts = {}) {

@@ -4,8 +4,9 @@
  * as a recipient's mail client would. Skipped with a reason when aiosmtpd is not installed,
  * failing instead when REQUIRE_SMTP=1 or CI is set.
  */
-import { spawn } from "node:child_process";
+
 import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import net from "node:net";
@@ -59,7 +60,9 @@ function accepts(port: number): Promise<boolean> {
 
 /** Quoted-printable to text (nodemailer wraps long lines and escapes "=" that way). */
 function decodeQuotedPrintable(body: string): string {
-  return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return body
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 function parse(raw: string): ReceivedMail {
@@ -68,7 +71,12 @@ function parse(raw: string): ReceivedMail {
   const body = raw.slice(split).trim();
   const header = (name: string): string => new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
   const encoding = header("Content-Transfer-Encoding").toLowerCase();
-  const text = encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
+  const text =
+    encoding === "quoted-printable"
+      ? decodeQuotedPrintable(body)
+      : encoding === "base64"
+        ? Buffer.from(body, "base64").toString("utf8")
+        : body;
   return { to: header("To"), subject: header("Subject"), text };
 }
 
@@ -76,14 +84,24 @@ function parse(raw: string): ReceivedMail {
 export async function startSmtp(): Promise<SmtpServer> {
   if (!existsSync(PYTHON)) {
     const skip = missingBackend("smtp", `aiosmtpd ${AIOSMTPD_VERSION} is not installed (run scripts/install-smtp.sh)`);
-    return { skip, url: "", messages: async () => [], waitFor: () => Promise.reject(new Error(skip)), stop: async () => undefined };
+    return {
+      skip,
+      url: "",
+      messages: async () => [],
+      waitFor: () => Promise.reject(new Error(skip)),
+      stop: async () => undefined,
+    };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "threadsight-smtp-"));
   const maildir = path.join(dir, "Maildir");
   const port = await freePort();
-  const child: ChildProcess = spawn(PYTHON, ["-m", "aiosmtpd", "-n", "-l", `127.0.0.1:${port}`, "-c", "aiosmtpd.handlers.Mailbox", maildir], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    PYTHON,
+    ["-m", "aiosmtpd", "-n", "-l", `127.0.0.1:${port}`, "-c", "aiosmtpd.handlers.Mailbox", maildir],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   for (let i = 0; !(await accepts(port)); i++) {

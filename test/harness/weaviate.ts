@@ -7,8 +7,9 @@
  * node that can be SIGKILLed and restarted on the same data and ports (fault tests), and
  * `startWeaviateCluster(n)` starts n such nodes as one Raft cluster on loopback.
  */
-import { spawn } from "node:child_process";
+
 import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -72,7 +73,10 @@ export async function startWeaviate(opts: StartWeaviateOptions = {}): Promise<We
 export function localWeaviateSkipReason(): string | undefined {
   const bin = weaviateBinaryPath();
   if (existsSync(bin)) return undefined;
-  return missingBackend("weaviate", `no binary at ${bin}; run scripts/install-weaviate.sh (fault tests start their own servers)`);
+  return missingBackend(
+    "weaviate",
+    `no binary at ${bin}; run scripts/install-weaviate.sh (fault tests start their own servers)`,
+  );
 }
 
 function adoptExternal(httpUrl: string): WeaviateServer {
@@ -266,13 +270,20 @@ export interface WeaviateCluster {
  * answers, so the first node starts alone and the others join it; on a restart every node
  * lists all its peers, so whichever node returns finds the ones still up.
  */
-export async function startWeaviateCluster(n: number, opts: { readyTimeoutMs?: number } = {}): Promise<WeaviateCluster> {
+export async function startWeaviateCluster(
+  n: number,
+  opts: { readyTimeoutMs?: number } = {},
+): Promise<WeaviateCluster> {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`cluster size must be a positive whole number, got ${n}`);
   const names = Array.from({ length: n }, (_, i) => `node${i + 1}`);
   const ports: NodePorts[] = [];
   for (let i = 0; i < n; i++) ports.push(await allocatePorts(ports));
   const raftJoin = names.map((name, i) => `${name}:${ports[i]!.raft}`).join(",");
-  const peersOf = (i: number): string => ports.filter((_, j) => j !== i).map((p) => `127.0.0.1:${p.gossip}`).join(",");
+  const peersOf = (i: number): string =>
+    ports
+      .filter((_, j) => j !== i)
+      .map((p) => `127.0.0.1:${p.gossip}`)
+      .join(",");
   const timeoutMs = opts.readyTimeoutMs ?? 120_000;
   const nodes: WeaviateNode[] = [];
   const startOne = (i: number): Promise<WeaviateNode> =>

@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { IndexedPost } from "../../src/model/post.js";
 import { samePost } from "../../src/index/same-post.js";
-import { EmbeddingModelMismatchError, LEAD_FIELDS, RESULT_FIELDS } from "../../src/index/search-index.js";
 import type { Hit, Page, QueryFilter, SearchIndex } from "../../src/index/search-index.js";
-import { cosine, DIMS, embed, makePost, MODEL, randomPosts } from "./synthetic.js";
+import { EmbeddingModelMismatchError, LEAD_FIELDS, RESULT_FIELDS } from "../../src/index/search-index.js";
+import type { IndexedPost } from "../../src/model/post.js";
+import { cosine, DIMS, embed, MODEL, makePost, randomPosts } from "./synthetic.js";
 
 /** Storage for one suite run, as the backend's test file provides it. */
 export interface IndexFixture {
@@ -26,14 +26,70 @@ const INJECTION = "x' OR '1'='1";
 
 /** The hand-made posts the assertions are about; `filler` adds volume for paging. */
 const POSTS: IndexedPost[] = [
-  makePost({ nativeId: "k-title", title: "Kubernetes autoscaling question", content: "How do I scale pods when traffic grows during the day", subforum: "devops", created: MAR1 }),
-  makePost({ nativeId: "k-content", title: "Weekend hobby projects", content: "I run a small kubernetes cluster at home for fun and learning", subforum: "homelab", created: MAR1 + DAY - 1 }),
-  makePost({ nativeId: "pricing", title: "Pricing page feedback", content: "Our pricing page converts poorly, looking for feedback on tiers", subforum: "startups", created: MAR1 + DAY, leadType: "advice_request", leadScore: 70 }),
-  makePost({ nativeId: "crm", title: "Best CRM for a small sales team", content: "We need a CRM that integrates with email and tracks leads", subforum: "startups", created: MAR1 - 1, leadType: "buying_intent", leadScore: 90 }),
-  makePost({ nativeId: "invoice", title: "Invoice software recommendations", content: "Looking for invoicing software that handles VAT", subforum: "smallbusiness", created: MAR1 - 14 * DAY, leadType: "solution_request", leadScore: 40 }),
-  makePost({ nativeId: "quote", title: "Apostrophe subforum post", content: "apostrophes in subforum names", subforum: "it's", created: MAR1 - 20 * DAY }),
-  makePost({ nativeId: "inject", title: "Injection named subforum", content: "nothing special here", subforum: INJECTION, created: MAR1 - 21 * DAY }),
-  makePost({ nativeId: "garden", title: "Gardening tips", content: "tomatoes need plenty of sun", subforum: "garden", created: MAR1 - 30 * DAY, leadType: "", leadScore: 95 }),
+  makePost({
+    nativeId: "k-title",
+    title: "Kubernetes autoscaling question",
+    content: "How do I scale pods when traffic grows during the day",
+    subforum: "devops",
+    created: MAR1,
+  }),
+  makePost({
+    nativeId: "k-content",
+    title: "Weekend hobby projects",
+    content: "I run a small kubernetes cluster at home for fun and learning",
+    subforum: "homelab",
+    created: MAR1 + DAY - 1,
+  }),
+  makePost({
+    nativeId: "pricing",
+    title: "Pricing page feedback",
+    content: "Our pricing page converts poorly, looking for feedback on tiers",
+    subforum: "startups",
+    created: MAR1 + DAY,
+    leadType: "advice_request",
+    leadScore: 70,
+  }),
+  makePost({
+    nativeId: "crm",
+    title: "Best CRM for a small sales team",
+    content: "We need a CRM that integrates with email and tracks leads",
+    subforum: "startups",
+    created: MAR1 - 1,
+    leadType: "buying_intent",
+    leadScore: 90,
+  }),
+  makePost({
+    nativeId: "invoice",
+    title: "Invoice software recommendations",
+    content: "Looking for invoicing software that handles VAT",
+    subforum: "smallbusiness",
+    created: MAR1 - 14 * DAY,
+    leadType: "solution_request",
+    leadScore: 40,
+  }),
+  makePost({
+    nativeId: "quote",
+    title: "Apostrophe subforum post",
+    content: "apostrophes in subforum names",
+    subforum: "it's",
+    created: MAR1 - 20 * DAY,
+  }),
+  makePost({
+    nativeId: "inject",
+    title: "Injection named subforum",
+    content: "nothing special here",
+    subforum: INJECTION,
+    created: MAR1 - 21 * DAY,
+  }),
+  makePost({
+    nativeId: "garden",
+    title: "Gardening tips",
+    content: "tomatoes need plenty of sun",
+    subforum: "garden",
+    created: MAR1 - 30 * DAY,
+    leadType: "",
+    leadScore: 95,
+  }),
 ];
 const FILLER = randomPosts(40, 7, "f");
 const ALL = [...POSTS, ...FILLER];
@@ -42,7 +98,10 @@ const ids = (hits: readonly Hit[]): string[] => hits.map((h) => h.post.id);
 
 function assertSortedDesc(hits: readonly Hit[]): void {
   for (let i = 1; i < hits.length; i++) {
-    assert.ok(hits[i - 1]!.score >= hits[i]!.score - 1e-9, `scores not descending at ${i}: ${hits.map((h) => h.score).join(", ")}`);
+    assert.ok(
+      hits[i - 1]!.score >= hits[i]!.score - 1e-9,
+      `scores not descending at ${i}: ${hits.map((h) => h.score).join(", ")}`,
+    );
   }
 }
 
@@ -68,7 +127,11 @@ function assertSameRanking(hits: readonly Hit[], reference: readonly Hit[]): voi
 }
 
 /** Registers the contract suite for one backend. `skip` (a reason) skips it on this machine. */
-export function registerIndexContract(name: string, factory: () => Promise<IndexFixture>, opts: { skip?: string } = {}): void {
+export function registerIndexContract(
+  name: string,
+  factory: () => Promise<IndexFixture>,
+  opts: { skip?: string } = {},
+): void {
   describe(`SearchIndex contract: ${name}`, { skip: opts.skip ?? false }, () => {
     let fixture: IndexFixture;
     let index: SearchIndex;
@@ -111,7 +174,11 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
     it("upsert counts an id repeated within one batch once, a stored one as updated, and reports bad posts", async () => {
       const dup = makePost({ nativeId: "dup", title: "Duplicate within batch", content: "first copy" });
       const dup2 = { ...dup, content: "second copy" };
-      const bad = makePost({ nativeId: "bad", title: "Wrong dimensions", vector: new Float32Array(DIMS + 1).fill(0.1) });
+      const bad = makePost({
+        nativeId: "bad",
+        title: "Wrong dimensions",
+        vector: new Float32Array(DIMS + 1).fill(0.1),
+      });
       const res = await index.upsert([byNative("crm"), dup, dup2, bad]);
       assert.equal(res.inserted, 1);
       assert.equal(res.updated, 1);
@@ -126,7 +193,10 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
     it("get returns posts in the order asked, without vectors, skipping unknown ids", async () => {
       const want = [byNative("pricing").id, "test:missing", byNative("k-title").id, byNative("crm").id];
       const got = await index.get(want);
-      assert.deepEqual(got.map((p) => p.id), [want[0], want[2], want[3]]);
+      assert.deepEqual(
+        got.map((p) => p.id),
+        [want[0], want[2], want[3]],
+      );
       const { vector: _v, ...expected } = byNative("pricing");
       assert.deepEqual(got[0], expected);
       assert.deepEqual(await index.get([]), []);
@@ -135,7 +205,10 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
     it("getIndexed returns posts with their stored vectors, in the order asked; each equals what was written", async () => {
       const want = [byNative("crm").id, "test:missing", FILLER[0]!.id, byNative("crm").id];
       const got = await index.getIndexed(want);
-      assert.deepEqual(got.map((p) => p.id), [want[0], want[2], want[3]]);
+      assert.deepEqual(
+        got.map((p) => p.id),
+        [want[0], want[2], want[3]],
+      );
       // Ingest skips the write of a post equal to its stored version (same-post.ts): that needs
       // every field and the vector back as written, on every backend.
       for (const p of got) {
@@ -211,18 +284,45 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
       assert.deepEqual(new Set(ids(vec)), want);
       const kw = await index.keyword({ text: "kubernetes pricing crm", filter, limit: 50, offset: 0 });
       assert.deepEqual(new Set(ids(kw)), want);
-      const hy = await index.hybrid({ text: "kubernetes pricing crm", vector: embed("pricing crm"), alpha: 0.5, filter, limit: 50, offset: 0 });
+      const hy = await index.hybrid({
+        text: "kubernetes pricing crm",
+        vector: embed("pricing crm"),
+        alpha: 0.5,
+        filter,
+        limit: 50,
+        offset: 0,
+      });
       assert.deepEqual(new Set(ids(hy)), want);
-      const from = await index.nearVector({ vector: embed("pricing"), filter: { createdFrom: MAR1 + DAY }, limit: 50, offset: 0 });
+      const from = await index.nearVector({
+        vector: embed("pricing"),
+        filter: { createdFrom: MAR1 + DAY },
+        limit: 50,
+        offset: 0,
+      });
       assert.deepEqual(ids(from), [byNative("pricing").id]);
-      const to = await index.nearVector({ vector: embed("crm"), filter: { createdTo: MAR1 - 1, createdFrom: MAR1 - 1 }, limit: 50, offset: 0 });
+      const to = await index.nearVector({
+        vector: embed("crm"),
+        filter: { createdTo: MAR1 - 1, createdFrom: MAR1 - 1 },
+        limit: 50,
+        offset: 0,
+      });
       assert.deepEqual(ids(to), [byNative("crm").id]);
     });
 
     it("filters on subforums and lead score", async () => {
-      const subs = await index.nearVector({ vector: embed("anything"), filter: { subforums: ["startups", "garden"] }, limit: 50, offset: 0 });
+      const subs = await index.nearVector({
+        vector: embed("anything"),
+        filter: { subforums: ["startups", "garden"] },
+        limit: 50,
+        offset: 0,
+      });
       assert.deepEqual(new Set(ids(subs)), new Set(["pricing", "crm", "garden"].map((n) => byNative(n).id)));
-      const leads = await index.keyword({ text: "feedback integrates tomatoes", filter: { minLeadScore: 50 }, limit: 50, offset: 0 });
+      const leads = await index.keyword({
+        text: "feedback integrates tomatoes",
+        filter: { minLeadScore: 50 },
+        limit: 50,
+        offset: 0,
+      });
       assert.deepEqual(new Set(ids(leads)), new Set([byNative("pricing").id, byNative("crm").id]));
       const combined = await index.hybrid({
         text: "crm pricing",
@@ -233,23 +333,35 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
         offset: 0,
       });
       assert.deepEqual(ids(combined), [byNative("crm").id]);
-      const none = await index.nearVector({ vector: embed("x"), filter: { subforums: ["no-such-subforum"] }, limit: 5, offset: 0 });
+      const none = await index.nearVector({
+        vector: embed("x"),
+        filter: { subforums: ["no-such-subforum"] },
+        limit: 5,
+        offset: 0,
+      });
       assert.deepEqual(none, []);
     });
 
     it('a page of "result" or "lead" fields holds those fields as stored and leaves the others empty', async () => {
       const target = byNative("crm");
-      const read: [Page["fields"], readonly string[]][] = [["result", RESULT_FIELDS], ["lead", LEAD_FIELDS]];
+      const read: [Page["fields"], readonly string[]][] = [
+        ["result", RESULT_FIELDS],
+        ["lead", LEAD_FIELDS],
+      ];
       for (const [fields, wanted] of read) {
         const calls = [
-          (f: Page["fields"]) => index.hybrid({ text: target.title, vector: target.vector, alpha: 0.5, limit: 5, offset: 0, fields: f }),
+          (f: Page["fields"]) =>
+            index.hybrid({ text: target.title, vector: target.vector, alpha: 0.5, limit: 5, offset: 0, fields: f }),
           (f: Page["fields"]) => index.nearVector({ vector: target.vector, limit: 5, offset: 0, fields: f }),
           (f: Page["fields"]) => index.keyword({ text: target.title, limit: 5, offset: 0, fields: f }),
         ];
         for (const call of calls) {
           const full = await call("all");
           const partial = await call(fields);
-          assert.deepEqual(partial.map((h) => [h.post.id, h.score]), full.map((h) => [h.post.id, h.score]));
+          assert.deepEqual(
+            partial.map((h) => [h.post.id, h.score]),
+            full.map((h) => [h.post.id, h.score]),
+          );
           assert.equal(partial[0]?.post.id, target.id);
           for (const [i, h] of partial.entries()) {
             const whole = full[i]!.post as unknown as Record<string, unknown>;
@@ -266,12 +378,12 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
 
     it("injection attempts in filter values and query text are inert", async () => {
       const vector = embed("anything");
-      for (const s of [INJECTION, "it's", "startups' OR subforum <> '", "startups\") OR (1=1", "\\' OR 1=1 --"]) {
+      for (const s of [INJECTION, "it's", "startups' OR subforum <> '", 'startups") OR (1=1', "\\' OR 1=1 --"]) {
         const hits = await index.nearVector({ vector, filter: { subforums: [s] }, limit: 50, offset: 0 });
         const expected = POSTS.filter((p) => p.subforum === s).map((p) => p.id);
         assert.deepEqual(ids(hits), expected, `subforum filter ${JSON.stringify(s)}`);
       }
-      for (const text of ["tomatoes' OR '1'='1", "title:tomatoes OR *", "\"tomatoes\" AND -sun", "tomatoes)) OR ((1"]) {
+      for (const text of ["tomatoes' OR '1'='1", "title:tomatoes OR *", '"tomatoes" AND -sun', "tomatoes)) OR ((1"]) {
         const hits = await index.keyword({ text, limit: 50, offset: 0 });
         assert.ok(hits.length < 10, `query ${JSON.stringify(text)} matched ${hits.length} posts`);
         assert.equal(hits[0]?.post.id, byNative("garden").id, `query ${JSON.stringify(text)}`);
@@ -296,12 +408,21 @@ export function registerIndexContract(name: string, factory: () => Promise<Index
     });
 
     it("rejects bad arguments with RangeError", async () => {
-      await assert.rejects(index.nearVector({ vector: new Float32Array(DIMS - 1).fill(1), limit: 1, offset: 0 }), RangeError);
+      await assert.rejects(
+        index.nearVector({ vector: new Float32Array(DIMS - 1).fill(1), limit: 1, offset: 0 }),
+        RangeError,
+      );
       await assert.rejects(index.nearVector({ vector: new Float32Array(DIMS), limit: 1, offset: 0 }), RangeError);
       await assert.rejects(index.keyword({ text: "x", limit: 0, offset: 0 }), RangeError);
       await assert.rejects(index.keyword({ text: "x", limit: 5, offset: -1 }), RangeError);
-      await assert.rejects(index.hybrid({ text: "x", vector: embed("x"), alpha: 1.5, limit: 5, offset: 0 }), RangeError);
-      await assert.rejects(index.keyword({ text: "x", limit: 5, offset: 0, filter: { createdFrom: Number.NaN } }), RangeError);
+      await assert.rejects(
+        index.hybrid({ text: "x", vector: embed("x"), alpha: 1.5, limit: 5, offset: 0 }),
+        RangeError,
+      );
+      await assert.rejects(
+        index.keyword({ text: "x", limit: 5, offset: 0, filter: { createdFrom: Number.NaN } }),
+        RangeError,
+      );
     });
 
     it("an aborted signal rejects every call with an AbortError", async () => {

@@ -6,19 +6,19 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { LEAD_TYPES, SENTIMENT_LABELS } from "../../src/model/post.js";
-import type { IndexedPost } from "../../src/model/post.js";
 import type { Hit, QueryFilter, SearchIndex } from "../../src/index/search-index.js";
+import type { IndexedPost } from "../../src/model/post.js";
+import { LEAD_TYPES, SENTIMENT_LABELS } from "../../src/model/post.js";
 import type { IndexFixture } from "./contract.js";
 import { matchesFilter } from "./filter-reference.js";
-import { DIMS, embed, makePost, MODEL } from "./synthetic.js";
+import { DIMS, embed, MODEL, makePost } from "./synthetic.js";
 
 const DAY = 86_400_000;
 const JAN1 = Date.UTC(2024, 0, 1);
 const SOURCES = ["reddit", "hackernews", "stackexchange"];
 const SUBFORUMS = ["startups", "devops", "saas", "it's", "x' OR '1'='1"];
 const AUTHORS = ["alice", "bob", "carol", "", "o'brien"];
-const INJECTIONS = ["x' OR '1'='1", "startups' OR subforum <> '", "startups\") OR (1=1", "\\' OR 1=1 --", "a%", "*"];
+const INJECTIONS = ["x' OR '1'='1", "startups' OR subforum <> '", 'startups") OR (1=1', "\\' OR 1=1 --", "a%", "*"];
 const WORDS = "pricing churn deploy invoice hiring database crm launch refund onboarding".split(" ");
 
 /** 120 posts with every filtered attribute spread so that each filter value selects a different subset. */
@@ -59,8 +59,25 @@ function filterCases(): [string, QueryFilter][] {
     ["leadTypes", { leadTypes: ["comparison", "pain_point"] }],
     ["created range", { createdFrom: JAN1 + 10 * DAY, createdTo: JAN1 + 20 * DAY - 1 }],
     ["minLeadScore", { minLeadScore: 60 }],
-    ["combined", { sources: ["reddit", "hackernews"], excludeSubforums: ["devops"], minUpvotes: 50, sentiments: ["positive", "neutral"], createdFrom: JAN1 + 5 * DAY }],
-    ["combined with leads", { subforums: ["startups", "saas", "devops"], leadTypes: ["solution_request", "buying_intent", "comparison"], minComments: 10, minLeadScore: 20 }],
+    [
+      "combined",
+      {
+        sources: ["reddit", "hackernews"],
+        excludeSubforums: ["devops"],
+        minUpvotes: 50,
+        sentiments: ["positive", "neutral"],
+        createdFrom: JAN1 + 5 * DAY,
+      },
+    ],
+    [
+      "combined with leads",
+      {
+        subforums: ["startups", "saas", "devops"],
+        leadTypes: ["solution_request", "buying_intent", "comparison"],
+        minComments: 10,
+        minLeadScore: 20,
+      },
+    ],
     ["include and exclude the same", { subforums: ["saas"], excludeSubforums: ["saas"] }],
   ];
 }
@@ -68,12 +85,20 @@ function filterCases(): [string, QueryFilter][] {
 const ids = (hits: readonly Hit[]): string[] => hits.map((h) => h.post.id).sort();
 
 /** Registers the filter contract for one backend. */
-export function registerFilterContract(name: string, factory: () => Promise<IndexFixture>, opts: { skip?: string } = {}): void {
+export function registerFilterContract(
+  name: string,
+  factory: () => Promise<IndexFixture>,
+  opts: { skip?: string } = {},
+): void {
   describe(`SearchIndex filter contract: ${name}`, { skip: opts.skip ?? false }, () => {
     let fixture: IndexFixture;
     let index: SearchIndex;
     const posts = filterPosts();
-    const expected = (filter: QueryFilter): string[] => posts.filter((p) => matchesFilter(p, filter)).map((p) => p.id).sort();
+    const expected = (filter: QueryFilter): string[] =>
+      posts
+        .filter((p) => matchesFilter(p, filter))
+        .map((p) => p.id)
+        .sort();
 
     before(async () => {
       fixture = await factory();
@@ -92,10 +117,21 @@ export function registerFilterContract(name: string, factory: () => Promise<Inde
       const vector = embed(text);
       for (const [label, filter] of filterCases()) {
         const want = expected(filter);
-        assert.ok(label.startsWith("include and exclude") ? want.length === 0 : want.length > 0 && want.length < posts.length, `${label}: a selective case`);
-        assert.deepEqual(ids(await index.nearVector({ vector, filter, limit: 200, offset: 0 })), want, `nearVector ${label}`);
+        assert.ok(
+          label.startsWith("include and exclude") ? want.length === 0 : want.length > 0 && want.length < posts.length,
+          `${label}: a selective case`,
+        );
+        assert.deepEqual(
+          ids(await index.nearVector({ vector, filter, limit: 200, offset: 0 })),
+          want,
+          `nearVector ${label}`,
+        );
         assert.deepEqual(ids(await index.keyword({ text, filter, limit: 200, offset: 0 })), want, `keyword ${label}`);
-        assert.deepEqual(ids(await index.hybrid({ text, vector, alpha: 0.5, filter, limit: 200, offset: 0 })), want, `hybrid ${label}`);
+        assert.deepEqual(
+          ids(await index.hybrid({ text, vector, alpha: 0.5, filter, limit: 200, offset: 0 })),
+          want,
+          `hybrid ${label}`,
+        );
       }
     });
 
@@ -104,7 +140,10 @@ export function registerFilterContract(name: string, factory: () => Promise<Inde
       const want = expected(filter);
       assert.ok(want.length > 15);
       const vector = embed("pricing churn");
-      const pages = [await index.nearVector({ vector, filter, limit: 5, offset: 0 }), await index.nearVector({ vector, filter, limit: 5, offset: 5 })];
+      const pages = [
+        await index.nearVector({ vector, filter, limit: 5, offset: 0 }),
+        await index.nearVector({ vector, filter, limit: 5, offset: 5 }),
+      ];
       for (const page of pages) assert.equal(page.length, 5);
       const hy = await index.hybrid({ text: "pricing churn", vector, alpha: 0.5, filter, limit: 5, offset: 10 });
       assert.equal(hy.length, 5);
@@ -116,10 +155,18 @@ export function registerFilterContract(name: string, factory: () => Promise<Inde
       for (const s of INJECTIONS) {
         for (const key of ["subforums", "sources", "authors", "sentiments", "leadTypes"] as const) {
           const filter: QueryFilter = { [key]: [s] };
-          assert.deepEqual(ids(await index.nearVector({ vector, filter, limit: 200, offset: 0 })), expected(filter), `${key} ${JSON.stringify(s)}`);
+          assert.deepEqual(
+            ids(await index.nearVector({ vector, filter, limit: 200, offset: 0 })),
+            expected(filter),
+            `${key} ${JSON.stringify(s)}`,
+          );
         }
         const ex: QueryFilter = { excludeSubforums: [s] };
-        assert.deepEqual(ids(await index.nearVector({ vector, filter: ex, limit: 200, offset: 0 })), expected(ex), `excludeSubforums ${JSON.stringify(s)}`);
+        assert.deepEqual(
+          ids(await index.nearVector({ vector, filter: ex, limit: 200, offset: 0 })),
+          expected(ex),
+          `excludeSubforums ${JSON.stringify(s)}`,
+        );
       }
     });
   });

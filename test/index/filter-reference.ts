@@ -2,10 +2,12 @@
  * The meaning of a QueryFilter written out in plain code, for tests to compare the engines with:
  * a post matches when it passes every restriction the filter sets.
  */
-import type { EnrichedPost } from "../../src/model/post.js";
-import type { QueryFilter } from "../../src/index/search-index.js";
 
-const inList = (list: readonly string[] | undefined, value: string): boolean => !list || list.length === 0 || list.includes(value);
+import type { QueryFilter } from "../../src/index/search-index.js";
+import type { EnrichedPost } from "../../src/model/post.js";
+
+const inList = (list: readonly string[] | undefined, value: string): boolean =>
+  !list || list.length === 0 || list.includes(value);
 
 /** Whether `post` passes `filter` (brute force, the reference for both backends). */
 export function matchesFilter(post: EnrichedPost, filter: QueryFilter): boolean {

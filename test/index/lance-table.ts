@@ -3,8 +3,9 @@
  * process would, so tests can read what a writer left (indexes, their statistics, metadata) or
  * write behind its back.
  */
-import { connect } from "@lancedb/lancedb";
+
 import type { Table } from "@lancedb/lancedb";
+import { connect } from "@lancedb/lancedb";
 
 /** Runs `fn` on the posts table in `dir`, closing table and connection after it. */
 export async function withPostsTable<T>(dir: string, fn: (table: Table) => Promise<T>): Promise<T> {

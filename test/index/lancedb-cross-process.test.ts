@@ -3,14 +3,13 @@
  * commits must reach an already-open reader within the documented freshness delay.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, it } from "node:test";
 import { DEFAULT_FRESHNESS_SECONDS, LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { DIMS, MODEL, randomPosts } from "./synthetic.js";
 

@@ -39,13 +39,33 @@ describe("lanceWhere", () => {
 describe("lanceWhere against a real table", () => {
   it("matches hostile subforum names exactly and nothing else", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-filter-"));
-    const names = ["plain", "it's", "x' OR '1'='1", "a\\' OR 1=1 --", "q\") OR (1=1", "%", "_", "semi; DROP TABLE posts"];
+    const names = [
+      "plain",
+      "it's",
+      "x' OR '1'='1",
+      "a\\' OR 1=1 --",
+      'q") OR (1=1',
+      "%",
+      "_",
+      "semi; DROP TABLE posts",
+    ];
     try {
       const db = await connect(dir);
-      const table = await db.createTable("t", names.map((subforum, i) => ({ id: `p${i}`, subforum })));
+      const table = await db.createTable(
+        "t",
+        names.map((subforum, i) => ({ id: `p${i}`, subforum })),
+      );
       for (const name of names) {
-        const rows = await table.query().where(lanceWhere({ subforums: [name] })!).select(["subforum"]).toArray();
-        assert.deepEqual(rows.map((r: { subforum: string }) => r.subforum), [name], JSON.stringify(name));
+        const rows = await table
+          .query()
+          .where(lanceWhere({ subforums: [name] })!)
+          .select(["subforum"])
+          .toArray();
+        assert.deepEqual(
+          rows.map((r: { subforum: string }) => r.subforum),
+          [name],
+          JSON.stringify(name),
+        );
       }
       assert.equal(await table.countRows(), names.length);
       table.close();

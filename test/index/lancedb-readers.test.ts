@@ -63,5 +63,4 @@ describe("embedded index reader marks", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
 });

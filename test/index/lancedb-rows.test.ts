@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { connect } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
-import type { IndexedPost } from "../../src/model/post.js";
+import { connect } from "@lancedb/lancedb";
 import { rowsTable } from "../../src/index/lancedb-rows.js";
 import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
+import type { IndexedPost } from "../../src/model/post.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "threadsight-rows-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +51,12 @@ function post(i: number): IndexedPost {
 async function stored(table: Table): Promise<Record<string, unknown>[]> {
   const rows = (await table.query().toArray()) as Record<string, unknown>[];
   return rows
-    .map((r): Record<string, unknown> => ({ ...r, vector: Buffer.from(new Float32Array(Array.from(r.vector as ArrayLike<number>)).buffer).toString("hex") }))
+    .map(
+      (r): Record<string, unknown> => ({
+        ...r,
+        vector: Buffer.from(new Float32Array(Array.from(r.vector as ArrayLike<number>)).buffer).toString("hex"),
+      }),
+    )
     .sort((a, b) => String(a.id).localeCompare(String(b.id)));
 }
 
@@ -64,11 +69,19 @@ test("posts written as the built Arrow table are stored exactly as LanceDB store
   await viaObjects.add(posts.map((p) => ({ ...toRow(p), vector: Array.from(p.vector) })));
   const viaArrow = await db.createEmptyTable("arrow", schema);
   const written = postsSchema("test-model", DIMS);
-  await viaArrow.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rowsTable(posts.map(toRow), written));
+  await viaArrow
+    .mergeInsert("id")
+    .whenMatchedUpdateAll()
+    .whenNotMatchedInsertAll()
+    .execute(rowsTable(posts.map(toRow), written));
   assert.deepEqual(await stored(viaArrow), await stored(viaObjects));
   assert.equal(await viaArrow.countRows(), 40);
   // A second write of the same ids updates them in place.
-  const res = await viaArrow.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rowsTable(posts.slice(0, 5).map(toRow), written));
+  const res = await viaArrow
+    .mergeInsert("id")
+    .whenMatchedUpdateAll()
+    .whenNotMatchedInsertAll()
+    .execute(rowsTable(posts.slice(0, 5).map(toRow), written));
   assert.equal(res.numUpdatedRows, 5);
   assert.equal(await viaArrow.countRows(), 40);
   db.close();

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { Index } from "@lancedb/lancedb";
 import type { Table } from "@lancedb/lancedb";
+import { Index } from "@lancedb/lancedb";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
 import { serverReading } from "../../src/index/lancedb-readers.js";
@@ -17,8 +17,8 @@ import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
-import { registerSearchContract } from "./search-contract.js";
 import { withPostsTable } from "./lance-table.js";
+import { registerSearchContract } from "./search-contract.js";
 import { cosine, DIMS, MODEL, randomPosts } from "./synthetic.js";
 
 /** A fresh LanceDB directory for one suite. */
@@ -45,7 +45,9 @@ describe("LanceDbIndex with a trained vector index", () => {
       assert.equal(res.inserted, 1200);
       // Training runs in the background, off the write path.
       await index.indexesSettled();
-      const vectorIdx = await withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "vector_idx"));
+      const vectorIdx = await withPostsTable(dir, async (t) =>
+        (await t.listIndices()).find((i) => i.name === "vector_idx"),
+      );
       assert.equal(vectorIdx?.indexType, "IvfRq");
       const target = posts[17]!;
       const exact = posts
@@ -64,7 +66,10 @@ describe("LanceDbIndex with a trained vector index", () => {
       // the index covers every row and while late rows are scanned flat beside it (the index's
       // own distances are on another scale than the flat scan's: see lancedb-queries.ts).
       const hybridRecall = async (all: typeof posts): Promise<number> => {
-        const truth = all.map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) })).sort((a, b) => b.s - a.s).slice(0, 10);
+        const truth = all
+          .map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) }))
+          .sort((a, b) => b.s - a.s)
+          .slice(0, 10);
         const got = await index.hybrid({ text: "qqqzzz", vector: target.vector, alpha: 1, limit: 10, offset: 0 });
         assert.equal(got[0]!.post.id, target.id);
         return got.filter((h) => truth.some((t) => t.id === h.post.id)).length / 10;
@@ -89,19 +94,23 @@ describe("LanceDbIndex with an older vector index type", () => {
   it("is retrained to IVF_RQ by its next writer, and answers exactly before and after", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-retrain-"));
     const posts = randomPosts(1200, 13);
-    const typeNow = (): Promise<string | undefined> => withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "vector_idx")?.indexType);
+    const typeNow = (): Promise<string | undefined> =>
+      withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "vector_idx")?.indexType);
     const first = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
     await first.open(MODEL, DIMS);
     await first.upsert(posts);
     await first.close();
     // What an earlier version left: an IVF_HNSW_SQ index over the same rows.
-    await withPostsTable(dir, (t) => t.createIndex("vector", { config: Index.hnswSq({ distanceType: "cosine", numPartitions: 1 }), replace: true }));
+    await withPostsTable(dir, (t) =>
+      t.createIndex("vector", { config: Index.hnswSq({ distanceType: "cosine", numPartitions: 1 }), replace: true }),
+    );
     assert.equal(await typeNow(), "IvfHnswSq");
     const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 1000 });
     try {
       await writer.open(MODEL, DIMS);
       const target = posts[40]!;
-      const exactTop = (): string => posts.map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) })).sort((a, b) => b.s - a.s)[0]!.id;
+      const exactTop = (): string =>
+        posts.map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) })).sort((a, b) => b.s - a.s)[0]!.id;
       assert.equal((await writer.nearVector({ vector: target.vector, limit: 1, offset: 0 }))[0]?.post.id, exactTop());
       await writer.upsert(randomPosts(3, 14, "next"));
       await writer.indexesSettled();
@@ -172,7 +181,11 @@ describe("LanceDbIndex upkeep", () => {
       await writer.open(MODEL, DIMS);
       await writer.upsert(randomPosts(50, 2, "a"));
       await writer.upsert(randomPosts(50, 3, "b"));
-      const unindexed = (): Promise<number> => withPostsTable(dir, async (t) => (await t.listIndices()).find((i) => i.name === "content_idx")?.numUnindexedRows ?? -1);
+      const unindexed = (): Promise<number> =>
+        withPostsTable(
+          dir,
+          async (t) => (await t.listIndices()).find((i) => i.name === "content_idx")?.numUnindexedRows ?? -1,
+        );
       assert.equal(await unindexed(), 50);
       await writer.close();
       assert.equal(await unindexed(), 0);
@@ -191,7 +204,13 @@ describe("LanceDbIndex upkeep", () => {
         trainedAt: await vectorIndexTrainedRows(t),
       }));
     // A normal writer with these settings trains at 300 rows and optimizes every 100.
-    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, indexing: "deferred" });
+    const writer = new LanceDbIndex({
+      dir,
+      vectorIndexMinRows: 300,
+      optimizeEveryRows: 100,
+      rowsPerPartition: 100,
+      indexing: "deferred",
+    });
     try {
       await writer.open(MODEL, DIMS);
       const all: IndexedPost[] = [];
@@ -218,8 +237,17 @@ describe("LanceDbIndex upkeep", () => {
   it("an auto writer (threadsight ingest's default) defers while no server reads the directory, and keeps its indexes current once one does, even after it leaves", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-auto-"));
     const stats = (): Promise<{ content?: number; vector?: string }> =>
-      withPostsTable(dir, async (t) => ({ content: (await t.indexStats("content_idx"))?.numUnindexedRows, vector: (await t.indexStats("vector_idx"))?.indexType }));
-    const writer = new LanceDbIndex({ dir, vectorIndexMinRows: 300, optimizeEveryRows: 100, rowsPerPartition: 100, indexing: "auto" });
+      withPostsTable(dir, async (t) => ({
+        content: (await t.indexStats("content_idx"))?.numUnindexedRows,
+        vector: (await t.indexStats("vector_idx"))?.indexType,
+      }));
+    const writer = new LanceDbIndex({
+      dir,
+      vectorIndexMinRows: 300,
+      optimizeEveryRows: 100,
+      rowsPerPartition: 100,
+      indexing: "auto",
+    });
     const server = new LanceDbIndex({ dir, serving: true });
     try {
       await writer.open(MODEL, DIMS);
@@ -250,13 +278,16 @@ describe("LanceDbIndex upkeep", () => {
   it("counts rows an earlier writer left outside the indexes (an ingest killed before its close) towards the next optimize", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-lancedb-inherit-"));
     const first = new LanceDbIndex({ dir });
-    const unindexed = (): Promise<number | undefined> => withPostsTable(dir, async (t) => (await t.indexStats("content_idx"))?.numUnindexedRows);
+    const unindexed = (): Promise<number | undefined> =>
+      withPostsTable(dir, async (t) => (await t.indexStats("content_idx"))?.numUnindexedRows);
     try {
       await first.open(MODEL, DIMS);
       await first.upsert(randomPosts(20, 41, "k"));
       await first.close();
       // What a killed writer leaves: rows appended, no optimize after them.
-      await withPostsTable(dir, (t) => t.add(rowsTable(randomPosts(400, 42, "l").map(toRow), postsSchema(MODEL, DIMS))));
+      await withPostsTable(dir, (t) =>
+        t.add(rowsTable(randomPosts(400, 42, "l").map(toRow), postsSchema(MODEL, DIMS))),
+      );
       assert.equal(await unindexed(), 400);
       const next = new LanceDbIndex({ dir, optimizeEveryRows: 100 });
       try {
@@ -279,7 +310,10 @@ describe("LanceDbIndex upkeep", () => {
       await index.open(MODEL, DIMS);
       const posts = randomPosts(40, 4, "c");
       const results = await Promise.all([index.upsert(posts), index.upsert(posts), index.upsert(posts.slice(0, 10))]);
-      assert.equal(results.reduce((n, r) => n + r.inserted, 0), 40);
+      assert.equal(
+        results.reduce((n, r) => n + r.inserted, 0),
+        40,
+      );
       assert.equal(await index.count(), 40);
     } finally {
       await index.close();
@@ -294,7 +328,13 @@ describe("LanceDbIndex upkeep", () => {
       await index.open(MODEL, DIMS);
       const posts = randomPosts(30, 3, "rf");
       await index.upsert(posts);
-      const hits = await index.hybrid({ text: posts[4]!.title, vector: posts[4]!.vector, alpha: 0.5, limit: 10, offset: 0 });
+      const hits = await index.hybrid({
+        text: posts[4]!.title,
+        vector: posts[4]!.vector,
+        alpha: 0.5,
+        limit: 10,
+        offset: 0,
+      });
       assert.equal(hits[0]!.post.id, posts[4]!.id);
       assert.equal(hits[0]!.score, 1);
       for (const h of hits) assert.ok(h.score > 0 && h.score <= 1, `score ${h.score}`);

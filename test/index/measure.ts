@@ -33,12 +33,23 @@ async function measure(label: string, create: () => SearchIndex, n: number): Pro
   const secs = (performance.now() - t0) / 1000;
   const index = create();
   await index.open("measure-512", DIMS);
-  console.log(`${label}: upsert ${n} posts (and close) in ${secs.toFixed(1)} s = ${Math.round(n / secs)} posts/s (batches of ${BATCH})`);
+  console.log(
+    `${label}: upsert ${n} posts (and close) in ${secs.toFixed(1)} s = ${Math.round(n / secs)} posts/s (batches of ${BATCH})`,
+  );
   const texts = posts.slice(0, QUERIES).map((p) => p.title);
   const kinds: [string, (t: string) => Promise<unknown>][] = [
     ["keyword", (t) => index.keyword({ text: t, limit: 10, offset: 0 })],
     ["nearVector", (t) => index.nearVector({ vector: embed(t, DIMS), limit: 10, offset: 0 })],
-    ["nearVector+filter", (t) => index.nearVector({ vector: embed(t, DIMS), limit: 10, offset: 0, filter: { subforums: ["sub1"], createdFrom: Date.UTC(2023, 5, 1) } })],
+    [
+      "nearVector+filter",
+      (t) =>
+        index.nearVector({
+          vector: embed(t, DIMS),
+          limit: 10,
+          offset: 0,
+          filter: { subforums: ["sub1"], createdFrom: Date.UTC(2023, 5, 1) },
+        }),
+    ],
     ["hybrid", (t) => index.hybrid({ text: t, vector: embed(t, DIMS), alpha: 0.5, limit: 10, offset: 0 })],
   ];
   for (const [kind, q] of kinds) {
@@ -49,7 +60,9 @@ async function measure(label: string, create: () => SearchIndex, n: number): Pro
       await q(t);
       times.push(performance.now() - s);
     }
-    console.log(`${label}: ${kind.padEnd(18)} p50 ${pct(times, 50).toFixed(1)} ms  p95 ${pct(times, 95).toFixed(1)} ms  (${QUERIES} queries)`);
+    console.log(
+      `${label}: ${kind.padEnd(18)} p50 ${pct(times, 50).toFixed(1)} ms  p95 ${pct(times, 95).toFixed(1)} ms  (${QUERIES} queries)`,
+    );
   }
   await index.close();
 }
@@ -63,7 +76,11 @@ async function main(): Promise<void> {
     try {
       await measure("lancedb (brute force)", () => new LanceDbIndex({ dir }), n);
       const dir2 = path.join(dir, "ivf");
-      await measure("lancedb (IVF_PQ)", () => new LanceDbIndex({ dir: dir2, vectorIndexMinRows: Math.min(n, 5000) }), n);
+      await measure(
+        "lancedb (IVF_PQ)",
+        () => new LanceDbIndex({ dir: dir2, vectorIndexMinRows: Math.min(n, 5000) }),
+        n,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -71,7 +88,15 @@ async function main(): Promise<void> {
   if (which === "all" || which === "weaviate") {
     const server = await startWeaviate();
     try {
-      const options = { httpUrl: server.httpUrl, grpcUrl: server.grpcUrl, collection: "Measure", replicationFactor: 1, shards: 1, consistency: "QUORUM" as const, fusion: "relativeScore" as const };
+      const options = {
+        httpUrl: server.httpUrl,
+        grpcUrl: server.grpcUrl,
+        collection: "Measure",
+        replicationFactor: 1,
+        shards: 1,
+        consistency: "QUORUM" as const,
+        fusion: "relativeScore" as const,
+      };
       await measure("weaviate", () => new WeaviateIndex(options), n);
     } finally {
       await server.stop();

@@ -17,7 +17,13 @@ describe("openSearchIndex", () => {
     assert.equal(loadConfig({}).weaviateFlatSearchCutoff, undefined);
     assert.equal(loadConfig({ WEAVIATE_FLAT_SEARCH_CUTOFF: "0" }).weaviateFlatSearchCutoff, 0);
     assert.equal(loadConfig({ WEAVIATE_FLAT_SEARCH_CUTOFF: "40000" }).weaviateFlatSearchCutoff, 40_000);
-    assert.throws(() => loadConfig({ WEAVIATE_FLAT_SEARCH_CUTOFF: "2e4" }), (e: unknown) => e instanceof ConfigError && /WEAVIATE_FLAT_SEARCH_CUTOFF must be a whole number/.test(e.message));
-    assert.throws(() => loadConfig({ WEAVIATE_FLAT_SEARCH_CUTOFF: "-1" }), (e: unknown) => e instanceof ConfigError && /WEAVIATE_FLAT_SEARCH_CUTOFF must be between 0/.test(e.message));
+    assert.throws(
+      () => loadConfig({ WEAVIATE_FLAT_SEARCH_CUTOFF: "2e4" }),
+      (e: unknown) => e instanceof ConfigError && /WEAVIATE_FLAT_SEARCH_CUTOFF must be a whole number/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ WEAVIATE_FLAT_SEARCH_CUTOFF: "-1" }),
+      (e: unknown) => e instanceof ConfigError && /WEAVIATE_FLAT_SEARCH_CUTOFF must be between 0/.test(e.message),
+    );
   });
 });

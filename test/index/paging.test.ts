@@ -4,7 +4,12 @@ import { KEYWORD_WINDOW, keywordDepth, stablePage } from "../../src/index/paging
 
 describe("stablePage", () => {
   it("orders by score, breaks ties by id, and cuts the page", () => {
-    const items = [{ id: "c", score: 1 }, { id: "a", score: 1 }, { id: "b", score: 2 }, { id: "d", score: 0.5 }];
+    const items = [
+      { id: "c", score: 1 },
+      { id: "a", score: 1 },
+      { id: "b", score: 2 },
+      { id: "d", score: 0.5 },
+    ];
     const idOf = (x: { id: string }) => x.id;
     assert.deepEqual(stablePage([...items], idOf, 0, 2).map(idOf), ["b", "a"]);
     assert.deepEqual(stablePage([...items].reverse(), idOf, 2, 2).map(idOf), ["c", "d"]);

@@ -4,17 +4,18 @@
  * (synthetic.ts) so the expected order of every sort is known from a brute-force pass: the
  * posts are fewer than the sort window, so an order other than relevance sorts every match.
  */
-import { randomBytes } from "node:crypto";
-import { PageTokens } from "../../src/core/page-token.js";
+
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { LeadsCore } from "../../src/core/leads.js";
-import { SearchCore } from "../../src/core/search.js";
+import { PageTokens } from "../../src/core/page-token.js";
 import type { FilterParams } from "../../src/core/request-rules.js";
+import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import type { EnrichedPost } from "../../src/model/post.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
+import type { EnrichedPost } from "../../src/model/post.js";
 import type { IndexFixture } from "./contract.js";
 import { filterPosts } from "./filter-contract.js";
 import { matchesFilter } from "./filter-reference.js";
@@ -28,7 +29,16 @@ const embedder: Embedder = {
   close: async () => {},
 };
 
-const NO_FILTER: FilterParams = { startDate: "", endDate: "", sources: [], subforums: [], excludeSubforums: [], authors: [], sentiments: [], leadTypes: [] };
+const NO_FILTER: FilterParams = {
+  startDate: "",
+  endDate: "",
+  sources: [],
+  subforums: [],
+  excludeSubforums: [],
+  authors: [],
+  sentiments: [],
+  leadTypes: [],
+};
 const KEYS: Record<string, (p: EnrichedPost) => number> = {
   newest: (p) => p.created,
   oldest: (p) => -p.created,
@@ -37,7 +47,11 @@ const KEYS: Record<string, (p: EnrichedPost) => number> = {
 };
 
 /** Registers the search contract for one backend. */
-export function registerSearchContract(name: string, factory: () => Promise<IndexFixture>, opts: { skip?: string } = {}): void {
+export function registerSearchContract(
+  name: string,
+  factory: () => Promise<IndexFixture>,
+  opts: { skip?: string } = {},
+): void {
   describe(`search through SearchCore: ${name}`, { skip: opts.skip ?? false }, () => {
     let fixture: IndexFixture;
     let index: SearchIndex;
@@ -50,7 +64,14 @@ export function registerSearchContract(name: string, factory: () => Promise<Inde
       index = fixture.create();
       await index.open(MODEL, DIMS);
       assert.deepEqual((await index.upsert(posts)).failed, []);
-      core = new SearchCore({ index, embedder, summarizer: createExtractiveSummarizer(), hybridAlpha: 0.5, shortQueryAlpha: 0.5, pageTokens: new PageTokens(randomBytes(32)) });
+      core = new SearchCore({
+        index,
+        embedder,
+        summarizer: createExtractiveSummarizer(),
+        hybridAlpha: 0.5,
+        shortQueryAlpha: 0.5,
+        pageTokens: new PageTokens(randomBytes(32)),
+      });
     });
     after(async () => {
       await index?.close().catch(() => {});
@@ -58,7 +79,9 @@ export function registerSearchContract(name: string, factory: () => Promise<Inde
     });
 
     /** Every page of a request, following next_page_token until it is empty. */
-    async function allPages(run: (pageToken: string) => Promise<{ hits: { post: EnrichedPost }[]; nextPageToken: string }>): Promise<string[][]> {
+    async function allPages(
+      run: (pageToken: string) => Promise<{ hits: { post: EnrichedPost }[]; nextPageToken: string }>,
+    ): Promise<string[][]> {
       const pages: string[][] = [];
       let token = "";
       do {
@@ -77,16 +100,45 @@ export function registerSearchContract(name: string, factory: () => Promise<Inde
         for (const method of ["vector", "semantic"] as const) {
           const pages = await allPages((pageToken) =>
             method === "vector"
-              ? core.vector({ query: "pricing churn deploy", limit: 7, subforums: [], startDate: "", endDate: "", pageToken, filter, sort }, signal)
-              : core.semantic({ query: "pricing churn deploy invoice hiring database crm launch refund onboarding", limit: 7, subforums: [], pageToken, filter, sort }, signal),
+              ? core.vector(
+                  {
+                    query: "pricing churn deploy",
+                    limit: 7,
+                    subforums: [],
+                    startDate: "",
+                    endDate: "",
+                    pageToken,
+                    filter,
+                    sort,
+                  },
+                  signal,
+                )
+              : core.semantic(
+                  {
+                    query: "pricing churn deploy invoice hiring database crm launch refund onboarding",
+                    limit: 7,
+                    subforums: [],
+                    pageToken,
+                    filter,
+                    sort,
+                  },
+                  signal,
+                ),
           );
           const flat = pages.flat();
-          assert.ok(pages.slice(0, -1).every((p) => p.length === 7), `${method} ${sort}: full pages`);
+          assert.ok(
+            pages.slice(0, -1).every((p) => p.length === 7),
+            `${method} ${sort}: full pages`,
+          );
           if (method === "vector") assert.deepEqual(flat, want, `${method} ${sort}`);
           else {
             // Hybrid matches are the posts sharing a word with the query (all of them here) or near it.
             assert.equal(new Set(flat).size, flat.length, `${method} ${sort}: overlap`);
-            assert.deepEqual(flat, want.filter((id) => flat.includes(id)), `${method} ${sort}: order`);
+            assert.deepEqual(
+              flat,
+              want.filter((id) => flat.includes(id)),
+              `${method} ${sort}: order`,
+            );
             assert.ok(flat.length >= want.length * 0.9, `${method} ${sort}: ${flat.length} of ${want.length}`);
           }
         }
@@ -94,9 +146,25 @@ export function registerSearchContract(name: string, factory: () => Promise<Inde
     });
 
     it("relevance pages of a filtered query hold only matching posts, without overlap", async () => {
-      const filter: FilterParams = { ...NO_FILTER, excludeSubforums: ["devops"], sentiments: ["positive", "negative"], minUpvotes: 10 };
-      const allowed = new Set(posts.filter((p) => matchesFilter(p, { excludeSubforums: ["devops"], sentiments: ["positive", "negative"], minUpvotes: 10 })).map((p) => p.id));
-      const pages = await allPages((pageToken) => core.vector({ query: "refund onboarding", limit: 10, subforums: [], startDate: "", endDate: "", pageToken, filter }, signal));
+      const filter: FilterParams = {
+        ...NO_FILTER,
+        excludeSubforums: ["devops"],
+        sentiments: ["positive", "negative"],
+        minUpvotes: 10,
+      };
+      const allowed = new Set(
+        posts
+          .filter((p) =>
+            matchesFilter(p, { excludeSubforums: ["devops"], sentiments: ["positive", "negative"], minUpvotes: 10 }),
+          )
+          .map((p) => p.id),
+      );
+      const pages = await allPages((pageToken) =>
+        core.vector(
+          { query: "refund onboarding", limit: 10, subforums: [], startDate: "", endDate: "", pageToken, filter },
+          signal,
+        ),
+      );
       const flat = pages.flat();
       assert.equal(flat.length, allowed.size);
       assert.deepEqual(new Set(flat), allowed);
@@ -104,20 +172,71 @@ export function registerSearchContract(name: string, factory: () => Promise<Inde
 
     it("FindLeads considers only leads passing the filter, above min_score", async () => {
       const leads = new LeadsCore({ index, embedder, hybridAlpha: 0.5, shortQueryAlpha: 0.5 });
-      const filter: FilterParams = { ...NO_FILTER, leadTypes: ["comparison", "pain_point"], sources: ["stackexchange", "reddit"] };
-      const allowed = new Set(posts.filter((p) => matchesFilter(p, { leadTypes: ["comparison", "pain_point"], sources: ["stackexchange", "reddit"], minLeadScore: 30 })).map((p) => p.id));
+      const filter: FilterParams = {
+        ...NO_FILTER,
+        leadTypes: ["comparison", "pain_point"],
+        sources: ["stackexchange", "reddit"],
+      };
+      const allowed = new Set(
+        posts
+          .filter((p) =>
+            matchesFilter(p, {
+              leadTypes: ["comparison", "pain_point"],
+              sources: ["stackexchange", "reddit"],
+              minLeadScore: 30,
+            }),
+          )
+          .map((p) => p.id),
+      );
       assert.ok(allowed.size >= 10);
-      const got = await leads.find({ query: "pricing churn deploy invoice hiring database crm launch refund onboarding", limit: 10, minScore: 30, filter }, signal);
+      const got = await leads.find(
+        {
+          query: "pricing churn deploy invoice hiring database crm launch refund onboarding",
+          limit: 10,
+          minScore: 30,
+          filter,
+        },
+        signal,
+      );
       assert.equal(got.length, 10);
       for (const h of got) assert.ok(allowed.has(h.post.id), `${h.post.id} passes the filter`);
     });
 
     it("a page token is refused with another filter or sort", async () => {
-      const first = await core.vector({ query: "pricing", limit: 5, subforums: [], startDate: "", endDate: "", pageToken: "", sort: "newest" }, signal);
+      const first = await core.vector(
+        { query: "pricing", limit: 5, subforums: [], startDate: "", endDate: "", pageToken: "", sort: "newest" },
+        signal,
+      );
       assert.notEqual(first.nextPageToken, "");
-      await assert.rejects(core.vector({ query: "pricing", limit: 5, subforums: [], startDate: "", endDate: "", pageToken: first.nextPageToken, sort: "oldest" }, signal), /page_token belongs to a different query or filter/);
       await assert.rejects(
-        core.vector({ query: "pricing", limit: 5, subforums: [], startDate: "", endDate: "", pageToken: first.nextPageToken, sort: "newest", filter: { ...NO_FILTER, minUpvotes: 1 } }, signal),
+        core.vector(
+          {
+            query: "pricing",
+            limit: 5,
+            subforums: [],
+            startDate: "",
+            endDate: "",
+            pageToken: first.nextPageToken,
+            sort: "oldest",
+          },
+          signal,
+        ),
+        /page_token belongs to a different query or filter/,
+      );
+      await assert.rejects(
+        core.vector(
+          {
+            query: "pricing",
+            limit: 5,
+            subforums: [],
+            startDate: "",
+            endDate: "",
+            pageToken: first.nextPageToken,
+            sort: "newest",
+            filter: { ...NO_FILTER, minUpvotes: 1 },
+          },
+          signal,
+        ),
         /page_token belongs to a different query or filter/,
       );
     });

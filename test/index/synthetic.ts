@@ -22,7 +22,10 @@ function fnv1a(s: string): number {
 /** Unit vector of the hashed bag of words of `text`. */
 export function embed(text: string, dims = DIMS): Float32Array {
   const v = new Float32Array(dims);
-  for (const word of text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+  for (const word of text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)) {
     const h = fnv1a(word);
     v[h % dims]! += h & 0x80000000 ? -1 : 1;
   }
@@ -89,7 +92,7 @@ const WORDS = (
 /** `n` pseudo-random posts (seeded), spread over 5 subforums and 2023. */
 export function randomPosts(n: number, seed = 1, prefix = "r"): IndexedPost[] {
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const pick = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(" ");
   return Array.from({ length: n }, (_, i) =>
     makePost({

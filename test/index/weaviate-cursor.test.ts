@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { configure } from "weaviate-client";
 import type { Collection, WeaviateClient } from "weaviate-client";
+import { configure } from "weaviate-client";
 import { connectWeaviate } from "../../src/index/weaviate-connect.js";
 import { scanPages } from "../../src/index/weaviate-cursor.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
@@ -32,10 +32,15 @@ describe("weaviate scanPages", { skip }, () => {
     await client.collections.create({
       name,
       vectorizers: configure.vectors.selfProvided({ vectorIndexConfig: configure.vectorIndex.flat() }),
-      properties: [{ name: "n", dataType: "int" }, { name: "label", dataType: "text" }],
+      properties: [
+        { name: "n", dataType: "int" },
+        { name: "label", dataType: "text" },
+      ],
     });
     things = client.collections.use(name) as Collection<undefined, string, undefined>;
-    const res = await things.data.insertMany(Array.from({ length: COUNT }, (_, n) => ({ properties: { n, label: `thing ${n}` }, vectors: [n, 1, 2, 3] })));
+    const res = await things.data.insertMany(
+      Array.from({ length: COUNT }, (_, n) => ({ properties: { n, label: `thing ${n}` }, vectors: [n, 1, 2, 3] })),
+    );
     assert.equal(res.hasErrors, false);
   });
 
@@ -54,7 +59,10 @@ describe("weaviate scanPages", { skip }, () => {
           assert.equal((o.properties as Record<string, unknown>).label, undefined, "only the asked properties");
         }
       }
-      assert.deepEqual(seen.sort((a, b) => a - b), Array.from({ length: COUNT }, (_, n) => n));
+      assert.deepEqual(
+        seen.sort((a, b) => a - b),
+        Array.from({ length: COUNT }, (_, n) => n),
+      );
       assert.equal(sizes.length, Math.ceil(COUNT / pageSize), `page sizes ${sizes.join(",")}`);
       assert.ok(sizes.every((s) => s <= pageSize && s > 0));
     });
@@ -63,7 +71,11 @@ describe("weaviate scanPages", { skip }, () => {
   it("returns vectors when asked", async () => {
     const vectors = new Map<number, number[]>();
     for await (const page of scanPages(things, { returnProperties: ["n"], includeVector: true, pageSize: 7 })) {
-      for (const o of page) vectors.set(Number((o.properties as Record<string, unknown>).n), (o.vectors as Record<string, number[]>).default!);
+      for (const o of page)
+        vectors.set(
+          Number((o.properties as Record<string, unknown>).n),
+          (o.vectors as Record<string, number[]>).default!,
+        );
     }
     assert.equal(vectors.size, COUNT);
     assert.deepEqual(vectors.get(9), [9, 1, 2, 3]);
@@ -74,7 +86,8 @@ describe("weaviate scanPages", { skip }, () => {
     const controller = new AbortController();
     controller.abort(new Error("stop here"));
     await assert.rejects(async () => {
-      for await (const _ of scanPages(things, { returnProperties: ["n"] }, controller.signal)) assert.fail("no page after an abort");
+      for await (const _ of scanPages(things, { returnProperties: ["n"] }, controller.signal))
+        assert.fail("no page after an abort");
     }, /stop here/);
   });
 });

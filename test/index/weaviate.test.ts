@@ -8,15 +8,22 @@ import { after, before, describe, it } from "node:test";
 import weaviate, { reconfigure } from "weaviate-client";
 import { IndexUnavailableError } from "../../src/index/search-index.js";
 import { WEAVIATE_HYBRID_WINDOW } from "../../src/index/weaviate-hybrid-window.js";
-import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate-index.js";
 import type { WeaviateIndexOptions } from "../../src/index/weaviate-index.js";
-import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate-index.js";
+import {
+  collectionDefinition,
+  DEFAULT_FLAT_SEARCH_CUTOFF,
+  POST_PROPERTIES,
+  postUuid,
+  toProperties,
+  WEAVIATE_LAYOUT,
+} from "../../src/index/weaviate-schema.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
-import { collectionDefinition, DEFAULT_FLAT_SEARCH_CUTOFF, POST_PROPERTIES, postUuid, toProperties, WEAVIATE_LAYOUT } from "../../src/index/weaviate-schema.js";
+import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
 import { registerSearchContract } from "./search-contract.js";
-import { DIMS, embed, makePost, MODEL, randomPosts } from "./synthetic.js";
+import { DIMS, embed, MODEL, makePost, randomPosts } from "./synthetic.js";
 
 const skip = weaviateSkipReason();
 
@@ -33,7 +40,12 @@ function options(server: WeaviateServer, collection: string): WeaviateIndexOptio
 }
 
 async function dropCollection(server: WeaviateServer, name: string): Promise<void> {
-  const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server.httpPort, grpcHost: "127.0.0.1", grpcPort: server.grpcPort });
+  const client = await weaviate.connectToCustom({
+    httpHost: "127.0.0.1",
+    httpPort: server.httpPort,
+    grpcHost: "127.0.0.1",
+    grpcPort: server.grpcPort,
+  });
   try {
     await client.collections.delete(name);
   } finally {
@@ -71,7 +83,11 @@ describe("WeaviateIndex connection failures", { skip: skip ?? false }, () => {
   });
 
   it("maps an unreachable server to IndexUnavailableError", async () => {
-    const index = new WeaviateIndex({ ...options(server!, "Nowhere"), httpUrl: "http://127.0.0.1:1", grpcUrl: "127.0.0.1:2" });
+    const index = new WeaviateIndex({
+      ...options(server!, "Nowhere"),
+      httpUrl: "http://127.0.0.1:1",
+      grpcUrl: "127.0.0.1:2",
+    });
     await assert.rejects(index.open(MODEL, DIMS), IndexUnavailableError);
   });
 });
@@ -87,7 +103,12 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
   });
 
   it("adds properties missing from an older collection and keeps its objects", async () => {
-    const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server!.httpPort, grpcHost: "127.0.0.1", grpcPort: server!.grpcPort });
+    const client = await weaviate.connectToCustom({
+      httpHost: "127.0.0.1",
+      httpPort: server!.httpPort,
+      grpcHost: "127.0.0.1",
+      grpcPort: server!.grpcPort,
+    });
     try {
       const meta = { embeddingModel: MODEL, dimensions: DIMS, layout: WEAVIATE_LAYOUT };
       const older = collectionDefinition(name, meta, { replicationFactor: 1, shards: 1 });
@@ -114,8 +135,14 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
 
   it("gives a new collection the flat-search cutoff and moves an older collection's to the configured one", async () => {
     const fresh = `ThreadsightCutoff${randomBytes(4).toString("hex")}`;
-    const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server!.httpPort, grpcHost: "127.0.0.1", grpcPort: server!.grpcPort });
-    const cutoffNow = async (): Promise<number | undefined> => flatSearchCutoffOf(await client.collections.use(fresh).config.get());
+    const client = await weaviate.connectToCustom({
+      httpHost: "127.0.0.1",
+      httpPort: server!.httpPort,
+      grpcHost: "127.0.0.1",
+      grpcPort: server!.grpcPort,
+    });
+    const cutoffNow = async (): Promise<number | undefined> =>
+      flatSearchCutoffOf(await client.collections.use(fresh).config.get());
     try {
       const created = new WeaviateIndex(options(server!, fresh));
       await created.open(MODEL, DIMS);
@@ -123,7 +150,9 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
       assert.equal(await cutoffNow(), DEFAULT_FLAT_SEARCH_CUTOFF);
       // Weaviate's own default, as on a collection created before the setting existed.
       await client.collections.use(fresh).config.update({
-        vectorizers: reconfigure.vectorizer.update({ vectorIndexConfig: reconfigure.vectorIndex.hnsw({ flatSearchCutoff: 40_000 }) }),
+        vectorizers: reconfigure.vectorizer.update({
+          vectorIndexConfig: reconfigure.vectorIndex.hnsw({ flatSearchCutoff: 40_000 }),
+        }),
       });
       assert.equal(await cutoffNow(), 40_000);
       const reopened = new WeaviateIndex({ ...options(server!, fresh), flatSearchCutoff: 12_345 });
@@ -138,7 +167,12 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
 
   it("refuses a foreign collection that holds objects", async () => {
     const foreign = `Foreign${randomBytes(4).toString("hex")}`;
-    const client = await weaviate.connectToCustom({ httpHost: "127.0.0.1", httpPort: server!.httpPort, grpcHost: "127.0.0.1", grpcPort: server!.grpcPort });
+    const client = await weaviate.connectToCustom({
+      httpHost: "127.0.0.1",
+      httpPort: server!.httpPort,
+      grpcHost: "127.0.0.1",
+      grpcPort: server!.grpcPort,
+    });
     try {
       const col = await client.collections.create({ name: foreign, properties: [{ name: "x", dataType: "text" }] });
       await col.data.insert({ properties: { x: "y" }, vectors: [1, 0] });
@@ -155,7 +189,13 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
       await index.open(MODEL, DIMS);
       const posts = randomPosts(30, 3, "rf");
       await index.upsert(posts);
-      const hits = await index.hybrid({ text: posts[4]!.title, vector: posts[4]!.vector, alpha: 0.5, limit: 10, offset: 0 });
+      const hits = await index.hybrid({
+        text: posts[4]!.title,
+        vector: posts[4]!.vector,
+        alpha: 0.5,
+        limit: 10,
+        offset: 0,
+      });
       assert.equal(hits[0]!.post.id, posts[4]!.id);
       for (const h of hits) assert.ok(h.score > 0 && h.score <= 1, `score ${h.score}`);
       assert.ok(hits[0]!.score > 0.9, `top score ${hits[0]!.score}`);
@@ -173,7 +213,8 @@ describe("WeaviateIndex collection management", { skip: skip ?? false }, () => {
       // rank deeper than it.
       await index.upsert(randomPosts(WEAVIATE_HYBRID_WINDOW + 40, 5, "pg"));
       const text = "pricing growth customer startup";
-      const run = async (offset: number, limit: number) => (await index.hybrid({ text, vector: embed(text), alpha: 0.5, offset, limit })).map((h) => h.post.id);
+      const run = async (offset: number, limit: number) =>
+        (await index.hybrid({ text, vector: embed(text), alpha: 0.5, offset, limit })).map((h) => h.post.id);
       const head = await run(0, WEAVIATE_HYBRID_WINDOW);
       assert.equal(head.length, WEAVIATE_HYBRID_WINDOW);
       const headPages = [...(await run(0, 30)), ...(await run(30, 30)), ...(await run(60, 30)), ...(await run(90, 10))];

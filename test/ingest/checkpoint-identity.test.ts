@@ -8,7 +8,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { CheckpointStore, EDGE_BYTES, SAMPLE_BYTES, inputIdentity, sampledRanges } from "../../src/ingest/checkpoint.js";
+import {
+  CheckpointStore,
+  EDGE_BYTES,
+  inputIdentity,
+  SAMPLE_BYTES,
+  sampledRanges,
+} from "../../src/ingest/checkpoint.js";
 import { emptyStats } from "../../src/ingest/ingest-stats.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "threadsight-ckpt-id-"));
@@ -82,10 +88,23 @@ test("a checkpoint saved under the old path + size + mtime key is still resumed,
   writeFileSync(file, '{"id":"a"}\n'.repeat(100));
   const id = await inputIdentity(file);
   // The key the previous version computed (sha256 of scope, path, size, mtime).
-  const legacyKey = createHash("sha256").update(`\0${path.resolve(file)}\0${id.size}\0${Math.trunc(id.mtimeMs)}`).digest("hex").slice(0, 32);
+  const legacyKey = createHash("sha256")
+    .update(`\0${path.resolve(file)}\0${id.size}\0${Math.trunc(id.mtimeMs)}`)
+    .digest("hex")
+    .slice(0, 32);
   mkdirSync(store.dir, { recursive: true });
   const legacy = path.join(store.dir, `${legacyKey}.json`);
-  writeFileSync(legacy, JSON.stringify({ path: file, size: id.size, mtimeMs: id.mtimeMs, records: 42, stats: emptyStats(), updatedAt: "x" }));
+  writeFileSync(
+    legacy,
+    JSON.stringify({
+      path: file,
+      size: id.size,
+      mtimeMs: id.mtimeMs,
+      records: 42,
+      stats: emptyStats(),
+      updatedAt: "x",
+    }),
+  );
   assert.equal((await store.load(id))?.records, 42);
   await store.save(id, 50, emptyStats());
   assert.equal((await store.load(id))?.records, 50);

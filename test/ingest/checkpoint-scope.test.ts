@@ -14,9 +14,18 @@ test("a checkpoint saved for one index is not seen by another sharing the data d
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-ckpt-"));
   try {
     const input = { path: "/data/posts.ndjson", size: 1234, mtimeMs: 1_700_000_000_000, contentHash: "ab".repeat(32) };
-    const a = new CheckpointStore(dataDir, checkpointScope({ weaviateUrl: "http://10.0.0.1:8080", weaviateCollection: "PostsA" }));
-    const b = new CheckpointStore(dataDir, checkpointScope({ weaviateUrl: "http://10.0.0.1:8080", weaviateCollection: "PostsB" }));
-    const embedded = new CheckpointStore(dataDir, checkpointScope({ weaviateUrl: undefined, weaviateCollection: "PostsA" }));
+    const a = new CheckpointStore(
+      dataDir,
+      checkpointScope({ weaviateUrl: "http://10.0.0.1:8080", weaviateCollection: "PostsA" }),
+    );
+    const b = new CheckpointStore(
+      dataDir,
+      checkpointScope({ weaviateUrl: "http://10.0.0.1:8080", weaviateCollection: "PostsB" }),
+    );
+    const embedded = new CheckpointStore(
+      dataDir,
+      checkpointScope({ weaviateUrl: undefined, weaviateCollection: "PostsA" }),
+    );
     await a.save(input, 500, emptyStats());
     assert.equal((await a.load(input))?.records, 500);
     assert.equal(await b.load(input), undefined);

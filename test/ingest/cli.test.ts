@@ -20,7 +20,17 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const cli = (args: string[]) => runIngestCli(args, path.join(dir, "data"));
 
-const post = (id: string, title: string): string => JSON.stringify({ id, subreddit: "smallbusiness", title, selftext: "", score: 1, num_comments: 0, created_utc: 1371237018, permalink: `/r/smallbusiness/comments/${id}/x/` });
+const post = (id: string, title: string): string =>
+  JSON.stringify({
+    id,
+    subreddit: "smallbusiness",
+    title,
+    selftext: "",
+    score: 1,
+    num_comments: 0,
+    created_utc: 1371237018,
+    permalink: `/r/smallbusiness/comments/${id}/x/`,
+  });
 
 test("usage errors exit 2 with the reason", async () => {
   const file = path.join(dir, "x.ndjson");
@@ -41,11 +51,22 @@ test("usage errors exit 2 with the reason", async () => {
 
 test("--defer-indexing and --live-indexing: refused with Weaviate (exit 2); on the embedded index every post is indexed when the run ends", async () => {
   const file = path.join(dir, "defer.ndjson");
-  writeFileSync(file, [post("d1", "Looking for a CRM for a two-person agency"), post("d2", "How do you invoice retainers?")].join("\n") + "\n");
-  const refused = await runIngestCli([file, "--defer-indexing"], path.join(dir, "defer-w"), { env: { WEAVIATE_URL: "http://127.0.0.1:9" } });
+  writeFileSync(
+    file,
+    [post("d1", "Looking for a CRM for a two-person agency"), post("d2", "How do you invoice retainers?")].join("\n") +
+      "\n",
+  );
+  const refused = await runIngestCli([file, "--defer-indexing"], path.join(dir, "defer-w"), {
+    env: { WEAVIATE_URL: "http://127.0.0.1:9" },
+  });
   assert.equal(refused.code, 2, refused.stderr);
-  assert.match(refused.stderr, /--defer-indexing applies to the embedded index; Weaviate \(WEAVIATE_URL\) indexes each post as it is written/);
-  const refusedLive = await runIngestCli([file, "--live-indexing"], path.join(dir, "defer-w"), { env: { WEAVIATE_URL: "http://127.0.0.1:9" } });
+  assert.match(
+    refused.stderr,
+    /--defer-indexing applies to the embedded index; Weaviate \(WEAVIATE_URL\) indexes each post as it is written/,
+  );
+  const refusedLive = await runIngestCli([file, "--live-indexing"], path.join(dir, "defer-w"), {
+    env: { WEAVIATE_URL: "http://127.0.0.1:9" },
+  });
   assert.equal(refusedLive.code, 2, refusedLive.stderr);
   assert.match(refusedLive.stderr, /--live-indexing applies to the embedded index/);
   const dataDir = path.join(dir, "defer");
@@ -71,7 +92,10 @@ test("by default the embedded index defers its upkeep while no server reads the 
   writeFileSync(first, post("e1", "Looking for a scheduling app for a salon") + "\n");
   const alone = await runIngestCli([first], dataDir);
   assert.equal(alone.code, 0, alone.stderr);
-  assert.match(alone.stderr, /no server reads this data directory: index work deferred to the end of the run, or until one starts/);
+  assert.match(
+    alone.stderr,
+    /no server reads this data directory: index work deferred to the end of the run, or until one starts/,
+  );
   // A live process's mark, as `threadsight serve` leaves one (this test process stands in for it).
   const withdraw = announceReader(LanceDbIndex.dirFor(dataDir));
   try {
@@ -88,17 +112,32 @@ test("by default the embedded index defers its upkeep while no server reads the 
 test("a directory with a bad line exits 3; an unreadable file exits 1 and the rest still ingests", async () => {
   const input = path.join(dir, "in");
   mkdirSync(input);
-  writeFileSync(path.join(input, "a.ndjson"), [post("c1", "Looking for a bookkeeping tool"), "{oops", post("c2", "How do you price consulting?")].join("\n") + "\n");
+  writeFileSync(
+    path.join(input, "a.ndjson"),
+    [post("c1", "Looking for a bookkeeping tool"), "{oops", post("c2", "How do you price consulting?")].join("\n") +
+      "\n",
+  );
   writeFileSync(path.join(input, "notes.txt"), "ignored: not an input extension");
   const skipped = await cli([input]);
   assert.equal(skipped.code, 3, skipped.stderr);
   assert.match(skipped.stderr, /a\.ndjson:2: skipped \(bad_json\)/);
-  assert.match(skipped.stdout, /ingest summary: read 3, inserted 2, updated 0, unchanged 0, failed 0, skipped 1 \(bad_json 1\)/);
+  assert.match(
+    skipped.stdout,
+    /ingest summary: read 3, inserted 2, updated 0, unchanged 0, failed 0, skipped 1 \(bad_json 1\)/,
+  );
   // The same directory again, one post edited: only that one is written.
-  writeFileSync(path.join(input, "a.ndjson"), [post("c1", "Looking for a bookkeeping tool"), "{oops", post("c2", "How do you price consulting work?")].join("\n") + "\n");
+  writeFileSync(
+    path.join(input, "a.ndjson"),
+    [post("c1", "Looking for a bookkeeping tool"), "{oops", post("c2", "How do you price consulting work?")].join(
+      "\n",
+    ) + "\n",
+  );
   const again = await cli([input]);
   assert.equal(again.code, 3, again.stderr);
-  assert.match(again.stdout, /ingest summary: read 3, inserted 0, updated 1, unchanged 1, failed 0, skipped 1 \(bad_json 1\)/);
+  assert.match(
+    again.stdout,
+    /ingest summary: read 3, inserted 0, updated 1, unchanged 1, failed 0, skipped 1 \(bad_json 1\)/,
+  );
 
   const unknown = path.join(dir, "mystery.jsonl");
   writeFileSync(unknown, JSON.stringify({ foo: 1 }) + "\n");
@@ -111,7 +150,15 @@ test("a directory with a bad line exits 3; an unreadable file exits 1 and the re
 
   // A file named as the post model loads with no flag; ids take the default source.
   const own = path.join(dir, "own.jsonl");
-  writeFileSync(own, JSON.stringify({ id: "o1", title: "Which CRM for a two-person agency?", content: "We outgrew spreadsheets.", created: "2024-05-01" }) + "\n");
+  writeFileSync(
+    own,
+    JSON.stringify({
+      id: "o1",
+      title: "Which CRM for a two-person agency?",
+      content: "We outgrew spreadsheets.",
+      created: "2024-05-01",
+    }) + "\n",
+  );
   const loaded = await cli([own]);
   assert.equal(loaded.code, 0, loaded.stderr);
   assert.match(loaded.stderr + loaded.stdout, /own\.jsonl \[jsonl\]: read 1, inserted 1,/);
@@ -133,11 +180,20 @@ test("an empty input (nothing, blank lines or a byte-order mark) reads as no rec
 
 test("SIGINT stops the run with exit 1, counts what was written, and the rerun resumes", async () => {
   const file = path.join(dir, "many.ndjson");
-  writeFileSync(file, Array.from({ length: 400 }, (_, i) => post(`s${i}`, `Question ${i}: which invoicing tool suits a ${i % 2 ? "bakery" : "design studio"}?`)).join("\n") + "\n");
+  writeFileSync(
+    file,
+    Array.from({ length: 400 }, (_, i) =>
+      post(`s${i}`, `Question ${i}: which invoicing tool suits a ${i % 2 ? "bakery" : "design studio"}?`),
+    ).join("\n") + "\n",
+  );
   const dataDir = path.join(dir, "data-sigint");
   const checkpointDir = path.join(dataDir, "ingest-checkpoints");
-  const written = (): boolean => existsSync(checkpointDir) && readdirSync(checkpointDir).some((f) => f.endsWith(".json"));
-  const stopped = await runIngestCli([file, "--batch-size", "50"], dataDir, { killWhen: written, killSignal: "SIGINT" });
+  const written = (): boolean =>
+    existsSync(checkpointDir) && readdirSync(checkpointDir).some((f) => f.endsWith(".json"));
+  const stopped = await runIngestCli([file, "--batch-size", "50"], dataDir, {
+    killWhen: written,
+    killSignal: "SIGINT",
+  });
   assert.equal(stopped.code, 1, stopped.stderr);
   assert.match(stopped.stderr, /SIGINT received; stopping .*rerun the same command to resume/);
   const inserted = Number(/inserted (\d+)/.exec(stopped.stdout)?.[1]);
@@ -157,7 +213,10 @@ test("progress: a redrawn bar with rate and ETA on a TTY, periodic lines otherwi
   bar.update({ ...snap, bytesRead: 0, posts: 0 });
   clock = 10_000;
   bar.update({ ...snap, bytesRead: 250, posts: 500 });
-  assert.match(writes.at(-1)!, /^\r\x1b\[2K\[1\/2\] \/data\/dump\.zst \[######------------------\]  25\.0% 500 posts, 50\.0\/s, 0 skipped, file ETA 30s$/);
+  assert.match(
+    writes.at(-1)!,
+    /^\r\x1b\[2K\[1\/2\] \/data\/dump\.zst \[######------------------\] {2}25\.0% 500 posts, 50\.0\/s, 0 skipped, file ETA 30s$/,
+  );
   clock = 10_100;
   bar.update({ ...snap, bytesRead: 300, posts: 600 });
   assert.equal(writes.length, 2, "redraws at most every 200 ms");

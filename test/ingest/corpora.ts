@@ -4,13 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { dataPath } from "../eval/shared-data.js";
-import { missingBackend } from "../harness/backend-policy.js";
 import { DETECT_BYTES, detectFormat } from "../../src/ingest/detect-format.js";
 import type { Format, ReaderOptions } from "../../src/ingest/formats.js";
 import { readerFor } from "../../src/ingest/formats.js";
 import { openInput, peek } from "../../src/ingest/open-input.js";
 import type { ReadItem } from "../../src/ingest/read-item.js";
+import { dataPath } from "../eval/shared-data.js";
+import { missingBackend } from "../harness/backend-policy.js";
 
 /** The shared corpora folder (under THREADSIGHT_SHARED_DATA, default ../shared/data). */
 export const CORPORA = dataPath("corpora");
@@ -24,12 +24,18 @@ export function corporaSkip(): false | string {
 export async function* readFile(file: string, format?: Format, options: ReaderOptions = {}): AsyncGenerator<ReadItem> {
   const input = await openInput(file);
   const { head, bytes } = await peek(input.bytes, DETECT_BYTES);
-  const chosen = format ?? detectFormat(path.basename(file).replace(/\.(zst|gz)$/, ""), head, options.map !== undefined);
+  const chosen =
+    format ?? detectFormat(path.basename(file).replace(/\.(zst|gz)$/, ""), head, options.map !== undefined);
   yield* readerFor(chosen, options)(bytes);
 }
 
 /** The first `n` items of a file (stops reading early). */
-export async function firstItems(file: string, n: number, format?: Format, options: ReaderOptions = {}): Promise<ReadItem[]> {
+export async function firstItems(
+  file: string,
+  n: number,
+  format?: Format,
+  options: ReaderOptions = {},
+): Promise<ReadItem[]> {
   const out: ReadItem[] = [];
   for await (const item of readFile(file, format, options)) {
     out.push(item);
@@ -46,7 +52,10 @@ export async function allItems(file: string, format?: Format, options: ReaderOpt
 }
 
 /** Posts and skips counted over a whole file without keeping them. */
-export async function countItems(file: string, format?: Format): Promise<{ posts: number; skips: number; ids: Set<string> }> {
+export async function countItems(
+  file: string,
+  format?: Format,
+): Promise<{ posts: number; skips: number; ids: Set<string> }> {
   let posts = 0;
   let skips = 0;
   const ids = new Set<string>();

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before } from "node:test";
-import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
-import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 
 /** Filled by the file's `before` hook; the directory exists at once. */
 export interface EncoderFixture {

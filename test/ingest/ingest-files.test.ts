@@ -13,11 +13,11 @@ import type { Embedder } from "../../src/enrich/embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
 import { FormatDetectionError } from "../../src/ingest/detect-format.js";
-import { ingestFiles } from "../../src/ingest/ingest-files.js";
-import type { FileOutcome } from "../../src/ingest/ingest-files.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import { beginIngestFile, IngestFileError } from "../../src/ingest/pipeline.js";
+import type { FileOutcome } from "../../src/ingest/ingest-files.js";
+import { ingestFiles } from "../../src/ingest/ingest-files.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
+import { beginIngestFile, IngestFileError } from "../../src/ingest/pipeline.js";
 import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
 
@@ -28,7 +28,16 @@ const dir = encoderFixture("threadsight-files-", (f) => ({ embedder, enricher } 
 /** A Reddit dump of `count` posts with ids `<prefix>1..`. */
 function dump(name: string, prefix: string, count: number): string {
   const lines = Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ id: `${prefix}${i + 1}`, subreddit: "startups", title: `Post ${i + 1} of ${name}: which accounting tool for a small agency?`, selftext: "", score: i, num_comments: 0, created_utc: 1371237018 + i, permalink: `/r/startups/comments/${prefix}${i + 1}/x/` }),
+    JSON.stringify({
+      id: `${prefix}${i + 1}`,
+      subreddit: "startups",
+      title: `Post ${i + 1} of ${name}: which accounting tool for a small agency?`,
+      selftext: "",
+      score: i,
+      num_comments: 0,
+      created_utc: 1371237018 + i,
+      permalink: `/r/startups/comments/${prefix}${i + 1}/x/`,
+    }),
   );
   const file = path.join(dir, name);
   writeFileSync(file, lines.join("\n") + "\n");
@@ -42,7 +51,13 @@ async function openIndex(): Promise<MemoryIndex> {
 }
 
 function deps(index: MemoryIndex, dataDir: string, emb: Embedder = embedder): IngestDeps {
-  return { index, embedder: emb, enricher, checkpoints: new CheckpointStore(path.join(dir, dataDir)), log: () => undefined };
+  return {
+    index,
+    embedder: emb,
+    enricher,
+    checkpoints: new CheckpointStore(path.join(dir, dataDir)),
+    log: () => undefined,
+  };
 }
 
 /** Ids of what `outcomes` say, in report order: "file:inserted" or "file:error". */
@@ -91,9 +106,14 @@ test("the next file is embedded before the previous one is written; writes and r
     ["a", "b", "c"].flatMap((p, f) => Array.from({ length: [7, 5, 6][f]! }, (_, i) => `reddit:${p}${i + 1}`)),
   );
   assert.deepEqual(events.slice(0, 2), ["embed a.ndjson:", "embed b.ndjson:"], events.join(", "));
-  assert.deepEqual(events.filter((e) => e.startsWith("write")), ["write reddit:a1", "write reddit:b1", "write reddit:c1"]);
+  assert.deepEqual(
+    events.filter((e) => e.startsWith("write")),
+    ["write reddit:a1", "write reddit:b1", "write reddit:c1"],
+  );
   assert.equal(index.rows.size, 18);
-  assert.ok([...index.rows.values()].every((p) => p.vector.length === embedder.dimensions && p.sentiment !== undefined));
+  assert.ok(
+    [...index.rows.values()].every((p) => p.vector.length === embedder.dimensions && p.sentiment !== undefined),
+  );
 });
 
 test("limits: over the run, and per file; the checkpoints keep each file's place", async () => {
@@ -115,7 +135,11 @@ test("limits: over the run, and per file; the checkpoints keep each file's place
   assert.deepEqual(summary(rerun), ["l1.ndjson:0", "m1.ndjson:6", "n1.ndjson:6"]);
   assert.deepEqual(
     rerun.map((o) => ("result" in o ? [o.result.resumedFrom, o.result.postsThisRun, o.result.stats.updated] : [])),
-    [[0, 6, 6], [2, 4, 0], [0, 6, 0]],
+    [
+      [0, 6, 6],
+      [2, 4, 0],
+      [0, 6, 0],
+    ],
   );
   assert.equal(index.rows.size, 18);
 });
@@ -134,7 +158,11 @@ test("an unreadable file and a failed write are reported in their place; the oth
   await ingestFiles(files, { batchSize: 10 }, deps(index, "data-f"), (o) => outcomes.push(o));
   assert.deepEqual(summary(outcomes), ["f1.ndjson:4", "mystery.jsonl:error", "g1.ndjson:error", "h1.ndjson:4"]);
   assert.ok("error" in outcomes[1]! && outcomes[1].error instanceof FormatDetectionError);
-  assert.ok("error" in outcomes[2]! && outcomes[2].error instanceof IngestFileError && /disk full/.test(outcomes[2].error.message));
+  assert.ok(
+    "error" in outcomes[2]! &&
+      outcomes[2].error instanceof IngestFileError &&
+      /disk full/.test(outcomes[2].error.message),
+  );
   assert.equal(index.rows.size, 8);
 });
 
@@ -153,10 +181,16 @@ test("an abort stops the run: the files it cut short are reported, then their er
     ingestFiles(files, { batchSize: 5, signal: controller.signal }, deps(index, "data-s"), (o) => outcomes.push(o)),
     (err: Error) => /interrupted by test/.test(err.message),
   );
-  assert.ok(outcomes.length >= 1 && outcomes.every((o) => "error" in o && o.error instanceof IngestFileError), JSON.stringify(summary(outcomes)));
+  assert.ok(
+    outcomes.length >= 1 && outcomes.every((o) => "error" in o && o.error instanceof IngestFileError),
+    JSON.stringify(summary(outcomes)),
+  );
   assert.ok(!outcomes.some((o) => path.basename(o.file) === "u1.ndjson"), "the third file is never opened");
   // What the cut-short files report as written is what the index holds.
-  const reported = outcomes.reduce((n, o) => n + ("error" in o && o.error instanceof IngestFileError ? o.error.partial.stats.inserted : 0), 0);
+  const reported = outcomes.reduce(
+    (n, o) => n + ("error" in o && o.error instanceof IngestFileError ? o.error.partial.stats.inserted : 0),
+    0,
+  );
   assert.equal(index.rows.size, reported);
   assert.ok(reported >= 10 && reported < 60, String(reported));
   // Chunks the abort found already in the workers still run: let them finish (a call queued

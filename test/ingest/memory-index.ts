@@ -5,9 +5,19 @@
  * so a test can check what was stored; the real backends are exercised by test/index and by the
  * resumability test, which ingests into LanceDB.
  */
-import type { EnrichedPost, IndexedPost } from "../../src/model/post.js";
+
+import type {
+  Hit,
+  HybridQuery,
+  IndexInfo,
+  KeywordQuery,
+  QueryFilter,
+  SearchIndex,
+  UpsertResult,
+  VectorQuery,
+} from "../../src/index/search-index.js";
 import { EmbeddingModelMismatchError } from "../../src/index/search-index.js";
-import type { Hit, HybridQuery, IndexInfo, KeywordQuery, QueryFilter, SearchIndex, UpsertResult, VectorQuery } from "../../src/index/search-index.js";
+import type { EnrichedPost, IndexedPost } from "../../src/model/post.js";
 
 /** In-memory SearchIndex with failure injection; see the module comment. */
 export class MemoryIndex implements SearchIndex {
@@ -25,7 +35,9 @@ export class MemoryIndex implements SearchIndex {
 
   async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
     if (this.model !== "" && (this.model !== embeddingModel || this.dims !== dimensions)) {
-      throw new EmbeddingModelMismatchError(`index built with ${this.model}/${this.dims}, asked for ${embeddingModel}/${dimensions}`);
+      throw new EmbeddingModelMismatchError(
+        `index built with ${this.model}/${this.dims}, asked for ${embeddingModel}/${dimensions}`,
+      );
     }
     this.model = embeddingModel;
     this.dims = dimensions;
@@ -43,7 +55,8 @@ export class MemoryIndex implements SearchIndex {
     const result: UpsertResult = { inserted: 0, updated: 0, failed: [] };
     for (const post of posts) {
       if (this.refuse.has(post.id)) result.failed.push({ id: post.id, reason: "refused by test" });
-      else if (post.vector.length !== this.dims) result.failed.push({ id: post.id, reason: `vector has ${post.vector.length} dimensions` });
+      else if (post.vector.length !== this.dims)
+        result.failed.push({ id: post.id, reason: `vector has ${post.vector.length} dimensions` });
       else {
         if (this.rows.has(post.id)) result.updated += 1;
         else result.inserted += 1;
@@ -62,7 +75,10 @@ export class MemoryIndex implements SearchIndex {
   async keyword(query: KeywordQuery): Promise<Hit[]> {
     const terms = tokens(query.text);
     const hits = this.filtered(query.filter)
-      .map((p) => ({ post: strip(p), score: tokens(`${p.title} ${p.content}`).filter((t) => terms.includes(t)).length }))
+      .map((p) => ({
+        post: strip(p),
+        score: tokens(`${p.title} ${p.content}`).filter((t) => terms.includes(t)).length,
+      }))
       .filter((h) => h.score > 0);
     return page(hits, query);
   }
@@ -132,9 +148,14 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 function tokens(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function page(hits: Hit[], p: { limit: number; offset: number }): Hit[] {
-  return hits.sort((a, b) => b.score - a.score || a.post.id.localeCompare(b.post.id)).slice(p.offset, p.offset + p.limit);
+  return hits
+    .sort((a, b) => b.score - a.score || a.post.id.localeCompare(b.post.id))
+    .slice(p.offset, p.offset + p.limit);
 }

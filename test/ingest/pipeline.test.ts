@@ -6,28 +6,34 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import type { UseEmbedder } from "../../src/enrich/use-embedder.js";
-import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
+import { RollupMaintainingIndex } from "../../src/index/rollup-index.js";
 import type { InputIdentity } from "../../src/ingest/checkpoint.js";
+import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import { FormatDetectionError } from "../../src/ingest/detect-format.js";
-import { postEmbeddingText } from "../../src/enrich/embed-text.js";
-import { EMBED_PART, ingestFile } from "../../src/ingest/pipeline.js";
-import type { IngestDeps } from "../../src/ingest/pipeline.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import type { IngestDeps } from "../../src/ingest/pipeline.js";
+import { EMBED_PART, ingestFile } from "../../src/ingest/pipeline.js";
+import type { RollupWriter } from "../../src/topics/rollup.js";
 import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
-import { RollupMaintainingIndex } from "../../src/index/rollup-index.js";
-import type { RollupWriter } from "../../src/topics/rollup.js";
 
 let embedder: UseEmbedder;
 let enricher: IngestEnricher;
 const dir = encoderFixture("threadsight-pipeline-", (f) => ({ embedder, enricher } = f)).dir;
 
-const TOPICS = ["hiring a first engineer", "pricing a SaaS plan", "filing quarterly taxes", "finding beta users", "choosing a CRM"];
+const TOPICS = [
+  "hiring a first engineer",
+  "pricing a SaaS plan",
+  "filing quarterly taxes",
+  "finding beta users",
+  "choosing a CRM",
+];
 
 /** 25 posts with 3 bad lines among them (lines 4, 11, 20). */
 function writeDump(name: string): string {
@@ -39,8 +45,24 @@ function writeDump(name: string): string {
     else if (line === 20) lines.push(JSON.stringify({ id: "nd", subreddit: "x", title: "No date" }));
     else {
       n += 1;
-      const title = n === 1 ? "I love this amazing community, thank you all!" : n === 2 ? "This is a terrible, awful scam and I hate it" : `Question ${n} about ${TOPICS[n % TOPICS.length]}`;
-      lines.push(JSON.stringify({ id: `p${n}`, subreddit: "startups", title, selftext: `Details for post ${n}.`, score: n, num_comments: 1, created_utc: 1371237018 + n, permalink: `/r/startups/comments/p${n}/x/` }));
+      const title =
+        n === 1
+          ? "I love this amazing community, thank you all!"
+          : n === 2
+            ? "This is a terrible, awful scam and I hate it"
+            : `Question ${n} about ${TOPICS[n % TOPICS.length]}`;
+      lines.push(
+        JSON.stringify({
+          id: `p${n}`,
+          subreddit: "startups",
+          title,
+          selftext: `Details for post ${n}.`,
+          score: n,
+          num_comments: 1,
+          created_utc: 1371237018 + n,
+          permalink: `/r/startups/comments/p${n}/x/`,
+        }),
+      );
     }
   }
   const file = path.join(dir, name);
@@ -67,7 +89,12 @@ test("ingests a file: counts, skips logged with file:line, enriched posts with t
   assert.equal(result.format, "reddit-ndjson");
   assert.equal(result.complete, true);
   assert.deepEqual(
-    { read: result.stats.read, inserted: result.stats.inserted, updated: result.stats.updated, failed: result.stats.failed },
+    {
+      read: result.stats.read,
+      inserted: result.stats.inserted,
+      updated: result.stats.updated,
+      failed: result.stats.failed,
+    },
     { read: 28, inserted: 25, updated: 0, failed: 0 },
   );
   assert.equal(result.stats.skipped.bad_json, 1);
@@ -120,12 +147,23 @@ test("--limit stops early and keeps the place; the next run resumes; re-ingestin
 test("re-ingesting embeds only posts whose text changed; identical posts are not written", async () => {
   const file = writeDump("again.ndjson");
   const inner = await openIndex();
-  const noRollups: RollupWriter = { open: async () => undefined, close: async () => undefined, recordUpsert: async () => undefined };
+  const noRollups: RollupWriter = {
+    open: async () => undefined,
+    close: async () => undefined,
+    recordUpsert: async () => undefined,
+  };
   const index = new RollupMaintainingIndex(inner, noRollups);
   await index.open(embedder.model, embedder.dimensions);
   const texts: string[] = [];
-  const counting: Embedder = { ...embedder, model: embedder.model, dimensions: embedder.dimensions, close: async () => undefined, embed: (t, signal) => (texts.push(...t), embedder.embed(t, signal)) };
-  const run = (input: string, data: string) => ingestFile(input, { batchSize: 8 }, { ...deps(inner, path.join(dir, data), []), index, embedder: counting });
+  const counting: Embedder = {
+    ...embedder,
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    close: async () => undefined,
+    embed: (t, signal) => (texts.push(...t), embedder.embed(t, signal)),
+  };
+  const run = (input: string, data: string) =>
+    ingestFile(input, { batchSize: 8 }, { ...deps(inner, path.join(dir, data), []), index, embedder: counting });
   const first = await run(file, "data-again");
   assert.equal(first.stats.inserted, 25);
   assert.equal(texts.length, 25);
@@ -138,11 +176,14 @@ test("re-ingesting embeds only posts whose text changed; identical posts are not
   for (const [id, row] of inner.rows) assert.equal(row, stored.get(id), `${id} not rewritten`);
 
   // p3 gets a new title (its text changes), p5 a new score (its text does not).
-  const edited = readFileSync(file, "utf8").split("\n").map((line) => {
-    if (line.includes('"id":"p3"')) return line.replace(/"title":"[^"]*"/, '"title":"Which payroll service for a team of four?"');
-    if (line.includes('"id":"p5"')) return line.replace('"score":5,', '"score":500,');
-    return line;
-  });
+  const edited = readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => {
+      if (line.includes('"id":"p3"'))
+        return line.replace(/"title":"[^"]*"/, '"title":"Which payroll service for a team of four?"');
+      if (line.includes('"id":"p5"')) return line.replace('"score":5,', '"score":500,');
+      return line;
+    });
   const changed = path.join(dir, "again-edited.ndjson");
   writeFileSync(changed, edited.join("\n"));
   texts.length = 0;
@@ -203,7 +244,10 @@ test("refused ids are counted and logged; a failing write stops the file at the 
   await assert.rejects(ingestFile(file2, { batchSize: 5 }, deps(failing, dataDir, log)), /disk full/);
   const checkpoint = await new CheckpointStore(dataDir).load(await fileIdentity(file2));
   assert.equal(index2.rows.size, 10);
-  assert.ok(checkpoint !== undefined && checkpoint.stats.inserted === 10, `checkpoint after the two good batches: ${JSON.stringify(checkpoint?.stats)}`);
+  assert.ok(
+    checkpoint !== undefined && checkpoint.stats.inserted === 10,
+    `checkpoint after the two good batches: ${JSON.stringify(checkpoint?.stats)}`,
+  );
   const resumed = await ingestFile(file2, { batchSize: 5 }, deps(index2, dataDir, log));
   assert.equal(resumed.stats.inserted, 25);
   assert.equal(index2.rows.size, 25);
@@ -248,7 +292,16 @@ test("the next batch is handed to the embedder before the previous one is writte
 test("a batch is embedded in parts, longest first, each enriched while later parts embed; rows keep input order", async () => {
   // 150 posts of varied length in one batch: three parts of <= EMBED_PART.
   const lines = Array.from({ length: 150 }, (_, i) =>
-    JSON.stringify({ id: `q${i}`, subreddit: "startups", title: `Post ${i} about ${TOPICS[i % TOPICS.length]}`, selftext: "detail ".repeat((i * 37) % 90), score: i, num_comments: 0, created_utc: 1371237018 + i, permalink: `/r/startups/comments/q${i}/x/` }),
+    JSON.stringify({
+      id: `q${i}`,
+      subreddit: "startups",
+      title: `Post ${i} about ${TOPICS[i % TOPICS.length]}`,
+      selftext: "detail ".repeat((i * 37) % 90),
+      score: i,
+      num_comments: 0,
+      created_utc: 1371237018 + i,
+      permalink: `/r/startups/comments/q${i}/x/`,
+    }),
   );
   const file = path.join(dir, "parts.ndjson");
   writeFileSync(file, lines.join("\n") + "\n");
@@ -273,12 +326,26 @@ test("a batch is embedded in parts, longest first, each enriched while later par
       return enricher.enrich(posts, vectors);
     },
   };
-  const result = await ingestFile(file, { batchSize: 150 }, { ...deps(index, path.join(dir, "data-parts"), [], watching), enricher: enriching });
+  const result = await ingestFile(
+    file,
+    { batchSize: 150 },
+    { ...deps(index, path.join(dir, "data-parts"), [], watching), enricher: enriching },
+  );
   assert.equal(result.stats.inserted, 150);
-  assert.deepEqual(calls.map((c) => c.length), [EMBED_PART, EMBED_PART, 150 - 2 * EMBED_PART]);
+  assert.deepEqual(
+    calls.map((c) => c.length),
+    [EMBED_PART, EMBED_PART, 150 - 2 * EMBED_PART],
+  );
   const lengths = calls.flat().map((t) => t.length);
-  assert.deepEqual(lengths, [...lengths].sort((a, b) => b - a), "parts go longest first");
-  assert.ok(events.indexOf("enrich 64") < events.indexOf("embedded 3"), `the first part is enriched before the last is embedded: ${events.join(", ")}`);
+  assert.deepEqual(
+    lengths,
+    [...lengths].sort((a, b) => b - a),
+    "parts go longest first",
+  );
+  assert.ok(
+    events.indexOf("enrich 64") < events.indexOf("embedded 3"),
+    `the first part is enriched before the last is embedded: ${events.join(", ")}`,
+  );
   for (const i of [0, 17, 149]) {
     const row = index.rows.get(`reddit:q${i}`)!;
     const [expected] = await embedder.embed([postEmbeddingText(row)]);
@@ -288,11 +355,20 @@ test("a batch is embedded in parts, longest first, each enriched while later par
 
 test("an input whose format cannot be told fails clearly and leaves no zstd child running", async () => {
   const file = path.join(dir, "mystery.jsonl.zst");
-  writeFileSync(file, execFileSync("zstd", ["-q", "-c", "--long=31"], { input: `${JSON.stringify({ foo: 1 })}\n`.repeat(50_000) }));
+  writeFileSync(
+    file,
+    execFileSync("zstd", ["-q", "-c", "--long=31"], { input: `${JSON.stringify({ foo: 1 })}\n`.repeat(50_000) }),
+  );
   const index = await openIndex();
-  await assert.rejects(ingestFile(file, { batchSize: 4 }, deps(index, path.join(dir, "data-f"), [])), (err: Error) => err instanceof FormatDetectionError && /--format/.test(err.message));
+  await assert.rejects(
+    ingestFile(file, { batchSize: 4 }, deps(index, path.join(dir, "data-f"), [])),
+    (err: Error) => err instanceof FormatDetectionError && /--format/.test(err.message),
+  );
   await new Promise((r) => setTimeout(r, 200));
-  assert.ok(!process.getActiveResourcesInfo().includes("ProcessWrap"), `still running: ${process.getActiveResourcesInfo().join(", ")}`);
+  assert.ok(
+    !process.getActiveResourcesInfo().includes("ProcessWrap"),
+    `still running: ${process.getActiveResourcesInfo().join(", ")}`,
+  );
 });
 
 test("a stop signal shared by a batch's many embed calls raises no 'possible memory leak' warning, and still stops the run", async () => {
@@ -300,7 +376,16 @@ test("a stop signal shared by a batch's many embed calls raises no 'possible mem
   // default of 10 listeners (a 1,024-post batch, the CLI's default, is 16).
   const posts = 11 * EMBED_PART;
   const file = path.join(dir, "many-parts.ndjson");
-  const line = (i: number): string => JSON.stringify({ id: `m${i}`, subreddit: "startups", title: `Post ${i} about ${TOPICS[i % TOPICS.length]}`, selftext: "", score: 1, num_comments: 0, created_utc: 1371237018 + i });
+  const line = (i: number): string =>
+    JSON.stringify({
+      id: `m${i}`,
+      subreddit: "startups",
+      title: `Post ${i} about ${TOPICS[i % TOPICS.length]}`,
+      selftext: "",
+      score: 1,
+      num_comments: 0,
+      created_utc: 1371237018 + i,
+    });
   writeFileSync(file, Array.from({ length: posts }, (_, i) => line(i)).join("\n") + "\n");
   const warnings: Error[] = [];
   const onWarning = (w: Error): void => void warnings.push(w);
@@ -308,14 +393,28 @@ test("a stop signal shared by a batch's many embed calls raises no 'possible mem
   try {
     const index = await openIndex();
     const controller = new AbortController();
-    const result = await ingestFile(file, { batchSize: posts, signal: controller.signal }, deps(index, path.join(dir, "data-listeners"), []));
+    const result = await ingestFile(
+      file,
+      { batchSize: posts, signal: controller.signal },
+      deps(index, path.join(dir, "data-listeners"), []),
+    );
     assert.equal(result.stats.inserted, posts);
     await new Promise((r) => setTimeout(r, 50)); // warnings are emitted on a later tick
-    assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
+    assert.deepEqual(
+      warnings.map((w) => `${w.name}: ${w.message}`),
+      [],
+    );
     // The run's own signal still follows the caller's.
     const stopped = new AbortController();
     stopped.abort(new Error("stop now"));
-    await assert.rejects(ingestFile(file, { batchSize: posts, signal: stopped.signal }, deps(await openIndex(), path.join(dir, "data-listeners-2"), [])), /stop now/);
+    await assert.rejects(
+      ingestFile(
+        file,
+        { batchSize: posts, signal: stopped.signal },
+        deps(await openIndex(), path.join(dir, "data-listeners-2"), []),
+      ),
+      /stop now/,
+    );
   } finally {
     process.off("warning", onWarning);
   }

@@ -1,8 +1,8 @@
 /** Markup to plain text: what forum bodies look like after the readers are done with them. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decodeEntities, htmlToText, markdownToText, singleLine, tidy } from "../../src/ingest/plain-text.js";
 import { cutAtWord, postEmbeddingText, queryEmbeddingText } from "../../src/enrich/embed-text.js";
+import { decodeEntities, htmlToText, markdownToText, singleLine, tidy } from "../../src/ingest/plain-text.js";
 
 test("entities: named, numeric, repeated escaping, unknown left alone", () => {
   assert.equal(decodeEntities("AT&amp;T &lt;3 &#39;x&#x27; &hellip; &bogus;"), "AT&T <3 'x' … &bogus;");
@@ -35,7 +35,11 @@ test("markdown: links, images, emphasis, headings, quotes, lists, code, escapes"
   );
   assert.equal(markdownToText("a &lt;b&gt; tag", {}), "a <b> tag", "escaped HTML stays as text");
   assert.equal(markdownToText("<p>Hi <a href='x'>there</a></p><p>Bye</p>", { html: true }), "Hi there\n\nBye");
-  assert.equal(markdownToText("Before <!-- a note,\nover lines --> after", { html: true }), "Before after", "HTML comments are not text");
+  assert.equal(
+    markdownToText("Before <!-- a note,\nover lines --> after", { html: true }),
+    "Before after",
+    "HTML comments are not text",
+  );
 });
 
 test("HTML: block tags become breaks, scripts vanish", () => {
@@ -44,7 +48,10 @@ test("HTML: block tags become breaks, scripts vanish", () => {
 });
 
 test("control characters: dropped from titles and bodies, whitespace ones still read as space or break", () => {
-  assert.equal(singleLine("nul \u0000char, esc \u001b[31mred\u001b[0m, del \u007f, tab\tand\r\nbreak"), "nul char, esc [31mred[0m, del , tab and break");
+  assert.equal(
+    singleLine("nul \u0000char, esc \u001b[31mred\u001b[0m, del \u007f, tab\tand\r\nbreak"),
+    "nul char, esc [31mred[0m, del , tab and break",
+  );
   assert.equal(tidy("a\u0000b\u0008c\n\n\n\u0007\nd\u000ce"), "abc\n\nd e");
   assert.equal(markdownToText("**bold**\u0000 text"), "bold text");
 });
@@ -71,7 +78,13 @@ test("embedding text: title plus the opening of the content, cut at a word", () 
     "z".repeat(663) + " " + "q".repeat(10),
     Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? "  \n\n " : `w${i}`)).join(""),
   ];
-  for (let i = 0; i < 400; i++) bodies.push(Array.from({ length: 40 + (i % 60) }, (_, k) => (((i * 31 + k * 17) % 5 === 0) ? " ".repeat(1 + ((i + k) % 90)) : "ab".repeat(1 + ((i * k) % 9)))).join(""));
-  for (const content of bodies) assert.equal(postEmbeddingText({ title: "T", content }), whole(content), JSON.stringify(content.slice(0, 80)));
+  for (let i = 0; i < 400; i++)
+    bodies.push(
+      Array.from({ length: 40 + (i % 60) }, (_, k) =>
+        (i * 31 + k * 17) % 5 === 0 ? " ".repeat(1 + ((i + k) % 90)) : "ab".repeat(1 + ((i * k) % 9)),
+      ).join(""),
+    );
+  for (const content of bodies)
+    assert.equal(postEmbeddingText({ title: "T", content }), whole(content), JSON.stringify(content.slice(0, 80)));
   assert.equal(queryEmbeddingText("  best   crm\nfor shops "), "best crm for shops");
 });

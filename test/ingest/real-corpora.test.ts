@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import type { Post } from "../../src/model/post.js";
-import { CORPORA, allItems, corporaSkip, countItems, firstItems, readFile } from "./corpora.js";
+import { allItems, CORPORA, corporaSkip, countItems, firstItems, readFile } from "./corpora.js";
 
 const skip = corporaSkip();
 const REDDIT_ZST = path.join(CORPORA, "reddit_top2013/submissions_top2013.ndjson.zst");
@@ -55,7 +55,11 @@ test("reddit NDJSON .zst (long window): first records map field by field", { ski
 });
 
 test("reddit NDJSON .zst: all 59,874 lines read; CSV and NDJSON give identical posts", { skip }, async () => {
-  const lines = Number(execFileSync("sh", ["-c", `zstd -dc --long=31 '${REDDIT_ZST}' | wc -l`]).toString().trim());
+  const lines = Number(
+    execFileSync("sh", ["-c", `zstd -dc --long=31 '${REDDIT_ZST}' | wc -l`])
+      .toString()
+      .trim(),
+  );
   let count = 0;
   let skipped = 0;
   const ids = new Set<string>();
@@ -93,7 +97,10 @@ test("reddit CSV: subreddit from the permalink, url made https, row counts match
   assert.equal(first.created, 1371237018000);
   assert.equal(first.upvotes, 443);
   assert.equal(first.comments, 106);
-  assert.equal(first.url, "https://www.reddit.com/r/startups/comments/1gcu20/if_your_website_requires_this_and_doesnt_let_me/");
+  assert.equal(
+    first.url,
+    "https://www.reddit.com/r/startups/comments/1gcu20/if_your_website_requires_this_and_doesnt_let_me/",
+  );
   const stats = new Map(
     readFileSync(path.join(CORPORA, "reddit_top2013/STATS.txt"), "utf8")
       .split("\n")
@@ -143,7 +150,10 @@ test("Stack Exchange JSONL: both archives, markdown and HTML bodies to text, arc
   assert.equal(first.subforum, "onstartups");
   assert.equal(first.author, "Jason");
   assert.equal(first.created, Date.UTC(2009, 9, 7));
-  assert.equal(first.url, "https://collapsed-stacks.github.io/onstartups/questions/1/how-do-i-know-if-i-m-cut-out-to-run-my-own-business");
+  assert.equal(
+    first.url,
+    "https://collapsed-stacks.github.io/onstartups/questions/1/how-do-i-know-if-i-m-cut-out-to-run-my-own-business",
+  );
   assert.match(first.content, /^It sounds like fun to start a company/);
   for (const [file, expected] of [
     ["onstartups_questions.jsonl", 9_925],
@@ -152,7 +162,13 @@ test("Stack Exchange JSONL: both archives, markdown and HTML bodies to text, arc
     const full = path.join(SE_DIR, file);
     assert.equal(newlines(full), expected, `independent count of ${file}`);
     // Raw bodies carrying the archive's "no answers" notice, counted on the JSON text itself.
-    const footers = readFileSync(full, "utf8").split("\n").filter((l) => l.includes('"body": "') && /There were no answers to this question\.(\\n)+---(\\n)+All content is licensed under [^"]*"/.test(l)).length;
+    const footers = readFileSync(full, "utf8")
+      .split("\n")
+      .filter(
+        (l) =>
+          l.includes('"body": "') &&
+          /There were no answers to this question\.(\\n)+---(\\n)+All content is licensed under [^"]*"/.test(l),
+      ).length;
     assert.ok(footers > 100, `${file}: expected the archive's notice in many raw bodies, found ${footers}`);
     let n = 0;
     let html = 0;
@@ -163,11 +179,20 @@ test("Stack Exchange JSONL: both archives, markdown and HTML bodies to text, arc
       n += 1;
       if (/<\/?(p|a|code|pre)\b[^>]*>/.test(item.post.content)) html += 1;
       if (!item.post.url.startsWith("https://collapsed-stacks.github.io/")) noUrl += 1;
-      if (/There were no answers to this question|All content is licensed under|No Answers\s*$|Possible Duplicate:|automatically inserted text/i.test(item.post.content)) notice += 1;
+      if (
+        /There were no answers to this question|All content is licensed under|No Answers\s*$|Possible Duplicate:|automatically inserted text/i.test(
+          item.post.content,
+        )
+      )
+        notice += 1;
     }
     assert.equal(n, expected);
     assert.equal(html, 0, `${file}: HTML tags left in ${html} bodies`);
     assert.equal(noUrl, 0);
-    assert.equal(notice, 0, `${file}: the site's or the archive's furniture left in ${notice} bodies (${footers} raw bodies had the notice)`);
+    assert.equal(
+      notice,
+      0,
+      `${file}: the site's or the archive's furniture left in ${notice} bodies (${footers} raw bodies had the notice)`,
+    );
   }
 });

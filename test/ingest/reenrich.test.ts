@@ -29,7 +29,17 @@ const SAMPLE = [
   { file: "hackernews_2015_2016/hacker_news.csv", limit: 60 },
 ];
 
-const ENRICHMENT = ["sentiment", "sentimentScore", "leadType", "leadScore", "painPoint", "opportunity", "industry", "targetProduct", "topicId"] as const;
+const ENRICHMENT = [
+  "sentiment",
+  "sentimentScore",
+  "leadType",
+  "leadScore",
+  "painPoint",
+  "opportunity",
+  "industry",
+  "targetProduct",
+  "topicId",
+] as const;
 
 function enrichmentOf(p: EnrichedPost): Record<string, unknown> {
   return Object.fromEntries(ENRICHMENT.map((k) => [k, typeof p[k] === "number" ? Math.fround(p[k]) : p[k]]));
@@ -87,14 +97,26 @@ async function reenrichRoundTrip(env: Record<string, string>): Promise<void> {
 
   // The reference: the ingest enricher over the stored vectors, with the topic model now in place.
   const enricher = await createIngestEnricher(config.dataDir, { model: USE_MODEL_ID, dimensions: 512 });
-  const expected = await enricher.enrich(ingested, scanned.map((p) => p.vector));
+  const expected = await enricher.enrich(
+    ingested,
+    scanned.map((p) => p.vector),
+  );
   await enricher.close();
-  assert.ok(expected.some((p) => p.leadType !== ""), "the sample holds leads");
-  assert.ok(expected.some((p) => p.topicId !== ""), "posts get topics");
+  assert.ok(
+    expected.some((p) => p.leadType !== ""),
+    "the sample holds leads",
+  );
+  assert.ok(
+    expected.some((p) => p.topicId !== ""),
+    "posts get topics",
+  );
 
   const run = await runCli(["reenrich", "--batch-size", "64"], env);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, new RegExp(`reenrich summary: ${ids.length} posts re-enriched, ${ids.length} changed and written, 0 refused`));
+  assert.match(
+    run.stdout,
+    new RegExp(`reenrich summary: ${ids.length} posts re-enriched, ${ids.length} changed and written, 0 refused`),
+  );
   assert.match(run.stdout, /lead_type: .*\(none\) \d+/);
   assert.match(run.stderr, new RegExp(`reenrich: ${ids.length}/${ids.length} posts \\(100.0%\\)`));
 
@@ -103,7 +125,11 @@ async function reenrichRoundTrip(env: Record<string, string>): Promise<void> {
   try {
     await after.open(USE_MODEL_ID, 512);
     const stored = await after.get(ids);
-    assert.deepEqual(stored.map(enrichmentOf), expected.map(enrichmentOf), "enrichment is what the enricher computes from the stored vectors");
+    assert.deepEqual(
+      stored.map(enrichmentOf),
+      expected.map(enrichmentOf),
+      "enrichment is what the enricher computes from the stored vectors",
+    );
     // Sentiment and lead fields are those ingest wrote before they were overwritten.
     const noTopic = (p: EnrichedPost): Record<string, unknown> => ({ ...enrichmentOf(p), topicId: "" });
     assert.deepEqual(stored.map(noTopic), ingested.map(noTopic));
@@ -127,7 +153,11 @@ async function reenrichRoundTrip(env: Record<string, string>): Promise<void> {
   const again = await runCli(["reenrich"], env);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, new RegExp(`${ids.length} posts re-enriched, 0 changed and written`));
-  assert.deepEqual(readdirSync(config.dataDir).filter((f) => f.startsWith("reenrich-")), [], "the spill file is removed");
+  assert.deepEqual(
+    readdirSync(config.dataDir).filter((f) => f.startsWith("reenrich-")),
+    [],
+    "the spill file is removed",
+  );
 }
 
 test("reenrich --batch-size rejects bad values with exit 2", async () => {
@@ -136,12 +166,18 @@ test("reenrich --batch-size rejects bad values with exit 2", async () => {
   assert.match(res.stderr, /--batch-size must be a whole number between 1 and 10000, got "0"/);
 });
 
-test("LanceDB: reenrich restores the enrichment from stored vectors and keeps rollups right", { skip: corporaSkip(), timeout: 600_000 }, async () => {
+test("LanceDB: reenrich restores the enrichment from stored vectors and keeps rollups right", {
+  skip: corporaSkip(),
+  timeout: 600_000,
+}, async () => {
   assert.ok(existsSync(CORPORA));
   await reenrichRoundTrip({ THREADSIGHT_DATA_DIR: path.join(dir, "lancedb"), WEAVIATE_URL: "", EMBEDDINGS_URL: "" });
 });
 
-test("Weaviate: reenrich restores the enrichment from stored vectors and keeps rollups right", { skip: corporaSkip() || weaviateSkipReason() || false, timeout: 600_000 }, async () => {
+test("Weaviate: reenrich restores the enrichment from stored vectors and keeps rollups right", {
+  skip: corporaSkip() || weaviateSkipReason() || false,
+  timeout: 600_000,
+}, async () => {
   const server = await startWeaviate();
   try {
     await reenrichRoundTrip({

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { loadConfig } from "../../src/config.js";
-import { openSearchIndex } from "../../src/index/open-index.js";
 import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
+import { openSearchIndex } from "../../src/index/open-index.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import { CORPORA, corporaSkip } from "./corpora.js";
 import { runIngestCli } from "./spawn-cli.js";
@@ -49,7 +49,11 @@ async function killAndResume(name: string, env: Record<string, string>): Promise
   const { input, ids } = sample();
   const dataDir = path.join(dir, name);
   const args = [input, "--batch-size", String(BATCH)];
-  const killed = await runIngestCli(args, dataDir, { workers: 2, env, killWhen: () => checkpointRecords(dataDir) >= 3 * BATCH });
+  const killed = await runIngestCli(args, dataDir, {
+    workers: 2,
+    env,
+    killWhen: () => checkpointRecords(dataDir) >= 3 * BATCH,
+  });
   assert.equal(killed.signal, "SIGKILL", `first run should be killed, got code ${killed.code}: ${killed.stderr}`);
   const reached = checkpointRecords(dataDir);
   assert.ok(reached >= 3 * BATCH && reached < ROWS, `checkpoint at ${reached}`);
@@ -60,22 +64,33 @@ async function killAndResume(name: string, env: Record<string, string>): Promise
   assert.match(resumed.stdout, new RegExp(`read ${ROWS.toLocaleString("en-US")}, `));
   assert.equal(checkpointRecords(dataDir), 0, "checkpoint removed once the file is done");
 
-  const index = await openSearchIndex(loadConfig({ ...process.env, THREADSIGHT_DATA_DIR: dataDir, EMBEDDINGS_URL: "", WEAVIATE_URL: "", ...env }));
+  const index = await openSearchIndex(
+    loadConfig({ ...process.env, THREADSIGHT_DATA_DIR: dataDir, EMBEDDINGS_URL: "", WEAVIATE_URL: "", ...env }),
+  );
   try {
     const info = await index.open(USE_MODEL_ID, 512);
     assert.equal(info.count, ROWS, "row count equals the file's rows: no duplicates, nothing lost");
     const stored = await index.get(ids);
-    assert.deepEqual(stored.map((p) => p.id), ids);
+    assert.deepEqual(
+      stored.map((p) => p.id),
+      ids,
+    );
   } finally {
     await index.close();
   }
 }
 
-test("LanceDB: SIGKILL mid-ingest, restart: same count as the file, no duplicates", { skip: corporaSkip(), timeout: 600_000 }, async () => {
+test("LanceDB: SIGKILL mid-ingest, restart: same count as the file, no duplicates", {
+  skip: corporaSkip(),
+  timeout: 600_000,
+}, async () => {
   await killAndResume("lancedb", {});
 });
 
-test("Weaviate: SIGKILL mid-ingest, restart: same count as the file, no duplicates", { skip: corporaSkip() || weaviateSkipReason() || false, timeout: 600_000 }, async () => {
+test("Weaviate: SIGKILL mid-ingest, restart: same count as the file, no duplicates", {
+  skip: corporaSkip() || weaviateSkipReason() || false,
+  timeout: 600_000,
+}, async () => {
   const server = await startWeaviate();
   try {
     await killAndResume("weaviate", {

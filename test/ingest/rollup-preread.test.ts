@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RollupMaintainingIndex } from "../../src/index/rollup-index.js";
 import type { IndexedPost } from "../../src/model/post.js";
-import { cellKey, mergeCell, rollupAll, rollupDelta } from "../../src/topics/rollup.js";
 import type { RollupCell, RollupPost, RollupWriter } from "../../src/topics/rollup.js";
+import { cellKey, mergeCell, rollupAll, rollupDelta } from "../../src/topics/rollup.js";
 import { MemoryIndex } from "./memory-index.js";
 
 /** Keeps rollup cells in a map with the real delta arithmetic. */
@@ -18,7 +18,8 @@ class MapRollups implements RollupWriter {
   async open(): Promise<void> {}
   async close(): Promise<void> {}
   async recordUpsert(previous: readonly RollupPost[], written: readonly RollupPost[]): Promise<void> {
-    for (const [key, delta] of rollupDelta(previous, written)) this.cells.set(key, mergeCell(this.cells.get(key), delta));
+    for (const [key, delta] of rollupDelta(previous, written))
+      this.cells.set(key, mergeCell(this.cells.get(key), delta));
   }
 }
 
@@ -37,15 +38,37 @@ class CountingIndex extends MemoryIndex {
 
 function post(n: number, topicId = `t${n % 3}`, sentimentScore = 0.1): IndexedPost {
   return {
-    id: `reddit:p${n}`, source: "reddit", nativeId: `p${n}`, title: `post ${n}`, content: "", subforum: `s${n % 2}`, author: "", upvotes: n, comments: 1,
-    created: 1_400_000_000_000 + n * 86_400_000, url: "", sentiment: "neutral", sentimentScore, leadType: "", leadScore: 0, painPoint: "", opportunity: "",
-    industry: "", targetProduct: "", topicId, vector: new Float32Array([1, 0]),
+    id: `reddit:p${n}`,
+    source: "reddit",
+    nativeId: `p${n}`,
+    title: `post ${n}`,
+    content: "",
+    subforum: `s${n % 2}`,
+    author: "",
+    upvotes: n,
+    comments: 1,
+    created: 1_400_000_000_000 + n * 86_400_000,
+    url: "",
+    sentiment: "neutral",
+    sentimentScore,
+    leadType: "",
+    leadScore: 0,
+    painPoint: "",
+    opportunity: "",
+    industry: "",
+    targetProduct: "",
+    topicId,
+    vector: new Float32Array([1, 0]),
   };
 }
 
 /** Rollup cells without zero-count leftovers, comparable with a recount. */
 function nonEmpty(cells: Map<string, RollupCell>): Map<string, RollupCell> {
-  return new Map([...cells].filter(([, c]) => c.count !== 0).map(([k, c]) => [k, { ...c, sentimentSum: Math.round(c.sentimentSum * 1e6) / 1e6 + 0 }]));
+  return new Map(
+    [...cells]
+      .filter(([, c]) => c.count !== 0)
+      .map(([k, c]) => [k, { ...c, sentimentSum: Math.round(c.sentimentSum * 1e6) / 1e6 + 0 }]),
+  );
 }
 
 function recount(inner: MemoryIndex): Map<string, RollupCell> {
@@ -104,7 +127,12 @@ test("a post identical to its stored version is not written and counts as unchan
   await index.open("m", 2);
   await index.upsert([post(1), post(2), post(3)]);
   const writes = inner.upserts;
-  assert.deepEqual(await index.upsert([post(1), post(2), post(3)]), { inserted: 0, updated: 0, unchanged: 3, failed: [] });
+  assert.deepEqual(await index.upsert([post(1), post(2), post(3)]), {
+    inserted: 0,
+    updated: 0,
+    unchanged: 3,
+    failed: [],
+  });
   assert.equal(inner.upserts, writes, "nothing to write, no write");
   // One field each: engagement, a score below float32 precision (not a change), the vector.
   const more = { ...post(1), upvotes: 99 };
@@ -116,6 +144,11 @@ test("a post identical to its stored version is not written and counts as unchan
   assert.deepEqual([...inner.rows.get("reddit:p3")!.vector], [0, 1]);
   assert.deepEqual(nonEmpty(rollups.cells), recount(inner));
   // The last version of an id in a batch is the one compared: here the stored p1 (99 upvotes).
-  assert.deepEqual(await index.upsert([post(1), { ...post(1), upvotes: 99 }]), { inserted: 0, updated: 0, unchanged: 1, failed: [] });
+  assert.deepEqual(await index.upsert([post(1), { ...post(1), upvotes: 99 }]), {
+    inserted: 0,
+    updated: 0,
+    unchanged: 1,
+    failed: [],
+  });
   assert.deepEqual(nonEmpty(rollups.cells), recount(inner));
 });

@@ -18,11 +18,27 @@ export interface CliRun {
 }
 
 /** Runs the ingest CLI with `args`; see the module comment. */
-export function runIngestCli(args: readonly string[], dataDir: string, options: { workers?: number; killWhen?: () => boolean; killSignal?: NodeJS.Signals; env?: Record<string, string> } = {}): Promise<CliRun> {
+export function runIngestCli(
+  args: readonly string[],
+  dataDir: string,
+  options: {
+    workers?: number;
+    killWhen?: () => boolean;
+    killSignal?: NodeJS.Signals;
+    env?: Record<string, string>;
+  } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "run-cli.ts"), ...args], {
       cwd: path.resolve(here, "../.."),
-      env: { ...process.env, THREADSIGHT_DATA_DIR: dataDir, EMBED_WORKERS: String(options.workers ?? 1), WEAVIATE_URL: "", EMBEDDINGS_URL: "", ...options.env },
+      env: {
+        ...process.env,
+        THREADSIGHT_DATA_DIR: dataDir,
+        EMBED_WORKERS: String(options.workers ?? 1),
+        WEAVIATE_URL: "",
+        EMBEDDINGS_URL: "",
+        ...options.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

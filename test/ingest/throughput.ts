@@ -10,20 +10,22 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
-import { postEmbeddingText } from "../../src/enrich/embed-text.js";
-import { ingestFile } from "../../src/ingest/pipeline.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
-import { CORPORA, allItems } from "./corpora.js";
+import { ingestFile } from "../../src/ingest/pipeline.js";
+import { allItems, CORPORA } from "./corpora.js";
 
 const n = Number(process.argv[2] ?? 768);
 const workers = Number(process.env.EMBED_WORKERS ?? 2);
 const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-throughput-"));
 try {
   const dump = path.join(CORPORA, "reddit_top2013/submissions_top2013.ndjson.zst");
-  const lines = execFileSync("sh", ["-c", `zstd -dc --long=31 '${dump}' | head -n ${n}`], { maxBuffer: 1 << 30 }).toString();
+  const lines = execFileSync("sh", ["-c", `zstd -dc --long=31 '${dump}' | head -n ${n}`], {
+    maxBuffer: 1 << 30,
+  }).toString();
   const input = path.join(dir, "sample.ndjson");
   writeFileSync(input, lines);
   const posts = (await allItems(input)).flatMap((i) => ("post" in i ? [i.post] : []));
@@ -56,7 +58,11 @@ try {
   const ingestStart = performance.now();
   const ingestCpuStart = process.cpuUsage();
   const enricher = await createIngestEnricher(path.join(dir, "data"), embedder);
-  const result = await ingestFile(input, { batchSize: 256 }, { index, embedder, enricher, checkpoints: new CheckpointStore(path.join(dir, "data")), log: () => undefined }).finally(() => enricher.close());
+  const result = await ingestFile(
+    input,
+    { batchSize: 256 },
+    { index, embedder, enricher, checkpoints: new CheckpointStore(path.join(dir, "data")), log: () => undefined },
+  ).finally(() => enricher.close());
   const ingestRate = result.postsThisRun / ((performance.now() - ingestStart) / 1000);
   const ingestCpu = cpuSeconds(ingestCpuStart) / result.postsThisRun;
   const rawAfter = await raw();
@@ -65,13 +71,24 @@ try {
   await embedder.close();
 
   const cpu = os.cpus();
-  console.log(`machine: ${cpu.length} x ${cpu[0]?.model ?? "cpu"}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`posts: ${posts.length} (${posts.filter((p) => p.content !== "").length} with body), mean embedded text ${(texts.reduce((s, t) => s + t.length, 0) / texts.length).toFixed(0)} chars, ${workers} workers`);
-  console.log(`embedder raw: ${rawRate.toFixed(1)} texts/s (before ${rawBefore.toFixed(1)}, after ${rawAfter.toFixed(1)})`);
+  console.log(
+    `machine: ${cpu.length} x ${cpu[0]?.model ?? "cpu"}, node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(
+    `posts: ${posts.length} (${posts.filter((p) => p.content !== "").length} with body), mean embedded text ${(texts.reduce((s, t) => s + t.length, 0) / texts.length).toFixed(0)} chars, ${workers} workers`,
+  );
+  console.log(
+    `embedder raw: ${rawRate.toFixed(1)} texts/s (before ${rawBefore.toFixed(1)}, after ${rawAfter.toFixed(1)})`,
+  );
   console.log(`ingest:       ${ingestRate.toFixed(1)} posts/s (${result.stats.inserted} inserted)`);
   console.log(`ratio:        ${((ingestRate / rawRate) * 100).toFixed(1)}% (wall clock)`);
   const rawCpuMean = rawCpu.reduce((a, b) => a + b, 0) / rawCpu.length;
-  console.log(`CPU per post: raw ${(rawCpuMean * 1000).toFixed(1)} ms, ingest ${(ingestCpu * 1000).toFixed(1)} ms -> CPU-bound ratio ${((rawCpuMean / ingestCpu) * 100).toFixed(1)}%`);
+  console.log(
+    `CPU per post: raw ${(rawCpuMean * 1000).toFixed(1)} ms, ingest ${(ingestCpu * 1000).toFixed(1)} ms -> CPU-bound ratio ${((rawCpuMean / ingestCpu) * 100).toFixed(1)}%`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

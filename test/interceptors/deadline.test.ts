@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { after, before, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import type { HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { SearchService, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
 import { toConnectError } from "../../src/errors/to-connect.js";
 import { deadlineInterceptor, withTimeout } from "../../src/interceptors/deadline.js";
@@ -82,13 +82,20 @@ describe("deadline interceptor in a Connect router", () => {
           },
         });
       },
-      { router: { interceptors: [(next) => async (req) => {
-        try {
-          return await next(req);
-        } catch (err) {
-          throw toConnectError(err);
-        }
-      }, deadlineInterceptor(timeoutMs)] } },
+      {
+        router: {
+          interceptors: [
+            (next) => async (req) => {
+              try {
+                return await next(req);
+              } catch (err) {
+                throw toConnectError(err);
+              }
+            },
+            deadlineInterceptor(timeoutMs),
+          ],
+        },
+      },
     );
   }
 

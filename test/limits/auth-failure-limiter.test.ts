@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { reasonOf } from "../../src/errors/to-connect.js";
-import { createAuthFailureLimiter } from "../../src/limits/auth-failure-limiter.js";
 import type { AuthFailureLimiter } from "../../src/limits/auth-failure-limiter.js";
+import { createAuthFailureLimiter } from "../../src/limits/auth-failure-limiter.js";
 import { createLimitsRedisClient } from "../../src/limits/redis-store.js";
-import { redisSkipReason, startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
+import { redisSkipReason, startRedis } from "../harness/redis.js";
 
 const policy = { maxFailures: 3, windowSeconds: 60, blockSeconds: 120 };
 
@@ -43,7 +43,11 @@ describe("auth-failure limiter (memory)", () => {
     const l = createAuthFailureLimiter({ policy });
     for (let i = 0; i < 4; i++) await l.fail("10.0.0.1", "AAAAAAAAAAAA");
     assert.equal(reasonOf((await blocked(l, "10.0.0.1", "AAAAAAAAAAAA"))!), "AUTH_RATE_LIMITED");
-    assert.equal(await blocked(l, "10.0.0.1", "BBBBBBBBBBBB"), undefined, "another key id from the same address is judged on its own");
+    assert.equal(
+      await blocked(l, "10.0.0.1", "BBBBBBBBBBBB"),
+      undefined,
+      "another key id from the same address is judged on its own",
+    );
     assert.equal(await blocked(l, "10.0.0.1"), undefined, "so are presentations without an id");
   });
 });

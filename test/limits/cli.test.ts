@@ -12,10 +12,15 @@ import { limitsFor, tempDir } from "./fixtures.js";
 
 const run = promisify(execFile);
 
-async function threadsight(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function threadsight(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const script = `const { main } = await import("./src/cli/main.ts"); process.exitCode = await main(${JSON.stringify(args)});`;
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -48,7 +53,14 @@ describe("threadsight plans / usage", () => {
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout) as { catalog: string; plans: { id: string; api_access: boolean }[] };
     assert.equal(doc.catalog, "variant-a");
-    assert.deepEqual(doc.plans.map((p) => [p.id, p.api_access]), [["free", false], ["pro", true], ["enterprise", true]]);
+    assert.deepEqual(
+      doc.plans.map((p) => [p.id, p.api_access]),
+      [
+        ["free", false],
+        ["pro", true],
+        ["enterprise", true],
+      ],
+    );
   });
 
   it("plans with a bad catalog exits 1 naming the file", async () => {

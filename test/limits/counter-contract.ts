@@ -20,7 +20,11 @@ export interface CounterStoreFactory {
 }
 
 /** Fires `n` consumes at once; counts how many were admitted and checks every refusal's type. */
-export async function burst(counters: Counter[], key: string, n: number): Promise<{ admitted: number; refused: number }> {
+export async function burst(
+  counters: Counter[],
+  key: string,
+  n: number,
+): Promise<{ admitted: number; refused: number }> {
   const calls = Array.from({ length: n }, (_, i) => counters[i % counters.length]!.consume(key));
   const settled = await Promise.allSettled(calls);
   let admitted = 0;
@@ -45,65 +49,89 @@ export function counterStoreContract(factory: CounterStoreFactory): void {
     }
   };
 
-  it("admits exactly the limit out of 200 concurrent calls", withStore(async (store) => {
-    const c = store.counter(50, 60);
-    const k = key();
-    assert.deepEqual(await burst([c], k, 200), { admitted: 50, refused: 150 });
-    const state = await c.peek(k);
-    assert.equal(state?.consumedPoints, 200, "refused calls were counted by the store (the enforcer refunds them)");
-  }));
+  it(
+    "admits exactly the limit out of 200 concurrent calls",
+    withStore(async (store) => {
+      const c = store.counter(50, 60);
+      const k = key();
+      assert.deepEqual(await burst([c], k, 200), { admitted: 50, refused: 150 });
+      const state = await c.peek(k);
+      assert.equal(state?.consumedPoints, 200, "refused calls were counted by the store (the enforcer refunds them)");
+    }),
+  );
 
-  it("a refund gives one call back", withStore(async (store) => {
-    const c = store.counter(3, 60);
-    const k = key();
-    for (let i = 0; i < 3; i++) await c.consume(k);
-    await assert.rejects(c.consume(k), (e) => e instanceof RateLimiterRes && e.remainingPoints === 0);
-    await c.refund(k);
-    await c.refund(k);
-    const res = await c.consume(k);
-    assert.equal(res.consumedPoints, 3);
-  }));
+  it(
+    "a refund gives one call back",
+    withStore(async (store) => {
+      const c = store.counter(3, 60);
+      const k = key();
+      for (let i = 0; i < 3; i++) await c.consume(k);
+      await assert.rejects(c.consume(k), (e) => e instanceof RateLimiterRes && e.remainingPoints === 0);
+      await c.refund(k);
+      await c.refund(k);
+      const res = await c.consume(k);
+      assert.equal(res.consumedPoints, 3);
+    }),
+  );
 
-  it("peek reads without counting and is null for an unused key", withStore(async (store) => {
-    const c = store.counter(5, 60);
-    const k = key();
-    assert.equal(await c.peek(k), null);
-    await c.consume(k);
-    const p1 = await c.peek(k);
-    const p2 = await c.peek(k);
-    assert.equal(p1?.consumedPoints, 1);
-    assert.equal(p2?.consumedPoints, 1);
-    assert.ok(p2 !== null && p2.msBeforeNext > 0 && p2.msBeforeNext <= 60_000);
-  }));
+  it(
+    "peek reads without counting and is null for an unused key",
+    withStore(async (store) => {
+      const c = store.counter(5, 60);
+      const k = key();
+      assert.equal(await c.peek(k), null);
+      await c.consume(k);
+      const p1 = await c.peek(k);
+      const p2 = await c.peek(k);
+      assert.equal(p1?.consumedPoints, 1);
+      assert.equal(p2?.consumedPoints, 1);
+      assert.ok(p2 !== null && p2.msBeforeNext > 0 && p2.msBeforeNext <= 60_000);
+    }),
+  );
 
-  it("a per-call window sets when the window ends", withStore(async (store) => {
-    const c = store.counter(5, 31 * 86_400);
-    const k = key();
-    const res = await c.consume(k, { windowSeconds: 3_600 });
-    assert.ok(res.msBeforeNext > 3_590_000 && res.msBeforeNext <= 3_600_000, `msBeforeNext ${res.msBeforeNext}`);
-  }));
+  it(
+    "a per-call window sets when the window ends",
+    withStore(async (store) => {
+      const c = store.counter(5, 31 * 86_400);
+      const k = key();
+      const res = await c.consume(k, { windowSeconds: 3_600 });
+      assert.ok(res.msBeforeNext > 3_590_000 && res.msBeforeNext <= 3_600_000, `msBeforeNext ${res.msBeforeNext}`);
+    }),
+  );
 
-  it("counters with different limits on one key see the same count", withStore(async (store) => {
-    const k = key();
-    await store.counter(10, 60).consume(k);
-    await store.counter(10, 60).consume(k);
-    const res = await store.counter(10, 60).consume(k);
-    assert.equal(res.consumedPoints, 3, "the cache hands out one counter per (points, duration)");
-  }));
+  it(
+    "counters with different limits on one key see the same count",
+    withStore(async (store) => {
+      const k = key();
+      await store.counter(10, 60).consume(k);
+      await store.counter(10, 60).consume(k);
+      const res = await store.counter(10, 60).consume(k);
+      assert.equal(res.consumedPoints, 3, "the cache hands out one counter per (points, duration)");
+    }),
+  );
 
-  it("counters with different limits on one key count in one window, each refusing at its own limit", withStore(async (store) => {
-    const k = key();
-    await store.counter(10, 60).consume(k);
-    await store.counter(10, 60).consume(k);
-    const low = await store.counter(3, 60).consume(k);
-    assert.equal(low.consumedPoints, 3);
-    assert.equal(low.remainingPoints, 0);
-    const refused = await store.counter(3, 60).consume(k).then(() => undefined, (r: unknown) => r);
-    assert.ok(refused instanceof RateLimiterRes, "over the lower limit");
-    const high = await store.counter(10, 60).consume(k);
-    assert.equal(high.consumedPoints, 5, "the refusal kept its point, as rate-limiter-flexible does");
-    assert.equal(high.remainingPoints, 5);
-  }));
+  it(
+    "counters with different limits on one key count in one window, each refusing at its own limit",
+    withStore(async (store) => {
+      const k = key();
+      await store.counter(10, 60).consume(k);
+      await store.counter(10, 60).consume(k);
+      const low = await store.counter(3, 60).consume(k);
+      assert.equal(low.consumedPoints, 3);
+      assert.equal(low.remainingPoints, 0);
+      const refused = await store
+        .counter(3, 60)
+        .consume(k)
+        .then(
+          () => undefined,
+          (r: unknown) => r,
+        );
+      assert.ok(refused instanceof RateLimiterRes, "over the lower limit");
+      const high = await store.counter(10, 60).consume(k);
+      assert.equal(high.consumedPoints, 5, "the refusal kept its point, as rate-limiter-flexible does");
+      assert.equal(high.remainingPoints, 5);
+    }),
+  );
 
   if (factory.shared) {
     it("two store instances share one budget: 200 calls split across them admit exactly 50", async () => {

@@ -6,8 +6,8 @@ import { after, before, describe } from "node:test";
 import { memoryCounterStore, postgresCounterStore, sqliteCounterStore } from "../../src/limits/local-stores.js";
 import { createLimitsRedisClient, redisCounterStore } from "../../src/limits/redis-store.js";
 import { startPostgres } from "../harness/postgres.js";
-import { redisSkipReason, startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
+import { redisSkipReason, startRedis } from "../harness/redis.js";
 import { counterStoreContract } from "./counter-contract.js";
 
 describe("memory counter store", () => {

@@ -12,22 +12,27 @@ import type { LimitEnforcer } from "../../src/limits/enforcer.js";
 import { LimitExceededError } from "../../src/limits/limit-exceeded.js";
 import type { Limits } from "../../src/limits/open-limits.js";
 import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
-import { redisSkipReason, startRedis } from "../harness/redis.js";
-import type { RedisServer } from "../harness/redis.js";
 import { startPostgres } from "../harness/postgres.js";
+import type { RedisServer } from "../harness/redis.js";
+import { redisSkipReason, startRedis } from "../harness/redis.js";
 import { callerOn, catalogOf, keyOf, limitsFor, litePlan, tempDir } from "./fixtures.js";
 
 type Outcome = "ok" | "RATE_LIMITED" | "QUOTA_EXCEEDED";
 
 /** A plan whose quota is a rolling 7-day window (the window opens at the first call). */
-const ROLLING = catalogOf([{ id: "lite", name: "Lite", api_access: true, quota: 5, quota_period: "7d", rate_per_minute: 1000 }]);
+const ROLLING = catalogOf([
+  { id: "lite", name: "Lite", api_access: true, quota: 5, quota_period: "7d", rate_per_minute: 1000 },
+]);
 
 /**
  * release() on one store: a quota point given back after a service fault, for a calendar month
  * and a rolling window; the per-minute point stays spent; the full quota is usable again.
  */
 function releaseContract(open: (catalog: ReturnType<typeof litePlan>) => Promise<Limits>): void {
-  for (const [period, catalog] of [["calendar month", litePlan(5, 1000)], ["rolling 7 days", ROLLING]] as const) {
+  for (const [period, catalog] of [
+    ["calendar month", litePlan(5, 1000)],
+    ["rolling 7 days", ROLLING],
+  ] as const) {
     it(`release gives the quota point back, not the per-minute point (${period})`, async () => {
       const l = await open(catalog);
       const caller = callerOn("lite");
@@ -38,7 +43,11 @@ function releaseContract(open: (catalog: ReturnType<typeof litePlan>) => Promise
       assert.ok(!s.quota.unlimited);
       assert.equal(s.quota.used, 1);
       assert.equal(s.rate.remaining, 998, "per-minute points are not given back");
-      assert.deepEqual(await admitMany([l.enforcer], caller, 6), { ok: 4, RATE_LIMITED: 0, QUOTA_EXCEEDED: 2 }, "exactly the quota again");
+      assert.deepEqual(
+        await admitMany([l.enforcer], caller, 6),
+        { ok: 4, RATE_LIMITED: 0, QUOTA_EXCEEDED: 2 },
+        "exactly the quota again",
+      );
     });
   }
 
@@ -49,7 +58,11 @@ function releaseContract(open: (catalog: ReturnType<typeof litePlan>) => Promise
     assert.equal(await l.enforcer.release(unlimited, admitted.now), false);
     const l2 = await open(litePlan(5, 1000));
     const fresh = callerOn("lite");
-    assert.equal(await l2.enforcer.release(fresh, Date.now()), false, "no window open: no credit for a call never counted");
+    assert.equal(
+      await l2.enforcer.release(fresh, Date.now()),
+      false,
+      "no window open: no credit for a call never counted",
+    );
     const s = await l2.enforcer.snapshot(fresh);
     assert.ok(!s.quota.unlimited);
     assert.equal(s.quota.remaining, 5);
@@ -59,7 +72,9 @@ function releaseContract(open: (catalog: ReturnType<typeof litePlan>) => Promise
 /** Fires n admissions at once (round-robin over enforcers) and tallies the outcomes. */
 async function admitMany(enforcers: LimitEnforcer[], caller: Caller, n: number): Promise<Record<Outcome, number>> {
   const tally: Record<Outcome, number> = { ok: 0, RATE_LIMITED: 0, QUOTA_EXCEEDED: 0 };
-  const settled = await Promise.allSettled(Array.from({ length: n }, (_, i) => enforcers[i % enforcers.length]!.admit(caller)));
+  const settled = await Promise.allSettled(
+    Array.from({ length: n }, (_, i) => enforcers[i % enforcers.length]!.admit(caller)),
+  );
   for (const s of settled) {
     if (s.status === "fulfilled") tally.ok++;
     else if (s.reason instanceof LimitExceededError) tally[s.reason.limit]++;
@@ -168,8 +183,14 @@ describe("enforcer on memory + SQLite", () => {
 
   it("Variant A: Free has no API access (403), Enterprise uses the per-key rate or the catalog default", async () => {
     const { enforcer } = await open(loadPlanCatalog("config/plans/variant-a.json"));
-    await assert.rejects(enforcer.admit(callerOn("free")), (e) => e instanceof AppError && e.kind === "PLAN_NO_API_ACCESS" && /Pro or Enterprise/.test(e.message));
-    await assert.rejects(enforcer.admit(callerOn("lite")), (e) => e instanceof AppError && e.kind === "PERMISSION_DENIED");
+    await assert.rejects(
+      enforcer.admit(callerOn("free")),
+      (e) => e instanceof AppError && e.kind === "PLAN_NO_API_ACCESS" && /Pro or Enterprise/.test(e.message),
+    );
+    await assert.rejects(
+      enforcer.admit(callerOn("lite")),
+      (e) => e instanceof AppError && e.kind === "PERMISSION_DENIED",
+    );
     const dflt = await enforcer.admit(callerOn("enterprise"));
     assert.equal(dflt.rate.limit, 600);
     assert.deepEqual(dflt.quota, { unlimited: true });
@@ -179,7 +200,11 @@ describe("enforcer on memory + SQLite", () => {
 
   it("a quota override replaces the plan's quota", async () => {
     const { enforcer } = await open(litePlan(500, 1000));
-    assert.deepEqual(await admitMany([enforcer], callerOn("lite", { quota: 4 }), 10), { ok: 4, RATE_LIMITED: 0, QUOTA_EXCEEDED: 6 });
+    assert.deepEqual(await admitMany([enforcer], callerOn("lite", { quota: 4 }), 10), {
+      ok: 4,
+      RATE_LIMITED: 0,
+      QUOTA_EXCEEDED: 6,
+    });
     const unlimited = await enforcer.admit(callerOn("lite", { quota: null }));
     assert.deepEqual(unlimited.quota, { unlimited: true });
   });
@@ -190,7 +215,10 @@ describe("enforcer on memory + SQLite", () => {
     for (let i = 0; i < 3; i++) await enforcer.admit(caller);
     const err = await enforcer.admit(caller).catch((e: unknown) => e);
     assert.ok(err instanceof LimitExceededError);
-    assert.match(err.message, /^quota exceeded: 3 calls per 7 days on the Free plan; the quota resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in 7 days\); the Lite plan allows 500 calls per calendar month \(UTC\)$/);
+    assert.match(
+      err.message,
+      /^quota exceeded: 3 calls per 7 days on the Free plan; the quota resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in 7 days\); the Lite plan allows 500 calls per calendar month \(UTC\)$/,
+    );
     assert.equal(err.metadata.upgrade_plan, "lite");
   });
 
@@ -246,12 +274,20 @@ describe("enforcer: one per-minute window per account whatever each key's limit 
     const high = callerOn("lite");
     const low = keyOf(high, { ratePerMinute: 3 });
     for (let i = 0; i < 3; i++) await l.enforcer.admit(high);
-    await assert.rejects(l.enforcer.admit(low), (e) => e instanceof LimitExceededError && e.limit === "RATE_LIMITED", "the account already made 3 calls this minute");
+    await assert.rejects(
+      l.enforcer.admit(low),
+      (e) => e instanceof LimitExceededError && e.limit === "RATE_LIMITED",
+      "the account already made 3 calls this minute",
+    );
     const s = await l.enforcer.snapshot(low);
     assert.equal(s.rate.limit, 3);
     assert.equal(s.rate.remaining, 0);
     const h = await l.enforcer.admit(high);
-    assert.equal(h.rate.remaining, 100 - 4, "the refused call gave its point back; the higher key counts on the same window");
+    assert.equal(
+      h.rate.remaining,
+      100 - 4,
+      "the refused call gave its point back; the higher key counts on the same window",
+    );
   });
 });
 
@@ -277,7 +313,11 @@ describe("enforcer on a shared Redis", { skip: redisSkipReason() }, () => {
   it("200 concurrent calls through two limiter instances against a quota of 50 admit exactly 50", async () => {
     const [a, b] = [await open(), await open()];
     const caller = callerOn("lite");
-    assert.deepEqual(await admitMany([a.enforcer, b.enforcer], caller, 200), { ok: 50, RATE_LIMITED: 0, QUOTA_EXCEEDED: 150 });
+    assert.deepEqual(await admitMany([a.enforcer, b.enforcer], caller, 200), {
+      ok: 50,
+      RATE_LIMITED: 0,
+      QUOTA_EXCEEDED: 150,
+    });
     const s = await b.enforcer.snapshot(caller);
     assert.ok(!s.quota.unlimited);
     assert.equal(s.quota.used, 50);
@@ -287,7 +327,11 @@ describe("enforcer on a shared Redis", { skip: redisSkipReason() }, () => {
   it("the same for a per-minute limit of 50", async () => {
     const [a, b] = [await open(litePlan(10_000, 50)), await open(litePlan(10_000, 50))];
     const caller = callerOn("lite");
-    assert.deepEqual(await admitMany([a.enforcer, b.enforcer], caller, 200), { ok: 50, RATE_LIMITED: 150, QUOTA_EXCEEDED: 0 });
+    assert.deepEqual(await admitMany([a.enforcer, b.enforcer], caller, 200), {
+      ok: 50,
+      RATE_LIMITED: 150,
+      QUOTA_EXCEEDED: 0,
+    });
     const s = await a.enforcer.snapshot(caller);
     assert.ok(!s.quota.unlimited);
     assert.equal(s.quota.remaining, 10_000 - 50);

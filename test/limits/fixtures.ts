@@ -4,10 +4,10 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Caller, LimitOverrides, PlanId } from "../../src/accounts/caller.js";
-import { openLimits } from "../../src/limits/open-limits.js";
 import type { Limits, LimitsConfig } from "../../src/limits/open-limits.js";
-import { parsePlanCatalog } from "../../src/limits/plan-catalog.js";
+import { openLimits } from "../../src/limits/open-limits.js";
 import type { PlanCatalog } from "../../src/limits/plan-catalog.js";
+import { parsePlanCatalog } from "../../src/limits/plan-catalog.js";
 
 /** A catalog with one plan per entry, in catalog-file spelling. */
 export function catalogOf(plans: Record<string, unknown>[]): PlanCatalog {
@@ -16,7 +16,9 @@ export function catalogOf(plans: Record<string, unknown>[]): PlanCatalog {
 
 /** A Lite-like plan with the given limits (calendar month). */
 export function litePlan(quota: number | null, rate: number): PlanCatalog {
-  return catalogOf([{ id: "lite", name: "Lite", api_access: true, quota, quota_period: "calendar_month", rate_per_minute: rate }]);
+  return catalogOf([
+    { id: "lite", name: "Lite", api_access: true, quota, quota_period: "calendar_month", rate_per_minute: rate },
+  ]);
 }
 
 /**
@@ -38,7 +40,11 @@ export function tempDir(): string {
 }
 
 /** Limits on the embedded stores (memory + SQLite in `dataDir`) or Redis when `redisUrl` is set. */
-export function limitsFor(catalog: PlanCatalog, cfg: Partial<LimitsConfig> & { dataDir: string }, clock?: () => number): Promise<Limits> {
+export function limitsFor(
+  catalog: PlanCatalog,
+  cfg: Partial<LimitsConfig> & { dataDir: string },
+  clock?: () => number,
+): Promise<Limits> {
   const config: LimitsConfig = {
     plansFile: "(in test)",
     databaseUrl: undefined,

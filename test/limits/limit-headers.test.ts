@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { AppError } from "../../src/errors/app-error.js";
 import { LimitEnforcer } from "../../src/limits/enforcer.js";
 import { limitHeaders, retryAfterHeader } from "../../src/limits/limit-headers.js";
 import { memoryCounterStore } from "../../src/limits/local-stores.js";
-import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { PlanCatalog } from "../../src/limits/plan-catalog.js";
-import { AppError } from "../../src/errors/app-error.js";
+import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import { callerOn } from "./fixtures.js";
 
 const NOW = Date.parse("2026-11-22T05:00:00Z");
@@ -41,7 +41,12 @@ function expected(rate: number, quota: number | null, windowS = NOVEMBER_S, rese
 }
 
 async function firstCallHeaders(catalog: PlanCatalog, plan: string): Promise<Record<string, string>> {
-  const enforcer = new LimitEnforcer({ catalog, rateStore: memoryCounterStore("r"), quotaStore: memoryCounterStore("q"), clock: () => NOW });
+  const enforcer = new LimitEnforcer({
+    catalog,
+    rateStore: memoryCounterStore("r"),
+    quotaStore: memoryCounterStore("q"),
+    clock: () => NOW,
+  });
   return limitHeaders(await enforcer.admit(callerOn(plan as "free")));
 }
 
@@ -58,7 +63,10 @@ function normaliseRolling(h: Record<string, string>): Record<string, string> {
 describe("limit headers, Variant B", () => {
   const catalog = loadPlanCatalog("config/plans/variant-b.json");
   it("free: 3/min, 3 per rolling 7 days", async () => {
-    assert.deepEqual(normaliseRolling(await firstCallHeaders(catalog, "free")), expected(3, 3, 7 * 86_400, NOW_S + 7 * 86_400));
+    assert.deepEqual(
+      normaliseRolling(await firstCallHeaders(catalog, "free")),
+      expected(3, 3, 7 * 86_400, NOW_S + 7 * 86_400),
+    );
   });
   it("lite: 50/min, 500 per month", async () => {
     assert.deepEqual(await firstCallHeaders(catalog, "lite"), expected(50, 500));
@@ -77,7 +85,10 @@ describe("limit headers, Variant B", () => {
 describe("limit headers, Variant A", () => {
   const catalog = loadPlanCatalog("config/plans/variant-a.json");
   it("free: no API access, so no limit state and no headers (403)", async () => {
-    await assert.rejects(firstCallHeaders(catalog, "free"), (e) => e instanceof AppError && e.kind === "PLAN_NO_API_ACCESS");
+    await assert.rejects(
+      firstCallHeaders(catalog, "free"),
+      (e) => e instanceof AppError && e.kind === "PLAN_NO_API_ACCESS",
+    );
   });
   it("pro: 60/min, 10000 per month", async () => {
     assert.deepEqual(await firstCallHeaders(catalog, "pro"), expected(60, 10_000));
@@ -94,7 +105,15 @@ describe("limit headers at the edges", () => {
       now: NOW,
       plan: catalog.plans[1]!,
       rate: { limit: 50, remaining: 0, resetAt: NOW + 1_500 },
-      quota: { unlimited: false, limit: 500, used: 500, remaining: 0, periodStart: NOW - 1000, resetAt: NOW + 10, windowSeconds: NOVEMBER_S },
+      quota: {
+        unlimited: false,
+        limit: 500,
+        used: 500,
+        remaining: 0,
+        periodStart: NOW - 1000,
+        resetAt: NOW + 10,
+        windowSeconds: NOVEMBER_S,
+      },
     });
     assert.equal(h["x-ratelimit-remaining"], "0");
     assert.equal(h["x-ratelimit-reset"], String(NOW_S + 2));

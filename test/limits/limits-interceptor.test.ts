@@ -8,14 +8,18 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import type { Client, Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { QuotaFailureSchema, RetryInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
-import { SearchService, SemanticSearchResponseSchema, VectorSearchResponseSchema } from "../../gen/threadsight/v1/search_pb.js";
+import {
+  SearchService,
+  SemanticSearchResponseSchema,
+  VectorSearchResponseSchema,
+} from "../../gen/threadsight/v1/search_pb.js";
 import { UsageService } from "../../gen/threadsight/v1/usage_pb.js";
 import type { Caller } from "../../src/accounts/caller.js";
-import { createKeyService } from "../../src/accounts/key-service.js";
 import type { KeyService } from "../../src/accounts/key-service.js";
+import { createKeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
 import type { AccountsStore } from "../../src/accounts/store.js";
 import { utcDay } from "../../src/accounts/usage-args.js";
@@ -25,8 +29,8 @@ import { AppError } from "../../src/errors/app-error.js";
 import { reasonOf, toConnectError } from "../../src/errors/to-connect.js";
 import { createLimitsInterceptor } from "../../src/limits/limits-interceptor.js";
 import type { Limits } from "../../src/limits/open-limits.js";
-import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { PlanCatalog } from "../../src/limits/plan-catalog.js";
+import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import { catalogOf, limitsFor, tempDir } from "./fixtures.js";
 
 /** Handler failures after admission, by query text: the service's faults and the client's. */
@@ -84,9 +88,17 @@ async function harness(dir: string, catalog: PlanCatalog): Promise<Harness> {
       });
       router.service(UsageService, usageService({ enforcer: limits.enforcer, store }));
     },
-    { router: { interceptors: [testAuth(keys), createLimitsInterceptor({ enforcer: limits.enforcer, usage: store })] } },
+    {
+      router: { interceptors: [testAuth(keys), createLimitsInterceptor({ enforcer: limits.enforcer, usage: store })] },
+    },
   );
-  return { search: createClient(SearchService, transport), usage: createClient(UsageService, transport), keys, store, limits };
+  return {
+    search: createClient(SearchService, transport),
+    usage: createClient(UsageService, transport),
+    keys,
+    store,
+    limits,
+  };
 }
 
 /** Registers before/after hooks that open a harness on `catalogFile` in a temp dir and clean up. */
@@ -116,11 +128,18 @@ function auth(key: string): { headers: Record<string, string> } {
 }
 
 /** Calls SemanticSearch and returns the response headers (or the error). */
-async function semantic(h: Harness, key: string, query = "pricing"): Promise<{ header: Headers; trailer: Headers } | ConnectError> {
+async function semantic(
+  h: Harness,
+  key: string,
+  query = "pricing",
+): Promise<{ header: Headers; trailer: Headers } | ConnectError> {
   let header = new Headers();
   let trailer = new Headers();
   try {
-    await h.search.semanticSearch({ query }, { ...auth(key), onHeader: (x) => (header = x), onTrailer: (x) => (trailer = x) });
+    await h.search.semanticSearch(
+      { query },
+      { ...auth(key), onHeader: (x) => (header = x), onTrailer: (x) => (trailer = x) },
+    );
     return { header, trailer };
   } catch (err) {
     return ConnectError.from(err);
@@ -155,7 +174,10 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.ok(err instanceof ConnectError);
     assert.equal(err.code, Code.ResourceExhausted);
     assert.equal(reasonOf(err), "QUOTA_EXCEEDED");
-    assert.match(err.rawMessage, /^quota exceeded: 3 calls per 7 days on the Free plan; .*the Lite plan allows 500 calls/);
+    assert.match(
+      err.rawMessage,
+      /^quota exceeded: 3 calls per 7 days on the Free plan; .*the Lite plan allows 500 calls/,
+    );
     const retryAfter = Number(err.metadata.get("retry-after"));
     assert.ok(retryAfter > 6 * 86_400 && retryAfter <= 7 * 86_400, `retry-after ${retryAfter}`);
     assert.equal(err.metadata.get("x-quota-remaining"), "0");
@@ -180,7 +202,10 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60);
     assert.equal(err.metadata.get("x-ratelimit-remaining"), "0");
     assert.equal(err.metadata.get("x-quota-remaining"), "4998", "the refused call did not spend quota");
-    assert.match(err.rawMessage, /^rate limit exceeded: 2 requests per minute on the Starter plan; the window resets at .*; the Pro plan allows 100 per minute$/);
+    assert.match(
+      err.rawMessage,
+      /^rate limit exceeded: 2 requests per minute on the Starter plan; the window resets at .*; the Pro plan allows 100 per minute$/,
+    );
     assert.equal(err.findDetails(RetryInfoSchema).length, 1);
   });
 
@@ -203,12 +228,18 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.equal(err.metadata.get("x-quota-remaining"), "499");
     assert.equal(err.metadata.get("retry-after"), null);
     const rows = await h.store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
-    assert.deepEqual(rows.map((r) => [r.operation, r.count]), [["semantic_search", 1]]);
+    assert.deepEqual(
+      rows.map((r) => [r.operation, r.count]),
+      [["semantic_search", 1]],
+    );
   });
 
   it("a call that fails through the service's fault (INTERNAL, UNAVAILABLE) is not charged to the quota; the minute window still counts it", async () => {
     const { key, info } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
-    for (const [query, code] of [["fail:internal", Code.Internal], ["fail:unavailable", Code.Unavailable]] as const) {
+    for (const [query, code] of [
+      ["fail:internal", Code.Internal],
+      ["fail:unavailable", Code.Unavailable],
+    ] as const) {
       const err = await semantic(h, key, query);
       assert.ok(err instanceof ConnectError, query);
       assert.equal(err.code, code, query);
@@ -227,7 +258,11 @@ describe("limits interceptor (Variant B, Connect router)", () => {
 
   it("a call that fails through the client (deadline, cancel, not found) is charged like a success", async () => {
     const { key, info } = await h.keys.createKey({ accountName: freshAccount(), plan: "lite", name: "t" });
-    for (const [query, code] of [["fail:deadline", Code.DeadlineExceeded], ["fail:canceled", Code.Canceled], ["fail:not_found", Code.NotFound]] as const) {
+    for (const [query, code] of [
+      ["fail:deadline", Code.DeadlineExceeded],
+      ["fail:canceled", Code.Canceled],
+      ["fail:not_found", Code.NotFound],
+    ] as const) {
       const err = await semantic(h, key, query);
       assert.ok(err instanceof ConnectError && err.code === code, query);
     }
@@ -235,7 +270,10 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.ok(!s.quota.unlimited);
     assert.equal(s.quota.used, 3);
     const rows = await h.store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
-    assert.deepEqual(rows.map((r) => [r.operation, r.count]), [["semantic_search", 3]]);
+    assert.deepEqual(
+      rows.map((r) => [r.operation, r.count]),
+      [["semantic_search", 3]],
+    );
   });
 
   it("usage is free, and reports the period, per-operation counts and the limits", async () => {
@@ -259,10 +297,19 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.equal(Number(u1.periodEnd?.seconds) * 1000, Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     assert.deepEqual(
       u1.operations.map((o) => [o.operation, o.count]),
-      [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0], ["monitors", 0]],
+      [
+        ["semantic_search", 2],
+        ["vector_search", 1],
+        ["trends", 0],
+        ["leads", 0],
+        ["monitors", 0],
+      ],
     );
     const rows = await h.store.usageBetween(info.id, utcDay(now), utcDay(now));
-    assert.equal(rows.reduce((a, r) => a + r.count, 0), 3);
+    assert.equal(
+      rows.reduce((a, r) => a + r.count, 0),
+      3,
+    );
   });
 
   it("every key of an account reports the account's usage and draws on its one quota", async () => {
@@ -273,13 +320,22 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     await semantic(h, a.key);
     await h.search.vectorSearch({ query: "x" }, auth(b.key));
     const refused = await semantic(h, b.key);
-    assert.ok(refused instanceof ConnectError && refused.code === Code.ResourceExhausted, "Free allows 3 calls per account");
+    assert.ok(
+      refused instanceof ConnectError && refused.code === Code.ResourceExhausted,
+      "Free allows 3 calls per account",
+    );
     for (const key of [a.key, b.key]) {
       const u = await h.usage.getUsage({}, auth(key));
       assert.deepEqual([u.used, u.limit, u.remaining], [3, 3, 0]);
       assert.deepEqual(
         u.operations.map((o) => [o.operation, o.count]),
-        [["semantic_search", 2], ["vector_search", 1], ["trends", 0], ["leads", 0], ["monitors", 0]],
+        [
+          ["semantic_search", 2],
+          ["vector_search", 1],
+          ["trends", 0],
+          ["leads", 0],
+          ["monitors", 0],
+        ],
       );
     }
     assert.ok(!((await semantic(h, stranger.key)) instanceof ConnectError), "another account has its own quota");
@@ -304,7 +360,10 @@ describe("limits interceptor (Variant B, Connect router)", () => {
     assert.equal(results.length - refused.length, 50);
     assert.ok(refused.every((e) => reasonOf(e) === "QUOTA_EXCEEDED" && e.metadata.get("retry-after") !== null));
     const rows = await h.store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
-    assert.equal(rows.reduce((a, r) => a + r.count, 0), 50);
+    assert.equal(
+      rows.reduce((a, r) => a + r.count, 0),
+      50,
+    );
   });
 });
 
@@ -337,13 +396,33 @@ describe("limits interceptor (Variant A)", () => {
 describe("limits interceptor wiring", () => {
   it("a metered call that reaches it without CALLER is refused, not run for free", async () => {
     const dir = tempDir();
-    const limits = await limitsFor(catalogOf([{ id: "pro", name: "Pro", api_access: true, quota: 5, quota_period: "calendar_month", rate_per_minute: 5 }]), { dataDir: dir });
+    const limits = await limitsFor(
+      catalogOf([
+        { id: "pro", name: "Pro", api_access: true, quota: 5, quota_period: "calendar_month", rate_per_minute: 5 },
+      ]),
+      { dataDir: dir },
+    );
     const recorded: string[] = [];
     const transport = createRouterTransport(
-      (router) => router.service(SearchService, { semanticSearch: async () => create(SemanticSearchResponseSchema, {}), vectorSearch: async () => create(VectorSearchResponseSchema, {}) }),
-      { router: { interceptors: [createLimitsInterceptor({ enforcer: limits.enforcer, usage: { recordUsage: async (k) => void recorded.push(k) } })] } },
+      (router) =>
+        router.service(SearchService, {
+          semanticSearch: async () => create(SemanticSearchResponseSchema, {}),
+          vectorSearch: async () => create(VectorSearchResponseSchema, {}),
+        }),
+      {
+        router: {
+          interceptors: [
+            createLimitsInterceptor({
+              enforcer: limits.enforcer,
+              usage: { recordUsage: async (k) => void recorded.push(k) },
+            }),
+          ],
+        },
+      },
     );
-    const err = await createClient(SearchService, transport).semanticSearch({ query: "x" }).catch((e: unknown) => ConnectError.from(e));
+    const err = await createClient(SearchService, transport)
+      .semanticSearch({ query: "x" })
+      .catch((e: unknown) => ConnectError.from(e));
     assert.ok(err instanceof ConnectError);
     assert.equal(err.code, Code.Unauthenticated);
     assert.deepEqual(recorded, []);

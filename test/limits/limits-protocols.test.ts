@@ -4,22 +4,27 @@
  * values and Retry-After arriving as gRPC trailers on a 429 together with the RetryInfo detail.
  */
 import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import type { Interceptor, Transport } from "@connectrpc/connect";
-import { connectNodeAdapter, createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import {
+  connectNodeAdapter,
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport,
+} from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
+import type { SemanticSearchRequest, SemanticSearchResponse } from "../../gen/threadsight/v1/search_pb.js";
 import {
   SearchService,
   SemanticSearchRequestSchema,
   SemanticSearchResponseSchema,
   VectorSearchResponseSchema,
 } from "../../gen/threadsight/v1/search_pb.js";
-import type { SemanticSearchRequest, SemanticSearchResponse } from "../../gen/threadsight/v1/search_pb.js";
 import { CALLER } from "../../src/auth/context.js";
 import { createLimitsInterceptor } from "../../src/limits/limits-interceptor.js";
 import type { Limits } from "../../src/limits/open-limits.js";
@@ -50,7 +55,13 @@ describe("limits over Connect, gRPC and gRPC-Web on HTTP/2", () => {
           semanticSearch: async (req) => create(SemanticSearchResponseSchema, { query: req.query }),
           vectorSearch: async (req) => create(VectorSearchResponseSchema, { query: req.query }),
         }),
-      interceptors: [setCaller, createLimitsInterceptor({ enforcer: limits.enforcer, usage: { recordUsage: async (k, _d, op) => void recorded.push(`${k}:${op}`) } })],
+      interceptors: [
+        setCaller,
+        createLimitsInterceptor({
+          enforcer: limits.enforcer,
+          usage: { recordUsage: async (k, _d, op) => void recorded.push(`${k}:${op}`) },
+        }),
+      ],
     });
     server = http2.createServer(handler);
     server.on("session", (session) => {
@@ -89,14 +100,22 @@ describe("limits over Connect, gRPC and gRPC-Web on HTTP/2", () => {
       assert.equal(err.metadata.get("x-quota-remaining"), "0");
       assert.ok(Number(err.metadata.get("retry-after")) >= 1);
       const keyId = callers.get(name)!.keyId;
-      assert.deepEqual(recorded.filter((r) => r.startsWith(keyId)), [`${keyId}:semantic_search`, `${keyId}:semantic_search`], "two admitted calls recorded once each");
+      assert.deepEqual(
+        recorded.filter((r) => r.startsWith(keyId)),
+        [`${keyId}:semantic_search`, `${keyId}:semantic_search`],
+        "two admitted calls recorded once each",
+      );
     });
   }
 
   it("a @grpc/grpc-js client gets the headers as initial metadata, and on a 429 as trailers", async () => {
     const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const call = (query: string) =>
-      new Promise<{ err: grpc.ServiceError | null; headers: grpc.Metadata | undefined; trailers: grpc.Metadata | undefined }>((resolve) => {
+      new Promise<{
+        err: grpc.ServiceError | null;
+        headers: grpc.Metadata | undefined;
+        trailers: grpc.Metadata | undefined;
+      }>((resolve) => {
         const md = new grpc.Metadata();
         md.set("x-test-key", "grpc-js");
         let headers: grpc.Metadata | undefined;
@@ -131,7 +150,11 @@ describe("limits over Connect, gRPC and gRPC-Web on HTTP/2", () => {
       assert.equal(refused.err?.code, grpc.status.RESOURCE_EXHAUSTED);
       assert.equal(refused.trailers?.get("x-quota-remaining")[0], "0");
       assert.ok(Number(refused.trailers?.get("retry-after")[0]) >= 1);
-      assert.equal(refused.trailers?.get("grpc-status-details-bin").length, 1, "RetryInfo/QuotaFailure/ErrorInfo travel as status details");
+      assert.equal(
+        refused.trailers?.get("grpc-status-details-bin").length,
+        1,
+        "RetryInfo/QuotaFailure/ErrorInfo travel as status details",
+      );
     } finally {
       client.close();
     }

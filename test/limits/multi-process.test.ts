@@ -5,22 +5,22 @@
  * protocols is counted once per call.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import type { Client } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { UsageService } from "../../gen/threadsight/v1/usage_pb.js";
-import { createKeyService } from "../../src/accounts/key-service.js";
 import type { KeyService } from "../../src/accounts/key-service.js";
+import { createKeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
 import type { AccountsStore } from "../../src/accounts/store.js";
 import { utcDay } from "../../src/accounts/usage-args.js";
-import { redisSkipReason, startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
+import { redisSkipReason, startRedis } from "../harness/redis.js";
 import { tempDir } from "./fixtures.js";
 
 interface Server {
@@ -73,7 +73,8 @@ async function call(server: Server, protocol: Protocol, key: string): Promise<"o
     });
     const body = await res.text();
     if (res.status === 429) assert.ok(Number(res.headers.get("retry-after")) >= 1, "REST 429 carries Retry-After");
-    if (res.status === 200) assert.ok(res.headers.get("x-quota-remaining") !== null, "REST 200 carries the quota headers");
+    if (res.status === 200)
+      assert.ok(res.headers.get("x-quota-remaining") !== null, "REST 200 carries the quota headers");
     if (res.status === 200) return "ok";
     return res.status === 429 ? "429" : `rest:${res.status}:${body}`;
   }
@@ -106,7 +107,12 @@ describe("two server processes sharing Redis", { skip: redisSkipReason() }, () =
     redis = await startRedis();
     store = await openAccountsStore({ dataDir: dir });
     keys = createKeyService({ store, cacheTtlMs: 0 });
-    const env = { THREADSIGHT_DATA_DIR: dir, REDIS_URL: redis.url, DATABASE_URL: "", PLANS_FILE: "config/plans/variant-b.json" };
+    const env = {
+      THREADSIGHT_DATA_DIR: dir,
+      REDIS_URL: redis.url,
+      DATABASE_URL: "",
+      PLANS_FILE: "config/plans/variant-b.json",
+    };
     servers.push(...(await Promise.all([startServer(env), startServer(env)])));
   });
   after(async () => {
@@ -127,7 +133,10 @@ describe("two server processes sharing Redis", { skip: redisSkipReason() }, () =
     await store.setOverrides(info.id, { quota: 50 });
     assert.deepEqual(tally(await burst(key, 200)), { ok: 50, "429": 150 });
     const rows = await store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
-    assert.equal(rows.reduce((a, r) => a + r.count, 0), 50);
+    assert.equal(
+      rows.reduce((a, r) => a + r.count, 0),
+      50,
+    );
     const usage = await servers[1]!.usage.getUsage({}, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(usage.used, 50);
     assert.equal(usage.remaining, 0);
@@ -150,6 +159,9 @@ describe("two server processes sharing Redis", { skip: redisSkipReason() }, () =
     assert.equal(usage.used, 8);
     assert.equal(usage.remaining, 492);
     const rows = await store.usageBetween(info.id, utcDay(new Date()), utcDay(new Date()));
-    assert.deepEqual(rows.map((r) => [r.operation, r.count]), [["semantic_search", 8]]);
+    assert.deepEqual(
+      rows.map((r) => [r.operation, r.count]),
+      [["semantic_search", 8]],
+    );
   });
 });

@@ -4,12 +4,18 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { effectiveLimits, liftingPlan } from "../../src/limits/effective-limits.js";
-import { PlanCatalogError, loadPlanCatalog, parsePlanCatalog } from "../../src/limits/plan-catalog.js";
+import { loadPlanCatalog, PlanCatalogError, parsePlanCatalog } from "../../src/limits/plan-catalog.js";
 import { calendarMonth, parseQuotaPeriod } from "../../src/limits/quota-period.js";
 import { tempDir } from "./fixtures.js";
 
 const summary = (file: string) =>
-  loadPlanCatalog(file).plans.map((p) => [p.id, p.apiAccess, p.quota, p.period.kind === "rolling" ? p.period.label : "month", p.ratePerMinute ?? `custom:${p.customRateDefault}`]);
+  loadPlanCatalog(file).plans.map((p) => [
+    p.id,
+    p.apiAccess,
+    p.quota,
+    p.period.kind === "rolling" ? p.period.label : "month",
+    p.ratePerMinute ?? `custom:${p.customRateDefault}`,
+  ]);
 
 describe("shipped catalogs", () => {
   it("Variant B is the spec's five tiers", () => {
@@ -42,12 +48,25 @@ describe("shipped catalogs", () => {
 });
 
 describe("catalog validation", () => {
-  const base = { id: "pro", name: "Pro", api_access: true, quota: 10, quota_period: "calendar_month", rate_per_minute: 5 };
+  const base = {
+    id: "pro",
+    name: "Pro",
+    api_access: true,
+    quota: 10,
+    quota_period: "calendar_month",
+    rate_per_minute: 5,
+  };
   const bad = (plan: Record<string, unknown>, message: RegExp) =>
-    assert.throws(() => parsePlanCatalog({ catalog: "x", plans: [plan] }, "f.json"), (e) => e instanceof PlanCatalogError && message.test(e.message));
+    assert.throws(
+      () => parsePlanCatalog({ catalog: "x", plans: [plan] }, "f.json"),
+      (e) => e instanceof PlanCatalogError && message.test(e.message),
+    );
 
   it("names the file, the plan and the field", () => {
-    bad({ ...base, id: "gold" }, /^f\.json: plans\[0\]\.id must be one of free, lite, starter, pro, enterprise, got "gold"$/);
+    bad(
+      { ...base, id: "gold" },
+      /^f\.json: plans\[0\]\.id must be one of free, lite, starter, pro, enterprise, got "gold"$/,
+    );
     bad({ ...base, quota: 0 }, /plan "pro": quota must be a whole number >= 1 or null/);
     bad({ ...base, quota: "10" }, /plan "pro": quota must be/);
     bad({ ...base, quota_period: "monthly" }, /plan "pro": quota_period must be "calendar_month" or a rolling window/);
@@ -63,8 +82,14 @@ describe("catalog validation", () => {
     const dir = tempDir();
     const file = path.join(dir, "plans.json");
     writeFileSync(file, "{ not json");
-    assert.throws(() => loadPlanCatalog(file), (e) => e instanceof PlanCatalogError && e.message.startsWith(`plan catalog ${file} is not valid JSON`));
-    assert.throws(() => loadPlanCatalog(path.join(dir, "missing.json")), /cannot read plan catalog .*missing\.json \(PLANS_FILE\)/);
+    assert.throws(
+      () => loadPlanCatalog(file),
+      (e) => e instanceof PlanCatalogError && e.message.startsWith(`plan catalog ${file} is not valid JSON`),
+    );
+    assert.throws(
+      () => loadPlanCatalog(path.join(dir, "missing.json")),
+      /cannot read plan catalog .*missing\.json \(PLANS_FILE\)/,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 });

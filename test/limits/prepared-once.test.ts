@@ -17,18 +17,29 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 function openDb(name: string): Database.Database {
   const db = new Database(path.join(dir, name));
-  db.exec(`CREATE TABLE IF NOT EXISTS ${COUNTERS_TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${COUNTERS_TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
+  );
   return db;
 }
 
 function limiter(client: unknown, points: number): RateLimiterSQLite {
-  return new RateLimiterSQLite({ storeClient: client, storeType: "better-sqlite3", tableName: COUNTERS_TABLE, tableCreated: true, keyPrefix: "t", points, duration: 3600 });
+  return new RateLimiterSQLite({
+    storeClient: client,
+    storeType: "better-sqlite3",
+    tableName: COUNTERS_TABLE,
+    tableCreated: true,
+    keyPrefix: "t",
+    points,
+    duration: 3600,
+  });
 }
 
 /** One scripted run: consumes past the limit, gives points back, reads; returns every outcome. */
 async function script(l: RateLimiterSQLite): Promise<string[]> {
   const seen: string[] = [];
-  const outcome = (r: RateLimiterRes | null, kind: string): string => (r === null ? `${kind}:none` : `${kind}:${r.consumedPoints}/${r.remainingPoints}/${r.msBeforeNext > 0}`);
+  const outcome = (r: RateLimiterRes | null, kind: string): string =>
+    r === null ? `${kind}:none` : `${kind}:${r.consumedPoints}/${r.remainingPoints}/${r.msBeforeNext > 0}`;
   for (let i = 0; i < 7; i++) {
     try {
       seen.push(outcome(await l.consume("a"), "ok"));

@@ -13,8 +13,8 @@ import type { Caller } from "../../src/accounts/caller.js";
 import { AppError } from "../../src/errors/app-error.js";
 import { LimitExceededError } from "../../src/limits/limit-exceeded.js";
 import type { Limits } from "../../src/limits/open-limits.js";
-import { redisSkipReason, startRedis } from "../harness/redis.js";
 import type { RedisServer } from "../harness/redis.js";
+import { redisSkipReason, startRedis } from "../harness/redis.js";
 import { callerOn, limitsFor, litePlan, tempDir } from "./fixtures.js";
 
 type Outcome = "ok" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "UNAVAILABLE";
@@ -80,14 +80,22 @@ describe("Redis outage", { skip: redisSkipReason() }, () => {
 
     await redis.kill();
     await until("the client to notice", () => limits.redis?.status !== "ready");
-    assert.deepEqual(count(await calls(limits, seen, 15)), { ok: 10, QUOTA_EXCEEDED: 5 }, "the remaining 10 of 20, then refused");
+    assert.deepEqual(
+      count(await calls(limits, seen, 15)),
+      { ok: 10, QUOTA_EXCEEDED: 5 },
+      "the remaining 10 of 20, then refused",
+    );
     assert.deepEqual(count(await calls(limits, unseen, 3)), { UNAVAILABLE: 3 });
 
     await redis.restart();
     await until("reconnection", () => limits.redis?.status === "ready" && other.redis?.status === "ready");
     // The 10 outage calls are added to Redis (which kept the first 10 in its AOF): 20 of 20.
     assert.deepEqual(count(await calls(limits, seen, 2)), { QUOTA_EXCEEDED: 2 });
-    assert.deepEqual(count(await calls(other, seen, 2)), { QUOTA_EXCEEDED: 2 }, "the other instance sees the settled count");
+    assert.deepEqual(
+      count(await calls(other, seen, 2)),
+      { QUOTA_EXCEEDED: 2 },
+      "the other instance sees the settled count",
+    );
     assert.deepEqual(count(await calls(limits, unseen, 2)), { ok: 2 }, "unseen keys are served again");
   });
 
@@ -99,7 +107,11 @@ describe("Redis outage", { skip: redisSkipReason() }, () => {
     assert.deepEqual(count(await calls(limits, unseen, 7)), { ok: 5, QUOTA_EXCEEDED: 2 });
     await redis.restart();
     await until("reconnection", () => limits.redis?.status === "ready");
-    assert.deepEqual(count(await calls(limits, unseen, 1)), { QUOTA_EXCEEDED: 1 }, "the 5 outage calls were settled into Redis");
+    assert.deepEqual(
+      count(await calls(limits, unseen, 1)),
+      { QUOTA_EXCEEDED: 1 },
+      "the 5 outage calls were settled into Redis",
+    );
   });
 
   it("per-minute limits hold in the insurance limiter while Redis is down", async () => {
@@ -108,9 +120,17 @@ describe("Redis outage", { skip: redisSkipReason() }, () => {
     assert.deepEqual(count(await calls(limits, caller, 1)), { ok: 1 });
     await redis.kill();
     await until("the client to notice", () => limits.redis?.status !== "ready");
-    assert.deepEqual(count(await calls(limits, caller, 6)), { ok: 4, RATE_LIMITED: 2 }, "a fresh per-process window of 4");
+    assert.deepEqual(
+      count(await calls(limits, caller, 6)),
+      { ok: 4, RATE_LIMITED: 2 },
+      "a fresh per-process window of 4",
+    );
     await redis.restart();
     await until("reconnection", () => limits.redis?.status === "ready");
-    assert.deepEqual(count(await calls(limits, caller, 4)), { ok: 3, RATE_LIMITED: 1 }, "back on Redis's window, which held 1 call");
+    assert.deepEqual(
+      count(await calls(limits, caller, 4)),
+      { ok: 3, RATE_LIMITED: 1 },
+      "back on Redis's window, which held 1 call",
+    );
   });
 });

@@ -39,7 +39,9 @@ const app = await buildServer({
 });
 await app.listen({ host: "127.0.0.1", port: 0 });
 const address = app.server.address();
-process.stdout.write(JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 }) + "\n");
+process.stdout.write(
+  JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 }) + "\n",
+);
 process.once("SIGTERM", () => {
   void (async () => {
     await app.close();

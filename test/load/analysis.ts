@@ -5,8 +5,8 @@
  */
 import { percentile } from "../bench/stats.js";
 import type { RssSample } from "./rss-sampler.js";
-import { isExpected, isOk } from "./streams.js";
 import type { CallRecord, Protocol, StreamRun } from "./streams.js";
+import { isExpected, isOk } from "./streams.js";
 
 /** p99 of the last third may be at most this many times the first third's. */
 export const P99_TOLERANCE = 1.5;
@@ -74,7 +74,13 @@ export function unexpectedCount(runs: readonly StreamRun[]): number {
 }
 
 /** The phase cut into `intervalMs` slices by when each answer arrived. */
-export function intervals(runs: readonly StreamRun[], startMs: number, endMs: number, intervalMs: number, rss: readonly RssSample[]): IntervalRow[] {
+export function intervals(
+  runs: readonly StreamRun[],
+  startMs: number,
+  endMs: number,
+  intervalMs: number,
+  rss: readonly RssSample[],
+): IntervalRow[] {
   const calls = tagged(runs);
   const rows: IntervalRow[] = [];
   for (let from = startMs; from < endMs; from += intervalMs) {
@@ -82,7 +88,8 @@ export function intervals(runs: readonly StreamRun[], startMs: number, endMs: nu
     // The last interval also takes answers that arrived after the nominal end (late stragglers).
     const inside = calls.filter((c) => c.end >= from && (c.end < to || (to === endMs && c.end >= to)));
     const ok = inside.filter((c) => isOk(c.status));
-    const lat = (p: Protocol | undefined): number[] => ok.filter((c) => p === undefined || c.protocol === p).map((c) => c.ms);
+    const lat = (p: Protocol | undefined): number[] =>
+      ok.filter((c) => p === undefined || c.protocol === p).map((c) => c.ms);
     const sample = [...rss].reverse().find((s) => s.at < to + 1000) ?? rss[0];
     const before = [...rss].reverse().find((s) => s.at < from + 1000 && s !== sample);
     const span = sample && before ? (sample.at - before.at) / 1000 : Number.NaN;
@@ -118,8 +125,14 @@ export interface P99Check {
 export function p99Stability(runs: readonly StreamRun[], startMs: number, endMs: number): P99Check {
   const third = (endMs - startMs) / 3;
   const ok = tagged(runs).filter((c) => isOk(c.status));
-  const firstThird = percentile(ok.filter((c) => c.end < startMs + third).map((c) => c.ms), 99);
-  const lastThird = percentile(ok.filter((c) => c.end >= endMs - third).map((c) => c.ms), 99);
+  const firstThird = percentile(
+    ok.filter((c) => c.end < startMs + third).map((c) => c.ms),
+    99,
+  );
+  const lastThird = percentile(
+    ok.filter((c) => c.end >= endMs - third).map((c) => c.ms),
+    99,
+  );
   const ratio = lastThird / firstThird;
   return { firstThird, lastThird, ratio, ok: Number.isFinite(ratio) && ratio <= P99_TOLERANCE };
 }

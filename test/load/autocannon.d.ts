@@ -40,7 +40,10 @@ declare module "autocannon" {
   /** A running instance: an event emitter that is also a promise of the result. */
   export interface AutocannonInstance extends EventEmitter, PromiseLike<AutocannonResult> {
     stop(): void;
-    on(event: "response", listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
     on(event: "reqError", listener: (error: Error) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
   }

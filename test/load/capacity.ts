@@ -7,13 +7,13 @@
  * sustainable step, so it is a lower bound within one ramp factor of the true figure.
  */
 import { percentile } from "../bench/stats.js";
-import type { LoadKey } from "./load-keys.js";
-import type { QueryFeed } from "./query-feed.js";
-import { runPhase } from "./phase.js";
-import type { Target } from "./phase.js";
-import { isOk, sustainStreams } from "./streams.js";
-import type { StreamRun } from "./streams.js";
 import { statusCounts, unexpectedCount } from "./analysis.js";
+import type { LoadKey } from "./load-keys.js";
+import type { Target } from "./phase.js";
+import { runPhase } from "./phase.js";
+import type { QueryFeed } from "./query-feed.js";
+import type { StreamRun } from "./streams.js";
+import { isOk, sustainStreams } from "./streams.js";
 
 /**
  * Share of the offered rate a step must deliver to count as keeping up. Not 1: the span of a
@@ -56,7 +56,9 @@ export interface RampOptions {
 
 /** " (rest 503 x2, capped: grpc/leads/pro)" for the log, or "" when nothing was unexpected. */
 export function describeUnexpected(runs: readonly StreamRun[]): string {
-  const bad = statusCounts(runs).filter((s) => !s.expected).map((s) => `${s.protocol} ${s.status} x${s.count}`);
+  const bad = statusCounts(runs)
+    .filter((s) => !s.expected)
+    .map((s) => `${s.protocol} ${s.status} x${s.count}`);
   const capped = runs.filter((r) => r.capped).map((r) => r.id);
   if (capped.length > 0) bad.push(`capped: ${capped.join(", ")}`);
   return bad.length === 0 ? "" : ` (${bad.join("; ")})`;
@@ -76,7 +78,9 @@ export async function measureCapacity(
   // in usage like any other.
   const warm = await runPhase(target, sustainStreams(opts.startRate, keys, feed, opts.stepSeconds), opts.stepSeconds);
   all.push(...warm);
-  log(`capacity: warm-up done (${warm.reduce((a, r) => a + r.calls.length, 0)} calls, ${unexpectedCount(warm)} unexpected${describeUnexpected(warm)})`);
+  log(
+    `capacity: warm-up done (${warm.reduce((a, r) => a + r.calls.length, 0)} calls, ${unexpectedCount(warm)} unexpected${describeUnexpected(warm)})`,
+  );
   let rate = opts.startRate;
   for (let i = 0; i < opts.maxSteps; i++) {
     const streams = sustainStreams(rate, keys, feed, opts.stepSeconds);
@@ -88,21 +92,30 @@ export async function measureCapacity(
     const ok = runs.flatMap((r) => r.calls.filter((c) => isOk(c.status)));
     // Throughput over the span the calls covered (first start to last answer), which leaves
     // out the tools' start-up; never over less than the nominal step.
-    const span = ok.length === 0 ? seconds : (Math.max(...ok.map((c) => c.end)) - Math.min(...ok.map((c) => c.end - c.ms))) / 1000;
+    const span =
+      ok.length === 0 ? seconds : (Math.max(...ok.map((c) => c.end)) - Math.min(...ok.map((c) => c.end - c.ms))) / 1000;
     const step: CapacityStep = {
       offered,
       okPerS: ok.length / Math.max(span, opts.stepSeconds),
-      p99: percentile(ok.map((c) => c.ms), 99),
+      p99: percentile(
+        ok.map((c) => c.ms),
+        99,
+      ),
       seconds,
       unexpected: unexpectedCount(runs),
       sustainable: false,
     };
     step.sustainable = step.unexpected === 0 && step.okPerS >= KEEP_UP * offered && step.p99 <= CAPACITY_P99_MS;
     steps.push(step);
-    log(`capacity: offered ${offered} req/s -> ${step.okPerS.toFixed(1)} ok/s in ${seconds.toFixed(1)} s, p99 ${step.p99.toFixed(0)} ms, ${step.unexpected} unexpected${describeUnexpected(runs)}: ${step.sustainable ? "sustained" : "NOT sustained"}`);
+    log(
+      `capacity: offered ${offered} req/s -> ${step.okPerS.toFixed(1)} ok/s in ${seconds.toFixed(1)} s, p99 ${step.p99.toFixed(0)} ms, ${step.unexpected} unexpected${describeUnexpected(runs)}: ${step.sustainable ? "sustained" : "NOT sustained"}`,
+    );
     if (!step.sustainable) break;
     rate = Math.ceil(rate * opts.factor);
   }
   const lastGood = [...steps].reverse().find((s) => s.sustainable);
-  return { result: { stepSeconds: opts.stepSeconds, factor: opts.factor, steps, capacity: lastGood?.okPerS ?? 0 }, runs: all };
+  return {
+    result: { stepSeconds: opts.stepSeconds, factor: opts.factor, steps, capacity: lastGood?.okPerS ?? 0 },
+    runs: all,
+  };
 }

@@ -10,8 +10,8 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { finishedRun } from "./streams.js";
 import type { CallRecord, StreamRun, StreamSpec } from "./streams.js";
+import { finishedRun } from "./streams.js";
 import { OPERATIONS } from "./workload.js";
 
 /**
@@ -25,7 +25,11 @@ const MAX_WORKERS = 64;
 /** GHZ_BIN, else the cache folder install-load-tools.sh builds into, else PATH. */
 export function findGhz(): string | undefined {
   const cache = process.env.THREADSIGHT_CACHE ?? path.join(os.homedir(), ".cache", "threadsight");
-  const candidates = [process.env.GHZ_BIN, path.join(cache, "bin", "ghz"), ...(process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "ghz"))];
+  const candidates = [
+    process.env.GHZ_BIN,
+    path.join(cache, "bin", "ghz"),
+    ...(process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "ghz")),
+  ];
   return candidates.find((c): c is string => Boolean(c) && existsSync(c as string));
 }
 
@@ -47,20 +51,30 @@ export interface GhzRun {
 export function ghzArgs(run: GhzRun): string[] {
   return [
     "--insecure",
-    "--call", run.rpc,
-    "--metadata", JSON.stringify({ authorization: `Bearer ${run.key}` }),
-    "--data-file", run.dataFile,
-    "--total", String(run.total),
+    "--call",
+    run.rpc,
+    "--metadata",
+    JSON.stringify({ authorization: `Bearer ${run.key}` }),
+    "--data-file",
+    run.dataFile,
+    "--total",
+    String(run.total),
     ...(run.rps === undefined ? [] : ["--rps", String(run.rps)]),
-    "--concurrency", String(run.concurrency),
-    "--connections", "1",
-    "--timeout", "30s",
+    "--concurrency",
+    String(run.concurrency),
+    "--connections",
+    "1",
+    "--timeout",
+    "30s",
     // Our bodies hold no templates; skipping template processing saves ghz CPU on a shared machine.
     "--disable-template-functions",
     "--disable-template-data",
-    "--cpus", "1",
-    "--format", "json",
-    "--output", run.outFile,
+    "--cpus",
+    "1",
+    "--format",
+    "json",
+    "--output",
+    run.outFile,
     run.address,
   ];
 }
@@ -72,7 +86,13 @@ export interface GhzReport {
 }
 
 /** Sends `stream.rate * seconds` calls to `address` with the ghz binary at `ghz`. */
-export async function runGrpcStream(ghz: string, address: string, stream: StreamSpec, seconds: number, capMs: number): Promise<StreamRun> {
+export async function runGrpcStream(
+  ghz: string,
+  address: string,
+  stream: StreamSpec,
+  seconds: number,
+  capMs: number,
+): Promise<StreamRun> {
   const amount = Math.max(1, Math.round(stream.rate * seconds));
   const dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-ghz-"));
   const dataFile = path.join(dir, "data.json");

@@ -8,9 +8,10 @@
  * Keys are written to the accounts store before the service starts, through the same key
  * service the CLI and portal use.
  */
-import { openAccountsStore } from "../../src/accounts/open-store.js";
-import { createKeyService } from "../../src/accounts/key-service.js";
+
 import type { LimitOverrides } from "../../src/accounts/caller.js";
+import { createKeyService } from "../../src/accounts/key-service.js";
+import { openAccountsStore } from "../../src/accounts/open-store.js";
 
 /** One key of the mix. */
 export interface KeySpec {
@@ -39,7 +40,12 @@ export const KEY_MIX: readonly KeySpec[] = [
   { label: "enterprise", plan: "enterprise", overrides: { ratePerMinute: UNTHROTTLED_RATE }, throttled: false },
   // Limited quotas (raised): `used` comes from the quota counter, so both paths are reconciled.
   { label: "pro", plan: "pro", overrides: { ratePerMinute: UNTHROTTLED_RATE, quota: 10_000_000 }, throttled: false },
-  { label: "starter", plan: "starter", overrides: { ratePerMinute: UNTHROTTLED_RATE, quota: 10_000_000 }, throttled: false },
+  {
+    label: "starter",
+    plan: "starter",
+    overrides: { ratePerMinute: UNTHROTTLED_RATE, quota: 10_000_000 },
+    throttled: false,
+  },
   // Plan limits as sold: Lite 50/min and 500/month; Free 3/min and 3 per 7 days.
   // Lite at 2 x 2 req/s = 240/min against 50/min: refused from the first minute on.
   { label: "lite", plan: "lite", throttled: true, streamRate: 2 },

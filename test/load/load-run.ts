@@ -8,25 +8,25 @@
  */
 import { rmSync } from "node:fs";
 import os from "node:os";
-import { machineInfo } from "../bench/machine.js";
 import type { MachineInfo } from "../bench/machine.js";
+import { machineInfo } from "../bench/machine.js";
 import { spawnService } from "../bench/service-process.js";
-import { intervals, p99Stability, rssFlatness, statusCounts, unexpectedCount } from "./analysis.js";
 import type { IntervalRow, P99Check, RssCheck, StatusCount } from "./analysis.js";
-import { measureCapacity } from "./capacity.js";
+import { intervals, p99Stability, rssFlatness, statusCounts, unexpectedCount } from "./analysis.js";
 import type { CapacityResult, RampOptions } from "./capacity.js";
+import { measureCapacity } from "./capacity.js";
 import { findGhz } from "./grpc-load.js";
-import { createLoadKeys, KEY_MIX } from "./load-keys.js";
 import type { KeySpec } from "./load-keys.js";
+import { createLoadKeys, KEY_MIX } from "./load-keys.js";
 import { runPhase } from "./phase.js";
-import { startRssSampler } from "./rss-sampler.js";
-import type { RssSample } from "./rss-sampler.js";
-import { freshSeededDataDir } from "./seeded-index.js";
 import { QueryFeed } from "./query-feed.js";
-import { sustainStreamCount, sustainStreams, throttledStreams } from "./streams.js";
+import type { RssSample } from "./rss-sampler.js";
+import { startRssSampler } from "./rss-sampler.js";
+import { freshSeededDataDir } from "./seeded-index.js";
 import type { StreamRun } from "./streams.js";
-import { reconcileUsage } from "./usage-reconcile.js";
+import { sustainStreamCount, sustainStreams, throttledStreams } from "./streams.js";
 import type { KeyUsage } from "./usage-reconcile.js";
+import { reconcileUsage } from "./usage-reconcile.js";
 
 /** What to run. */
 export interface LoadOptions {
@@ -99,9 +99,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   try {
     const keys = await createLoadKeys(dataDir);
     const svc = await spawnService(dataDir, { THREADSIGHT_DATA_DIR: dataDir });
-    log(`service pid ${svc.pid} at ${svc.url} with ${svc.posts} posts; keys: ${keys.map((k) => `${k.label} (${k.plan})`).join(", ")}`);
+    log(
+      `service pid ${svc.pid} at ${svc.url} with ${svc.posts} posts; keys: ${keys.map((k) => `${k.label} (${k.plan})`).join(", ")}`,
+    );
     const target = { url: svc.url, address: svc.address, ghz };
-    const sampler = startRssSampler(svc.pid, opts.intervalS * 1000, (s) => log(`rss ${s.rssMiB.toFixed(0)} MiB, load ${s.load1.toFixed(2)}`));
+    const sampler = startRssSampler(svc.pid, opts.intervalS * 1000, (s) =>
+      log(`rss ${s.rssMiB.toFixed(0)} MiB, load ${s.load1.toFixed(2)}`),
+    );
     const runs: StreamRun[] = [];
     try {
       let capacity: CapacityResult | undefined;
@@ -116,9 +120,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         const floor = sustainStreamCount();
         rate = Math.max(floor, wanted);
         if (wanted < floor) {
-          rateNote = capacity.capacity <= 0
-            ? `no ramp step was sustained on this machine at the time; the sustained phase ran at the mix's floor of ${floor} req/s (one per stream), which is above the machine's capacity then`
-            : `${opts.loadFraction * 100}% of the capacity is ${wanted} req/s, below the mix's floor of ${floor} req/s (one per stream); the sustained phase ran at the floor`;
+          rateNote =
+            capacity.capacity <= 0
+              ? `no ramp step was sustained on this machine at the time; the sustained phase ran at the mix's floor of ${floor} req/s (one per stream), which is above the machine's capacity then`
+              : `${opts.loadFraction * 100}% of the capacity is ${wanted} req/s, below the mix's floor of ${floor} req/s (one per stream); the sustained phase ran at the floor`;
           log(`capacity: ${rateNote}`);
         }
       }
@@ -126,7 +131,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const throttled = throttledStreams(keys, feed, opts.durationS);
       const sustainedRate = sustained.reduce((a, s) => a + s.rate, 0);
       const throttledRate = throttled.reduce((a, s) => a + s.rate, 0);
-      log(`sustained: ${sustainedRate} req/s over ${sustained.length} streams + ${throttledRate} req/s on throttled keys, ${opts.durationS} s`);
+      log(
+        `sustained: ${sustainedRate} req/s over ${sustained.length} streams + ${throttledRate} req/s on throttled keys, ${opts.durationS} s`,
+      );
       const phaseStart = Date.now();
       const phaseRuns = await runPhase(target, [...sustained, ...throttled], opts.durationS);
       const phaseEnd = Math.max(phaseStart + opts.durationS * 1000, ...phaseRuns.map((r) => r.endedAt));
@@ -148,7 +155,14 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         throttledRate,
         durationS: opts.durationS,
         intervalS: opts.intervalS,
-        streams: phaseRuns.map((r) => ({ id: r.id, rate: r.rate, requested: r.requested, answered: r.calls.length, seconds: (r.endedAt - r.startedAt) / 1000, capped: r.capped })),
+        streams: phaseRuns.map((r) => ({
+          id: r.id,
+          rate: r.rate,
+          requested: r.requested,
+          answered: r.calls.length,
+          seconds: (r.endedAt - r.startedAt) / 1000,
+          capped: r.capped,
+        })),
         intervals: intervals(phaseRuns, phaseStart, phaseEnd, opts.intervalS * 1000, phaseRss),
         statusesSustained: statusCounts(phaseRuns),
         statusesAll: statusCounts(runs),

@@ -20,11 +20,15 @@ import { OPERATION_NAMES } from "./workload.js";
 function skipReason(): false | string {
   const data = corporaSkip();
   if (data !== false) return data;
-  if (findGhz() === undefined) return missingBackend("ghz", "no ghz binary; run `bash scripts/install-load-tools.sh` or set GHZ_BIN");
+  if (findGhz() === undefined)
+    return missingBackend("ghz", "no ghz binary; run `bash scripts/install-load-tools.sh` or set GHZ_BIN");
   return false;
 }
 
-test("sustained mixed load: no unexpected errors, usage counted exactly once", { skip: skipReason(), timeout: 600_000 }, async () => {
+test("sustained mixed load: no unexpected errors, usage counted exactly once", {
+  skip: skipReason(),
+  timeout: 600_000,
+}, async () => {
   const lines: string[] = [];
   const result = await runLoad({
     posts: 300,
@@ -44,7 +48,8 @@ test("sustained mixed load: no unexpected errors, usage counted exactly once", {
     const seen = `${u.label}: tools saw ${JSON.stringify(u.clientOkByOp)}, store ${JSON.stringify(u.storeByOp)}, rpc used ${u.rpcUsed}`;
     assert.equal(u.storeUsed, u.clientOk, `threadsight usage: used = OK calls (${seen})`);
     assert.equal(u.rpcUsed, u.clientOk, `GET /api/v1/usage: used = OK calls (${seen})`);
-    for (const op of OPERATION_NAMES) assert.equal(u.storeByOp[op], u.clientOkByOp[op], `${op} rows = OK calls (${seen})`);
+    for (const op of OPERATION_NAMES)
+      assert.equal(u.storeByOp[op], u.clientOkByOp[op], `${op} rows = OK calls (${seen})`);
     assert.equal(u.clientOther, 0, `${u.label}: no answer other than OK and 429`);
   }
   const byLabel = new Map(result.usage.map((u) => [u.label, u]));
@@ -56,7 +61,10 @@ test("sustained mixed load: no unexpected errors, usage counted exactly once", {
   // 4 req/s within the run, and Free allows 3 calls per week.
   const lite = byLabel.get("lite")!;
   const free = byLabel.get("free")!;
-  assert.ok(lite.clientThrottled > 0 && lite.clientOk > 0, `lite: some calls admitted and some refused (${lite.clientOk} OK, ${lite.clientThrottled} 429)`);
+  assert.ok(
+    lite.clientThrottled > 0 && lite.clientOk > 0,
+    `lite: some calls admitted and some refused (${lite.clientOk} OK, ${lite.clientThrottled} 429)`,
+  );
   assert.equal(free.clientOk, 3, "free: exactly its weekly quota of 3 calls admitted");
   assert.ok(free.clientThrottled > 0, "free: the rest refused");
 });

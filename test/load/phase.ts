@@ -30,6 +30,10 @@ export function phaseCapMs(seconds: number): number {
 export function runPhase(target: Target, streams: readonly StreamSpec[], seconds: number): Promise<StreamRun[]> {
   const cap = phaseCapMs(seconds);
   return Promise.all(
-    streams.map((s) => (s.protocol === "rest" ? runRestStream(target.url, s, seconds, cap) : runGrpcStream(target.ghz, target.address, s, seconds, cap))),
+    streams.map((s) =>
+      s.protocol === "rest"
+        ? runRestStream(target.url, s, seconds, cap)
+        : runGrpcStream(target.ghz, target.address, s, seconds, cap),
+    ),
   );
 }

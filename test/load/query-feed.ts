@@ -11,7 +11,14 @@
 import { loadBenchQueries } from "../bench/search-queries.js";
 
 /** Qualifiers for the second and later passes over the question set. */
-const QUALIFIERS = ["", " for a small business", " as a startup founder", " on a tight budget", " in my first year", " with a small team"];
+const QUALIFIERS = [
+  "",
+  " for a small business",
+  " as a startup founder",
+  " on a tight budget",
+  " in my first year",
+  " with a small team",
+];
 
 /** Hands out query texts; each is handed out once per run unless the feed wraps around. */
 export class QueryFeed {

@@ -9,13 +9,13 @@ import { loadConfig } from "../../src/config.js";
 import { findPlan, loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import { describeQuotaPeriod } from "../../src/limits/quota-period.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
-import { table } from "../eval/format.js";
 import { loadText } from "../bench/machine.js";
 import { count, fixed } from "../bench/stats.js";
+import { table } from "../eval/format.js";
 import { P99_TOLERANCE, RSS_GROWTH_FRACTION, RSS_GROWTH_MIB } from "./analysis.js";
 import { CAPACITY_P99_MS, KEEP_UP } from "./capacity.js";
 import type { LoadResult } from "./load-run.js";
-import { OPERATIONS, OPERATION_NAMES } from "./workload.js";
+import { OPERATION_NAMES, OPERATIONS } from "./workload.js";
 
 /** The markers around the generated section. */
 export const START_MARKER = "<!-- load:start -->";
@@ -28,7 +28,8 @@ function planText(planId: string): string {
   const catalog = loadPlanCatalog(loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME }).plansFile);
   const plan = findPlan(catalog, planId);
   if (plan === undefined) return "?";
-  const rate = plan.ratePerMinute !== null ? `${plan.ratePerMinute}/min` : `custom (default ${plan.customRateDefault}/min)`;
+  const rate =
+    plan.ratePerMinute !== null ? `${plan.ratePerMinute}/min` : `custom (default ${plan.customRateDefault}/min)`;
   const quota = plan.quota === null ? "unlimited" : `${count(plan.quota)} ${describeQuotaPeriod(plan.period)}`;
   return `${rate}; ${quota}`;
 }
@@ -46,7 +47,12 @@ export function renderLoadSection(r: LoadResult): string {
   const m = r.machineAtStart;
   const c = r.capacity;
   const checks = [
-    ["zero unexpected errors", "every call OK, except 429 on the Lite/Free keys; no tool run cut short", `${count(r.unexpected)} unexpected`, pass(r.unexpected === 0)],
+    [
+      "zero unexpected errors",
+      "every call OK, except 429 on the Lite/Free keys; no tool run cut short",
+      `${count(r.unexpected)} unexpected`,
+      pass(r.unexpected === 0),
+    ],
     [
       "p99 stable",
       `p99 of the last third <= ${P99_TOLERANCE}x the first third`,
@@ -59,13 +65,34 @@ export function renderLoadSection(r: LoadResult): string {
       `${fixed(r.rss.atMidMiB, 0)} MiB at mid-run, ${fixed(r.rss.atEndMiB, 0)} MiB at the end, trend ${fixed(r.rss.growthMiB, 1)} MiB (bound ${fixed(r.rss.boundMiB, 0)} MiB)`,
       pass(r.rss.ok),
     ],
-    ["usage counted exactly once", "per key and operation: OK calls seen by the tools = `threadsight usage` = GET /api/v1/usage; 429s not counted", r.usageExact ? "all keys equal" : r.usage.every((u) => u.exact || u.explainedByFailures) ? "differs only by calls that failed after admission (see below)" : "mismatch (see below)", pass(r.usageExact)],
+    [
+      "usage counted exactly once",
+      "per key and operation: OK calls seen by the tools = `threadsight usage` = GET /api/v1/usage; 429s not counted",
+      r.usageExact
+        ? "all keys equal"
+        : r.usage.every((u) => u.exact || u.explainedByFailures)
+          ? "differs only by calls that failed after admission (see below)"
+          : "mismatch (see below)",
+      pass(r.usageExact),
+    ],
   ];
-  const statuses = new Map<string, { protocol: string; status: string; expected: boolean; sustained: number; all: number }>();
-  for (const [list, field] of [[r.statusesAll, "all"], [r.statusesSustained, "sustained"]] as const) {
+  const statuses = new Map<
+    string,
+    { protocol: string; status: string; expected: boolean; sustained: number; all: number }
+  >();
+  for (const [list, field] of [
+    [r.statusesAll, "all"],
+    [r.statusesSustained, "sustained"],
+  ] as const) {
     for (const s of list) {
       const k = `${s.protocol}|${s.status}|${s.expected}`;
-      const row = statuses.get(k) ?? { protocol: s.protocol, status: s.status, expected: s.expected, sustained: 0, all: 0 };
+      const row = statuses.get(k) ?? {
+        protocol: s.protocol,
+        status: s.status,
+        expected: s.expected,
+        sustained: 0,
+        all: 0,
+      };
       row[field] += s.count;
       statuses.set(k, row);
     }
@@ -83,7 +110,11 @@ export function renderLoadSection(r: LoadResult): string {
     `- Load average at start ${loadText(r.machineAtStart)}; at end ${loadText(r.machineAtEnd)}. **The machine is shared**`,
     "  with other engineers' builds and tests, which ran during this measurement: absolute latencies and the capacity",
     "  figure are those of a busy machine, and the per-interval load column shows how busy.",
-    ...(r.niceness !== 0 ? [`- The run (service and tools) ran at nice ${r.niceness}, as bulk jobs on this shared machine must, so other work took CPU first.`] : []),
+    ...(r.niceness !== 0
+      ? [
+          `- The run (service and tools) ran at nice ${r.niceness}, as bulk jobs on this shared machine must, so other work took CPU first.`,
+        ]
+      : []),
     `- Data: ${count(r.posts)} real sample posts (business subreddits 2013, Stack Exchange Startups, Hacker News 2015-2016; test/harness/seed.ts)`,
     "  in the embedded LanceDB index with its topic model; accounts, usage rows and quota counters in SQLite; per-minute",
     "  windows in process memory (the single-machine defaults).",
@@ -96,14 +127,25 @@ export function renderLoadSection(r: LoadResult): string {
     "",
     table(
       ["key", "plan", "plan limits (Variant B)", "per-key overrides", "role"],
-      r.keys.map((k) => [k.label, k.plan, planText(k.plan), overridesText(k.overrides), k.throttled ? "kept at plan limits: 429s EXPECTED (counted apart)" : "carries the sustained mix"]),
+      r.keys.map((k) => [
+        k.label,
+        k.plan,
+        planText(k.plan),
+        overridesText(k.overrides),
+        k.throttled ? "kept at plan limits: 429s EXPECTED (counted apart)" : "carries the sustained mix",
+      ]),
     ),
     "",
     "### Mix",
     "",
     table(
       ["operation", "share", "REST", "gRPC"],
-      OPERATION_NAMES.map((op) => [op, `${fixed(OPERATIONS[op].weight * 100, 0)}%`, `POST ${OPERATIONS[op].path}`, OPERATIONS[op].rpc]),
+      OPERATION_NAMES.map((op) => [
+        op,
+        `${fixed(OPERATIONS[op].weight * 100, 0)}%`,
+        `POST ${OPERATIONS[op].path}`,
+        OPERATIONS[op].rpc,
+      ]),
     ),
     "",
     "Each share is split evenly between REST and gRPC. Query texts are real forum questions (SemEval-2016 Qatar Living,",
@@ -124,7 +166,14 @@ export function renderLoadSection(r: LoadResult): string {
       "",
       table(
         ["offered req/s", "OK req/s", "p99 ms", "step s", "unexpected", "sustained"],
-        c.steps.map((s) => [String(s.offered), fixed(s.okPerS, 1), ms(s.p99), fixed(s.seconds, 1), String(s.unexpected), s.sustainable ? "yes" : "**no**"]),
+        c.steps.map((s) => [
+          String(s.offered),
+          fixed(s.okPerS, 1),
+          ms(s.p99),
+          fixed(s.seconds, 1),
+          String(s.unexpected),
+          s.sustainable ? "yes" : "**no**",
+        ]),
       ),
       "",
       `Capacity (OK req/s of the last sustained step, a lower bound within one ramp factor): **${fixed(c.capacity, 1)} req/s**.`,
@@ -143,7 +192,21 @@ export function renderLoadSection(r: LoadResult): string {
     "schedstat). A high wait with a low CPU means the service was starved by other work on the machine, not slow.",
     "",
     table(
-      ["interval s", "calls", "OK req/s", "p50 ms", "p99 ms", "REST p99 ms", "gRPC p99 ms", "429 (expected)", "unexpected", "RSS MiB", "service CPU %", "main thread waiting for CPU %", "load 1m"],
+      [
+        "interval s",
+        "calls",
+        "OK req/s",
+        "p50 ms",
+        "p99 ms",
+        "REST p99 ms",
+        "gRPC p99 ms",
+        "429 (expected)",
+        "unexpected",
+        "RSS MiB",
+        "service CPU %",
+        "main thread waiting for CPU %",
+        "load 1m",
+      ],
       r.intervals.map((i) => [
         `${fixed(i.fromS, 0)}-${fixed(i.toS, 0)}`,
         count(i.calls),
@@ -163,7 +226,14 @@ export function renderLoadSection(r: LoadResult): string {
     "",
     table(
       ["stream", "req/s", "calls asked", "calls answered", "took s", "cut by time cap"],
-      r.streams.map((s) => [s.id, String(s.rate), count(s.requested), count(s.answered), fixed(s.seconds, 0), s.capped ? "**yes**" : "no"]),
+      r.streams.map((s) => [
+        s.id,
+        String(s.rate),
+        count(s.requested),
+        count(s.answered),
+        fixed(s.seconds, 0),
+        s.capped ? "**yes**" : "no",
+      ]),
     ),
     "",
     `Each stream sends exactly rate x ${r.durationS} calls at its rate; "took" longer than ${r.durationS} s means the service answered slower`,
@@ -173,7 +243,9 @@ export function renderLoadSection(r: LoadResult): string {
     "",
     table(
       ["protocol", "status", "expected", "sustained phase", "whole run (ramp included)"],
-      [...statuses.values()].sort((a, b) => b.all - a.all).map((s) => [s.protocol, `\`${s.status}\``, s.expected ? "yes" : "**no**", count(s.sustained), count(s.all)]),
+      [...statuses.values()]
+        .sort((a, b) => b.all - a.all)
+        .map((s) => [s.protocol, `\`${s.status}\``, s.expected ? "yes" : "**no**", count(s.sustained), count(s.all)]),
     ),
     "",
     "### Checks",
@@ -186,7 +258,17 @@ export function renderLoadSection(r: LoadResult): string {
     "### Usage reconciliation (whole run, ramp included)",
     "",
     table(
-      ["key", "plan", "OK seen by the tools (semantic / vector / trends / leads)", "429 seen", "other", "`threadsight usage`: used (per operation)", "GET /api/v1/usage: used", "used = OK", "counted - OK"],
+      [
+        "key",
+        "plan",
+        "OK seen by the tools (semantic / vector / trends / leads)",
+        "429 seen",
+        "other",
+        "`threadsight usage`: used (per operation)",
+        "GET /api/v1/usage: used",
+        "used = OK",
+        "counted - OK",
+      ],
       r.usage.map((u) => [
         u.label,
         u.plan,
@@ -204,8 +286,8 @@ export function renderLoadSection(r: LoadResult): string {
     "usage rows (accounts.sqlite); for Enterprise (unlimited) both are the usage rows. A call refused with 429 is counted",
     "in neither, so `used` equals the OK calls exactly while the 429 column is non-zero. A call that was admitted and then",
     "failed is counted when the failure is the client's (e.g. 504 past its deadline) and given back when it is ours (500,",
-    "503), as the README's \"What counts\" says. Failed calls are unexpected errors and fail the first check, and",
-    "\"counted - OK\" shows whether they explain the whole difference.",
+    '503), as the README\'s "What counts" says. Failed calls are unexpected errors and fail the first check, and',
+    '"counted - OK" shows whether they explain the whole difference.',
     END_MARKER,
   );
   return lines.join("\n");

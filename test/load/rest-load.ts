@@ -6,8 +6,8 @@
  * be exact.
  */
 import autocannon from "autocannon";
-import { finishedRun } from "./streams.js";
 import type { CallRecord, StreamRun, StreamSpec } from "./streams.js";
+import { finishedRun } from "./streams.js";
 import { OPERATIONS } from "./workload.js";
 
 /** Most connections per stream: enough to keep the rate while answers take up to ~1 s. */
@@ -16,7 +16,12 @@ const MAX_CONNECTIONS = 16;
 const TIMEOUT_S = 30;
 
 /** Sends `stream.rate * seconds` requests to `baseUrl`; stops early (capped) after `capMs`. */
-export async function runRestStream(baseUrl: string, stream: StreamSpec, seconds: number, capMs: number): Promise<StreamRun> {
+export async function runRestStream(
+  baseUrl: string,
+  stream: StreamSpec,
+  seconds: number,
+  capMs: number,
+): Promise<StreamRun> {
   const path = OPERATIONS[stream.op].path;
   const headers = { "content-type": "application/json", authorization: `Bearer ${stream.key.key}` };
   const amount = Math.max(1, Math.round(stream.rate * seconds));

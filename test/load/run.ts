@@ -20,14 +20,16 @@ import { LOAD_CACHE } from "./seeded-index.js";
 /** "5m", "90s", "300" (seconds) -> seconds. */
 export function parseDuration(raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(s|m)?$/.exec(raw.trim());
-  if (!m || Number(m[1]) <= 0) throw new Error(`--duration takes a positive number of seconds or minutes (300, 300s, 5m), got "${raw}"`);
+  if (!m || Number(m[1]) <= 0)
+    throw new Error(`--duration takes a positive number of seconds or minutes (300, 300s, 5m), got "${raw}"`);
   return Math.round(Number(m[1]) * (m[2] === "m" ? 60 : 1));
 }
 
 function positive(name: string, raw: string | undefined, fallback: number, max = Infinity): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number in (0, ${max}], got "${raw}"`);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new Error(`--${name} must be a number in (0, ${max}], got "${raw}"`);
   return n;
 }
 
@@ -58,13 +60,18 @@ const log = (line: string): void => void process.stderr.write(`[${new Date().toI
 
 async function main(): Promise<number> {
   const opts = options();
-  log(`load: ${opts.durationS} s sustained, ${opts.rate === undefined ? `${opts.loadFraction * 100}% of measured capacity` : `${opts.rate} req/s`}, ~${opts.posts} posts; load ${loadText(machineInfo())}`);
+  log(
+    `load: ${opts.durationS} s sustained, ${opts.rate === undefined ? `${opts.loadFraction * 100}% of measured capacity` : `${opts.rate} req/s`}, ~${opts.posts} posts; load ${loadText(machineInfo())}`,
+  );
   // A hard stop, so a wedged service or tool cannot keep the shared machine busy: the sustained
   // phase, its cap, the ramp and seeding all fit well inside this.
-  const hardStop = setTimeout(() => {
-    log("load: hard time limit reached; stopping");
-    process.exit(4);
-  }, (opts.durationS * 3 + 30 * 60) * 1000);
+  const hardStop = setTimeout(
+    () => {
+      log("load: hard time limit reached; stopping");
+      process.exit(4);
+    },
+    (opts.durationS * 3 + 30 * 60) * 1000,
+  );
   hardStop.unref();
   // Ctrl-C / kill: exit through process.exit so the 'exit' guards stop the service and ghz children.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

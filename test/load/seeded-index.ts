@@ -8,7 +8,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SAMPLE_FILES, rebuildTopics, seedSample } from "../harness/seed.js";
+import { rebuildTopics, SAMPLE_FILES, seedSample } from "../harness/seed.js";
 
 /** Where seeded indexes are kept between runs (one directory per size). */
 export const LOAD_CACHE = process.env.THREADSIGHT_LOAD_CACHE ?? path.join(os.homedir(), ".cache", "threadsight-load");
@@ -42,6 +42,7 @@ export async function freshSeededDataDir(posts: number, log: (s: string) => void
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "threadsight-load-"));
   // Only the index and the topic model: accounts, quota counters and ingest checkpoints stay
   // behind, so the run's usage starts at zero.
-  for (const part of ["lancedb", "topics"]) cpSync(path.join(cached, part), path.join(dataDir, part), { recursive: true });
+  for (const part of ["lancedb", "topics"])
+    cpSync(path.join(cached, part), path.join(dataDir, part), { recursive: true });
   return dataDir;
 }

@@ -5,8 +5,8 @@
  */
 import type { LoadKey } from "./load-keys.js";
 import type { QueryFeed } from "./query-feed.js";
-import { OPERATIONS, OPERATION_NAMES, requestBodies } from "./workload.js";
 import type { Operation } from "./workload.js";
+import { OPERATION_NAMES, OPERATIONS, requestBodies } from "./workload.js";
 
 /** The two protocols loaded. */
 export type Protocol = "rest" | "grpc";
@@ -52,7 +52,13 @@ export interface StreamRun {
 }
 
 /** The record of a finished run of `stream` (started at `startedAt`, ending now). */
-export function finishedRun(stream: StreamSpec, requested: number, calls: CallRecord[], startedAt: number, capped: boolean): StreamRun {
+export function finishedRun(
+  stream: StreamSpec,
+  requested: number,
+  calls: CallRecord[],
+  startedAt: number,
+  capped: boolean,
+): StreamRun {
   return {
     id: stream.id,
     protocol: stream.protocol,
@@ -98,7 +104,12 @@ function bodiesFor(op: Operation, rate: number, seconds: number, feed: QueryFeed
  * its weight split evenly between them, keys rotated so each key is used over REST and gRPC and
  * for several operations.
  */
-export function sustainStreams(totalRate: number, keys: readonly LoadKey[], feed: QueryFeed, seconds: number): StreamSpec[] {
+export function sustainStreams(
+  totalRate: number,
+  keys: readonly LoadKey[],
+  feed: QueryFeed,
+  seconds: number,
+): StreamSpec[] {
   const sustaining = keys.filter((k) => !k.throttled);
   if (sustaining.length === 0) throw new Error("the key mix has no key able to sustain load");
   const out: StreamSpec[] = [];
@@ -107,7 +118,14 @@ export function sustainStreams(totalRate: number, keys: readonly LoadKey[], feed
     for (const op of OPERATION_NAMES) {
       const key = sustaining[i % sustaining.length]!;
       const rate = Math.max(1, Math.round((totalRate * OPERATIONS[op].weight) / 2));
-      out.push({ id: `${protocol}/${op}/${key.label}`, protocol, op, key, rate, bodies: bodiesFor(op, rate, seconds, feed) });
+      out.push({
+        id: `${protocol}/${op}/${key.label}`,
+        protocol,
+        op,
+        key,
+        rate,
+        bodies: bodiesFor(op, rate, seconds, feed),
+      });
       i++;
     }
   }
@@ -131,7 +149,14 @@ export function throttledStreams(keys: readonly LoadKey[], feed: QueryFeed, seco
     for (const protocol of ["rest", "grpc"] as const) {
       const op = OPERATION_NAMES[i % OPERATION_NAMES.length]!;
       const rate = key.streamRate ?? 1;
-      out.push({ id: `${protocol}/${op}/${key.label}`, protocol, op, key, rate, bodies: bodiesFor(op, rate, seconds, feed) });
+      out.push({
+        id: `${protocol}/${op}/${key.label}`,
+        protocol,
+        op,
+        key,
+        rate,
+        bodies: bodiesFor(op, rate, seconds, feed),
+      });
       i++;
     }
   }

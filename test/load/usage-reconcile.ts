@@ -8,10 +8,10 @@
  */
 import { runCli } from "../harness/seed.js";
 import type { LoadKey } from "./load-keys.js";
-import { isOk, isThrottled } from "./streams.js";
 import type { StreamRun } from "./streams.js";
-import { OPERATION_NAMES } from "./workload.js";
+import { isOk, isThrottled } from "./streams.js";
 import type { Operation } from "./workload.js";
+import { OPERATION_NAMES } from "./workload.js";
 
 /** One key's reconciliation. */
 export interface KeyUsage {
@@ -50,7 +50,8 @@ function zeroByOp(): Record<Operation, number> {
 
 function byOp(u: UsageJson): Record<Operation, number> {
   const out = zeroByOp();
-  for (const o of u.operations) if ((OPERATION_NAMES as string[]).includes(o.operation)) out[o.operation as Operation] = o.count;
+  for (const o of u.operations)
+    if ((OPERATION_NAMES as string[]).includes(o.operation)) out[o.operation as Operation] = o.count;
   return out;
 }
 
@@ -61,14 +62,23 @@ async function storeUsage(dataDir: string, keyId: string): Promise<UsageJson> {
 }
 
 async function rpcUsage(baseUrl: string, key: string): Promise<UsageJson> {
-  const res = await fetch(`${baseUrl}/api/v1/usage`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${baseUrl}/api/v1/usage`, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: AbortSignal.timeout(30_000),
+  });
   const body = (await res.json()) as { success: boolean; data: UsageJson };
-  if (res.status !== 200 || !body.success) throw new Error(`GET /api/v1/usage answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
+  if (res.status !== 200 || !body.success)
+    throw new Error(`GET /api/v1/usage answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
   return body.data;
 }
 
 /** Reconciles every key in `keys` against the runs; the service must still be up at `baseUrl`. */
-export async function reconcileUsage(keys: readonly LoadKey[], runs: readonly StreamRun[], dataDir: string, baseUrl: string): Promise<KeyUsage[]> {
+export async function reconcileUsage(
+  keys: readonly LoadKey[],
+  runs: readonly StreamRun[],
+  dataDir: string,
+  baseUrl: string,
+): Promise<KeyUsage[]> {
   return Promise.all(
     keys.map(async (k) => {
       const clientOkByOp = zeroByOp();
@@ -84,10 +94,29 @@ export async function reconcileUsage(keys: readonly LoadKey[], runs: readonly St
       const [store, rpc] = await Promise.all([storeUsage(dataDir, k.id), rpcUsage(baseUrl, k.key)]);
       const clientOk = OPERATION_NAMES.reduce((a, op) => a + clientOkByOp[op], 0);
       const storeByOp = byOp(store);
-      const exact = store.used === clientOk && rpc.used === clientOk && OPERATION_NAMES.every((op) => storeByOp[op] === clientOkByOp[op]);
+      const exact =
+        store.used === clientOk &&
+        rpc.used === clientOk &&
+        OPERATION_NAMES.every((op) => storeByOp[op] === clientOkByOp[op]);
       const extra = store.used - clientOk;
-      const explainedByFailures = rpc.used === store.used && extra >= 0 && extra <= clientOther && OPERATION_NAMES.every((op) => storeByOp[op] >= clientOkByOp[op]);
-      return { label: k.label, plan: k.plan, clientOk, clientOkByOp, clientThrottled, clientOther, storeUsed: store.used, storeByOp, rpcUsed: rpc.used, exact, explainedByFailures };
+      const explainedByFailures =
+        rpc.used === store.used &&
+        extra >= 0 &&
+        extra <= clientOther &&
+        OPERATION_NAMES.every((op) => storeByOp[op] >= clientOkByOp[op]);
+      return {
+        label: k.label,
+        plan: k.plan,
+        clientOk,
+        clientOkByOp,
+        clientThrottled,
+        clientOther,
+        storeUsed: store.used,
+        storeByOp,
+        rpcUsed: rpc.used,
+        exact,
+        explainedByFailures,
+      };
     }),
   );
 }

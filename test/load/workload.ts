@@ -22,7 +22,11 @@ export interface OperationSpec {
  * heavier per call (trends scans a date window, leads classifies every candidate).
  */
 export const OPERATIONS: Readonly<Record<Operation, OperationSpec>> = {
-  semantic_search: { rpc: "threadsight.v1.SearchService/SemanticSearch", path: "/api/v1/search/semantic", weight: 0.35 },
+  semantic_search: {
+    rpc: "threadsight.v1.SearchService/SemanticSearch",
+    path: "/api/v1/search/semantic",
+    weight: 0.35,
+  },
   vector_search: { rpc: "threadsight.v1.SearchService/VectorSearch", path: "/api/v1/search/vector", weight: 0.3 },
   trends: { rpc: "threadsight.v1.TrendService/ListTrends", path: "/api/v1/trends", weight: 0.15 },
   leads: { rpc: "threadsight.v1.LeadService/FindLeads", path: "/api/v1/leads", weight: 0.2 },

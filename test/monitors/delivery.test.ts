@@ -6,8 +6,8 @@
  * reason; loopback is refused unless allowed.
  */
 import assert from "node:assert/strict";
-import http from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -31,9 +31,27 @@ const noEmbedding: Embedder = {
 
 function post(n: number, title: string): IndexedPost {
   return {
-    id: `reddit:p${n}`, source: "reddit", nativeId: `p${n}`, title, content: "body text", subforum: "SaaS", author: "jane", upvotes: 3, comments: 1,
-    created: Date.UTC(2026, 0, 1), url: `https://example.com/${n}`, sentiment: "neutral", sentimentScore: 0, leadType: "", leadScore: 0, painPoint: "",
-    opportunity: "", industry: "", targetProduct: "", topicId: "", vector: new Float32Array(DIMS),
+    id: `reddit:p${n}`,
+    source: "reddit",
+    nativeId: `p${n}`,
+    title,
+    content: "body text",
+    subforum: "SaaS",
+    author: "jane",
+    upvotes: 3,
+    comments: 1,
+    created: Date.UTC(2026, 0, 1),
+    url: `https://example.com/${n}`,
+    sentiment: "neutral",
+    sentimentScore: 0,
+    leadType: "",
+    leadScore: 0,
+    painPoint: "",
+    opportunity: "",
+    industry: "",
+    targetProduct: "",
+    topicId: "",
+    vector: new Float32Array(DIMS),
   };
 }
 
@@ -51,7 +69,11 @@ async function receiver(answer: (n: number, res: http.ServerResponse) => void): 
     req.on("data", (c: Buffer) => (raw += c.toString("utf8")));
     req.on("end", () => {
       n += 1;
-      bodies.push({ id: (JSON.parse(raw) as { id: string }).id, signature: String(req.headers["threadsight-signature"]), raw });
+      bodies.push({
+        id: (JSON.parse(raw) as { id: string }).id,
+        signature: String(req.headers["threadsight-signature"]),
+        raw,
+      });
       answer(n, res);
     });
   });
@@ -59,7 +81,11 @@ async function receiver(answer: (n: number, res: http.ServerResponse) => void): 
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
     bodies,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -87,7 +113,23 @@ describe("monitor delivery to loopback receivers", () => {
   });
 
   async function monitorFor(url: string, query = "notion") {
-    return core.create(owner, { name: `m ${url}`, kind: "keywords", query, minRelevance: 0.5, minScore: 50, leadTypes: [], sources: [], subforums: [], excludeSubforums: [], authors: [], minUpvotes: undefined, minComments: undefined, sentiments: [], channels: [{ type: "webhook", url, email: "", emailMode: "instant" }], paused: false });
+    return core.create(owner, {
+      name: `m ${url}`,
+      kind: "keywords",
+      query,
+      minRelevance: 0.5,
+      minScore: 50,
+      leadTypes: [],
+      sources: [],
+      subforums: [],
+      excludeSubforums: [],
+      authors: [],
+      minUpvotes: undefined,
+      minComments: undefined,
+      sentiments: [],
+      channels: [{ type: "webhook", url, email: "", emailMode: "instant" }],
+      paused: false,
+    });
   }
 
   test("signed, in order, once per (monitor, post); a 500 phase is retried until it recovers", async () => {
@@ -95,11 +137,23 @@ describe("monitor delivery to loopback receivers", () => {
     const flaky = await receiver((n, res) => res.writeHead(n <= 3 ? 500 : 200).end());
     const a = await monitorFor(ok.url);
     const b = await monitorFor(flaky.url);
-    const percolate = monitorPercolator({ store, embedder: noEmbedding, alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 } });
-    await percolate([post(1, "Notion is slow"), post(2, "Nothing here"), post(3, "Leaving Notion"), post(4, "notion pricing")], "ingest");
+    const percolate = monitorPercolator({
+      store,
+      embedder: noEmbedding,
+      alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 },
+    });
+    await percolate(
+      [post(1, "Notion is slow"), post(2, "Nothing here"), post(3, "Leaving Notion"), post(4, "notion pricing")],
+      "ingest",
+    );
     // The same posts written again (a rerun after a crash) make no second event.
     await percolate([post(1, "Notion is slow")], "ingest");
-    const worker = new DeliveryWorker({ store, allowPrivate: true, pollMs: 10, retry: { baseDelayMs: 20, maxDelayMs: 100, retryWindowMs: 60_000 } });
+    const worker = new DeliveryWorker({
+      store,
+      allowPrivate: true,
+      pollMs: 10,
+      retry: { baseDelayMs: 20, maxDelayMs: 100, retryWindowMs: 60_000 },
+    });
     worker.start();
     try {
       await until(() => ok.bodies.length >= 3 && flaky.bodies.length >= 6, "both receivers");
@@ -109,7 +163,10 @@ describe("monitor delivery to loopback receivers", () => {
     const now = Math.floor(Date.now() / 1000);
     assert.equal(ok.bodies.length, 3);
     for (const b of ok.bodies) assert.ok(verifySignature(b.signature, b.raw, a.secret, now), `signature of ${b.id}`);
-    assert.ok(!verifySignature(ok.bodies[0]!.signature, ok.bodies[0]!.raw + " ", a.secret, now), "a changed body fails verification");
+    assert.ok(
+      !verifySignature(ok.bodies[0]!.signature, ok.bodies[0]!.raw + " ", a.secret, now),
+      "a changed body fails verification",
+    );
     const ids = ok.bodies.map((x) => x.id);
     assert.deepEqual(ids, [...ids].sort(), "in write order");
     const event = JSON.parse(ok.bodies[0]!.raw);
@@ -123,7 +180,14 @@ describe("monitor delivery to loopback receivers", () => {
     assert.deepEqual(seen.slice(3), [...new Set(seen)], `${seen}`);
     assert.equal(new Set(seen).size, 3);
     const attempts = await store.attempts(b.monitor.id, "", 0, 100);
-    assert.deepEqual(attempts.map((x) => `${x.status}:${x.responseCode}`).reverse(), ["failed:500", "failed:500", "failed:500", "delivered:200", "delivered:200", "delivered:200"]);
+    assert.deepEqual(attempts.map((x) => `${x.status}:${x.responseCode}`).reverse(), [
+      "failed:500",
+      "failed:500",
+      "failed:500",
+      "delivered:200",
+      "delivered:200",
+      "delivered:200",
+    ]);
     await ok.close();
     await flaky.close();
   });
@@ -133,12 +197,25 @@ describe("monitor delivery to loopback receivers", () => {
     const hang = await receiver(() => undefined);
     const r = await monitorFor(redirect.url, "redirect");
     const h = await monitorFor(hang.url, "hang");
-    const percolate = monitorPercolator({ store, embedder: noEmbedding, alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 } });
+    const percolate = monitorPercolator({
+      store,
+      embedder: noEmbedding,
+      alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 },
+    });
     await percolate([post(10, "redirect me"), post(11, "hang me")], "sync");
-    const worker = new DeliveryWorker({ store, allowPrivate: true, pollMs: 10, timeoutMs: 300, retry: { baseDelayMs: 10, maxDelayMs: 20, retryWindowMs: 500 } });
+    const worker = new DeliveryWorker({
+      store,
+      allowPrivate: true,
+      pollMs: 10,
+      timeoutMs: 300,
+      retry: { baseDelayMs: 10, maxDelayMs: 20, retryWindowMs: 500 },
+    });
     worker.start();
     try {
-      await until(async () => (await store.byId(r.monitor.id))!.paused && (await store.byId(h.monitor.id))!.paused, "both monitors paused");
+      await until(
+        async () => (await store.byId(r.monitor.id))!.paused && (await store.byId(h.monitor.id))!.paused,
+        "both monitors paused",
+      );
     } finally {
       await worker.stop();
     }
@@ -160,9 +237,17 @@ describe("monitor delivery to loopback receivers", () => {
     const ok = await receiver((_n, res) => res.writeHead(200).end());
     const m = await monitorFor(ok.url, "ssrf");
     const byName = await monitorFor(ok.url.replace("127.0.0.1", "localhost"), "ssrfname");
-    const percolate = monitorPercolator({ store, embedder: noEmbedding, alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 } });
+    const percolate = monitorPercolator({
+      store,
+      embedder: noEmbedding,
+      alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 },
+    });
     await percolate([post(20, "ssrf ssrfname")], "ingest");
-    const worker = new DeliveryWorker({ store, allowPrivate: false, retry: { baseDelayMs: 10_000, maxDelayMs: 10_000, retryWindowMs: 60_000 } });
+    const worker = new DeliveryWorker({
+      store,
+      allowPrivate: false,
+      retry: { baseDelayMs: 10_000, maxDelayMs: 10_000, retryWindowMs: 60_000 },
+    });
     await worker.tick();
     assert.equal(ok.bodies.length, 0);
     const [lit] = await store.attempts(m.monitor.id, "", 0, 1);

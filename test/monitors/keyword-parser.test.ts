@@ -9,7 +9,13 @@ import { keywordSubject, matchedTerms, matchesKeywords } from "../../src/monitor
 import { KeywordSyntaxError, parseKeywords } from "../../src/monitors/keyword-parser.js";
 
 const post = (title: string, content = "", extra: Partial<{ subforum: string; author: string; source: string }> = {}) =>
-  keywordSubject({ title, content, subforum: extra.subforum ?? "SaaS", author: extra.author ?? "jane", source: extra.source ?? "reddit" });
+  keywordSubject({
+    title,
+    content,
+    subforum: extra.subforum ?? "SaaS",
+    author: extra.author ?? "jane",
+    source: extra.source ?? "reddit",
+  });
 
 function matches(expr: string, s: ReturnType<typeof post>): boolean {
   return matchesKeywords(parseKeywords(expr), s);
@@ -30,13 +36,22 @@ describe("keyword grammar", () => {
     assert.deepEqual(parseKeywords("a b OR c"), {
       type: "or",
       children: [
-        { type: "and", children: [{ type: "term", scope: "text", words: ["a"], prefix: false }, { type: "term", scope: "text", words: ["b"], prefix: false }] },
+        {
+          type: "and",
+          children: [
+            { type: "term", scope: "text", words: ["a"], prefix: false },
+            { type: "term", scope: "text", words: ["b"], prefix: false },
+          ],
+        },
         { type: "term", scope: "text", words: ["c"], prefix: false },
       ],
     });
     assert.deepEqual(parseKeywords("NOT a AND b"), {
       type: "and",
-      children: [{ type: "not", child: { type: "term", scope: "text", words: ["a"], prefix: false } }, { type: "term", scope: "text", words: ["b"], prefix: false }],
+      children: [
+        { type: "not", child: { type: "term", scope: "text", words: ["a"], prefix: false } },
+        { type: "term", scope: "text", words: ["b"], prefix: false },
+      ],
     });
     assert.deepEqual(parseKeywords('title:"Hello World" subforum:Rust -author:bot'), {
       type: "and",
@@ -61,7 +76,11 @@ describe("keyword grammar", () => {
   });
 
   test("AND / OR / NOT / parentheses / fields", () => {
-    const s = post("Slack vs Discord for a team", "pricing is too high", { subforum: "startups", author: "Bob", source: "hackernews" });
+    const s = post("Slack vs Discord for a team", "pricing is too high", {
+      subforum: "startups",
+      author: "Bob",
+      source: "hackernews",
+    });
     assert.equal(matches("(slack OR teams) AND pricing", s), true);
     assert.equal(matches("(zoom OR teams) AND pricing", s), false);
     assert.equal(matches("slack NOT discord", s), false);
@@ -73,7 +92,11 @@ describe("keyword grammar", () => {
     assert.equal(matches("title:pricing", s), false, "title: looks at the title only");
     assert.equal(matches("title:discord", s), true);
     assert.equal(matches("or", s), false, "lower-case or is a word to find, not an operator");
-    assert.deepEqual(matchedTerms(parseKeywords('slack OR "too high" OR zoom subforum:startups'), s), ["slack", '"too high"', "subforum:startups"]);
+    assert.deepEqual(matchedTerms(parseKeywords('slack OR "too high" OR zoom subforum:startups'), s), [
+      "slack",
+      '"too high"',
+      "subforum:startups",
+    ]);
   });
 
   test("errors name the problem and its column", () => {
@@ -106,13 +129,28 @@ describe("keyword grammar", () => {
 
   test("the index finds exactly what evaluating every monitor finds", () => {
     const exprs = [
-      "slack", '"too high"', "slack -discord", "(zoom OR teams) pricing", "subforum:startups", "title:slack", "alt*",
-      "author:bob OR zoom", "slack OR NOT discord x", "hello world", "a*", "source:hackernews NOT pricing", '"pricing is"',
+      "slack",
+      '"too high"',
+      "slack -discord",
+      "(zoom OR teams) pricing",
+      "subforum:startups",
+      "title:slack",
+      "alt*",
+      "author:bob OR zoom",
+      "slack OR NOT discord x",
+      "hello world",
+      "a*",
+      "source:hackernews NOT pricing",
+      '"pricing is"',
     ];
     const index = new KeywordIndex();
     exprs.forEach((e, i) => index.add(String(i), parseKeywords(e)));
     const posts = [
-      post("Slack vs Discord for a team", "pricing is too high", { subforum: "startups", author: "Bob", source: "hackernews" }),
+      post("Slack vs Discord for a team", "pricing is too high", {
+        subforum: "startups",
+        author: "Bob",
+        source: "hackernews",
+      }),
       post("Hello world", "alternatives to zoom with fair pricing"),
       post("x", "a b c"),
       post("Teams", "pricing"),

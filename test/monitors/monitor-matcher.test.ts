@@ -17,15 +17,57 @@ function unit(...xs: number[]): Float32Array {
 
 function monitor(id: string, over: Partial<StoredMonitor>): StoredMonitor {
   return {
-    id, accountId: "a", name: id, kind: "search", query: "crm for dentists", minRelevance: 0.5, minScore: 50, leadTypes: [], sources: [], subforums: [], excludeSubforums: [],
-    authors: [], minUpvotes: undefined, minComments: undefined, sentiments: [], channels: [], paused: false, pausedReason: "", secret: "s", previousSecret: "", previousSecretUntil: 0, created: 0, updated: 0, ...over,
+    id,
+    accountId: "a",
+    name: id,
+    kind: "search",
+    query: "crm for dentists",
+    minRelevance: 0.5,
+    minScore: 50,
+    leadTypes: [],
+    sources: [],
+    subforums: [],
+    excludeSubforums: [],
+    authors: [],
+    minUpvotes: undefined,
+    minComments: undefined,
+    sentiments: [],
+    channels: [],
+    paused: false,
+    pausedReason: "",
+    secret: "s",
+    previousSecret: "",
+    previousSecretUntil: 0,
+    created: 0,
+    updated: 0,
+    ...over,
   };
 }
 
 function post(id: string, vector: Float32Array, over: Partial<IndexedPost> = {}): IndexedPost {
   return {
-    id, source: "reddit", nativeId: id, title: "Which CRM do dentists use", content: "", subforum: "dentistry", author: "x", upvotes: 5, comments: 2, created: 0, url: "",
-    sentiment: "neutral", sentimentScore: 0, leadType: "", leadScore: 0, painPoint: "", opportunity: "", industry: "", targetProduct: "", topicId: "", vector, ...over,
+    id,
+    source: "reddit",
+    nativeId: id,
+    title: "Which CRM do dentists use",
+    content: "",
+    subforum: "dentistry",
+    author: "x",
+    upvotes: 5,
+    comments: 2,
+    created: 0,
+    url: "",
+    sentiment: "neutral",
+    sentimentScore: 0,
+    leadType: "",
+    leadScore: 0,
+    painPoint: "",
+    opportunity: "",
+    industry: "",
+    targetProduct: "",
+    topicId: "",
+    vector,
+    ...over,
   };
 }
 

@@ -8,11 +8,16 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import * as grpc from "@grpc/grpc-js";
 import { MonitorService } from "../../gen/threadsight/v1/monitors_pb.js";
-import { startService } from "../harness/service.js";
-import type { RunningService } from "../harness/service.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
+import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
-const KEYWORDS = { name: "notion alternatives", kind: "keywords", query: '"alternative to notion" OR (notion -"love notion")', channels: [{ type: "webhook", url: "https://hooks.example.com/in" }] };
+const KEYWORDS = {
+  name: "notion alternatives",
+  kind: "keywords",
+  query: '"alternative to notion" OR (notion -"love notion")',
+  channels: [{ type: "webhook", url: "https://hooks.example.com/in" }],
+};
 
 describe("MonitorService over gRPC and REST", () => {
   let svc: RunningService;
@@ -35,7 +40,11 @@ describe("MonitorService over gRPC and REST", () => {
     callUnaryWithMetadata(client, MonitorService.method[name] as any, req as any, { authorization: `Bearer ${k}` });
 
   async function rest(path: string, body: unknown, k = key): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${svc.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${k}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${svc.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: await res.json() };
   }
 
@@ -58,15 +67,26 @@ describe("MonitorService over gRPC and REST", () => {
     const foreign = await call("getMonitor", { monitorId: id }, otherKey);
     assert.equal(foreign.error?.code, grpc.status.NOT_FOUND, "another account cannot see it");
 
-    for (const n of [2, 3]) assert.equal((await call("createMonitor", { monitor: { ...KEYWORDS, name: `m${n}` } })).error, undefined);
+    for (const n of [2, 3])
+      assert.equal((await call("createMonitor", { monitor: { ...KEYWORDS, name: `m${n}` } })).error, undefined);
     const page1 = (await call("listMonitors", { pageSize: 2 })).response as any;
-    assert.deepEqual(page1.monitors.map((m: any) => m.name), ["notion alternatives", "m2"]);
+    assert.deepEqual(
+      page1.monitors.map((m: any) => m.name),
+      ["notion alternatives", "m2"],
+    );
     const page2 = (await call("listMonitors", { pageSize: 2, pageToken: page1.nextPageToken })).response as any;
-    assert.deepEqual(page2.monitors.map((m: any) => m.name), ["m3"]);
+    assert.deepEqual(
+      page2.monitors.map((m: any) => m.name),
+      ["m3"],
+    );
     assert.equal(page2.nextPageToken, "");
     assert.equal(((await call("listMonitors", {}, otherKey)).response as any).monitors.length, 0);
 
-    const updated = await call("updateMonitor", { monitorId: id, monitor: { name: "renamed", query: "ignored", paused: true }, updateMask: { paths: ["name", "paused"] } });
+    const updated = await call("updateMonitor", {
+      monitorId: id,
+      monitor: { name: "renamed", query: "ignored", paused: true },
+      updateMask: { paths: ["name", "paused"] },
+    });
     assert.equal(updated.error, undefined, updated.error?.details);
     assert.equal((updated.response as any).monitor.name, "renamed");
     assert.equal((updated.response as any).monitor.query, KEYWORDS.query, "fields outside the mask stay");
@@ -80,7 +100,10 @@ describe("MonitorService over gRPC and REST", () => {
     const rotated = (await call("rotateMonitorSecret", { monitorId: id })).response as any;
     assert.notEqual(rotated.signingSecret, res.signingSecret);
     assert.ok(rotated.previousValidUntil.seconds > BigInt(Math.floor(Date.now() / 1000)));
-    assert.equal(((await call("getMonitor", { monitorId: id })).response as any).monitor.secretHint, rotated.signingSecret.slice(-4));
+    assert.equal(
+      ((await call("getMonitor", { monitorId: id })).response as any).monitor.secretHint,
+      rotated.signingSecret.slice(-4),
+    );
 
     const deliveries = await call("listDeliveries", { monitorId: id });
     assert.equal(deliveries.error, undefined, deliveries.error?.details);
@@ -102,11 +125,23 @@ describe("MonitorService over gRPC and REST", () => {
   test("gRPC: validation names the field and rule; keyword errors point at the column", async () => {
     const cases: [object, RegExp][] = [
       [{ ...KEYWORDS, kind: "regex" }, /^monitor\.kind must be one of search, leads, keywords, got "regex"$/],
-      [{ ...KEYWORDS, query: "slack AND (teams" }, /^monitor\.query is not a valid keyword expression: missing "\)" for the "\(" here .* at column 11$/],
+      [
+        { ...KEYWORDS, query: "slack AND (teams" },
+        /^monitor\.query is not a valid keyword expression: missing "\)" for the "\(" here .* at column 11$/,
+      ],
       [{ ...KEYWORDS, name: "" }, /^monitor\.name must be 1\.\.100 characters/],
-      [{ ...KEYWORDS, kind: "search", query: "crm for dentists", minRelevance: 1.5 }, /^monitor\.min_relevance must be between 0 and 1, got 1\.5$/],
-      [{ ...KEYWORDS, sentiments: ["angry"] }, /^monitor\.sentiments\[0\] must be one of positive, neutral, negative, got "angry"$/],
-      [{ ...KEYWORDS, channels: [{ type: "webhook", url: "ftp://x" }] }, /^monitor\.channels\[0\]\.url must use https \(or http\), got ftp:$/],
+      [
+        { ...KEYWORDS, kind: "search", query: "crm for dentists", minRelevance: 1.5 },
+        /^monitor\.min_relevance must be between 0 and 1, got 1\.5$/,
+      ],
+      [
+        { ...KEYWORDS, sentiments: ["angry"] },
+        /^monitor\.sentiments\[0\] must be one of positive, neutral, negative, got "angry"$/,
+      ],
+      [
+        { ...KEYWORDS, channels: [{ type: "webhook", url: "ftp://x" }] },
+        /^monitor\.channels\[0\]\.url must use https \(or http\), got ftp:$/,
+      ],
     ];
     for (const [monitor, message] of cases) {
       const out = await call("createMonitor", { monitor });
@@ -114,7 +149,9 @@ describe("MonitorService over gRPC and REST", () => {
       assert.match(out.error!.details, message);
     }
     assert.match((await call("createMonitor", {})).error!.details, /^monitor is required$/);
-    const email = await call("createMonitor", { monitor: { ...KEYWORDS, channels: [{ type: "email", email: "a@example.com" }] } });
+    const email = await call("createMonitor", {
+      monitor: { ...KEYWORDS, channels: [{ type: "email", email: "a@example.com" }] },
+    });
     assert.equal(email.error?.code, grpc.status.UNIMPLEMENTED);
     assert.match(email.error!.details, /channels\[0\]\.type "email" is not available yet/);
   });
@@ -131,7 +168,16 @@ describe("MonitorService over gRPC and REST", () => {
   });
 
   test("REST: every route, the envelope and the error shape", async () => {
-    const created = await rest("/api/v1/monitors", { monitor: { ...KEYWORDS, kind: "leads", query: "looking for a CRM", min_score: 70, lead_types: ["buying_intent"], min_upvotes: 3 } });
+    const created = await rest("/api/v1/monitors", {
+      monitor: {
+        ...KEYWORDS,
+        kind: "leads",
+        query: "looking for a CRM",
+        min_score: 70,
+        lead_types: ["buying_intent"],
+        min_upvotes: 3,
+      },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.equal(created.body.success, true);
     const m = created.body.data.monitor;
@@ -145,7 +191,11 @@ describe("MonitorService over gRPC and REST", () => {
     assert.equal(got.body.data.monitor.name, KEYWORDS.name);
     const listed = await rest("/api/v1/monitors/list", { page_size: 100 });
     assert.ok(listed.body.data.monitors.some((x: any) => x.id === m.id));
-    const updated = await rest("/api/v1/monitors/update", { monitor_id: m.id, monitor: { min_score: 80, subforums: ["sales"] }, update_mask: "minScore,subforums" });
+    const updated = await rest("/api/v1/monitors/update", {
+      monitor_id: m.id,
+      monitor: { min_score: 80, subforums: ["sales"] },
+      update_mask: "minScore,subforums",
+    });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.equal(updated.body.data.monitor.min_score, 80);
     assert.deepEqual(updated.body.data.monitor.subforums, ["sales"]);
@@ -166,7 +216,11 @@ describe("MonitorService over gRPC and REST", () => {
     const typo = await rest("/api/v1/monitors/get", { monitorid: m.id });
     assert.equal(typo.status, 400);
     assert.match(typo.body.error.message, /unknown field "monitorid" \(did you mean "monitor_id"\?\)/);
-    const anon = await fetch(`${svc.url}/api/v1/monitors/list`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const anon = await fetch(`${svc.url}/api/v1/monitors/list`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assert.equal(anon.status, 401);
 
     assert.equal((await rest("/api/v1/monitors/delete", { monitor_id: m.id })).body.data.monitor_id, m.id);

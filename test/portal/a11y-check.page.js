@@ -2,7 +2,8 @@
 // bundler helpers end up in it). Evaluates to an array of problem descriptions.
 (() => {
   const problems = [];
-  const describe = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.getAttribute("name") ? `[name=${el.getAttribute("name")}]` : ""}`;
+  const describe = (el) =>
+    `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.getAttribute("name") ? `[name=${el.getAttribute("name")}]` : ""}`;
   const visible = (el) => {
     const r = el.getBoundingClientRect();
     const s = getComputedStyle(el);
@@ -10,18 +11,25 @@
   };
 
   if (!document.documentElement.lang) problems.push("html has no lang");
-  if (document.querySelectorAll("h1").length !== 1) problems.push(`expected one h1, found ${document.querySelectorAll("h1").length}`);
+  if (document.querySelectorAll("h1").length !== 1)
+    problems.push(`expected one h1, found ${document.querySelectorAll("h1").length}`);
 
   for (const el of document.querySelectorAll("input, select, textarea")) {
     if (el instanceof HTMLInputElement && el.type === "hidden") continue;
-    const labelled = (el.labels?.length ?? 0) > 0 || el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby");
+    const labelled =
+      (el.labels?.length ?? 0) > 0 || el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby");
     if (!labelled) problems.push(`${describe(el)} has no label`);
   }
-  for (const el of document.querySelectorAll("img")) if (!el.hasAttribute("alt")) problems.push(`${describe(el)} has no alt`);
+  for (const el of document.querySelectorAll("img"))
+    if (!el.hasAttribute("alt")) problems.push(`${describe(el)} has no alt`);
   for (const el of document.querySelectorAll("svg")) {
     if (el.getAttribute("aria-hidden") === "true") continue;
-    const named = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.querySelector(":scope > title") !== null;
-    if (!named || el.getAttribute("role") !== "img") problems.push(`${describe(el)} has no text alternative (role=img + title/aria-label)`);
+    const named =
+      el.hasAttribute("aria-label") ||
+      el.hasAttribute("aria-labelledby") ||
+      el.querySelector(":scope > title") !== null;
+    if (!named || el.getAttribute("role") !== "img")
+      problems.push(`${describe(el)} has no text alternative (role=img + title/aria-label)`);
   }
   for (const el of document.querySelectorAll("button, a[href]")) {
     const name = (el.getAttribute("aria-label") ?? el.textContent ?? "").trim();
@@ -42,7 +50,10 @@
   const parse = (c) => {
     const m = c.match(/rgba?\(([^)]+)\)/);
     if (!m) return undefined;
-    const parts = m[1].split(/[,\s/]+/).filter(Boolean).map(Number);
+    const parts = m[1]
+      .split(/[,\s/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [parts[0], parts[1], parts[2], parts[3] ?? 1];
   };
   const lum = ([r, g, b]) => {
@@ -61,7 +72,9 @@
   };
   for (const el of document.body.querySelectorAll("*")) {
     if (el.closest("svg") !== null || !visible(el)) continue;
-    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== "");
+    const ownText = [...el.childNodes].some(
+      (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== "",
+    );
     if (!ownText) continue;
     const style = getComputedStyle(el);
     const fg = parse(style.color);
@@ -71,7 +84,8 @@
     const ratio = (l1 + 0.05) / (l2 + 0.05);
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-    if (ratio < (large ? 3 : 4.5)) problems.push(`${describe(el)} "${(el.textContent ?? "").trim().slice(0, 30)}" contrast ${ratio.toFixed(2)}:1`);
+    if (ratio < (large ? 3 : 4.5))
+      problems.push(`${describe(el)} "${(el.textContent ?? "").trim().slice(0, 30)}" contrast ${ratio.toFixed(2)}:1`);
   }
   return problems;
 })();

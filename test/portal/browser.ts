@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
+import { chromium } from "playwright-core";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { missingBackend } from "../harness/backend-policy.js";
 
@@ -20,7 +20,9 @@ export const ARTIFACTS_DIR = path.join(PACKAGE_ROOT, "test-artifacts/portal");
 
 /** node:test `skip` value: false when Chromium is there; fails when REQUIRE_BROWSER=1 or CI. */
 export function browserSkip(): false | string {
-  return existsSync(CHROMIUM_PATH) ? false : missingBackend("browser", `${CHROMIUM_PATH} not found (apt-get install chromium)`);
+  return existsSync(CHROMIUM_PATH)
+    ? false
+    : missingBackend("browser", `${CHROMIUM_PATH} not found (apt-get install chromium)`);
 }
 
 /** Launches headless Chromium. Playwright gives every launch its own new temporary profile. */

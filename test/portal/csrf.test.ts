@@ -22,13 +22,28 @@ test("tokens match only when equal and present", () => {
 
 test("same-origin rule: fetch metadata first, then Origin", () => {
   assert.equal(crossOriginReason(req({}), "https"), undefined, "no browser headers: the token layer decides");
-  assert.equal(crossOriginReason(req({ "sec-fetch-site": "same-origin", origin: "https://portal.example:8080" }), "https"), undefined);
-  assert.equal(crossOriginReason(req({ "sec-fetch-site": "same-origin", origin: "null" }), "https"), undefined, "no-referrer makes Chromium send Origin: null");
+  assert.equal(
+    crossOriginReason(req({ "sec-fetch-site": "same-origin", origin: "https://portal.example:8080" }), "https"),
+    undefined,
+  );
+  assert.equal(
+    crossOriginReason(req({ "sec-fetch-site": "same-origin", origin: "null" }), "https"),
+    undefined,
+    "no-referrer makes Chromium send Origin: null",
+  );
   assert.match(crossOriginReason(req({ origin: "null" }), "https")!, /null/);
   assert.match(crossOriginReason(req({ "sec-fetch-site": "same-site" }), "https")!, /same-site/);
   assert.match(crossOriginReason(req({ "sec-fetch-site": "cross-site" }), "https")!, /cross-site/);
   assert.match(crossOriginReason(req({ origin: "https://evil.example" }), "https")!, /evil/);
-  assert.match(crossOriginReason(req({ origin: "http://portal.example:8080" }), "https")!, /not this site/, "scheme counts");
-  assert.match(crossOriginReason(req({ origin: "https://portal.example:9090" }), "https")!, /not this site/, "port counts");
+  assert.match(
+    crossOriginReason(req({ origin: "http://portal.example:8080" }), "https")!,
+    /not this site/,
+    "scheme counts",
+  );
+  assert.match(
+    crossOriginReason(req({ origin: "https://portal.example:9090" }), "https")!,
+    /not this site/,
+    "port counts",
+  );
   assert.match(crossOriginReason(req({ origin: "not a url" }), "https")!, /not a URL/);
 });

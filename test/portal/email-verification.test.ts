@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
-import { runCli } from "../harness/seed.js";
 import { submitPortalForm } from "../harness/portal-form.js";
-import { startService } from "../harness/service.js";
+import { runCli } from "../harness/seed.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { startSmtp } from "../harness/smtp.js";
 
 const smtp = await startSmtp();
@@ -22,19 +22,31 @@ describe("email verification over SMTP", { skip: smtp.skip }, () => {
   let svc: RunningService;
   let env: Record<string, string>;
   before(async () => {
-    svc = await startService({ env: { PORTAL_COOKIE_SECURE: "false", SMTP_URL: smtp.url, SMTP_FROM: "Threadsight <portal@threadsight.test>", PORTAL_PUBLIC_URL: PUBLIC_URL } });
+    svc = await startService({
+      env: {
+        PORTAL_COOKIE_SECURE: "false",
+        SMTP_URL: smtp.url,
+        SMTP_FROM: "Threadsight <portal@threadsight.test>",
+        PORTAL_PUBLIC_URL: PUBLIC_URL,
+      },
+    });
     env = { THREADSIGHT_DATA_DIR: svc.dataDir, DATABASE_URL: "", REDIS_URL: "" };
   });
   after(() => svc?.stop());
 
-  const signUp = (email: string, name: string) => submitPortalForm(svc.url, "/portal/sign-up", { name, email, password: PASSWORD });
+  const signUp = (email: string, name: string) =>
+    submitPortalForm(svc.url, "/portal/sign-up", { name, email, password: PASSWORD });
 
   it("mails a one-time link; until it is followed the address can be neither admin nor given operator keys", async () => {
     const email = "colleague@example.com";
     const answer = await signUp(email, "Colleague");
     assert.equal(answer.status, 303, answer.body);
     assert.equal(answer.location, "/portal/sign-up/sent");
-    assert.deepEqual(answer.setCookie.filter((c) => /session/i.test(c.split("=")[0]!)), [], "sign-up starts no session");
+    assert.deepEqual(
+      answer.setCookie.filter((c) => /session/i.test(c.split("=")[0]!)),
+      [],
+      "sign-up starts no session",
+    );
 
     const mail = await smtp.waitFor(email);
     assert.equal(mail.subject, "Confirm your Threadsight account");
@@ -58,7 +70,10 @@ describe("email verification over SMTP", { skip: smtp.skip }, () => {
     const confirmed = await submitPortalForm(svc.url, path, { token }, "/portal/verify-email");
     assert.equal(confirmed.status, 303, confirmed.body);
     assert.equal(confirmed.location, "/portal/plans?welcome=1");
-    assert.ok(confirmed.setCookie.some((c) => /session/i.test(c.split("=")[0]!)), "following the link signs in");
+    assert.ok(
+      confirmed.setCookie.some((c) => /session/i.test(c.split("=")[0]!)),
+      "following the link signs in",
+    );
     const again = await submitPortalForm(svc.url, path, { token }, "/portal/verify-email");
     assert.equal(again.status, 400, "the link works once");
     assert.match(again.body, /invalid, expired or already used/);
@@ -66,15 +81,24 @@ describe("email verification over SMTP", { skip: smtp.skip }, () => {
     const granted = await runCli(["accounts", "admin", email, "--json"], env);
     assert.equal(granted.code, 0, granted.stderr);
     assert.equal((JSON.parse(granted.stdout) as { is_admin: boolean }).is_admin, true);
-    const issued = await runCli(["keys", "create", "--plan", "pro", "--name", "k", "--account", account!.id, "--json"], env);
+    const issued = await runCli(
+      ["keys", "create", "--plan", "pro", "--name", "k", "--account", account!.id, "--json"],
+      env,
+    );
     assert.equal(issued.code, 0, issued.stderr);
   });
 
   it("answers a taken email exactly as a new one; only the mail says there is an account", async () => {
     const fresh = await signUp("new-person@example.com", "New");
     const taken = await signUp("colleague@example.com", "Someone else");
-    assert.deepEqual({ status: taken.status, location: taken.location, body: taken.body }, { status: fresh.status, location: fresh.location, body: fresh.body });
-    assert.deepEqual(taken.setCookie.map((c) => c.split("=")[0]), fresh.setCookie.map((c) => c.split("=")[0]));
+    assert.deepEqual(
+      { status: taken.status, location: taken.location, body: taken.body },
+      { status: fresh.status, location: fresh.location, body: fresh.body },
+    );
+    assert.deepEqual(
+      taken.setCookie.map((c) => c.split("=")[0]),
+      fresh.setCookie.map((c) => c.split("=")[0]),
+    );
     const page = await fetch(`${svc.url}${taken.location}`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /Check your inbox/);
@@ -89,8 +113,12 @@ describe("email verification over SMTP", { skip: smtp.skip }, () => {
 
   it("limits sign-ups per address", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 12 && statuses.at(-1) !== 429; i++) statuses.push((await signUp(`flood${i}@example.com`, "Flood")).status);
+    for (let i = 0; i < 12 && statuses.at(-1) !== 429; i++)
+      statuses.push((await signUp(`flood${i}@example.com`, "Flood")).status);
     assert.equal(statuses.at(-1), 429, statuses.join(","));
-    assert.ok(statuses.slice(0, -1).every((s) => s === 303), statuses.join(","));
+    assert.ok(
+      statuses.slice(0, -1).every((s) => s === 303),
+      statuses.join(","),
+    );
   });
 });

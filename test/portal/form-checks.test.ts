@@ -14,11 +14,17 @@ describe("form checks", () => {
 
   it("sign-up with valid fields has no errors; the password rule still sees a broken email", () => {
     assert.deepEqual(signUpErrors({ name: "Ann", email: "ann@example.com", password: "correct horse battery" }), {});
-    assert.deepEqual(Object.keys(signUpErrors({ name: "Ann", email: "", password: "password123" })), ["email", "password"]);
+    assert.deepEqual(Object.keys(signUpErrors({ name: "Ann", email: "", password: "password123" })), [
+      "email",
+      "password",
+    ]);
   });
 
   it("sign-in reports both blank fields", () => {
-    assert.deepEqual(signInErrors({ email: "", password: "" }), { email: "email is required", password: "password is required" });
+    assert.deepEqual(signInErrors({ email: "", password: "" }), {
+      email: "email is required",
+      password: "password is required",
+    });
     assert.deepEqual(signInErrors({ email: "a@b.co", password: "x" }), {});
   });
 });

@@ -13,21 +13,24 @@ import { createKeyService } from "../../src/accounts/key-service.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
 import type { AccountsStore } from "../../src/accounts/store.js";
 import { utcDay } from "../../src/accounts/usage-args.js";
-import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { Limits } from "../../src/limits/open-limits.js";
-import { createPortalService } from "../../src/portal/portal-accounts.js";
-import type { PortalDeps } from "../../src/portal/portal-accounts.js";
+import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { BillingProvider } from "../../src/portal/billing.js";
+import type { PortalDeps } from "../../src/portal/portal-accounts.js";
+import { createPortalService } from "../../src/portal/portal-accounts.js";
+import type { PortalFailure, PortalService, PortalSession } from "../../src/portal/portal-service.js";
 import { PortalError } from "../../src/portal/portal-service.js";
 import { DEFAULT_SIGN_IN_LIMITS } from "../../src/portal/sign-in-limiter.js";
-import type { PortalFailure, PortalService, PortalSession } from "../../src/portal/portal-service.js";
 import { startPostgres } from "../harness/postgres.js";
 import { limitsFor } from "../limits/fixtures.js";
 
 const CATALOG = loadPlanCatalog("config/plans/variant-b.json");
 const PASSWORD = "correct horse battery";
 const ADDRESS = "192.0.2.10";
-const URLS = { success: "https://portal.example/portal/plans?checkout=done", cancel: "https://portal.example/portal/plans?checkout=cancelled" };
+const URLS = {
+  success: "https://portal.example/portal/plans?checkout=done",
+  cancel: "https://portal.example/portal/plans?checkout=cancelled",
+};
 
 /** Where a suite's stores live: SQLite data dirs, or databases on one PostgreSQL server. */
 interface Backend {
@@ -45,7 +48,11 @@ function failure(kind: PortalFailure["kind"], field?: string): (e: unknown) => b
 }
 
 /** Signs up, then in with the same password (sign-up itself starts no session). */
-async function join(portal: PortalService, input: { email: string; password: string; name: string }, address: string): Promise<PortalSession> {
+async function join(
+  portal: PortalService,
+  input: { email: string; password: string; name: string },
+  address: string,
+): Promise<PortalSession> {
   await portal.signUp(input, address);
   return portal.signIn({ email: input.email, password: input.password }, address);
 }
@@ -67,7 +74,14 @@ function registerPortalSuite(backend: Backend): void {
       await limits.close();
       await store.close();
     });
-    const portal = createPortalService({ store, keys, enforcer: limits.enforcer, catalog: CATALOG, now: clock.now, ...extra });
+    const portal = createPortalService({
+      store,
+      keys,
+      enforcer: limits.enforcer,
+      catalog: CATALOG,
+      now: clock.now,
+      ...extra,
+    });
     return { portal, store, keys, limits, clock };
   }
 
@@ -89,7 +103,10 @@ function registerPortalSuite(backend: Backend): void {
     assert.deepEqual(active, { csrfToken: s.csrfToken, expiresAt: s.expiresAt, account: s.account });
     assert.equal((await store.getAccount(s.account.id))?.plan, "free");
     // A taken email gets the same answer as a new one (no session, no error) and changes nothing.
-    assert.equal(await portal.signUp({ email: address.toUpperCase(), password: PASSWORD, name: "Again" }, ADDRESS), undefined);
+    assert.equal(
+      await portal.signUp({ email: address.toUpperCase(), password: PASSWORD, name: "Again" }, ADDRESS),
+      undefined,
+    );
     assert.equal((await store.findAccountByEmail(address))?.name, "Ada");
   });
 
@@ -108,7 +125,10 @@ function registerPortalSuite(backend: Backend): void {
       [{ name: "n".repeat(101) }, "name", /at most 100/],
     ];
     for (const [change, field, message] of cases) {
-      await assert.rejects(portal.signUp({ ...ok, ...change }, ADDRESS), (e) => failure("invalid", field)(e) && message.test((e as Error).message));
+      await assert.rejects(
+        portal.signUp({ ...ok, ...change }, ADDRESS),
+        (e) => failure("invalid", field)(e) && message.test((e as Error).message),
+      );
     }
   });
 
@@ -119,35 +139,62 @@ function registerPortalSuite(backend: Backend): void {
     const s = await portal.signIn({ email: address.toUpperCase(), password: PASSWORD }, ADDRESS);
     assert.equal(s.account.id, up.account.id);
     assert.notEqual(s.token, up.token, "every sign-in gets its own session");
-    const wrong = await portal.signIn({ email: address, password: "not the password" }, ADDRESS).catch((e: unknown) => e);
+    const wrong = await portal
+      .signIn({ email: address, password: "not the password" }, ADDRESS)
+      .catch((e: unknown) => e);
     const unknown = await portal.signIn({ email: email(), password: PASSWORD }, ADDRESS).catch((e: unknown) => e);
     assert.ok(wrong instanceof PortalError && unknown instanceof PortalError);
     assert.deepEqual(wrong.failure, unknown.failure);
     assert.equal(wrong.failure.kind, "bad_credentials");
-    const tooLong = await portal.signIn({ email: address, password: "y".repeat(10_000) }, ADDRESS).catch((e: unknown) => e);
+    const tooLong = await portal
+      .signIn({ email: address, password: "y".repeat(10_000) }, ADDRESS)
+      .catch((e: unknown) => e);
     assert.ok(tooLong instanceof PortalError);
     assert.deepEqual(tooLong.failure, wrong.failure);
-    await assert.rejects(portal.signIn({ email: `${"e".repeat(300)}@example.com`, password: PASSWORD }, ADDRESS), failure("invalid", "email"));
+    await assert.rejects(
+      portal.signIn({ email: `${"e".repeat(300)}@example.com`, password: PASSWORD }, ADDRESS),
+      failure("invalid", "email"),
+    );
     await assert.rejects(portal.signIn({ email: address, password: "" }, ADDRESS), failure("invalid", "password"));
   });
 
   it("limits failed sign-ins per email+address and per address; a success clears the email+address count", async () => {
-    const limits = { perEmailAndAddress: { free: 3, baseDelaySeconds: 60, maxDelaySeconds: 900 }, perAddress: { free: 6, baseDelaySeconds: 60, maxDelaySeconds: 900 } };
+    const limits = {
+      perEmailAndAddress: { free: 3, baseDelaySeconds: 60, maxDelaySeconds: 900 },
+      perAddress: { free: 6, baseDelaySeconds: 60, maxDelaySeconds: 900 },
+    };
     const { portal } = await setup({ signInLimits: limits });
     const address = email();
     await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
     // Two failures, a success (resets), then three failures: only the last three count.
-    for (let i = 0; i < 2; i++) await assert.rejects(portal.signIn({ email: address, password: "wrong password" }, "198.51.100.1"), failure("bad_credentials"));
+    for (let i = 0; i < 2; i++)
+      await assert.rejects(
+        portal.signIn({ email: address, password: "wrong password" }, "198.51.100.1"),
+        failure("bad_credentials"),
+      );
     await portal.signIn({ email: address, password: PASSWORD }, "198.51.100.1");
-    for (let i = 0; i < 3; i++) await assert.rejects(portal.signIn({ email: address, password: "wrong password" }, "198.51.100.1"), failure("bad_credentials"));
-    const limited = await portal.signIn({ email: address, password: PASSWORD }, "198.51.100.1").catch((e: unknown) => e);
+    for (let i = 0; i < 3; i++)
+      await assert.rejects(
+        portal.signIn({ email: address, password: "wrong password" }, "198.51.100.1"),
+        failure("bad_credentials"),
+      );
+    const limited = await portal
+      .signIn({ email: address, password: PASSWORD }, "198.51.100.1")
+      .catch((e: unknown) => e);
     assert.ok(limited instanceof PortalError && limited.failure.kind === "rate_limited");
     assert.ok(limited.failure.retryAfterSeconds > 0 && limited.failure.retryAfterSeconds <= 900);
     // The same email from another address is unaffected.
     await portal.signIn({ email: address, password: PASSWORD }, "198.51.100.2");
     // One address trying many emails: 6 failures in all, then even a new email is refused.
-    for (let i = 0; i < 6; i++) await assert.rejects(portal.signIn({ email: email(), password: PASSWORD }, "198.51.100.3"), failure("bad_credentials"));
-    await assert.rejects(portal.signIn({ email: address, password: PASSWORD }, "198.51.100.3"), failure("rate_limited"));
+    for (let i = 0; i < 6; i++)
+      await assert.rejects(
+        portal.signIn({ email: email(), password: PASSWORD }, "198.51.100.3"),
+        failure("bad_credentials"),
+      );
+    await assert.rejects(
+      portal.signIn({ email: address, password: PASSWORD }, "198.51.100.3"),
+      failure("rate_limited"),
+    );
   });
 
   it("reserves before checking: 30 parallel sign-ins (29 wrong, 1 right) check at most 5 passwords", async () => {
@@ -155,11 +202,21 @@ function registerPortalSuite(backend: Backend): void {
     const address = email();
     await portal.signUp({ email: address, password: PASSWORD, name: "Ada" }, ADDRESS);
     const attempts = Array.from({ length: 30 }, (_, i) => (i === 17 ? PASSWORD : `wrong guess ${i}`));
-    const results = await Promise.all(attempts.map((password) => portal.signIn({ email: address, password }, "198.51.100.20").then(() => "ok", (e: unknown) => e)));
+    const results = await Promise.all(
+      attempts.map((password) =>
+        portal.signIn({ email: address, password }, "198.51.100.20").then(
+          () => "ok",
+          (e: unknown) => e,
+        ),
+      ),
+    );
     const kinds = results.map((r) => (r === "ok" ? "ok" : r instanceof PortalError ? r.failure.kind : String(r)));
     const checked = kinds.filter((k) => k !== "rate_limited");
     assert.equal(checked.length, DEFAULT_SIGN_IN_LIMITS.perEmailAndAddress.free, kinds.join(","));
-    assert.ok(checked.every((k) => k === "bad_credentials" || k === "ok"), kinds.join(","));
+    assert.ok(
+      checked.every((k) => k === "bad_credentials" || k === "ok"),
+      kinds.join(","),
+    );
     assert.equal(kinds.filter((k) => k === "rate_limited").length, 25);
   });
 
@@ -171,7 +228,9 @@ function registerPortalSuite(backend: Backend): void {
     const kinds: string[] = [];
     for (let a = 0; a < 7; a++) {
       for (let i = 0; i < 5; i++) {
-        const r = await portal.signIn({ email: address, password: `guess ${a}.${i}` }, `203.0.113.${a + 1}`).catch((e: unknown) => e);
+        const r = await portal
+          .signIn({ email: address, password: `guess ${a}.${i}` }, `203.0.113.${a + 1}`)
+          .catch((e: unknown) => e);
         kinds.push(r instanceof PortalError ? r.failure.kind : "ok");
       }
     }
@@ -185,11 +244,21 @@ function registerPortalSuite(backend: Backend): void {
     assert.ok(waited.failure.retryAfterSeconds <= policy.baseDelaySeconds, String(waited.failure.retryAfterSeconds));
     clock.advance(policy.baseDelaySeconds * 1000);
     // One more wrong guess goes through and doubles the wait; refused attempts add nothing.
-    await assert.rejects(portal.signIn({ email: address, password: "guess again" }, "203.0.113.50"), failure("bad_credentials"));
-    for (let i = 0; i < 10; i++) await assert.rejects(portal.signIn({ email: address, password: "hammer" }, "203.0.113.51"), failure("rate_limited"));
+    await assert.rejects(
+      portal.signIn({ email: address, password: "guess again" }, "203.0.113.50"),
+      failure("bad_credentials"),
+    );
+    for (let i = 0; i < 10; i++)
+      await assert.rejects(
+        portal.signIn({ email: address, password: "hammer" }, "203.0.113.51"),
+        failure("rate_limited"),
+      );
     const second = await portal.signIn({ email: address, password: PASSWORD }, owner).catch((e: unknown) => e);
     assert.ok(second instanceof PortalError && second.failure.kind === "rate_limited");
-    assert.ok(second.failure.retryAfterSeconds > policy.baseDelaySeconds && second.failure.retryAfterSeconds <= policy.maxDelaySeconds);
+    assert.ok(
+      second.failure.retryAfterSeconds > policy.baseDelaySeconds &&
+        second.failure.retryAfterSeconds <= policy.maxDelaySeconds,
+    );
     clock.advance(policy.maxDelaySeconds * 1000);
     const s = await portal.signIn({ email: address, password: PASSWORD }, owner);
     assert.equal(s.account.email, address);
@@ -201,7 +270,11 @@ function registerPortalSuite(backend: Backend): void {
     assert.equal(s.expiresAt.getTime(), clock.now().getTime() + 3_600_000);
     clock.advance(3_599_000);
     assert.equal((await portal.session(s.token))?.account.id, s.account.id);
-    assert.equal((await portal.session(s.token))?.expiresAt.getTime(), s.expiresAt.getTime(), "use does not extend a session");
+    assert.equal(
+      (await portal.session(s.token))?.expiresAt.getTime(),
+      s.expiresAt.getTime(),
+      "use does not extend a session",
+    );
     clock.advance(1_000);
     assert.equal(await portal.session(s.token), undefined);
 
@@ -233,7 +306,14 @@ function registerPortalSuite(backend: Backend): void {
       await limits.close();
       await own.close();
     });
-    return { portal: createPortalService({ store, keys: createKeyService({ store }), enforcer: limits.enforcer, catalog: CATALOG }) };
+    return {
+      portal: createPortalService({
+        store,
+        keys: createKeyService({ store }),
+        enforcer: limits.enforcer,
+        catalog: CATALOG,
+      }),
+    };
   }
 
   it("a plan change moves the account and every key, and new keys follow it", async () => {
@@ -288,7 +368,10 @@ function registerPortalSuite(backend: Backend): void {
     const first = await portal.createKey(alice.account.id, "first");
     clock.advance(1_000);
     const second = await portal.createKey(alice.account.id, "second");
-    assert.deepEqual((await portal.listKeys(alice.account.id)).map((k) => k.id), [second.info.id, first.info.id]);
+    assert.deepEqual(
+      (await portal.listKeys(alice.account.id)).map((k) => k.id),
+      [second.info.id, first.info.id],
+    );
     assert.deepEqual(await portal.listKeys(bob.account.id), []);
     for (const act of [portal.rotateKey.bind(portal), portal.revokeKey.bind(portal)]) {
       const foreign = await act(bob.account.id, first.info.id).catch((e: unknown) => e);
@@ -297,7 +380,10 @@ function registerPortalSuite(backend: Backend): void {
       assert.equal(foreign.failure.kind, "not_found");
       assert.equal(foreign.message.replace(first.info.id, "ID"), missing.message.replace("AAAAAAAAAAAA", "ID"));
     }
-    assert.equal((await portal.listKeys(alice.account.id)).every((k) => k.revokedAt === null && k.rotatedTo === null), true);
+    assert.equal(
+      (await portal.listKeys(alice.account.id)).every((k) => k.revokedAt === null && k.rotatedTo === null),
+      true,
+    );
     const rotated = await portal.rotateKey(alice.account.id, first.info.id);
     assert.equal(rotated.oldKey.rotatedTo, rotated.info.id);
     assert.equal(rotated.info.accountId, alice.account.id);
@@ -313,13 +399,19 @@ function registerPortalSuite(backend: Backend): void {
     const empty = await portal.usage(s.account.id, 7);
     assert.equal(empty.plan, "free");
     assert.deepEqual([empty.used, empty.limit, empty.remaining], [0, 3, 3], "no key yet: the plan's whole quota");
-    assert.deepEqual(empty.daily.map((d) => d.count), [0, 0, 0, 0, 0, 0, 0]);
+    assert.deepEqual(
+      empty.daily.map((d) => d.count),
+      [0, 0, 0, 0, 0, 0, 0],
+    );
     assert.equal(empty.daily.at(-1)?.day, utcDay(clock.now()));
 
     const a = await portal.createKey(s.account.id, "a");
     const b = await portal.createKey(s.account.id, "b");
     const today = utcDay(clock.now());
-    for (const [k, op] of [[a, "leads"], [b, "trends"]] as const) {
+    for (const [k, op] of [
+      [a, "leads"],
+      [b, "trends"],
+    ] as const) {
       const auth = await keys.authenticate(k.key);
       assert.ok(auth.ok);
       await limits.enforcer.admit(auth.caller);
@@ -327,10 +419,19 @@ function registerPortalSuite(backend: Backend): void {
     }
     const u = await portal.usage(s.account.id, 3);
     assert.deepEqual([u.used, u.limit, u.remaining], [2, 3, 1]);
-    assert.deepEqual(Object.fromEntries(u.perOperation.map((o) => [o.operation, o.count])), { semantic_search: 0, vector_search: 0, trends: 1, leads: 1, monitors: 0 });
+    assert.deepEqual(Object.fromEntries(u.perOperation.map((o) => [o.operation, o.count])), {
+      semantic_search: 0,
+      vector_search: 0,
+      trends: 1,
+      leads: 1,
+      monitors: 0,
+    });
     assert.equal(u.daily.length, 3);
     assert.deepEqual(u.daily.at(-1), { day: today, count: 2 });
-    assert.deepEqual(u.daily.slice(0, 2).map((d) => d.count), [0, 0]);
+    assert.deepEqual(
+      u.daily.slice(0, 2).map((d) => d.count),
+      [0, 0],
+    );
     assert.ok(u.periodEnd.getTime() > u.periodStart.getTime());
 
     // Another account's calls are not counted here.
@@ -357,7 +458,18 @@ function registerPortalSuite(backend: Backend): void {
     const byId = new Map(rows.map((r) => [r.id, r]));
     assert.deepEqual(
       { ...byId.get(user.account.id), createdAt: undefined },
-      { id: user.account.id, name: "User", email: user.account.email, origin: "portal", emailVerified: false, isAdmin: false, plan: "free", createdAt: undefined, activeKeys: 1, callsThisMonth: 5 },
+      {
+        id: user.account.id,
+        name: "User",
+        email: user.account.email,
+        origin: "portal",
+        emailVerified: false,
+        isAdmin: false,
+        plan: "free",
+        createdAt: undefined,
+        activeKeys: 1,
+        callsThisMonth: 5,
+      },
     );
     assert.equal(byId.get(admin.account.id)?.isAdmin, true);
     assert.equal(user.account.isAdmin, false);

@@ -11,8 +11,14 @@ test("portal settings: defaults and validation", () => {
   assert.equal(d.portalCookieSecure, true);
   const c = loadConfig({ PORTAL_ENABLED: "false", PORTAL_SESSION_TTL_SECONDS: "600", PORTAL_COOKIE_SECURE: "0" });
   assert.deepEqual([c.portalEnabled, c.portalSessionTtlSeconds, c.portalCookieSecure], [false, 600, false]);
-  assert.throws(() => loadConfig({ PORTAL_ENABLED: "yes please" }), (e: unknown) => e instanceof ConfigError && /PORTAL_ENABLED must be true or false/.test(e.message));
-  assert.throws(() => loadConfig({ PORTAL_SESSION_TTL_SECONDS: "0" }), /PORTAL_SESSION_TTL_SECONDS must be between 1 and 2592000/);
+  assert.throws(
+    () => loadConfig({ PORTAL_ENABLED: "yes please" }),
+    (e: unknown) => e instanceof ConfigError && /PORTAL_ENABLED must be true or false/.test(e.message),
+  );
+  assert.throws(
+    () => loadConfig({ PORTAL_SESSION_TTL_SECONDS: "0" }),
+    /PORTAL_SESSION_TTL_SECONDS must be between 1 and 2592000/,
+  );
   assert.throws(() => loadConfig({ PORTAL_COOKIE_SECURE: "maybe" }), /PORTAL_COOKIE_SECURE/);
 });
 

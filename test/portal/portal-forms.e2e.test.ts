@@ -13,8 +13,8 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { corporaSkip, rebuildTopics, seedSample } from "../harness/seed.js";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { browserSkip, launchBrowser, screenshot } from "./browser.js";
 
 const skip = browserSkip() || corporaSkip();
@@ -69,7 +69,8 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
       if (!/html/.test(res.headers()["content-type"] ?? "")) return;
       res.text().then(
         (body) => {
-          if (/ts_live_[0-9A-Za-z]+_[0-9A-Za-z]{32}/.test(body)) secretPages.push(`${res.request().method()} ${new URL(res.url()).pathname}`);
+          if (/ts_live_[0-9A-Za-z]+_[0-9A-Za-z]{32}/.test(body))
+            secretPages.push(`${res.request().method()} ${new URL(res.url()).pathname}`);
         },
         () => undefined,
       );
@@ -91,7 +92,10 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
     assert.equal(await page.locator(".field-error").count(), 3, await page.locator("main").innerText());
     assert.match((await page.locator("#name-error").textContent())!, /name is required/);
     assert.match((await page.locator("#email-error").textContent())!, /email must look like/);
-    assert.match((await page.locator("#password-error").textContent())!, /password must be 10 to 200 characters, got 5/);
+    assert.match(
+      (await page.locator("#password-error").textContent())!,
+      /password must be 10 to 200 characters, got 5/,
+    );
     assert.match((await page.locator(".error-summary").textContent())!, /3 problems/);
     assert.equal(await page.inputValue("#email"), "not-an-email", "values are kept");
     await screenshot(page, "forms-sign-up-errors");
@@ -213,7 +217,10 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
     await page.fill("#semantic_search-query", "pricing");
     await page.fill("#semantic_search-limit", "0");
     await semantic.getByRole("button", { name: "Try it" }).click();
-    assert.match((await page.locator("#semantic_search-limit-error").textContent())!, /limit must be between 1 and 100, got 0/);
+    assert.match(
+      (await page.locator("#semantic_search-limit-error").textContent())!,
+      /limit must be between 1 and 100, got 0/,
+    );
     // Bad dates.
     const vector = await explorerSection("vector_search");
     await page.fill("#vector_search-query", "pricing");
@@ -272,12 +279,19 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
     await section.getByRole("button", { name: "Try it" }).click();
     await section.locator(".response-status[data-status]").waitFor();
     assert.equal(await section.locator(".response-status").getAttribute("data-status"), "200");
-    const trends = JSON.parse((await section.locator(".response-body").textContent())!).data.trends as { topic: string; post_count: number }[];
+    const trends = JSON.parse((await section.locator(".response-body").textContent())!).data.trends as {
+      topic: string;
+      post_count: number;
+    }[];
     assert.ok(trends.length > 0, "the seeded sample has topics");
     assert.equal(await section.getAttribute("data-chart-bars"), String(trends.length));
     assert.equal(await section.locator(".response-chart").isVisible(), true);
     const drawn = await section.locator(".response-chart canvas").evaluate((c) => {
-      const chart = (globalThis as unknown as { Chart: { getChart(c: unknown): { data: { labels: string[]; datasets: { data: number[] }[] } } } }).Chart.getChart(c);
+      const chart = (
+        globalThis as unknown as {
+          Chart: { getChart(c: unknown): { data: { labels: string[]; datasets: { data: number[] }[] } } };
+        }
+      ).Chart.getChart(c);
       return { labels: chart.data.labels, counts: chart.data.datasets[0]!.data };
     });
     assert.deepEqual(drawn, { labels: trends.map((t) => t.topic), counts: trends.map((t) => t.post_count) });
@@ -288,20 +302,34 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
   });
 
   test("every page fits 360, 768 and 1280 px with no horizontal overflow; dates do not wrap", async () => {
-    const pages = ["dashboard", "plans", "keys", "explorer", `keys/${(await svc.service.keys.listKeys()).find((k) => k.name === "production" && k.rotatedTo === null)!.id}/rotate`];
+    const pages = [
+      "dashboard",
+      "plans",
+      "keys",
+      "explorer",
+      `keys/${(await svc.service.keys.listKeys()).find((k) => k.name === "production" && k.rotatedTo === null)!.id}/rotate`,
+    ];
     const problems: string[] = [];
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       for (const p of pages) {
         await page.goto(`${svc.url}/portal/${p}`);
         if (p === "explorer") await page.locator('section[data-ready="true"]').first().waitFor();
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-        if (scrollWidth > innerWidth) problems.push(`${p} at ${width}px: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
+        if (scrollWidth > innerWidth)
+          problems.push(`${p} at ${width}px: scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`);
         // Tables must fit their card too, not scroll inside it.
-        const wideTables = await page.locator("main .table-scroll").evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).length);
+        const wideTables = await page
+          .locator("main .table-scroll")
+          .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).length);
         if (wideTables > 0) problems.push(`${p} at ${width}px: ${wideTables} table(s) wider than their card`);
         // A <time> on one line is as tall as one line of its text.
-        const wrapped = await page.locator("main time").evaluateAll((els) => els.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
+        const wrapped = await page
+          .locator("main time")
+          .evaluateAll((els) => els.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
         if (wrapped.length > 0) problems.push(`${p} at ${width}px: wrapped dates ${wrapped.join(", ")}`);
         await screenshot(page, `forms-${p.replace(/\//g, "-").replace(/-[^-]+-rotate$/, "-rotate")}-${width}`);
       }

@@ -15,12 +15,12 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
+import type { RunningService } from "../harness/service.js";
 import { startService } from "../harness/service.js";
 import { startSmtp } from "../harness/smtp.js";
-import type { RunningService } from "../harness/service.js";
 import { accessibilityProblems } from "./a11y-check.js";
-import { browserSkip, launchBrowser, recordPage, screenshot } from "./browser.js";
 import type { SeenResponse } from "./browser.js";
+import { browserSkip, launchBrowser, recordPage, screenshot } from "./browser.js";
 
 const smtp = await startSmtp();
 after(() => smtp.stop());
@@ -42,7 +42,12 @@ function sleep(ms: number): Promise<void> {
 
 /** Runs a shell command line (the explorer's curl / buf curl) with the key in the environment. */
 function shell(command: string, key: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, THREADSIGHT_API_KEY: key, PATH: `${path.join(PACKAGE_ROOT, "node_modules/.bin")}:${process.env.PATH ?? ""}`, NO_COLOR: "1" };
+  const env = {
+    ...process.env,
+    THREADSIGHT_API_KEY: key,
+    PATH: `${path.join(PACKAGE_ROOT, "node_modules/.bin")}:${process.env.PATH ?? ""}`,
+    NO_COLOR: "1",
+  };
   return new Promise((resolve) => {
     execFile("bash", ["-c", command], { env, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err === null ? 0 : typeof err.code === "number" ? err.code : 1, stdout, stderr });
@@ -73,7 +78,11 @@ describe("developer portal journey in Chromium", { skip }, () => {
     return Number(await page.locator("#usage-used").textContent());
   }
 
-  async function tryIt(operation: string, key: string, fields: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  async function tryIt(
+    operation: string,
+    key: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
     await page.goto(`${svc.url}/portal/explorer`);
     const section = page.locator(`section[data-operation="${operation}"][data-ready="true"]`);
     await section.waitFor();
@@ -86,15 +95,25 @@ describe("developer portal journey in Chromium", { skip }, () => {
     for (const row of await section.locator(".response-headers tbody tr").all()) {
       headers[(await row.getAttribute("data-header"))!] = (await row.locator("td").textContent())!;
     }
-    return { status: Number(await status.getAttribute("data-status")), headers, body: (await section.locator(".response-body").textContent())! };
+    return {
+      status: Number(await status.getAttribute("data-status")),
+      headers,
+      body: (await section.locator(".response-body").textContent())!,
+    };
   }
 
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-portal-"));
     await seedSample({ THREADSIGHT_DATA_DIR: dataDir }, SAMPLE);
-    svc = await startService({ dataDir, env: { KEY_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS), SMTP_URL: smtp.url } });
+    svc = await startService({
+      dataDir,
+      env: { KEY_ROTATION_GRACE_SECONDS: String(GRACE_SECONDS), SMTP_URL: smtp.url },
+    });
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1200, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
+    context = await browser.newContext({
+      viewport: { width: 1200, height: 900 },
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
     page = await context.newPage();
     seen = recordPage(page);
   });
@@ -124,7 +143,9 @@ describe("developer portal journey in Chromium", { skip }, () => {
     assert.equal(await page.locator("img").count(), 0, "an injected <img> would be in the DOM");
 
     // No billing provider is configured: a paid plan is refused and nothing changes.
-    const refused = page.waitForResponse((r) => r.url() === `${svc.url}/portal/plans` && r.request().method() === "POST");
+    const refused = page.waitForResponse(
+      (r) => r.url() === `${svc.url}/portal/plans` && r.request().method() === "POST",
+    );
     await page.getByRole("button", { name: "Choose Starter" }).click();
     assert.equal((await refused).status(), 403);
     assert.match(await page.content(), /needs payment/);
@@ -163,7 +184,11 @@ describe("developer portal journey in Chromium", { skip }, () => {
 
     await page.goto(`${svc.url}/portal/explorer`);
     await page.locator('section[data-operation="semantic_search"][data-ready="true"]').waitFor();
-    assert.equal(await page.inputValue("#explorer-key"), firstKey, "prefilled from the keys page through sessionStorage");
+    assert.equal(
+      await page.inputValue("#explorer-key"),
+      firstKey,
+      "prefilled from the keys page through sessionStorage",
+    );
     const res = await tryIt("semantic_search", firstKey, { query: QUERY, limit: "5" });
     assert.equal(res.status, 200, res.body);
     const body = JSON.parse(res.body);
@@ -171,7 +196,10 @@ describe("developer portal journey in Chromium", { skip }, () => {
     assert.ok(body.data.results.length > 0 && body.data.results.length <= 5);
     assert.equal(body.data.query, QUERY);
     const section = page.locator('section[data-operation="semantic_search"]');
-    assert.ok((await section.locator(".response-body").textContent())!.includes('<script>alert(\\"q\\")</script>'), "the query is shown as text");
+    assert.ok(
+      (await section.locator(".response-body").textContent())!.includes('<script>alert(\\"q\\")</script>'),
+      "the query is shown as text",
+    );
     assert.equal(Number(res.headers["x-ratelimit-remaining"]), Number(res.headers["x-ratelimit-limit"]) - 1);
     assert.equal(res.headers["x-ratelimit-limit"], "50", "Starter: 50 requests per minute");
     assert.equal(res.headers["x-quota-limit"], "5000");
@@ -192,7 +220,11 @@ describe("developer portal journey in Chromium", { skip }, () => {
     assert.equal(after, before + 1);
     assert.equal(await page.locator('td[data-operation="semantic_search"]').textContent(), "1");
     const today = new Date().toISOString().slice(0, 10);
-    assert.equal(await page.locator(`details.chart-table tr:has(th:text-is("${today}")) td`).textContent(), String(after), "the chart's table has today's calls");
+    assert.equal(
+      await page.locator(`details.chart-table tr:has(th:text-is("${today}")) td`).textContent(),
+      String(after),
+      "the chart's table has today's calls",
+    );
     assert.match((await page.locator("svg[role=img] desc").textContent())!, new RegExp(`^${after} calls? from `));
     await check("dashboard");
 
@@ -261,7 +293,9 @@ describe("developer portal journey in Chromium", { skip }, () => {
     const usageText = await usage.text();
 
     // The one response allowed to hold a secret is the GET after the form's redirect (creation, rotation).
-    const shown = (r: SeenResponse): boolean => r.method === "GET" && /^\/portal\/keys\?done=(created|rotated)$/.test(new URL(r.url).pathname + new URL(r.url).search);
+    const shown = (r: SeenResponse): boolean =>
+      r.method === "GET" &&
+      /^\/portal\/keys\?done=(created|rotated)$/.test(new URL(r.url).pathname + new URL(r.url).search);
     const pages = seen.responses.filter((r) => !shown(r));
     assert.ok(pages.length >= 10, `recorded ${pages.length} responses`);
     assert.equal(seen.responses.filter(shown).length, 2);
@@ -271,7 +305,12 @@ describe("developer portal journey in Chromium", { skip }, () => {
       ["GET /api/v1/usage", usageText],
     ];
     for (const [where, text] of haystacks) {
-      for (const [what, secret] of [["first key", firstKey], ["second key", secondKey], ["password hash", hash], ["password", PASSWORD]] as const) {
+      for (const [what, secret] of [
+        ["first key", firstKey],
+        ["second key", secondKey],
+        ["password hash", hash],
+        ["password", PASSWORD],
+      ] as const) {
         assert.ok(!text.includes(secret), `${what} found in ${where}`);
       }
     }
@@ -286,4 +325,3 @@ describe("developer portal journey in Chromium", { skip }, () => {
     assert.match(page.url(), /\/portal\/sign-in\?next=%2Fportal%2Fdashboard$/);
   });
 });
-

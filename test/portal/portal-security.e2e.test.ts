@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
 import type { Server } from "node:http";
+import { createServer } from "node:http";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startService } from "../harness/service.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 import { accessibilityProblems } from "./a11y-check.js";
 import { browserSkip, launchBrowser, screenshot } from "./browser.js";
 
@@ -47,8 +47,18 @@ async function signUp(browser: Browser, url: string, email: string): Promise<{ c
  * refuses Secure cookies for an http URL, and Chromium sends them to http://127.0.0.1 anyway
  * (a secure context).
  */
-function hostCookie(url: string, value: string): { name: string; value: string; url: string; secure: boolean; httpOnly: boolean; sameSite: "Lax" } {
-  return { name: SESSION_COOKIE, value, url: url.replace(/^http:/, "https:"), secure: true, httpOnly: true, sameSite: "Lax" };
+function hostCookie(
+  url: string,
+  value: string,
+): { name: string; value: string; url: string; secure: boolean; httpOnly: boolean; sameSite: "Lax" } {
+  return {
+    name: SESSION_COOKIE,
+    value,
+    url: url.replace(/^http:/, "https:"),
+    secure: true,
+    httpOnly: true,
+    sameSite: "Lax",
+  };
 }
 
 async function sessionCookie(context: BrowserContext): Promise<string> {
@@ -77,7 +87,10 @@ describe("developer portal security in Chromium", { skip }, () => {
     const res = await fetch(`${svc.url}/portal/sign-in`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-security-policy")?.includes("script-src 'self'"), true);
-    assert.match(res.headers.get("content-security-policy")!, /frame-ancestors 'none'.*form-action 'self'.*base-uri 'none'/);
+    assert.match(
+      res.headers.get("content-security-policy")!,
+      /frame-ancestors 'none'.*form-action 'self'.*base-uri 'none'/,
+    );
     assert.equal(res.headers.get("x-frame-options"), "DENY");
     assert.equal(res.headers.get("referrer-policy"), "no-referrer");
     assert.equal(res.headers.get("x-content-type-options"), "nosniff");
@@ -96,7 +109,13 @@ describe("developer portal security in Chromium", { skip }, () => {
     const order: string[] = [];
     for (let i = 0; i < 10 && order.at(-1) !== "email"; i++) {
       await page.keyboard.press("Tab");
-      order.push(await page.evaluate(() => (document.activeElement as { id?: string; textContent?: string | null } | null)?.id || (document.activeElement?.textContent ?? "").trim()));
+      order.push(
+        await page.evaluate(
+          () =>
+            (document.activeElement as { id?: string; textContent?: string | null } | null)?.id ||
+            (document.activeElement?.textContent ?? "").trim(),
+        ),
+      );
     }
     assert.equal(order[0], "Skip to content", "the skip link comes first");
     assert.equal(order.at(-1), "email", `focus order: ${order.join(" > ")}`);
@@ -122,7 +141,10 @@ describe("developer portal security in Chromium", { skip }, () => {
     await page.fill("#name", "Dana");
     await page.fill("#email", "dana@example.com");
     await page.fill("#password", "short");
-    const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Create account" }).click()]);
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Create account" }).click(),
+    ]);
     assert.equal(res.status(), 400);
     await page.locator("#password-error").waitFor();
     assert.match((await page.locator("#password-error").textContent())!, /password must be/);
@@ -135,7 +157,10 @@ describe("developer portal security in Chromium", { skip }, () => {
     await page.goto(`${svc.url}/portal/sign-in`);
     await page.fill("#email", "nobody@example.com");
     await page.fill("#password", "wrong password entirely");
-    const [bad] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Sign in" }).click()]);
+    const [bad] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Sign in" }).click(),
+    ]);
     assert.equal(bad.status(), 401);
     assert.match((await page.locator("[role=alert]").textContent())!, /email or password/);
     await context.close();
@@ -149,12 +174,18 @@ describe("developer portal security in Chromium", { skip }, () => {
       await page.goto(`${svc.url}/portal/sign-in`);
       await page.fill("#email", "target@example.com");
       await page.fill("#password", `guess number ${i}`);
-      const [res] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Sign in" }).click()]);
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST"),
+        page.getByRole("button", { name: "Sign in" }).click(),
+      ]);
       statuses.push(res.status());
       if (res.status() === 429) assert.ok(Number(res.headers()["retry-after"]) >= 1);
     }
     assert.equal(statuses.at(-1), 429, statuses.join(","));
-    assert.ok(statuses.slice(0, -1).every((s) => s === 401), statuses.join(","));
+    assert.ok(
+      statuses.slice(0, -1).every((s) => s === 401),
+      statuses.join(","),
+    );
     assert.match((await page.locator("[role=alert]").textContent())!, /\S/);
     await screenshot(page, "sign-in-rate-limited");
     await context.close();
@@ -166,12 +197,22 @@ describe("developer portal security in Chromium", { skip }, () => {
     const token = await page.locator('form[action="/portal/keys"] input[name="csrf_token"]').inputValue();
     assert.ok(token.length >= 20);
     const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-      context.request.post(`${svc.url}/portal/keys`, { form, headers: { origin: svc.url, ...headers }, maxRedirects: 0 });
+      context.request.post(`${svc.url}/portal/keys`, {
+        form,
+        headers: { origin: svc.url, ...headers },
+        maxRedirects: 0,
+      });
 
     assert.equal((await post({ name: "no token" })).status(), 403);
     assert.equal((await post({ name: "wrong token", csrf_token: token.slice(0, -2) + "xx" })).status(), 403);
-    assert.equal((await post({ name: "evil origin", csrf_token: token }, { origin: "http://evil.example" })).status(), 403);
-    assert.equal((await post({ name: "cross site", csrf_token: token }, { "sec-fetch-site": "cross-site" })).status(), 403);
+    assert.equal(
+      (await post({ name: "evil origin", csrf_token: token }, { origin: "http://evil.example" })).status(),
+      403,
+    );
+    assert.equal(
+      (await post({ name: "cross site", csrf_token: token }, { "sec-fetch-site": "cross-site" })).status(),
+      403,
+    );
     const refused = await post({ name: "refused page" });
     assert.match(await refused.text(), /security token/);
     const accepted = await post({ name: "accepted", csrf_token: token });
@@ -179,7 +220,11 @@ describe("developer portal security in Chromium", { skip }, () => {
     assert.equal(accepted.headers()["location"], "/portal/keys?done=created");
 
     await page.goto(`${svc.url}/portal/keys`);
-    assert.deepEqual(await page.locator("tbody tr th").allTextContents(), ["accepted"], "refused requests created nothing");
+    assert.deepEqual(
+      await page.locator("tbody tr th").allTextContents(),
+      ["accepted"],
+      "refused requests created nothing",
+    );
 
     // Pre-session forms: the token must match the cookie.
     const signIn = await fetch(`${svc.url}/portal/sign-in`, {
@@ -196,7 +241,9 @@ describe("developer portal security in Chromium", { skip }, () => {
     const { context, page } = await signUp(browser, svc.url, "victim@example.com");
     const attacker: Server = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(`<!doctype html><form id="f" method="post" action="${svc.url}/portal/plans"><input name="plan" value="enterprise"><input name="csrf_token" value="guess"></form><script>document.getElementById("f").submit()</script>`);
+      res.end(
+        `<!doctype html><form id="f" method="post" action="${svc.url}/portal/plans"><input name="plan" value="enterprise"><input name="csrf_token" value="guess"></form><script>document.getElementById("f").submit()</script>`,
+      );
     });
     await new Promise<void>((r) => attacker.listen(0, "127.0.0.1", r));
     try {
@@ -237,8 +284,16 @@ describe("developer portal security in Chromium", { skip }, () => {
       const p = await replay.newPage();
       const res = await p.goto(`${svc.url}/portal/keys`);
       assert.equal(res?.status(), 200);
-      assert.match(p.url(), /\/portal\/sign-in\?next=%2Fportal%2Fkeys$/, `cookie ${value.slice(0, 8)}… must not sign in`);
-      assert.equal((await replay.cookies()).some((c) => c.name === SESSION_COOKIE), false, "the stale cookie is deleted");
+      assert.match(
+        p.url(),
+        /\/portal\/sign-in\?next=%2Fportal%2Fkeys$/,
+        `cookie ${value.slice(0, 8)}… must not sign in`,
+      );
+      assert.equal(
+        (await replay.cookies()).some((c) => c.name === SESSION_COOKIE),
+        false,
+        "the stale cookie is deleted",
+      );
       await replay.close();
     }
   });
@@ -264,7 +319,12 @@ describe("developer portal security in Chromium", { skip }, () => {
     const { context, page } = await signUp(browser, svc.url, "errors@example.com");
     await page.goto(`${svc.url}/portal/keys`);
     const token = await page.locator('form[action="/portal/keys"] input[name="csrf_token"]').inputValue();
-    const post = (path: string, form: Record<string, string>) => context.request.post(`${svc.url}${path}`, { form: { csrf_token: token, ...form }, headers: { origin: svc.url }, maxRedirects: 0 });
+    const post = (path: string, form: Record<string, string>) =>
+      context.request.post(`${svc.url}${path}`, {
+        form: { csrf_token: token, ...form },
+        headers: { origin: svc.url },
+        maxRedirects: 0,
+      });
     const unknownKey = await post("/portal/keys/nokey000000000/revoke", {});
     assert.equal(unknownKey.status(), 404);
     const badPlan = await post("/portal/plans", { plan: "platinum" });
@@ -283,9 +343,18 @@ describe("developer portal security in Chromium", { skip }, () => {
   test("the accessibility check finds what it looks for", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.setContent(`<html><body><h1>x</h1><input id="a"><svg><rect width="5" height="5"></rect></svg><img src="data:,"><p style="color:#aaa;background:#fff">faint</p><button></button></body></html>`);
+    await page.setContent(
+      `<html><body><h1>x</h1><input id="a"><svg><rect width="5" height="5"></rect></svg><img src="data:,"><p style="color:#aaa;background:#fff">faint</p><button></button></body></html>`,
+    );
     const problems = (await accessibilityProblems(page)).join("\n");
-    for (const expected of ["html has no lang", "input#a has no label", "svg has no text alternative", "img has no alt", '"faint" contrast', "button has no accessible name"]) {
+    for (const expected of [
+      "html has no lang",
+      "input#a has no label",
+      "svg has no text alternative",
+      "img has no alt",
+      '"faint" contrast',
+      "button has no accessible name",
+    ]) {
       assert.ok(problems.includes(expected), `missing "${expected}" in:\n${problems}`);
     }
     await context.close();

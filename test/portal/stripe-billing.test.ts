@@ -10,24 +10,24 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import Fastify from "fastify";
 import type { FastifyInstance } from "fastify";
-import { createKeyService } from "../../src/accounts/key-service.js";
+import Fastify from "fastify";
 import type { KeyService } from "../../src/accounts/key-service.js";
+import { createKeyService } from "../../src/accounts/key-service.js";
 import { openSqliteStore } from "../../src/accounts/sqlite-store.js";
 import type { AccountsStore } from "../../src/accounts/store.js";
-import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { Limits } from "../../src/limits/open-limits.js";
+import { loadPlanCatalog } from "../../src/limits/plan-catalog.js";
 import type { BillingProvider } from "../../src/portal/billing.js";
 import { createPortalService } from "../../src/portal/portal-accounts.js";
-import { PortalError } from "../../src/portal/portal-service.js";
 import type { PortalService } from "../../src/portal/portal-service.js";
-import { stripeBilling } from "../../src/portal/stripe-billing.js";
+import { PortalError } from "../../src/portal/portal-service.js";
 import type { StripeSettings } from "../../src/portal/stripe-billing.js";
+import { stripeBilling } from "../../src/portal/stripe-billing.js";
 import { portalPlugin } from "../../src/portal/web/portal-plugin.js";
-import { limitsFor } from "../limits/fixtures.js";
-import { startStripeMock, stripeEvent, stripeMockSkipReason, stripeSignature } from "../harness/stripe-mock.js";
 import type { StripeMock } from "../harness/stripe-mock.js";
+import { startStripeMock, stripeEvent, stripeMockSkipReason, stripeSignature } from "../harness/stripe-mock.js";
+import { limitsFor } from "../limits/fixtures.js";
 
 const CATALOG = loadPlanCatalog("config/plans/variant-b.json");
 const WEBHOOK_SECRET = "whsec_test_threadsight";
@@ -49,9 +49,21 @@ async function startPortal(billing: (keys: KeyService) => BillingProvider | unde
   const keys = createKeyService({ store });
   const limits: Limits = await limitsFor(CATALOG, { dataDir });
   const provider = billing(keys);
-  const service = createPortalService({ store, keys, enforcer: limits.enforcer, catalog: CATALOG, ...(provider ? { billing: provider } : {}) });
+  const service = createPortalService({
+    store,
+    keys,
+    enforcer: limits.enforcer,
+    catalog: CATALOG,
+    ...(provider ? { billing: provider } : {}),
+  });
   const app: FastifyInstance = Fastify();
-  await app.register(portalPlugin, { prefix: "/portal", service, tls: false, cookieSecure: false, maxBodyBytes: 65_536 });
+  await app.register(portalPlugin, {
+    prefix: "/portal",
+    service,
+    tls: false,
+    cookieSecure: false,
+    maxBodyBytes: 65_536,
+  });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const port = (app.server.address() as { port: number }).port;
   return {
@@ -84,7 +96,12 @@ async function choosePlan(portal: Portal, who: { cookie: string; csrf: string },
   return fetch(`${portal.url}/portal/plans`, {
     method: "POST",
     redirect: "manual",
-    headers: { cookie: who.cookie, "content-type": "application/x-www-form-urlencoded", origin: portal.url, "sec-fetch-site": "same-origin" },
+    headers: {
+      cookie: who.cookie,
+      "content-type": "application/x-www-form-urlencoded",
+      origin: portal.url,
+      "sec-fetch-site": "same-origin",
+    },
     body: new URLSearchParams({ plan, csrf_token: who.csrf }).toString(),
   });
 }
@@ -100,7 +117,10 @@ async function planOf(portal: Portal, accountId: string, key: string): Promise<s
 async function postWebhook(portal: Portal, body: string, signature: string | undefined): Promise<Response> {
   return fetch(`${portal.url}/portal/billing/stripe/webhook`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(signature === undefined ? {} : { "stripe-signature": signature }) },
+    headers: {
+      "content-type": "application/json",
+      ...(signature === undefined ? {} : { "stripe-signature": signature }),
+    },
     body,
   });
 }
@@ -118,7 +138,10 @@ describe("paid plans without a billing provider", () => {
     assert.equal(refused.status, 403);
     assert.match(await refused.text(), /needs payment/);
     assert.equal(await planOf(portal, who.accountId, who.key), "free");
-    await assert.rejects(portal.service.changePlan(who.accountId, "pro", { success: "x", cancel: "y" }), (e: unknown) => e instanceof PortalError && e.failure.kind === "forbidden");
+    await assert.rejects(
+      portal.service.changePlan(who.accountId, "pro", { success: "x", cancel: "y" }),
+      (e: unknown) => e instanceof PortalError && e.failure.kind === "forbidden",
+    );
     // An operator-granted plan can be left for Free at once.
     await portal.keys.setAccountPlan(who.accountId, "pro");
     const down = await choosePlan(portal, who, "free");
@@ -174,7 +197,10 @@ describe("paid plans through Stripe (stripe-mock)", { skip }, () => {
       status,
       cancel_at_period_end: false,
       metadata: { account_id: accountId },
-      items: { object: "list", data: [{ id: "si_test_1", object: "subscription_item", price: { id: price, object: "price" } }] },
+      items: {
+        object: "list",
+        data: [{ id: "si_test_1", object: "subscription_item", price: { id: price, object: "price" } }],
+      },
     });
   }
 
@@ -193,9 +219,17 @@ describe("paid plans through Stripe (stripe-mock)", { skip }, () => {
     assert.match(await forged.text(), /INVALID_SIGNATURE/);
     const unsigned = await postWebhook(portal, body, undefined);
     assert.equal(unsigned.status, 400);
-    const stale = await postWebhook(portal, body, stripeSignature(body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600));
+    const stale = await postWebhook(
+      portal,
+      body,
+      stripeSignature(body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600),
+    );
     assert.equal(stale.status, 400, "a signature older than the tolerance is a replay");
-    const tampered = await postWebhook(portal, body.replace('"pro"', '"enterprise"'), stripeSignature(body, WEBHOOK_SECRET));
+    const tampered = await postWebhook(
+      portal,
+      body.replace('"pro"', '"enterprise"'),
+      stripeSignature(body, WEBHOOK_SECRET),
+    );
     assert.equal(tampered.status, 400, "the signature covers the exact body");
     assert.equal(await planOf(portal, who.accountId, who.key), "free");
 

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
-import { startService } from "../harness/service.js";
-import type { RunningService } from "../harness/service.js";
-import { runCli } from "../harness/seed.js";
 import { submitPortalForm } from "../harness/portal-form.js";
+import { runCli } from "../harness/seed.js";
+import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 describe("account-name squatting", () => {
   let svc: RunningService;
@@ -30,19 +30,32 @@ describe("account-name squatting", () => {
   }
 
   it("refuses `keys create --account NAME` when a portal sign-up holds the name, naming the ids", async () => {
-    const signUp = await submitPortalForm(svc.url, "/portal/sign-up", { name: "acme-corp", email: "squatter@example.com", password: "correct horse battery" });
+    const signUp = await submitPortalForm(svc.url, "/portal/sign-up", {
+      name: "acme-corp",
+      email: "squatter@example.com",
+      password: "correct horse battery",
+    });
     assert.equal(signUp.status, 303, signUp.body);
     const [squatter] = await accountsNamed("acme-corp");
     assert.equal(squatter?.origin, "portal");
 
-    const byName = await runCli(["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", "acme-corp", "--json"], env);
+    const byName = await runCli(
+      ["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", "acme-corp", "--json"],
+      env,
+    );
     assert.equal(byName.code, 2, byName.stdout);
     assert.equal(byName.stdout, "", "no key is printed");
-    assert.match(byName.stderr, new RegExp(`the account named "acme-corp" was made by a portal sign-up: ${squatter!.id} \\(portal sign-up\\)`));
+    assert.match(
+      byName.stderr,
+      new RegExp(`the account named "acme-corp" was made by a portal sign-up: ${squatter!.id} \\(portal sign-up\\)`),
+    );
     assert.match(byName.stderr, /name the account by its id/);
 
     // Its id does not help either while its email is unproved.
-    const byId = await runCli(["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", squatter!.id], env);
+    const byId = await runCli(
+      ["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", squatter!.id],
+      env,
+    );
     assert.equal(byId.code, 1);
     assert.match(byId.stderr, /was made by a portal sign-up and its email squatter@example.com is not verified/);
 
@@ -58,20 +71,32 @@ describe("account-name squatting", () => {
     const made = await runCli(["accounts", "create", "acme-corp", "--json"], env);
     assert.equal(made.code, 0, made.stderr);
     const { id } = JSON.parse(made.stdout) as { id: string };
-    const key = await runCli(["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", id, "--json"], env);
+    const key = await runCli(
+      ["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", id, "--json"],
+      env,
+    );
     assert.equal(key.code, 0, key.stderr);
     const named = await accountsNamed("acme-corp");
     assert.equal(named.length, 2);
-    const again = await runCli(["keys", "create", "--plan", "enterprise", "--name", "x", "--account", "acme-corp"], env);
+    const again = await runCli(
+      ["keys", "create", "--plan", "enterprise", "--name", "x", "--account", "acme-corp"],
+      env,
+    );
     assert.equal(again.code, 2);
     assert.match(again.stderr, /2 accounts are named "acme-corp"/);
     for (const a of named) assert.match(again.stderr, new RegExp(a.id));
   });
 
   it("still addresses a unique operator-made name, creating it on first use", async () => {
-    const first = await runCli(["keys", "create", "--plan", "starter", "--name", "a", "--account", "globex", "--json"], env);
+    const first = await runCli(
+      ["keys", "create", "--plan", "starter", "--name", "a", "--account", "globex", "--json"],
+      env,
+    );
     assert.equal(first.code, 0, first.stderr);
-    const second = await runCli(["keys", "create", "--plan", "starter", "--name", "b", "--account", "globex", "--json"], env);
+    const second = await runCli(
+      ["keys", "create", "--plan", "starter", "--name", "b", "--account", "globex", "--json"],
+      env,
+    );
     assert.equal(second.code, 0, second.stderr);
     const named = await accountsNamed("globex");
     assert.equal(named.length, 1);

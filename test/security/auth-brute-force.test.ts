@@ -7,13 +7,13 @@
  */
 import assert from "node:assert/strict";
 import http from "node:http";
+import { after, before, describe, test } from "node:test";
 import * as grpc from "@grpc/grpc-js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
-import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
-import { after, before, describe, test } from "node:test";
 import { DEFAULT_AUTH_FAILURE_POLICY } from "../../src/limits/auth-failure-limiter.js";
-import { startService } from "../harness/service.js";
+import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 interface Answer {
   status: number;
@@ -32,7 +32,13 @@ function callFrom(url: string, localAddress: string, key: string, forwardedFor?:
       (res) => {
         let text = "";
         res.setEncoding("utf8").on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"] as string | undefined, body: JSON.parse(text) as Answer["body"] }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers["retry-after"] as string | undefined,
+            body: JSON.parse(text) as Answer["body"],
+          }),
+        );
       },
     );
     req.on("error", reject);
@@ -91,7 +97,11 @@ async function lockOut(url: string, localAddress: string, key: string, forwarded
     if (res.status === 429) return;
     assert.equal(res.status, 401);
   }
-  assert.equal((await callFrom(url, localAddress, wrongSecret(key, 500), forwardedFor)).status, 429, "the key id is locked");
+  assert.equal(
+    (await callFrom(url, localAddress, wrongSecret(key, 500), forwardedFor)).status,
+    429,
+    "the key id is locked",
+  );
 }
 
 describe("a locked key does not lock out other keys from the same address", () => {
@@ -105,9 +115,21 @@ describe("a locked key does not lock out other keys from the same address", () =
     const attacked = await svc.createKey("pro");
     const bystander = await svc.createKey("enterprise");
     await lockOut(svc.url, "127.0.0.3", attacked);
-    assert.equal((await callFrom(svc.url, "127.0.0.3", attacked)).status, 429, "the attacked id stays locked, right secret or not");
-    assert.equal((await callFrom(svc.url, "127.0.0.3", bystander)).status, 200, "another key from the same address works");
-    assert.equal((await callFrom(svc.url, "127.0.0.3", wrongSecret(bystander, 1))).status, 401, "and is judged on its own failures");
+    assert.equal(
+      (await callFrom(svc.url, "127.0.0.3", attacked)).status,
+      429,
+      "the attacked id stays locked, right secret or not",
+    );
+    assert.equal(
+      (await callFrom(svc.url, "127.0.0.3", bystander)).status,
+      200,
+      "another key from the same address works",
+    );
+    assert.equal(
+      (await callFrom(svc.url, "127.0.0.3", wrongSecret(bystander, 1))).status,
+      401,
+      "and is judged on its own failures",
+    );
   });
 
   test("without TRUST_PROXY, X-Forwarded-For is ignored: the socket address is what counts", async () => {
@@ -128,14 +150,32 @@ describe("with TRUST_PROXY, X-Forwarded-For from a trusted proxy names the clien
   test("clients behind one proxy are limited apart, on REST and gRPC", async () => {
     const key = await svc.createKey("pro");
     await lockOut(svc.url, "127.0.0.1", key, "203.0.113.7");
-    assert.equal((await callFrom(svc.url, "127.0.0.1", key, "203.0.113.7")).status, 429, "the guessing client is blocked");
-    assert.equal((await callFrom(svc.url, "127.0.0.1", key, "198.51.100.9")).status, 200, "another client behind the proxy is not");
+    assert.equal(
+      (await callFrom(svc.url, "127.0.0.1", key, "203.0.113.7")).status,
+      429,
+      "the guessing client is blocked",
+    );
+    assert.equal(
+      (await callFrom(svc.url, "127.0.0.1", key, "198.51.100.9")).status,
+      200,
+      "another client behind the proxy is not",
+    );
 
     const client = createGrpcJsClient(SearchService, svc.address);
     try {
-      const blocked = await callUnaryWithMetadata(client, SearchService.method.vectorSearch, { query: "crm", limit: 1 }, { authorization: `Bearer ${key}`, "x-forwarded-for": "203.0.113.7" });
+      const blocked = await callUnaryWithMetadata(
+        client,
+        SearchService.method.vectorSearch,
+        { query: "crm", limit: 1 },
+        { authorization: `Bearer ${key}`, "x-forwarded-for": "203.0.113.7" },
+      );
       assert.equal(blocked.error?.code, grpc.status.RESOURCE_EXHAUSTED, blocked.error?.details);
-      const other = await callUnaryWithMetadata(client, SearchService.method.vectorSearch, { query: "crm", limit: 1 }, { authorization: `Bearer ${key}`, "x-forwarded-for": "198.51.100.9" });
+      const other = await callUnaryWithMetadata(
+        client,
+        SearchService.method.vectorSearch,
+        { query: "crm", limit: 1 },
+        { authorization: `Bearer ${key}`, "x-forwarded-for": "198.51.100.9" },
+      );
       assert.equal(other.error, undefined, other.error?.details);
     } finally {
       client.close();

@@ -51,10 +51,26 @@ describe("LanceDB filter escaping", () => {
       const rows = HOSTILE.map((v, i) => ({ id: v, subforum: v, created: i }));
       const table = await db.createTable("t", [...rows, { id: "plain", subforum: "plain", created: 100 }]);
       for (const value of HOSTILE) {
-        const bySubforum = await table.query().where(lanceWhere({ subforums: [value], createdFrom: 0, createdTo: 50 })!).select(["subforum"]).toArray();
-        assert.deepEqual(bySubforum.map((r: { subforum: string }) => r.subforum), [value], JSON.stringify(value));
-        const byId = await table.query().where(idsWhere([value])).select(["id"]).toArray();
-        assert.deepEqual(byId.map((r: { id: string }) => r.id), [value], JSON.stringify(value));
+        const bySubforum = await table
+          .query()
+          .where(lanceWhere({ subforums: [value], createdFrom: 0, createdTo: 50 })!)
+          .select(["subforum"])
+          .toArray();
+        assert.deepEqual(
+          bySubforum.map((r: { subforum: string }) => r.subforum),
+          [value],
+          JSON.stringify(value),
+        );
+        const byId = await table
+          .query()
+          .where(idsWhere([value]))
+          .select(["id"])
+          .toArray();
+        assert.deepEqual(
+          byId.map((r: { id: string }) => r.id),
+          [value],
+          JSON.stringify(value),
+        );
       }
       table.close();
       db.close();
@@ -65,11 +81,14 @@ describe("LanceDB filter escaping", () => {
 
   it("every value interpolated into a LanceDB filter in src/index is escaped", () => {
     const dir = new URL("../../src/index/", import.meta.url);
-    const files = readdirSync(dir).filter((f) => f.startsWith("lancedb-") && f.endsWith(".ts") && f !== "lancedb-filter.ts");
+    const files = readdirSync(dir).filter(
+      (f) => f.startsWith("lancedb-") && f.endsWith(".ts") && f !== "lancedb-filter.ts",
+    );
     assert.ok(files.length > 0);
     // Interpolations that are known-safe: the escaping functions, builders made of them, and
     // fixed fragments composed in the same files.
-    const safe = /^(sqlString|sqlNumber|idsWhere|lanceWhere|windowWhere)\(|^(where|p|[A-Za-z!]+\.map\(sqlString\)\.join\(", "\))$/;
+    const safe =
+      /^(sqlString|sqlNumber|idsWhere|lanceWhere|windowWhere)\(|^(where|p|[A-Za-z!]+\.map\(sqlString\)\.join\(", "\))$/;
     for (const file of files) {
       const code = readFileSync(new URL(file, dir), "utf8");
       for (const m of code.matchAll(/`([^`]*)`/g)) {

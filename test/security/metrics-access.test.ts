@@ -8,19 +8,30 @@ import type { FastifyInstance } from "fastify";
 import type { AuthResult } from "../../src/accounts/caller.js";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/observability/logger.js";
-import { startMetricsListener } from "../../src/observability/metrics-access.js";
-import type { MetricsAccess } from "../../src/observability/metrics-access.js";
 import { createRpcMetrics } from "../../src/observability/metrics.js";
+import type { MetricsAccess } from "../../src/observability/metrics-access.js";
+import { startMetricsListener } from "../../src/observability/metrics-access.js";
 import { buildServer } from "../../src/server.js";
 
 const TOKEN = "a-metrics-token-of-some-length";
 
 async function start(metricsAccess: MetricsAccess | undefined): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildServer({
-    config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: undefined, tlsKeyFile: undefined, ...(metricsAccess ? { metricsAccess } : {}) },
+    config: {
+      maxBodyBytes: 65536,
+      requestTimeoutMs: 5000,
+      shutdownTimeoutMs: 1000,
+      tlsCertFile: undefined,
+      tlsKeyFile: undefined,
+      ...(metricsAccess ? { metricsAccess } : {}),
+    },
     logger: createLogger("silent"),
     metrics: createRpcMetrics(),
-    authenticator: { async authenticate(): Promise<AuthResult> { return { ok: false, failure: "unknown" }; } },
+    authenticator: {
+      async authenticate(): Promise<AuthResult> {
+        return { ok: false, failure: "unknown" };
+      },
+    },
     implementations: {},
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -55,7 +66,11 @@ describe("/metrics access", () => {
     const access = loadConfig({ METRICS_ADDRESS: "127.0.0.1:0", METRICS_TOKEN: TOKEN }).metricsAccess;
     const { app, url } = await start(access);
     apps.push(app);
-    assert.equal((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status, 404, "not on the public port");
+    assert.equal(
+      (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status,
+      404,
+      "not on the public port",
+    );
     const metrics = createRpcMetrics();
     const listener = await startMetricsListener(metrics.registry, { ...access, address: access.address! });
     try {
@@ -71,8 +86,14 @@ describe("/metrics access", () => {
   });
 
   test("bad settings are refused by name", () => {
-    assert.throws(() => loadConfig({ METRICS_ADDRESS: "9464" }), (e: unknown) => e instanceof ConfigError && /METRICS_ADDRESS must be host:port/.test(e.message));
-    assert.throws(() => loadConfig({ METRICS_TOKEN: "short" }), (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message));
+    assert.throws(
+      () => loadConfig({ METRICS_ADDRESS: "9464" }),
+      (e: unknown) => e instanceof ConfigError && /METRICS_ADDRESS must be host:port/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: "short" }),
+      (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message),
+    );
     assert.deepEqual(loadConfig({ METRICS_ADDRESS: "[::1]:9464" }).metricsAccess.address, { host: "::1", port: 9464 });
   });
 });

@@ -10,8 +10,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { hashKey } from "../../src/accounts/key-hash.js";
 import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
+import { hashKey } from "../../src/accounts/key-hash.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { runCli } from "../harness/seed.js";
 import { startService } from "../harness/service.js";
@@ -39,9 +39,14 @@ describe("no key or key hash in any log", () => {
       return res.stdout;
     };
 
-    const created = JSON.parse(await cli(["keys", "create", "--plan", "pro", "--name", "cli laptop", "--json"], true)) as { id: string; key: string };
+    const created = JSON.parse(
+      await cli(["keys", "create", "--plan", "pro", "--name", "cli laptop", "--json"], true),
+    ) as { id: string; key: string };
     secrets.push(created.key);
-    const rotated = JSON.parse(await cli(["keys", "rotate", created.id, "--json"], true)) as { id: string; key: string };
+    const rotated = JSON.parse(await cli(["keys", "rotate", created.id, "--json"], true)) as {
+      id: string;
+      key: string;
+    };
     secrets.push(rotated.key);
     await cli(["keys", "list", "--json"], false);
 
@@ -49,24 +54,45 @@ describe("no key or key hash in any log", () => {
     try {
       const serviceKey = await svc.createKey("enterprise", "service key");
       secrets.push(serviceKey);
-      const wrong = `${serviceKey.slice(0, -4)}zzzz` === serviceKey ? `${serviceKey.slice(0, -4)}yyyy` : `${serviceKey.slice(0, -4)}zzzz`;
+      const wrong =
+        `${serviceKey.slice(0, -4)}zzzz` === serviceKey
+          ? `${serviceKey.slice(0, -4)}yyyy`
+          : `${serviceKey.slice(0, -4)}zzzz`;
       const strangerShaped = "ts_live_ZZZZZZZZZZZZ_abcdefghijklmnopqrstuvwxyz012345";
       secrets.push(wrong, strangerShaped);
 
       const post = (key: string) =>
-        fetch(`${svc.url}/api/v1/search/vector`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ query: "crm", limit: 2 }) });
+        fetch(`${svc.url}/api/v1/search/vector`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ query: "crm", limit: 2 }),
+        });
       assert.equal((await post(serviceKey)).status, 200);
       assert.equal((await post(rotated.key)).status, 200);
       assert.equal((await post(created.key)).status, 200, "the rotated-out key works during its grace period");
       assert.equal((await post(wrong)).status, 401);
       assert.equal((await post(strangerShaped)).status, 401);
-      assert.equal((await fetch(`${svc.url}/api/v1/usage?key=${encodeURIComponent(wrong)}`, { headers: { "x-api-key": wrong } })).status, 401);
+      assert.equal(
+        (await fetch(`${svc.url}/api/v1/usage?key=${encodeURIComponent(wrong)}`, { headers: { "x-api-key": wrong } }))
+          .status,
+        401,
+      );
 
       const client = createGrpcJsClient(SearchService, svc.address);
       try {
-        const ok = await callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query: "crm", limit: 2 }, { authorization: `Bearer ${serviceKey}` });
+        const ok = await callUnaryWithMetadata(
+          client,
+          SearchService.method.semanticSearch,
+          { query: "crm", limit: 2 },
+          { authorization: `Bearer ${serviceKey}` },
+        );
         assert.equal(ok.error, undefined, ok.error?.details);
-        const bad = await callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query: "crm" }, { authorization: `Bearer ${wrong}` });
+        const bad = await callUnaryWithMetadata(
+          client,
+          SearchService.method.semanticSearch,
+          { query: "crm" },
+          { authorization: `Bearer ${wrong}` },
+        );
         assert.ok(bad.error);
       } finally {
         client.close();
@@ -91,9 +117,14 @@ describe("no key or key hash in any log", () => {
     for (const secret of secrets) {
       const needles = [secret, secret.slice(-32), hashKey(secret)];
       for (const { label, text } of captured) {
-        for (const needle of needles) assert.ok(!text.includes(needle), `${label} contains ${needle === secret ? "a key" : needle.length === 64 ? "a key hash" : "a key's secret part"}`);
+        for (const needle of needles)
+          assert.ok(
+            !text.includes(needle),
+            `${label} contains ${needle === secret ? "a key" : needle.length === 64 ? "a key hash" : "a key's secret part"}`,
+          );
       }
     }
-    for (const { label, text } of captured) assert.doesNotMatch(text, KEY_PATTERN, `${label} contains something shaped like a key`);
+    for (const { label, text } of captured)
+      assert.doesNotMatch(text, KEY_PATTERN, `${label} contains something shaped like a key`);
   });
 });

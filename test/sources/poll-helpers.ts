@@ -18,13 +18,30 @@ export interface PollResult {
 }
 
 /** Polls once from `cursor`; an error ends the poll and is returned with what came before it. */
-export async function pollOnce(connector: Connector, settings: SourceSettings, cursor: string | undefined, politeness: Partial<Politeness> = {}, maxItems = 1000): Promise<PollResult> {
+export async function pollOnce(
+  connector: Connector,
+  settings: SourceSettings,
+  cursor: string | undefined,
+  politeness: Partial<Politeness> = {},
+  maxItems = 1000,
+): Promise<PollResult> {
   const controller = new AbortController();
-  const http = createPoliteClient({ minIntervalMs: 0, backoffBaseMs: 20, backoffCapMs: 200, ...politeness }, controller.signal);
+  const http = createPoliteClient(
+    { minIntervalMs: 0, backoffBaseMs: 20, backoffCapMs: 200, ...politeness },
+    controller.signal,
+  );
   const batches: SourceBatch[] = [];
   let last = cursor;
   try {
-    for await (const batch of connector.poll({ settings: connector.validate(settings), cursor, http, maxItems, signal: controller.signal, log: () => undefined, now: Date.now })) {
+    for await (const batch of connector.poll({
+      settings: connector.validate(settings),
+      cursor,
+      http,
+      maxItems,
+      signal: controller.signal,
+      log: () => undefined,
+      now: Date.now,
+    })) {
       batches.push(batch);
       last = batch.cursor;
     }

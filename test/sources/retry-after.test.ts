@@ -12,9 +12,21 @@ describe("Retry-After and backoff", () => {
     assert.equal(retryAfterMs(null, now), undefined);
   });
   it("draws a full-jitter wait below the doubling step, capped", () => {
-    assert.equal(backoffMs(0, 500, 30_000, () => 1), 500);
-    assert.equal(backoffMs(3, 500, 30_000, () => 1), 4000);
-    assert.equal(backoffMs(10, 500, 30_000, () => 1), 30_000);
-    assert.equal(backoffMs(3, 500, 30_000, () => 0), 0);
+    assert.equal(
+      backoffMs(0, 500, 30_000, () => 1),
+      500,
+    );
+    assert.equal(
+      backoffMs(3, 500, 30_000, () => 1),
+      4000,
+    );
+    assert.equal(
+      backoffMs(10, 500, 30_000, () => 1),
+      30_000,
+    );
+    assert.equal(
+      backoffMs(3, 500, 30_000, () => 0),
+      0,
+    );
   });
 });

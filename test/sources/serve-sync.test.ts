@@ -9,18 +9,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { loadConfig } from "../../src/config.js";
-import { createService } from "../../src/main.js";
 import type { Service } from "../../src/main.js";
+import { createService } from "../../src/main.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { CONNECTORS } from "../../src/sources/connectors.js";
 import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
-import { corporaSkip } from "../harness/seed.js";
 import { hnCorpusPosts } from "../fakes/corpus-posts.js";
 import type { FakeHn } from "../fakes/hackernews-server.js";
 import { startFakeHn } from "../fakes/hackernews-server.js";
+import { corporaSkip } from "../harness/seed.js";
 
 const skip = corporaSkip();
 
@@ -40,9 +40,22 @@ describe("serve --sync", { skip, timeout: 300_000 }, () => {
 
   it("polls stored sources inside the server and reports them on /metrics", async () => {
     const store = openSqliteSourceStore(path.join(dataDir, "sources.sqlite"));
-    await store.add({ name: "hn", kind: "hackernews", settings: CONNECTORS.hackernews.validate({ firebaseUrl: hn.url, refreshUpdates: false }), intervalSeconds: 10 });
+    await store.add({
+      name: "hn",
+      kind: "hackernews",
+      settings: CONNECTORS.hackernews.validate({ firebaseUrl: hn.url, refreshUpdates: false }),
+      intervalSeconds: 10,
+    });
     await store.close();
-    const config = loadConfig({ PATH: process.env.PATH, HOME: process.env.HOME, HOST: "127.0.0.1", PORT: "0", THREADSIGHT_DATA_DIR: dataDir, LOG_LEVEL: "warn", EMBED_WORKERS: "1" });
+    const config = loadConfig({
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      THREADSIGHT_DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      EMBED_WORKERS: "1",
+    });
     const sink = new Writable({ write: (_c, _e, done) => done() });
     service = await createService(config, createLogger(config.logLevel, sink), { sync: true });
     await service.app.listen({ port: 0, host: "127.0.0.1" });

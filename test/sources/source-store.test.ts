@@ -7,14 +7,14 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { openPostgresSourceStore } from "../../src/sources/store/postgres-source-store.js";
-import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
 import type { SourceStore } from "../../src/sources/store/source-store.js";
-import { SourceExistsError, healthOf } from "../../src/sources/store/source-store.js";
-import { startPostgres } from "../harness/postgres.js";
+import { healthOf, SourceExistsError } from "../../src/sources/store/source-store.js";
+import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
 import type { PostgresDatabase, PostgresUnavailable } from "../harness/postgres.js";
+import { startPostgres } from "../harness/postgres.js";
 
 function contract(label: string, open: () => Promise<SourceStore>, skip: () => string | false = () => false): void {
   describe(`source store contract: ${label}`, { skip: skip() }, () => {
@@ -23,7 +23,8 @@ function contract(label: string, open: () => Promise<SourceStore>, skip: () => s
       store = await open();
     });
     after(async () => store?.close());
-    const add = (name: string) => store.add({ name, kind: "hackernews", settings: { backlog: 5 }, intervalSeconds: 30 });
+    const add = (name: string) =>
+      store.add({ name, kind: "hackernews", settings: { backlog: 5 }, intervalSeconds: 30 });
 
     it("adds, lists, pauses, resumes and removes; names are unique", async () => {
       const r = await add("hn");
@@ -33,7 +34,10 @@ function contract(label: string, open: () => Promise<SourceStore>, skip: () => s
       assert.equal(healthOf(r), "new");
       await assert.rejects(add("hn"), SourceExistsError);
       await add("b");
-      assert.deepEqual((await store.list()).map((s) => s.name), ["b", "hn"]);
+      assert.deepEqual(
+        (await store.list()).map((s) => s.name),
+        ["b", "hn"],
+      );
       assert.equal(await store.setPaused("b", true), true);
       assert.equal(await store.claim("b", "me", 10_000), undefined, "a paused source is not claimed");
       assert.equal(await store.setPaused("b", false), true);
@@ -71,7 +75,12 @@ function contract(label: string, open: () => Promise<SourceStore>, skip: () => s
     it("counts failures into unhealthy, and one success heals", async () => {
       for (let i = 0; i < 3; i += 1) {
         assert.ok(await store.claim("hn", "A", 60_000));
-        await store.finishPoll("hn", "A", { ok: false, posts: 0, kind: "server_error", message: "HTTP 503" }, Date.now() - 1);
+        await store.finishPoll(
+          "hn",
+          "A",
+          { ok: false, posts: 0, kind: "server_error", message: "HTTP 503" },
+          Date.now() - 1,
+        );
       }
       const sick = (await store.get("hn"))!;
       assert.equal(healthOf(sick), "unhealthy");
@@ -95,7 +104,11 @@ contract("sqlite", async () => {
 let pgServer: PostgresDatabase | PostgresUnavailable | undefined;
 const pg = await startPostgres();
 pgServer = pg;
-contract("postgres", async () => openPostgresSourceStore(pg.url!), () => pg.skip ?? false);
+contract(
+  "postgres",
+  async () => openPostgresSourceStore(pg.url!),
+  () => pg.skip ?? false,
+);
 
 after(async () => {
   await pgServer?.stop();

@@ -20,16 +20,30 @@ describe("threadsight sources", () => {
   after(async () => rm(dir, { recursive: true, force: true }));
 
   it("adds, lists, pauses, resumes and removes sources", async () => {
-    const add = await runCli(["sources", "add", "se", "--kind", "stackexchange", "--settings", '{"site":"startups"}', "--interval", "120"], env);
+    const add = await runCli(
+      ["sources", "add", "se", "--kind", "stackexchange", "--settings", '{"site":"startups"}', "--interval", "120"],
+      env,
+    );
     assert.equal(add.code, 0, add.stderr);
-    assert.match(add.stdout, /added se \[stackexchange\]: .*site=startups \(ids stackexchange:startups_se:<id>\), every 120 s/);
+    assert.match(
+      add.stdout,
+      /added se \[stackexchange\]: .*site=startups \(ids stackexchange:startups_se:<id>\), every 120 s/,
+    );
     assert.equal((await runCli(["sources", "add", "hn", "--kind", "hackernews"], env)).code, 0);
     const list = await runCli(["sources", "list"], env);
     assert.match(list.stdout, /^NAME\s+KIND\s+STATUS/m);
     assert.match(list.stdout, /^hn\s+hackernews\s+new\s+60s/m);
     assert.equal((await runCli(["sources", "pause", "hn"], env)).code, 0);
-    const json = JSON.parse((await runCli(["sources", "list", "--json"], env)).stdout) as { sources: { name: string; paused: boolean; settings: Record<string, unknown>; health: string }[] };
-    assert.deepEqual(json.sources.map((s) => [s.name, s.paused]), [["hn", true], ["se", false]]);
+    const json = JSON.parse((await runCli(["sources", "list", "--json"], env)).stdout) as {
+      sources: { name: string; paused: boolean; settings: Record<string, unknown>; health: string }[];
+    };
+    assert.deepEqual(
+      json.sources.map((s) => [s.name, s.paused]),
+      [
+        ["hn", true],
+        ["se", false],
+      ],
+    );
     assert.equal(json.sources[1]!.settings["community"], "startups_se");
     assert.equal((await runCli(["sources", "resume", "hn"], env)).code, 0);
     assert.equal((await runCli(["sources", "remove", "hn"], env)).code, 0);
@@ -40,13 +54,25 @@ describe("threadsight sources", () => {
 
   it("refuses bad input naming the field and the rule", async () => {
     const cases: [string[], RegExp][] = [
-      [["sources", "add", "x", "--kind", "myspace"], /--kind must be one of hackernews, stackexchange, rss, got "myspace"/],
+      [
+        ["sources", "add", "x", "--kind", "myspace"],
+        /--kind must be one of hackernews, stackexchange, rss, got "myspace"/,
+      ],
       [["sources", "add", "x", "--kind", "stackexchange"], /settings\.site is required/],
-      [["sources", "add", "x", "--kind", "rss", "--settings", '{"url":"ftp://x"}'], /settings\.url must be an http or https URL/],
+      [
+        ["sources", "add", "x", "--kind", "rss", "--settings", '{"url":"ftp://x"}'],
+        /settings\.url must be an http or https URL/,
+      ],
       [["sources", "add", "x", "--kind", "hackernews", "--settings", "{not json"], /--settings must be a JSON object/],
-      [["sources", "add", "x", "--kind", "hackernews", "--interval", "1"], /--interval must be a whole number of seconds between 10 and 86400, got "1"/],
+      [
+        ["sources", "add", "x", "--kind", "hackernews", "--interval", "1"],
+        /--interval must be a whole number of seconds between 10 and 86400, got "1"/,
+      ],
       [["sources", "add", "Bad Name", "--kind", "hackernews"], /NAME must be 1-64 lowercase letters/],
-      [["sources", "add", "se", "--kind", "stackexchange", "--settings", '{"site":"startups"}'], /a source named "se" already exists/],
+      [
+        ["sources", "add", "se", "--kind", "stackexchange", "--settings", '{"site":"startups"}'],
+        /a source named "se" already exists/,
+      ],
     ];
     for (const [args, message] of cases) {
       const res = await runCli(args, env);

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Post } from "../../src/model/post.js";
 import { stackExchangeConnector } from "../../src/sources/stackexchange/se-connector.js";
-import { corporaSkip } from "../harness/seed.js";
 import { seCorpusPosts } from "../fakes/corpus-posts.js";
 import type { FakeStackExchange } from "../fakes/stackexchange-server.js";
 import { startFakeStackExchange } from "../fakes/stackexchange-server.js";
+import { corporaSkip } from "../harness/seed.js";
 import { pollOnce } from "./poll-helpers.js";
 
 const skip = corporaSkip();
@@ -29,7 +29,11 @@ describe("Stack Exchange connector against the local API 2.3", { skip }, () => {
     const second = await pollOnce(stackExchangeConnector, settings(), first.cursor);
     assert.equal(second.error, undefined);
     assert.equal(second.batches.length, 2, "100 + 50 via has_more");
-    assert.deepEqual(new Set(second.posts.map((p) => p.id)), new Set(questions.slice(0, 150).map((q) => q.id)), "ids are stackexchange:startups_se:<id>, as in the dump");
+    assert.deepEqual(
+      new Set(second.posts.map((p) => p.id)),
+      new Set(questions.slice(0, 150).map((q) => q.id)),
+      "ids are stackexchange:startups_se:<id>, as in the dump",
+    );
     const dumpFirst = questions[0]!;
     const liveFirst = second.posts.find((p) => p.id === dumpFirst.id)!;
     assert.equal(liveFirst.title, dumpFirst.title);
@@ -66,7 +70,13 @@ describe("Stack Exchange connector against the local API 2.3", { skip }, () => {
 
   it("refuses bad settings naming the field", () => {
     assert.throws(() => stackExchangeConnector.validate({}), /settings\.site is required/);
-    assert.throws(() => stackExchangeConnector.validate({ site: "Bad Site" }), /settings\.site must be an API site name/);
-    assert.throws(() => stackExchangeConnector.validate({ site: "startups", pagesize: 5 }), /settings\.pagesize is not a setting/);
+    assert.throws(
+      () => stackExchangeConnector.validate({ site: "Bad Site" }),
+      /settings\.site must be an API site name/,
+    );
+    assert.throws(
+      () => stackExchangeConnector.validate({ site: "startups", pagesize: 5 }),
+      /settings\.pagesize is not a setting/,
+    );
   });
 });

@@ -10,17 +10,17 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { loadConfig } from "../../src/config.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
-import { corporaSkip, runCli } from "../harness/seed.js";
 import { hnCorpusPosts } from "../fakes/corpus-posts.js";
 import type { FakeHn } from "../fakes/hackernews-server.js";
 import { startFakeHn } from "../fakes/hackernews-server.js";
+import { corporaSkip, runCli } from "../harness/seed.js";
 
 const skip = corporaSkip();
 
@@ -37,18 +37,40 @@ describe("a SIGKILLed sync resumes with no gap and no duplicate", { skip, timeou
   });
 
   it("kills the first sync mid-poll; the second run writes the rest and every story once", async () => {
-    const env = { THREADSIGHT_DATA_DIR: dataDir, EMBED_WORKERS: "1", SYNC_USER_AGENT: "threadsight-sync/test (restart suite)", SYNC_LEASE_SECONDS: "5" };
+    const env = {
+      THREADSIGHT_DATA_DIR: dataDir,
+      EMBED_WORKERS: "1",
+      SYNC_USER_AGENT: "threadsight-sync/test (restart suite)",
+      SYNC_LEASE_SECONDS: "5",
+    };
     const stories = hn.publish(250);
     const firstId = stories[0]!.id;
-    const added = await runCli(["sources", "add", "hn", "--kind", "hackernews", "--settings", JSON.stringify({ firebaseUrl: hn.url, backlog: 500, refreshUpdates: false }), "--interval", "3600"], env);
+    const added = await runCli(
+      [
+        "sources",
+        "add",
+        "hn",
+        "--kind",
+        "hackernews",
+        "--settings",
+        JSON.stringify({ firebaseUrl: hn.url, backlog: 500, refreshUpdates: false }),
+        "--interval",
+        "3600",
+      ],
+      env,
+    );
     assert.equal(added.code, 0, added.stderr);
     // Slow answers stretch the poll over several batches, so the kill lands inside it.
     hn.inject({ path: /^\/v0\/item\//, kind: "slow", delayMs: 150, times: 100_000 });
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), "sync"], {
-      cwd: PACKAGE_ROOT,
-      env: { ...process.env, LOG_LEVEL: "warn", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(PACKAGE_ROOT, "test/harness/cli-entry.ts"), "sync"],
+      {
+        cwd: PACKAGE_ROOT,
+        env: { ...process.env, LOG_LEVEL: "warn", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
@@ -79,12 +101,24 @@ describe("a SIGKILLed sync resumes with no gap and no duplicate", { skip, timeou
 
     const resumed = await runCli(["sync", "--once"], env);
     assert.equal(resumed.code, 0, resumed.stderr);
-    const second = hn.requests.slice(requestsBefore).map((r) => /^\/v0\/item\/(\d+)\.json/.exec(r.url)?.[1]).filter((id): id is string => id !== undefined).map(Number);
-    assert.ok(Math.min(...second) >= saved! - 200, `the second run read from the saved cursor (${saved}), at most one batch earlier, not from the start; it began at ${Math.min(...second)}`);
+    const second = hn.requests
+      .slice(requestsBefore)
+      .map((r) => /^\/v0\/item\/(\d+)\.json/.exec(r.url)?.[1])
+      .filter((id): id is string => id !== undefined)
+      .map(Number);
+    assert.ok(
+      Math.min(...second) >= saved! - 200,
+      `the second run read from the saved cursor (${saved}), at most one batch earlier, not from the start; it began at ${Math.min(...second)}`,
+    );
     assert.equal(Math.max(...second), hn.maxItem);
     assert.deepEqual(hn.violations, []);
 
-    const config = loadConfig({ THREADSIGHT_DATA_DIR: dataDir, EMBED_WORKERS: "1", PATH: process.env.PATH, HOME: process.env.HOME });
+    const config = loadConfig({
+      THREADSIGHT_DATA_DIR: dataDir,
+      EMBED_WORKERS: "1",
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+    });
     const embedder = await createEmbedder(config);
     const index = await openSearchIndex(config);
     try {

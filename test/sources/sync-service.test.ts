@@ -15,21 +15,21 @@ import { SearchService } from "../../gen/threadsight/v1/search_pb.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
-import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";
 import { CONNECTORS } from "../../src/sources/connectors.js";
+import type { SourceStore } from "../../src/sources/store/source-store.js";
+import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
 import { runScheduler } from "../../src/sources/sync/scheduler.js";
 import { createSyncMetrics } from "../../src/sources/sync/sync-metrics.js";
-import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
-import type { SourceStore } from "../../src/sources/store/source-store.js";
-import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
-import { startService } from "../harness/service.js";
-import type { RunningService } from "../harness/service.js";
-import { corporaSkip } from "../harness/seed.js";
 import { hnCorpusPosts } from "../fakes/corpus-posts.js";
 import type { FakeHn } from "../fakes/hackernews-server.js";
 import { startFakeHn } from "../fakes/hackernews-server.js";
+import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
+import { corporaSkip } from "../harness/seed.js";
+import type { RunningService } from "../harness/service.js";
+import { startService } from "../harness/service.js";
 
 const skip = corporaSkip();
 
@@ -67,7 +67,17 @@ describe("sync from a live source into the running service", { skip, timeout: 60
 
   const pollAll = () =>
     runScheduler(
-      { store, connectors: CONNECTORS, write: { index: svc.service.index, embedder, enricher }, owner: "test", leaseMs: 60_000, politeness: { minIntervalMs: 0 }, maxItemsPerPoll: 1000, metrics, log: () => undefined },
+      {
+        store,
+        connectors: CONNECTORS,
+        write: { index: svc.service.index, embedder, enricher },
+        owner: "test",
+        leaseMs: 60_000,
+        politeness: { minIntervalMs: 0 },
+        maxItemsPerPoll: 1000,
+        metrics,
+        log: () => undefined,
+      },
       new AbortController().signal,
       { once: true },
     );
@@ -78,12 +88,26 @@ describe("sync from a live source into the running service", { skip, timeout: 60
     const dump = path.join(tmp, "hn-items.jsonl");
     await writeFile(dump, old.map((i) => JSON.stringify(i)).join("\n") + "\n");
     const checkpoints = new CheckpointStore(svc.dataDir, "sync-test");
-    const loaded = await ingestFile(dump, { batchSize: 64 }, { index: svc.service.index, embedder, enricher, checkpoints, log: () => undefined });
+    const loaded = await ingestFile(
+      dump,
+      { batchSize: 64 },
+      { index: svc.service.index, embedder, enricher, checkpoints, log: () => undefined },
+    );
     assert.equal(loaded.stats.inserted, 10);
     const before = await svc.service.index.count();
 
     // The live source starts 20 items back (the dump's ten stories and their comments).
-    await store.add({ name: "hn", kind: "hackernews", settings: CONNECTORS.hackernews.validate({ firebaseUrl: hn.url, algoliaUrl: hn.url, backlog: 20, refreshUpdates: false }), intervalSeconds: 10 });
+    await store.add({
+      name: "hn",
+      kind: "hackernews",
+      settings: CONNECTORS.hackernews.validate({
+        firebaseUrl: hn.url,
+        algoliaUrl: hn.url,
+        backlog: 20,
+        refreshUpdates: false,
+      }),
+      intervalSeconds: 10,
+    });
     hn.edit(old[0]!.id, { score: 4242 });
     const [first] = await pollAll();
     assert.equal(first?.error, undefined, first?.error?.message);
@@ -99,9 +123,17 @@ describe("sync from a live source into the running service", { skip, timeout: 60
     const [second] = await pollAll();
     assert.equal(second?.error, undefined, second?.error?.message);
     assert.equal(second!.inserted, 1);
-    const out = await callUnaryWithMetadata(client, SearchService.method.semanticSearch, { query: fresh!["title"] as string, limit: 5, subforums: ["hackernews"] }, { authorization: `Bearer ${key}` });
+    const out = await callUnaryWithMetadata(
+      client,
+      SearchService.method.semanticSearch,
+      { query: fresh!["title"] as string, limit: 5, subforums: ["hackernews"] },
+      { authorization: `Bearer ${key}` },
+    );
     assert.equal(out.error, undefined, out.error?.details);
-    assert.ok(out.response!.results.some((r) => r.id === `hackernews:${fresh!.id}`), `searching its title finds hackernews:${fresh!.id}: ${out.response!.results.map((r) => r.id).join(", ")}`);
+    assert.ok(
+      out.response!.results.some((r) => r.id === `hackernews:${fresh!.id}`),
+      `searching its title finds hackernews:${fresh!.id}: ${out.response!.results.map((r) => r.id).join(", ")}`,
+    );
     const text = await registry.metrics();
     assert.match(text, /threadsight_source_posts_total\{source="hn",kind="hackernews",outcome="inserted"\} 1/);
     assert.match(text, /threadsight_source_lag_seconds_count\{source="hn",kind="hackernews"\} [1-9]/);
@@ -109,7 +141,12 @@ describe("sync from a live source into the running service", { skip, timeout: 60
   });
 
   it("a source that keeps failing turns unhealthy and is retried later, without stopping the others", async () => {
-    await store.add({ name: "broken", kind: "stackexchange", settings: CONNECTORS.stackexchange.validate({ site: "startups", apiUrl: "http://127.0.0.1:9" }), intervalSeconds: 10 });
+    await store.add({
+      name: "broken",
+      kind: "stackexchange",
+      settings: CONNECTORS.stackexchange.validate({ site: "startups", apiUrl: "http://127.0.0.1:9" }),
+      intervalSeconds: 10,
+    });
     for (let i = 0; i < 3; i += 1) {
       await store.setPaused("broken", false);
       await store.setPaused("hn", false);

@@ -8,19 +8,31 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { AUTO_BUILD_MIN_POSTS, ensureTopicModel, postsBuiltFrom, REFRESH_GROWTH_SHARE, topicModelNeed } from "../../src/topics/auto-build.js";
+import {
+  AUTO_BUILD_MIN_POSTS,
+  ensureTopicModel,
+  postsBuiltFrom,
+  REFRESH_GROWTH_SHARE,
+  topicModelNeed,
+} from "../../src/topics/auto-build.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { loadTopicModel, topicModelPath } from "../../src/topics/model-file.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
 import { trendCorpus } from "./fixture.js";
+import { MemoryTrendStore } from "./memory-trend-store.js";
 
 const { posts } = trendCorpus(true);
-const model = (extra: Partial<TopicModel> = {}): TopicModel => ({ ...buildTopicModel(posts, { k: 3, seed: 42 }).model, ...extra });
+const model = (extra: Partial<TopicModel> = {}): TopicModel => ({
+  ...buildTopicModel(posts, { k: 3, seed: 42 }).model,
+  ...extra,
+});
 
 describe("topicModelNeed", () => {
   it("builds only from enough posts", () => {
-    assert.deepEqual(topicModelNeed(undefined, AUTO_BUILD_MIN_POSTS - 1), { action: "too-few", minPosts: AUTO_BUILD_MIN_POSTS });
+    assert.deepEqual(topicModelNeed(undefined, AUTO_BUILD_MIN_POSTS - 1), {
+      action: "too-few",
+      minPosts: AUTO_BUILD_MIN_POSTS,
+    });
     assert.deepEqual(topicModelNeed(undefined, AUTO_BUILD_MIN_POSTS), { action: "build" });
     assert.deepEqual(topicModelNeed(undefined, 0), { action: "too-few", minPosts: AUTO_BUILD_MIN_POSTS });
   });
@@ -30,7 +42,11 @@ describe("topicModelNeed", () => {
     const at = 1000 * (1 + REFRESH_GROWTH_SHARE);
     assert.deepEqual(topicModelNeed(m, at - 1), { action: "current", builtFromPosts: 1000 });
     assert.deepEqual(topicModelNeed(m, at), { action: "refresh", builtFromPosts: 1000 });
-    assert.deepEqual(topicModelNeed(m, 400), { action: "current", builtFromPosts: 1000 }, "a shrunken index keeps its model");
+    assert.deepEqual(
+      topicModelNeed(m, 400),
+      { action: "current", builtFromPosts: 1000 },
+      "a shrunken index keeps its model",
+    );
     assert.deepEqual(topicModelNeed(m, 1100, { growthShare: 0.1 }), { action: "refresh", builtFromPosts: 1000 });
   });
 
@@ -38,7 +54,10 @@ describe("topicModelNeed", () => {
     const m = model();
     delete m.builtFromPosts;
     assert.equal(postsBuiltFrom(m), posts.length);
-    assert.equal(postsBuiltFrom({ ...m, corpus: undefined } as TopicModel), m.topics.reduce((s, t) => s + t.size, 0));
+    assert.equal(
+      postsBuiltFrom({ ...m, corpus: undefined } as TopicModel),
+      m.topics.reduce((s, t) => s + t.size, 0),
+    );
   });
 });
 
@@ -85,7 +104,10 @@ describe("ensureTopicModel", () => {
     const first = (await loadTopicModel(file))!;
     assert.equal(first.builtFromPosts, 100);
     assert.equal(first.version, 1);
-    assert.ok(s.store.posts.every((p) => p.topicId !== ""), "every post is tagged with a topic");
+    assert.ok(
+      s.store.posts.every((p) => p.topicId !== ""),
+      "every post is tagged with a topic",
+    );
 
     // 40% more posts: under the 50% share, so the model stays and the store is not even opened.
     s.store.posts.push(...posts.slice(100, 140).map((p) => ({ ...p, topicId: "" })));

@@ -3,7 +3,15 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { acceleration, FULL_HISTORY_WINDOWS, growthRate, median, robustZ, trendScore, Z_CLIP } from "../../src/core/trends/formulas.js";
+import {
+  acceleration,
+  FULL_HISTORY_WINDOWS,
+  growthRate,
+  median,
+  robustZ,
+  trendScore,
+  Z_CLIP,
+} from "../../src/core/trends/formulas.js";
 import { trendingKeywords } from "../../src/core/trends/log-odds.js";
 
 describe("growthRate", () => {
@@ -93,7 +101,9 @@ describe("trendingKeywords", () => {
   const background = counts("google seo ranking backlinks ".repeat(50).trim());
   it("finds the words new in this window, not the topic's usual words", () => {
     const prev = counts("google seo ranking backlinks ".repeat(10).trim());
-    const now = counts(`${"google seo ranking backlinks ".repeat(10)}helpful content update helpful content update helpful content`);
+    const now = counts(
+      `${"google seo ranking backlinks ".repeat(10)}helpful content update helpful content update helpful content`,
+    );
     const top = trendingKeywords(now, prev, background).map((k) => k.term);
     assert.deepEqual(top.slice(0, 3).sort(), ["content", "helpful", "update"]);
     assert.ok(!top.includes("google"));
@@ -111,14 +121,22 @@ describe("trendingKeywords", () => {
     const now = counts(`${"google seo ranking backlinks ".repeat(75)}mean mean discount discount`);
     const plain = trendingKeywords(now, prev, bg).map((k) => k.term);
     assert.deepEqual(plain.slice(0, 2), ["mean", "discount"]);
-    const rarity = new Map([["mean", 1], ["discount", 4]]);
+    const rarity = new Map([
+      ["mean", 1],
+      ["discount", 4],
+    ]);
     const weighted = trendingKeywords(now, prev, bg, { weight: (t) => rarity.get(t) ?? 2 });
-    assert.deepEqual(weighted.slice(0, 2).map((k) => k.term), ["discount", "mean"]);
+    assert.deepEqual(
+      weighted.slice(0, 2).map((k) => k.term),
+      ["discount", "mean"],
+    );
     for (const k of weighted) assert.equal(k.score, k.z * (rarity.get(k.term) ?? 2));
   });
   it("leaves out a plural beside its singular and fills the list from further down", () => {
     const prev = counts("google seo ranking backlinks ".repeat(10).trim());
-    const now = counts(`${"google seo ranking backlinks ".repeat(10)}coupon coupon coupon coupons coupons udemy udemy courses courses course course book book`);
+    const now = counts(
+      `${"google seo ranking backlinks ".repeat(10)}coupon coupon coupon coupons coupons udemy udemy courses courses course course book book`,
+    );
     // Equal counts rank alphabetically: book, coupons, course, courses, udemy.
     const top = trendingKeywords(now, prev, background, { top: 4 }).map((k) => k.term);
     assert.deepEqual(top, ["coupon", "book", "course", "udemy"]);

@@ -32,14 +32,15 @@ describe("LanceDbTrendStore re-tag of every post", () => {
     const dir = LanceDbIndex.dirFor(root);
     const inspect = <T>(read: (table: LanceTable) => Promise<T>): Promise<T> => withPostsTable(dir, read);
     // Per index: its type and [indexed, unindexed] rows.
-    const indexes = () => inspect(async (table) => {
-      const out: Record<string, { type: string; rows: [number, number] }> = {};
-      for (const entry of await table.listIndices()) {
-        const stats = await table.indexStats(entry.name);
-        out[entry.name] = { type: entry.indexType, rows: [stats?.numIndexedRows ?? 0, stats?.numUnindexedRows ?? 0] };
-      }
-      return out;
-    });
+    const indexes = () =>
+      inspect(async (table) => {
+        const out: Record<string, { type: string; rows: [number, number] }> = {};
+        for (const entry of await table.listIndices()) {
+          const stats = await table.indexStats(entry.name);
+          out[entry.name] = { type: entry.indexType, rows: [stats?.numIndexedRows ?? 0, stats?.numUnindexedRows ?? 0] };
+        }
+        return out;
+      });
     try {
       const index = new LanceDbIndex({ dir, vectorIndexMinRows: 500 });
       await index.open(MODEL, DIMS);
@@ -56,9 +57,17 @@ describe("LanceDbTrendStore re-tag of every post", () => {
       // In two calls, as a rebuild re-tags in batches: the second must find the id index rebuilt,
       // or LanceDB's join falls back to rewriting whole rows.
       const assignments = posts.map((p, i) => ({ id: p.id, topicId: `t${i % 4}` }));
-      const written = (await store.setTopics(assignments.slice(0, 250))) + (await store.setTopics(assignments.slice(250)));
+      const written =
+        (await store.setTopics(assignments.slice(0, 250))) + (await store.setTopics(assignments.slice(250)));
       assert.equal(written, 600);
-      const topics = await inspect(async (table) => (await table.query().select(["id", "topic_id", "title"]).toArray()) as { id: string; topic_id: string; title: string }[]);
+      const topics = await inspect(
+        async (table) =>
+          (await table.query().select(["id", "topic_id", "title"]).toArray()) as {
+            id: string;
+            topic_id: string;
+            title: string;
+          }[],
+      );
       assert.equal(topics.length, 600);
       const byId = new Map(posts.map((p, i) => [p.id, { topic: `t${i % 4}`, title: p.title }]));
       for (const row of topics) assert.deepEqual({ topic: row.topic_id, title: row.title }, byId.get(row.id), row.id);

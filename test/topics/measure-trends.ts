@@ -10,8 +10,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TrendsCore } from "../../src/core/trends.js";
 import type { TrendsParams } from "../../src/core/trends.js";
+import { TrendsCore } from "../../src/core/trends.js";
 import { LanceDbIndex } from "../../src/index/lancedb-index.js";
 import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
@@ -61,7 +61,9 @@ async function time(store: TrendStore, model: TopicModel, runs: number): Promise
       trends = out.trends.length;
       posts = out.trends.reduce((s, t) => s + t.postCount, 0);
     }
-    lines.push(`  ${label}: p50 ${median(ms).toFixed(1)} ms, min ${Math.min(...ms).toFixed(1)}, max ${Math.max(...ms).toFixed(1)} (${runs} runs; ${trends} trends, ${posts} posts in them)`);
+    lines.push(
+      `  ${label}: p50 ${median(ms).toFixed(1)} ms, min ${Math.min(...ms).toFixed(1)}, max ${Math.max(...ms).toFixed(1)} (${runs} runs; ${trends} trends, ${posts} posts in them)`,
+    );
   }
   return lines;
 }
@@ -77,11 +79,16 @@ async function main(): Promise<void> {
   const reddit = args.includes("--hn-only") ? [] : corpora.reddit;
   const raw = [...hackernews, ...reddit];
   const vectors = raw.map((p) => embed(`${p.title} ${p.content.slice(0, 1000)}`));
-  const built = buildTopicModel(raw.map((p, i) => ({ id: p.id, vector: vectors[i]!, title: p.title, content: p.content })), { seed: 42 });
+  const built = buildTopicModel(
+    raw.map((p, i) => ({ id: p.id, vector: vectors[i]!, title: p.title, content: p.content })),
+    { seed: 42 },
+  );
   const posts = raw.map((p, i) => ({ ...asIndexed(p, vectors[i]!), topicId: built.topicIds[i]! }));
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   console.log(`machine: ${cpu}, ${os.cpus().length} cores; Node ${process.version}`);
-  console.log(`data: ${posts.length} real posts (${hackernews.length} HN, ${reddit.length} reddit), ${built.model.topics.length} topics, ${DIMS}-d hashed vectors`);
+  console.log(
+    `data: ${posts.length} real posts (${hackernews.length} HN, ${reddit.length} reddit), ${built.model.topics.length} topics, ${DIMS}-d hashed vectors`,
+  );
   for (const backend of chosen) {
     const root = mkdtempSync(path.join(os.tmpdir(), "threadsight-measure-trends-"));
     let stop = async () => {};
@@ -95,7 +102,12 @@ async function main(): Promise<void> {
       } else {
         const server = await startWeaviate();
         stop = () => server.stop();
-        const conn = { httpUrl: server.httpUrl, grpcUrl: server.grpcUrl, collection: "MeasureTrends", consistency: "ONE" as const };
+        const conn = {
+          httpUrl: server.httpUrl,
+          grpcUrl: server.grpcUrl,
+          collection: "MeasureTrends",
+          consistency: "ONE" as const,
+        };
         index = new WeaviateIndex({ ...conn, replicationFactor: 1, shards: 1, fusion: "relativeScore" });
         store = new WeaviateTrendStore(conn);
       }

@@ -4,8 +4,24 @@
  * is how "both backends give the same trends" is tested; core tests use it for the edge cases.
  */
 import type { EnrichedPost } from "../../src/model/post.js";
-import { bucketCount, byEngagement, bySubforumCount, TOP_SUBFORUMS, TOPIC_POST_CONTENT_CHARS, trendInputsByParts } from "../../src/topics/trend-store.js";
-import type { ScannedPost, TimeWindow, TopicAssignment, TopicPost, TopicWindowStats, TopPostsAsk, TrendInputs, TrendStore } from "../../src/topics/trend-store.js";
+import type {
+  ScannedPost,
+  TimeWindow,
+  TopicAssignment,
+  TopicPost,
+  TopicWindowStats,
+  TopPostsAsk,
+  TrendInputs,
+  TrendStore,
+} from "../../src/topics/trend-store.js";
+import {
+  bucketCount,
+  byEngagement,
+  bySubforumCount,
+  TOP_SUBFORUMS,
+  TOPIC_POST_CONTENT_CHARS,
+  trendInputsByParts,
+} from "../../src/topics/trend-store.js";
 
 type StoredPost = EnrichedPost & { vector?: Float32Array };
 
@@ -46,7 +62,10 @@ export class MemoryTrendStore implements TrendStore {
         upvotes: ps.reduce((s, p) => s + p.upvotes, 0),
         comments: ps.reduce((s, p) => s + p.comments, 0),
         meanSentiment: ps.reduce((s, p) => s + p.sentimentScore, 0) / ps.length,
-        topSubforums: [...subs].map(([subforum, count]) => ({ subforum, count })).sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
+        topSubforums: [...subs]
+          .map(([subforum, count]) => ({ subforum, count }))
+          .sort(bySubforumCount)
+          .slice(0, TOP_SUBFORUMS),
       };
     });
   }
@@ -78,14 +97,28 @@ export class MemoryTrendStore implements TrendStore {
   private topOf(topicId: string, window: TimeWindow, n: number): TopicPost[] {
     return this.posts
       .filter((p) => p.topicId === topicId && inWindow(p, window))
-      .map((p) => ({ id: p.id, title: p.title, content: p.content.slice(0, TOPIC_POST_CONTENT_CHARS), subforum: p.subforum, upvotes: p.upvotes, comments: p.comments, created: p.created }))
+      .map((p) => ({
+        id: p.id,
+        title: p.title,
+        content: p.content.slice(0, TOPIC_POST_CONTENT_CHARS),
+        subforum: p.subforum,
+        upvotes: p.upvotes,
+        comments: p.comments,
+        created: p.created,
+      }))
       .sort(byEngagement)
       .slice(0, Math.max(0, n));
   }
 
   async *scanVectors(batchSize: number): AsyncIterable<ScannedPost[]> {
     for (let i = 0; i < this.posts.length; i += batchSize) {
-      yield this.posts.slice(i, i + batchSize).map((p) => ({ id: p.id, vector: p.vector ?? new Float32Array(0), title: p.title, content: p.content, topicId: p.topicId }));
+      yield this.posts.slice(i, i + batchSize).map((p) => ({
+        id: p.id,
+        vector: p.vector ?? new Float32Array(0),
+        title: p.title,
+        content: p.content,
+        topicId: p.topicId,
+      }));
     }
   }
 

@@ -5,13 +5,33 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { bucketsAligned, bucketsFromCells, cellKey, dayAligned, mergeCell, rollupAll, rollupDelta, statsFromCells, TOTAL_DAY, TOTAL_TOPIC } from "../../src/topics/rollup.js";
 import type { RollupCell, RollupPost } from "../../src/topics/rollup.js";
+import {
+  bucketsAligned,
+  bucketsFromCells,
+  cellKey,
+  dayAligned,
+  mergeCell,
+  rollupAll,
+  rollupDelta,
+  statsFromCells,
+  TOTAL_DAY,
+  TOTAL_TOPIC,
+} from "../../src/topics/rollup.js";
 import { trendCorpus } from "./fixture.js";
 import { MemoryTrendStore } from "./memory-trend-store.js";
 
 const DAY = 86_400_000;
-const post = (over: Partial<RollupPost> = {}): RollupPost => ({ id: "a", topicId: "t1", created: Date.UTC(2024, 0, 5, 13), upvotes: 10, comments: 2, sentimentScore: 0.5, subforum: "s1", ...over });
+const post = (over: Partial<RollupPost> = {}): RollupPost => ({
+  id: "a",
+  topicId: "t1",
+  created: Date.UTC(2024, 0, 5, 13),
+  upvotes: 10,
+  comments: 2,
+  sentimentScore: 0.5,
+  subforum: "s1",
+  ...over,
+});
 
 function applyAll(base: Map<string, RollupCell>, delta: Map<string, RollupCell>): Map<string, RollupCell> {
   const out = new Map(base);
@@ -29,7 +49,11 @@ describe("rollups", () => {
       assert.deepEqual(c.subforums, c.topicId === TOTAL_TOPIC ? {} : { s1: 0 });
     }
     const cells = applyAll(rollupAll([post()]), delta);
-    assert.deepEqual(cells.get(cellKey("t1", Date.UTC(2024, 0, 5)))?.subforums, { s1: 1 }, "zeroed subforums are dropped on merge");
+    assert.deepEqual(
+      cells.get(cellKey("t1", Date.UTC(2024, 0, 5)))?.subforums,
+      { s1: 1 },
+      "zeroed subforums are dropped on merge",
+    );
   });
 
   it("a post that moves topic and day leaves its old cell and joins the new one", () => {
@@ -43,7 +67,10 @@ describe("rollups", () => {
   it("posts without a topic count in TOTAL only", () => {
     const cells = rollupAll([post({ topicId: "" }), post({ id: "b" })]);
     assert.equal(cells.get(cellKey(TOTAL_TOPIC, TOTAL_DAY))?.count, 2);
-    assert.deepEqual(statsFromCells(cells.values()).map((s) => s.count), [1]);
+    assert.deepEqual(
+      statsFromCells(cells.values()).map((s) => s.count),
+      [1],
+    );
   });
 
   it("folds cells into the oracle's per-topic stats and baselines", async () => {
@@ -52,11 +79,15 @@ describe("rollups", () => {
     const oracle = new MemoryTrendStore(posts);
     const window = { from: Date.UTC(2024, 1, 1), to: Date.UTC(2024, 2, 1) - 1 };
     const inWindow = cells.filter((c) => c.day >= window.from && c.day <= window.to);
-    const round = <T>(x: T): T => JSON.parse(JSON.stringify(x, (_k, v: unknown) => (typeof v === "number" ? Number(v.toPrecision(9)) : v))) as T;
+    const round = <T>(x: T): T =>
+      JSON.parse(JSON.stringify(x, (_k, v: unknown) => (typeof v === "number" ? Number(v.toPrecision(9)) : v))) as T;
     const byId = <T extends { topicId: string }>(xs: T[]) => [...xs].sort((a, b) => a.topicId.localeCompare(b.topicId));
     assert.deepEqual(round(byId(statsFromCells(inWindow))), round(byId(await oracle.aggregateByTopic(window))));
     const range = { from: Date.UTC(2023, 11, 4), to: Date.UTC(2024, 2, 31) - 1 };
-    assert.deepEqual(Object.fromEntries(bucketsFromCells(cells, range, 7 * DAY)), Object.fromEntries(await oracle.countsByTopicAndBucket(range, 7 * DAY)));
+    assert.deepEqual(
+      Object.fromEntries(bucketsFromCells(cells, range, 7 * DAY)),
+      Object.fromEntries(await oracle.countsByTopicAndBucket(range, 7 * DAY)),
+    );
   });
 
   it("answers only whole-day windows and whole-day buckets from cells", () => {

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { termRarity } from "../../src/core/trends/rarity.js";
 import { buildTopicModel } from "../../src/topics/build.js";
-import { checkTopicModel, MIN_CORPUS_DOCUMENTS } from "../../src/topics/topic-model.js";
-import type { TopicModel } from "../../src/topics/topic-model.js";
 import { postText, terms } from "../../src/topics/terms.js";
+import type { TopicModel } from "../../src/topics/topic-model.js";
+import { checkTopicModel, MIN_CORPUS_DOCUMENTS } from "../../src/topics/topic-model.js";
 import { trendCorpus } from "./fixture.js";
 
 const { posts } = trendCorpus(false);
@@ -26,21 +26,39 @@ describe("corpus term counts in the topic model", () => {
     }
     assert.ok(corpus.documentFrequency.every(([, n]) => n >= MIN_CORPUS_DOCUMENTS));
     const counts = corpus.documentFrequency.map(([, n]) => n);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+    );
   });
 
   it("a model file with malformed corpus counts is refused with a reason; one without them loads", () => {
     const plain = JSON.parse(JSON.stringify(model)) as TopicModel;
     delete plain.corpus;
     assert.equal(checkTopicModel(plain, "m.json").corpus, undefined);
-    for (const corpus of [null, { posts: 3 }, { posts: "3", documentFrequency: [] }, { posts: 3, documentFrequency: [["a", "1"]] }, { posts: 3, documentFrequency: ["a"] }]) {
-      assert.throws(() => checkTopicModel({ ...model, corpus }, "m.json"), /m\.json is not a topic model: corpus term counts are malformed/);
+    for (const corpus of [
+      null,
+      { posts: 3 },
+      { posts: "3", documentFrequency: [] },
+      { posts: 3, documentFrequency: [["a", "1"]] },
+      { posts: 3, documentFrequency: ["a"] },
+    ]) {
+      assert.throws(
+        () => checkTopicModel({ ...model, corpus }, "m.json"),
+        /m\.json is not a topic model: corpus term counts are malformed/,
+      );
     }
   });
 });
 
 describe("termRarity", () => {
-  const corpus = { posts: 999, documentFrequency: [["mean", 499], ["discount", 9]] as [string, number][] };
+  const corpus = {
+    posts: 999,
+    documentFrequency: [
+      ["mean", 499],
+      ["discount", 9],
+    ] as [string, number][],
+  };
   const withCorpus: TopicModel = { ...model, corpus };
   const rarity = termRarity(withCorpus);
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { clipAtToken, isStopword, postText, stripLinks, terms, TOKEN } from "../../src/topics/terms.js";
+import { clipAtToken, isStopword, postText, stripLinks, TOKEN, terms } from "../../src/topics/terms.js";
 import { CORPORA, corporaSkip } from "../harness/seed.js";
 
 /** The regex definition of terms(): match TOKEN on the lower-cased text without its links, then the same word rules. */
@@ -31,7 +31,31 @@ function isPrefix(a: readonly string[], b: readonly string[]): boolean {
   return a.length <= b.length && a.every((t, i) => t === b[i]);
 }
 
-const ALPHABET = ["a", "B", "z", "0", "9", "'", "+", "#", ".", "-", " ", ",", "é", "ß", "İ", "中", "🎉", "𝐀", "\ud800", "\udc00", "s", "'s", "\n"];
+const ALPHABET = [
+  "a",
+  "B",
+  "z",
+  "0",
+  "9",
+  "'",
+  "+",
+  "#",
+  ".",
+  "-",
+  " ",
+  ",",
+  "é",
+  "ß",
+  "İ",
+  "中",
+  "🎉",
+  "𝐀",
+  "\ud800",
+  "\udc00",
+  "s",
+  "'s",
+  "\n",
+];
 
 /** `count` strings of up to 40 pieces of {@link ALPHABET}, the same every run for a seed, each with the generator's next number in [0, 1). */
 function* randomTexts(seed: number, count: number): Generator<{ text: string; next: () => number }> {
@@ -54,20 +78,27 @@ const CASES = [
   "emoji 🎉🚀 party🎉time 𝒳𝒴𝒵 math letters 𝐀𝐁𝐂 and lone \ud800 surrogate \udc00 here a\ud800b",
   "a'-b a'- a+- a#. '''' ---- .... ++++ #### x+y#z.w'v-u",
   "abcdefghijklmnopqrstuvwxyz0123456789 averyveryveryverylongwordthatexceedslimits",
-  "https://www.example.com/path?q=1&x=2 user@example.org <a href=\"x\">link</a> &amp; &gt;",
+  'https://www.example.com/path?q=1&x=2 user@example.org <a href="x">link</a> &amp; &gt;',
 ];
 
 describe("terms", () => {
   it("drops contractions in the apostrophe-less form it gives them, and keeps the words around them", () => {
-    assert.deepEqual(terms("I don't think it's broken, but you'll see: they're shipping Rust and it wasn't slow"), ["broken", "shipping", "rust", "slow"]);
+    assert.deepEqual(terms("I don't think it's broken, but you'll see: they're shipping Rust and it wasn't slow"), [
+      "broken",
+      "shipping",
+      "rust",
+      "slow",
+    ]);
   });
 
   it("leaves links out, and keeps a domain written without a scheme", () => {
     assert.deepEqual(
-      terms("My first $20 with Alibaba: http://eugenehennie.com/my-first-20-with-alibaba/ (see [the post](https://Example.org/a-b?c=d) or www.foo-bar.io/x). Shopify.com works"),
+      terms(
+        "My first $20 with Alibaba: http://eugenehennie.com/my-first-20-with-alibaba/ (see [the post](https://Example.org/a-b?c=d) or www.foo-bar.io/x). Shopify.com works",
+      ),
       ["first", "alibaba", "post", "shopify.com", "works"],
     );
-    assert.deepEqual(terms("<a href=\"http://x.io/deep-link\">pricing</a>"), ["href", "pricing"]);
+    assert.deepEqual(terms('<a href="http://x.io/deep-link">pricing</a>'), ["href", "pricing"]);
   });
 
   it("equals the token regex on edge cases", () => {
@@ -75,7 +106,8 @@ describe("terms", () => {
   });
 
   it("equals the token regex on random strings over a tricky alphabet", () => {
-    for (const { text } of randomTexts(12345, 3000)) assert.deepEqual(terms(text), regexTerms(text), JSON.stringify(text));
+    for (const { text } of randomTexts(12345, 3000))
+      assert.deepEqual(terms(text), regexTerms(text), JSON.stringify(text));
   });
 
   it("equals the token regex on real post text", { skip: corporaSkip() }, () => {
@@ -99,7 +131,11 @@ describe("terms", () => {
     assert.equal(clipAtToken("see node.js docs", 9), "see ");
     assert.equal(clipAtToken("short", 100), "short");
     assert.equal(clipAtToken("𝐀𝐁𝐂 x", 3), "");
-    assert.deepEqual(terms(postText("Launch", "In the hope that the new platform would", 30)), ["launch", "launch", "hope"]);
+    assert.deepEqual(terms(postText("Launch", "In the hope that the new platform would", 30)), [
+      "launch",
+      "launch",
+      "hope",
+    ]);
     for (const { text, next } of randomTexts(777, 3000)) {
       const max = Math.floor(next() * (text.length + 1));
       const clipped = clipAtToken(text, max);
@@ -111,14 +147,17 @@ describe("terms", () => {
   });
 
   it("gives only terms the whole body has when real bodies are cut", { skip: corporaSkip() }, () => {
-    const lines = readFileSync(path.join(CORPORA, "hackernews_2015_2016/hacker_news.csv"), "utf8").slice(0, 1_000_000).split("\n");
+    const lines = readFileSync(path.join(CORPORA, "hackernews_2015_2016/hacker_news.csv"), "utf8")
+      .slice(0, 1_000_000)
+      .split("\n");
     let cutInsideWord = 0;
     for (const line of lines) {
       if (line.length < 120) continue;
       const whole = new Set(terms(line));
       for (const max of [37, 61, 100]) {
         if (/[\p{L}\p{N}]/u.test(line[max - 1]!) && /[\p{L}\p{N}]/u.test(line[max]!)) cutInsideWord++;
-        for (const t of terms(postText("", line, max))) assert.ok(whole.has(t), `"${t}" from ${JSON.stringify(line.slice(0, max + 10))}`);
+        for (const t of terms(postText("", line, max)))
+          assert.ok(whole.has(t), `"${t}" from ${JSON.stringify(line.slice(0, max + 10))}`);
       }
     }
     assert.ok(cutInsideWord > 500, `the sample cuts inside words (${cutInsideWord})`);

@@ -11,13 +11,19 @@ import { after, describe, it } from "node:test";
 import { createTopicAssigner } from "../../src/topics/assigner.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { chooseK, seedTrials, sphericalKMeans } from "../../src/topics/kmeans.js";
-import { loadTopicModel, reportTopicModel, saveTopicModel, TopicModelFile, topicModelPath } from "../../src/topics/model-file.js";
-import { assignTopic, hasTheme, matchTopicIds, MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
+import {
+  loadTopicModel,
+  reportTopicModel,
+  saveTopicModel,
+  TopicModelFile,
+  topicModelPath,
+} from "../../src/topics/model-file.js";
 import { terms } from "../../src/topics/terms.js";
+import { assignTopic, hasTheme, MIN_LABEL_COVERAGE, matchTopicIds } from "../../src/topics/topic-model.js";
 import { unit } from "../../src/topics/vectors.js";
 import { embed } from "../index/synthetic.js";
-import { THEMES, trendCorpus } from "./fixture.js";
 import type { ThemeName } from "./fixture.js";
+import { THEMES, trendCorpus } from "./fixture.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "threadsight-topics-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -95,9 +101,14 @@ describe("buildTopicModel", () => {
     assert.ok(purity(built.topicIds, truth) > 0.95, `purity ${purity(built.topicIds, truth)}`);
     for (const topic of built.model.topics) {
       const members = posts.filter((_, i) => built.topicIds[i] === topic.id).map((p) => themeOf.get(p.id)!);
-      const theme = members.sort((a, b) => members.filter((m) => m === b).length - members.filter((m) => m === a).length)[0] as ThemeName;
+      const theme = members.sort(
+        (a, b) => members.filter((m) => m === b).length - members.filter((m) => m === a).length,
+      )[0] as ThemeName;
       const vocab = new Set<string>(THEMES[theme]);
-      assert.ok(topic.keywords.slice(0, 3).every((k) => vocab.has(k) || ["helpful", "content", "update"].includes(k)), `${theme}: ${topic.keywords.join(",")}`);
+      assert.ok(
+        topic.keywords.slice(0, 3).every((k) => vocab.has(k) || ["helpful", "content", "update"].includes(k)),
+        `${theme}: ${topic.keywords.join(",")}`,
+      );
       assert.equal(topic.label, topic.keywords.slice(0, 3).join(" · "));
       assert.ok(topic.terms.length > 0 && topic.size === members.length);
     }
@@ -116,7 +127,12 @@ describe("buildTopicModel", () => {
   });
 
   it("ranks label words by the posts using them: two posts repeating a word do not name their topic", () => {
-    const spam = new Set(posts.filter((_, i) => truth[i] === "crypto").slice(0, 2).map((p) => p.id));
+    const spam = new Set(
+      posts
+        .filter((_, i) => truth[i] === "crypto")
+        .slice(0, 2)
+        .map((p) => p.id),
+    );
     const spammed = posts.map((p) => (spam.has(p.id) ? { ...p, content: `${p.content} ${"casino ".repeat(120)}` } : p));
     const topics = buildTopicModel(spammed, { k: 3, seed: 42, now: new Date(0) }).model.topics;
     const crypto = topics.find((t) => t.keywords.some((k) => (THEMES.crypto as readonly string[]).includes(k)))!;
@@ -127,7 +143,10 @@ describe("buildTopicModel", () => {
     const again = buildTopicModel([...posts].reverse(), { k: 3, seed: 42, now: new Date(0) });
     assert.deepEqual(again.model, built.model);
     const before = new Map(posts.map((p, i) => [p.id, built.topicIds[i]]));
-    assert.deepEqual(again.topicIds, [...posts].reverse().map((p) => before.get(p.id)));
+    assert.deepEqual(
+      again.topicIds,
+      [...posts].reverse().map((p) => before.get(p.id)),
+    );
     // Also when k-means is fitted on a sample of them.
     const sampled = buildTopicModel(posts, { k: 3, seed: 42, fitSample: 40, now: new Date(0) });
     const sampledReversed = buildTopicModel([...posts].reverse(), { k: 3, seed: 42, fitSample: 40, now: new Date(0) });
@@ -151,7 +170,12 @@ describe("buildTopicModel", () => {
     assert.equal(again.model.version, built.model.version + 1);
 
     // A fourth theme appears: three ids kept, one new id, never a reused one.
-    const extra = Array.from({ length: 40 }, (_, i) => ({ id: `x${i}`, title: "kubernetes helm", content: `kubernetes pods helm charts ingress ${i}`, vector: embed(`kubernetes pods helm charts ingress kubelet ${i % 7}`) }));
+    const extra = Array.from({ length: 40 }, (_, i) => ({
+      id: `x${i}`,
+      title: "kubernetes helm",
+      content: `kubernetes pods helm charts ingress ${i}`,
+      vector: embed(`kubernetes pods helm charts ingress kubelet ${i % 7}`),
+    }));
     const grown = buildTopicModel([...posts, ...extra], { k: 4, seed: 42, previous: built.model });
     const kept = grown.model.topics.filter((t) => built.model.topics.some((o) => o.id === t.id));
     assert.equal(kept.length, 3);
@@ -211,13 +235,23 @@ describe("createTopicAssigner (the ingest hook)", () => {
     const { model, topicIds } = buildTopicModel(posts, { k: 3, seed: 42 });
     await saveTopicModel(topicModelPath(dataDir), model);
     const ids = await assigner.assign(vectors);
-    const themeTopic = (theme: string) => topicIds[posts.findIndex((p) => p.title.split(" ").some((w) => (THEMES as Record<string, readonly string[]>)[theme]!.includes(w)))]!;
+    const themeTopic = (theme: string) =>
+      topicIds[
+        posts.findIndex((p) =>
+          p.title.split(" ").some((w) => (THEMES as Record<string, readonly string[]>)[theme]!.includes(w)),
+        )
+      ]!;
     assert.deepEqual(ids, [themeTopic("crypto"), themeTopic("python")]);
   });
 });
 
 describe("terms", () => {
   it("lower-cases, drops stopwords, numbers and short tokens, keeps tech tokens", () => {
-    assert.deepEqual(terms("The SEO of Google's C++ and Node.js in 2016: it's 42 ok"), ["seo", "google", "c++", "node.js"]);
+    assert.deepEqual(terms("The SEO of Google's C++ and Node.js in 2016: it's 42 ok"), [
+      "seo",
+      "google",
+      "c++",
+      "node.js",
+    ]);
   });
 });

@@ -5,27 +5,31 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createClient, createRouterTransport, ConnectError, Code } from "@connectrpc/connect";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { TrendService } from "../../gen/threadsight/v1/trends_pb.js";
 import { trendService } from "../../src/api/trends.js";
 import { TrendsCore } from "../../src/core/trends.js";
-import { toConnectError } from "../../src/errors/to-connect.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
+import { reasonOf, toConnectError } from "../../src/errors/to-connect.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
-import { reasonOf } from "../../src/errors/to-connect.js";
 import { THEMES, trendCorpus } from "./fixture.js";
+import { MemoryTrendStore } from "./memory-trend-store.js";
 
 const { posts } = trendCorpus(true);
 const built = buildTopicModel(posts, { k: 3, seed: 42 }).model;
 // The fixture tags posts with theme names; give the model those ids so labels resolve.
 const themeOfTopic = (keywords: string[]) =>
-  (Object.keys(THEMES) as (keyof typeof THEMES)[]).find((theme) => keywords.filter((k) => (THEMES[theme] as readonly string[]).includes(k)).length >= 3)!;
+  (Object.keys(THEMES) as (keyof typeof THEMES)[]).find(
+    (theme) => keywords.filter((k) => (THEMES[theme] as readonly string[]).includes(k)).length >= 3,
+  )!;
 const labelled: TopicModel = { ...built, topics: built.topics.map((t) => ({ ...t, id: themeOfTopic(t.keywords) })) };
 
 function client(withModel = true) {
-  const core = new TrendsCore({ store: new MemoryTrendStore(posts), topics: async () => (withModel ? labelled : undefined) });
+  const core = new TrendsCore({
+    store: new MemoryTrendStore(posts),
+    topics: async () => (withModel ? labelled : undefined),
+  });
   const impl = trendService(core);
   const transport = createRouterTransport((router) =>
     router.service(TrendService, {
@@ -67,16 +71,31 @@ describe("TrendService.listTrends", () => {
   });
 
   it("answers failed_precondition naming the rebuild command while no topic model exists", async () => {
-    await assert.rejects(client(false).listTrends({ startDate: "2024-03-01", endDate: "2024-03-31" }), (err: unknown) => {
-      return err instanceof ConnectError && err.code === Code.FailedPrecondition && reasonOf(err) === "TOPICS_NOT_BUILT" && /threadsight topics rebuild/.test(err.rawMessage);
-    });
+    await assert.rejects(
+      client(false).listTrends({ startDate: "2024-03-01", endDate: "2024-03-31" }),
+      (err: unknown) => {
+        return (
+          err instanceof ConnectError &&
+          err.code === Code.FailedPrecondition &&
+          reasonOf(err) === "TOPICS_NOT_BUILT" &&
+          /threadsight topics rebuild/.test(err.rawMessage)
+        );
+      },
+    );
     // The request's own rules come first: a bad window is reported as such, model or not.
-    await assert.rejects(client(false).listTrends({ startDate: "2024-03-02", endDate: "2024-03-01" }), (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument);
+    await assert.rejects(
+      client(false).listTrends({ startDate: "2024-03-02", endDate: "2024-03-01" }),
+      (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument,
+    );
   });
 
   it("rejects an inverted window with invalid_argument", async () => {
     await assert.rejects(client().listTrends({ startDate: "2024-03-02", endDate: "2024-03-01" }), (err: unknown) => {
-      return err instanceof ConnectError && err.code === Code.InvalidArgument && /start_date must not be after end_date/.test(err.rawMessage);
+      return (
+        err instanceof ConnectError &&
+        err.code === Code.InvalidArgument &&
+        /start_date must not be after end_date/.test(err.rawMessage)
+      );
     });
   });
 });

@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import { after, before, describe, it } from "node:test";
-import { TrendsCore } from "../../src/core/trends.js";
+import { isDeepStrictEqual } from "node:util";
 import type { TrendsOutcome } from "../../src/core/trends.js";
+import { TrendsCore } from "../../src/core/trends.js";
 import { RollupMaintainingIndex } from "../../src/index/rollup-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import type { IndexedPost } from "../../src/model/post.js";
@@ -46,7 +46,11 @@ const signal = new AbortController().signal;
 
 /** Numbers rounded to 9 significant decimals, so float sums from different engines compare equal. */
 function normalise<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === "number" && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v))) as T;
+  return JSON.parse(
+    JSON.stringify(value, (_k, v: unknown) =>
+      typeof v === "number" && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v,
+    ),
+  ) as T;
 }
 
 function sortStats<T extends { topicId: string }>(xs: T[]): T[] {
@@ -155,7 +159,17 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
           assert.deepEqual(got, want, `n=${n}`);
         }
       }
-      assert.deepEqual(await backend.emptyStore.topPostsFor(asks.slice(0, 2), 5, signal), [new Map([["seo", []], ["crypto", []], ["python", []]]), new Map([["seo", []], ["no-such-topic", []]])]);
+      assert.deepEqual(await backend.emptyStore.topPostsFor(asks.slice(0, 2), 5, signal), [
+        new Map([
+          ["seo", []],
+          ["crypto", []],
+          ["python", []],
+        ]),
+        new Map([
+          ["seo", []],
+          ["no-such-topic", []],
+        ]),
+      ]);
     });
 
     it("gives the same top posts whatever an ask's counts hint says", async () => {
@@ -169,7 +183,11 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       ];
       for (const posts of [0, 1e9]) {
         for (const n of [1, 7]) {
-          const got = await backend.store.topPostsFor(asks.map((a) => ({ ...a, counts: new Map(a.topicIds.map((id) => [id, posts])) })), n, signal);
+          const got = await backend.store.topPostsFor(
+            asks.map((a) => ({ ...a, counts: new Map(a.topicIds.map((id) => [id, posts])) })),
+            n,
+            signal,
+          );
           const want = await Promise.all(asks.map((a) => oracle().topPosts(a.topicIds, a.window, n)));
           assert.deepEqual(got, want, `posts=${posts} n=${n}`);
         }
@@ -187,7 +205,10 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
           }
         }
       }
-      assert.deepEqual(await backend.store.topPosts(["python"], WINDOWS.february!, 0, signal), new Map([["python", []]]));
+      assert.deepEqual(
+        await backend.store.topPosts(["python"], WINDOWS.february!, 0, signal),
+        new Map([["python", []]]),
+      );
     });
 
     for (const [label, req] of [
@@ -224,14 +245,24 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       assert.equal(first.posts, posts.length);
       // The topics a build over the same posts in memory finds, whatever order this store scans
       // them in (Weaviate's cursor goes by UUID): every backend's rebuild of them agrees.
-      const inMemory = buildTopicModel(posts.map((p) => ({ id: p.id, vector: p.vector, title: p.title, content: p.content })), { k: 3, seed: 42 });
+      const inMemory = buildTopicModel(
+        posts.map((p) => ({ id: p.id, vector: p.vector, title: p.title, content: p.content })),
+        { k: 3, seed: 42 },
+      );
       assert.deepEqual(first.model.topics, inMemory.model.topics);
       assert.equal(first.retagged, posts.length, "theme-named ids all change to model ids");
       const ids = first.model.topics.map((t) => t.id).sort();
       const stats = await backend.store.aggregateByTopic(WINDOWS["whole corpus"]!, signal);
       assert.deepEqual(stats.map((s) => s.topicId).sort(), ids);
-      assert.equal(stats.reduce((s, x) => s + x.count, 0), posts.length);
-      assert.equal((await backend.store.rollupsFresh(signal))?.count, posts.length, "the rebuild reset the rollups to the new topic ids");
+      assert.equal(
+        stats.reduce((s, x) => s + x.count, 0),
+        posts.length,
+      );
+      assert.equal(
+        (await backend.store.rollupsFresh(signal))?.count,
+        posts.length,
+        "the rebuild reset the rollups to the new topic ids",
+      );
 
       const second = await rebuildTopics(backend.store, { file, k: 3, seed: 9, batchSize: 40 });
       assert.deepEqual(second.model.topics.map((t) => t.id).sort(), ids);
@@ -243,12 +274,20 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
     it("keeps rollups exact when posts are re-ingested (old contributions are taken back)", async () => {
       // Runs after the topic rebuild (which must see the untouched corpus): take the rebuilt ids.
       const topicOf = new Map<string, string>();
-      for await (const batch of backend.store.scanVectors(500, signal)) for (const p of batch) topicOf.set(p.id, p.topicId);
+      for await (const batch of backend.store.scanVectors(500, signal))
+        for (const p of batch) topicOf.set(p.id, p.topicId);
       posts = posts.map((p) => ({ ...p, topicId: topicOf.get(p.id)! }));
       const topicIds = [...new Set(topicOf.values())].sort();
       // The re-tag went through the store's connection; the writer reads old versions through
       // its own, which sees other connections' commits after its freshness interval.
-      await eventually(async () => (await writer.get(posts.slice(0, 12).map((p) => p.id), signal)).every((p, i) => p.topicId === posts[i]!.topicId));
+      await eventually(async () =>
+        (
+          await writer.get(
+            posts.slice(0, 12).map((p) => p.id),
+            signal,
+          )
+        ).every((p, i) => p.topicId === posts[i]!.topicId),
+      );
       assert.equal((await backend.store.rollupsFresh(signal))?.count, posts.length);
       const changed = posts.slice(0, 12).map((p, i) => ({
         ...p,
@@ -261,7 +300,8 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
       }));
       // Twice, and with unchanged posts in the batch: none of it may be counted again.
       const unchanged = posts.slice(12, 20);
-      for (let round = 0; round < 2; round++) assert.deepEqual((await writer.upsert([...changed, ...unchanged], signal)).failed, []);
+      for (let round = 0; round < 2; round++)
+        assert.deepEqual((await writer.upsert([...changed, ...unchanged], signal)).failed, []);
       posts = [...changed, ...posts.slice(12)];
       await eventually(async () => (await backend.store.rollupsFresh(signal))?.count === posts.length);
       await assertMatchesOracle(backend.store, oracle());
@@ -283,10 +323,19 @@ export function registerTrendStoreContract(name: string, setup: () => Promise<Tr
         const got = await backend.reader.trendInputs(WINDOWS.march!, 8, signal);
         const want = await oracle().trendInputs(WINDOWS.march!, 8);
         // Key order of the baselines is unspecified: compare as deep-equal values, not as text.
-        return isDeepStrictEqual(normalise({ stats: sortStats(got.stats), baselines: Object.fromEntries(got.baselines) }), normalise({ stats: sortStats(want.stats), baselines: Object.fromEntries(want.baselines) }));
+        return isDeepStrictEqual(
+          normalise({ stats: sortStats(got.stats), baselines: Object.fromEntries(got.baselines) }),
+          normalise({ stats: sortStats(want.stats), baselines: Object.fromEntries(want.baselines) }),
+        );
       };
       await eventually(same);
-      const added = [0, 1, 2].map((i) => ({ ...posts[5 + i]!, id: `test:later-${i}`, nativeId: `later-${i}`, created: Date.UTC(2024, 2, 10 + i, 12), upvotes: 777 }));
+      const added = [0, 1, 2].map((i) => ({
+        ...posts[5 + i]!,
+        id: `test:later-${i}`,
+        nativeId: `later-${i}`,
+        created: Date.UTC(2024, 2, 10 + i, 12),
+        upvotes: 777,
+      }));
       assert.deepEqual((await writer.upsert(added, signal)).failed, []);
       posts = [...posts, ...added];
       await eventually(same);
@@ -306,10 +355,16 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 /** Every day-aligned aggregate and baseline the store gives equals the oracle's. */
 async function assertMatchesOracle(store: TrendStore, oracle: MemoryTrendStore): Promise<void> {
   for (const window of Object.values(WINDOWS)) {
-    assert.deepEqual(normalise(sortStats(await store.aggregateByTopic(window, signal))), normalise(sortStats(await oracle.aggregateByTopic(window))));
+    assert.deepEqual(
+      normalise(sortStats(await store.aggregateByTopic(window, signal))),
+      normalise(sortStats(await oracle.aggregateByTopic(window))),
+    );
   }
   const range = { from: Date.UTC(2023, 11, 1), to: Date.UTC(2024, 3, 1) - 1 };
-  assert.deepEqual(Object.fromEntries(await store.countsByTopicAndBucket(range, 7 * DAY, signal)), Object.fromEntries(await oracle.countsByTopicAndBucket(range, 7 * DAY)));
+  assert.deepEqual(
+    Object.fromEntries(await store.countsByTopicAndBucket(range, 7 * DAY, signal)),
+    Object.fromEntries(await oracle.countsByTopicAndBucket(range, 7 * DAY)),
+  );
   const inputs = await store.trendInputs(WINDOWS.march!, 8, signal);
   const expected = await oracle.trendInputs(WINDOWS.march!, 8);
   assert.deepEqual(normalise(sortStats(inputs.stats)), normalise(sortStats(expected.stats)));

@@ -4,20 +4,22 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { rank, TrendsCore } from "../../src/core/trends.js";
 import { acceleration, trendScore } from "../../src/core/trends/formulas.js";
+import { rank, TrendsCore } from "../../src/core/trends.js";
 import { AppError } from "../../src/errors/app-error.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
 import { SURGE_WORDS, THEMES, trendCorpus } from "./fixture.js";
+import { MemoryTrendStore } from "./memory-trend-store.js";
 
 const signal = new AbortController().signal;
 const { posts } = trendCorpus(true);
 const model = buildTopicModel(posts, { k: 3, seed: 42 }).model;
 // The fixture tags posts with theme names; give the model those ids so labels resolve.
 const themeOfTopic = (keywords: string[]) =>
-  (Object.keys(THEMES) as (keyof typeof THEMES)[]).find((theme) => keywords.filter((k) => (THEMES[theme] as readonly string[]).includes(k)).length >= 3)!;
+  (Object.keys(THEMES) as (keyof typeof THEMES)[]).find(
+    (theme) => keywords.filter((k) => (THEMES[theme] as readonly string[]).includes(k)).length >= 3,
+  )!;
 const labelled = { ...model, topics: model.topics.map((t) => ({ ...t, id: themeOfTopic(t.keywords) })) };
 assert.deepEqual(labelled.topics.map((t) => t.id).sort(), ["crypto", "python", "seo"]);
 
@@ -45,8 +47,14 @@ describe("TrendsCore.list", () => {
 
   it("skips a topic whose label words few of its posts use (a catch-all cluster is no theme)", async () => {
     const ask = { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 };
-    const seoless = { ...labelled, topics: labelled.topics.map((t) => (t.id === "seo" ? { ...t, labelCoverage: MIN_LABEL_COVERAGE / 2 } : t)) };
-    const out = await new TrendsCore({ store: new MemoryTrendStore(posts.map((p) => ({ ...p }))), topics: async () => seoless }).list(ask, signal);
+    const seoless = {
+      ...labelled,
+      topics: labelled.topics.map((t) => (t.id === "seo" ? { ...t, labelCoverage: MIN_LABEL_COVERAGE / 2 } : t)),
+    };
+    const out = await new TrendsCore({
+      store: new MemoryTrendStore(posts.map((p) => ({ ...p }))),
+      topics: async () => seoless,
+    }).list(ask, signal);
     assert.deepEqual(out.trends.map((t) => t.topicId).sort(), ["crypto", "python"]);
     const all = await core().list(ask, signal);
     assert.equal(all.trends[0]!.topicId, "seo", "with its coverage as built it ranks first");
@@ -56,22 +64,38 @@ describe("TrendsCore.list", () => {
     const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
     // The most engaged crypto post of March, repeating one word forty times.
     const loud = posts.find((p) => p.topicId === "crypto" && p.created >= Date.UTC(2024, 2, 1))!;
-    store.posts.push({ ...loud, id: "t:loud", nativeId: "loud", upvotes: 10_000, content: `${loud.content} ${"spreadsheet ".repeat(40)}` });
+    store.posts.push({
+      ...loud,
+      id: "t:loud",
+      nativeId: "loud",
+      upvotes: 10_000,
+      content: `${loud.content} ${"spreadsheet ".repeat(40)}`,
+    });
     const out = await core(store).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal);
     const crypto = out.trends.find((t) => t.topicId === "crypto")!;
-    assert.ok(crypto.samplePosts.some((p) => p.id === "t:loud"), "the loud post is among the keyword posts");
+    assert.ok(
+      crypto.samplePosts.some((p) => p.id === "t:loud"),
+      "the loud post is among the keyword posts",
+    );
     assert.ok(!crypto.trendingKeywords.includes("spreadsheet"), crypto.trendingKeywords.join(", "));
   });
 
   it("weighs a keyword's rise by its rarity in the model's corpus: a word nearly every post uses goes last", async () => {
     const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
     const ask = { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 };
-    const plain = (await new TrendsCore({ store, topics: async () => labelled }).list(ask, signal)).trends.find((t) => t.topicId === "seo")!;
+    const plain = (await new TrendsCore({ store, topics: async () => labelled }).list(ask, signal)).trends.find(
+      (t) => t.topicId === "seo",
+    )!;
     // The first keyword by z alone, made a word of nearly every post of the corpus.
     const common = plain.trendingKeywords[0]!;
     assert.ok(plain.trendingKeywords.length >= 2 && SURGE_WORDS.includes(common), plain.trendingKeywords.join(", "));
-    const withCorpus = { ...labelled, corpus: { posts: 1_000, documentFrequency: [[common, 999]] as [string, number][] } };
-    const weighted = (await new TrendsCore({ store, topics: async () => withCorpus }).list(ask, signal)).trends.find((t) => t.topicId === "seo")!;
+    const withCorpus = {
+      ...labelled,
+      corpus: { posts: 1_000, documentFrequency: [[common, 999]] as [string, number][] },
+    };
+    const weighted = (await new TrendsCore({ store, topics: async () => withCorpus }).list(ask, signal)).trends.find(
+      (t) => t.topicId === "seo",
+    )!;
     assert.equal(weighted.trendingKeywords.at(-1), common, weighted.trendingKeywords.join(", "));
     assert.deepEqual([...weighted.trendingKeywords].sort(), [...plain.trendingKeywords].sort());
   });
@@ -83,14 +107,23 @@ describe("TrendsCore.list", () => {
     for (const t of out.trends) {
       const mine = posts.filter((p) => p.topicId === t.topicId && p.created >= from && p.created <= to);
       assert.equal(t.postCount, mine.length);
-      assert.equal(t.totalUpvotes, mine.reduce((s, p) => s + p.upvotes, 0));
-      assert.equal(t.totalComments, mine.reduce((s, p) => s + p.comments, 0));
+      assert.equal(
+        t.totalUpvotes,
+        mine.reduce((s, p) => s + p.upvotes, 0),
+      );
+      assert.equal(
+        t.totalComments,
+        mine.reduce((s, p) => s + p.comments, 0),
+      );
       assert.ok(Math.abs(t.avgSentiment - mine.reduce((s, p) => s + p.sentimentScore, 0) / mine.length) < 1e-9);
       assert.ok(t.topSubforums.length >= 1 && t.topSubforums.length <= 3);
       assert.ok(t.topSubforums.every((s) => s.startsWith(`${t.topicId}-`)));
       assert.ok(t.samplePosts.length >= 3 && t.samplePosts.length <= 5);
       const eng = t.samplePosts.map((p) => p.upvotes + 2 * p.comments);
-      assert.deepEqual(eng, [...eng].sort((a, b) => b - a));
+      assert.deepEqual(
+        eng,
+        [...eng].sort((a, b) => b - a),
+      );
       assert.equal(eng[0], Math.max(...mine.map((p) => p.upvotes + 2 * p.comments)));
       assert.ok(t.trendScore > 0 && t.trendScore < 100);
       assert.ok(t.growthRate > -1 && Number.isFinite(t.growthRate));
@@ -102,7 +135,10 @@ describe("TrendsCore.list", () => {
     const out = await core().list({ startDate: "2024-02-14", endDate: "2024-02-14", limit: 10 }, signal);
     assert.deepEqual([out.range.startDay, out.range.endDay, out.range.days], ["2024-02-14", "2024-02-14", 1]);
     const dayPosts = posts.filter((p) => new Date(p.created).toISOString().startsWith("2024-02-14"));
-    assert.equal(out.trends.reduce((s, t) => s + t.postCount, 0), dayPosts.length);
+    assert.equal(
+      out.trends.reduce((s, t) => s + t.postCount, 0),
+      dayPosts.length,
+    );
     assert.ok(out.trends.find((t) => t.topicId === "crypto")!.postCount >= 2);
   });
 
@@ -113,21 +149,38 @@ describe("TrendsCore.list", () => {
   });
 
   it("on an empty index returns nothing for the 30 days ending today", async () => {
-    const out = await core(new MemoryTrendStore([]), () => Date.UTC(2026, 10, 22, 13)).list({ startDate: "", endDate: "", limit: undefined }, signal);
+    const out = await core(new MemoryTrendStore([]), () => Date.UTC(2026, 10, 22, 13)).list(
+      { startDate: "", endDate: "", limit: undefined },
+      signal,
+    );
     assert.deepEqual(out.trends, []);
     assert.deepEqual([out.range.startDay, out.range.endDay], ["2026-10-24", "2026-11-22"]);
   });
 
   it("refuses with TOPICS_NOT_BUILT, not an empty success, while no topic model exists", async () => {
-    const bare = new TrendsCore({ store: new MemoryTrendStore(posts.map((p) => ({ ...p }))), topics: async () => undefined });
-    await assert.rejects(bare.list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal), (err: unknown) => {
-      return err instanceof AppError && err.kind === "TOPICS_NOT_BUILT" && /`threadsight topics rebuild`/.test(err.message);
+    const bare = new TrendsCore({
+      store: new MemoryTrendStore(posts.map((p) => ({ ...p }))),
+      topics: async () => undefined,
     });
+    await assert.rejects(
+      bare.list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal),
+      (err: unknown) => {
+        return (
+          err instanceof AppError && err.kind === "TOPICS_NOT_BUILT" && /`threadsight topics rebuild`/.test(err.message)
+        );
+      },
+    );
   });
 
   it("gives a topic from nothing a finite growth rate", async () => {
-    const late = posts.map((p) => ({ ...p, topicId: p.topicId === "seo" && p.created < Date.UTC(2024, 2, 1) ? "" : p.topicId }));
-    const out = await core(new MemoryTrendStore(late)).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 }, signal);
+    const late = posts.map((p) => ({
+      ...p,
+      topicId: p.topicId === "seo" && p.created < Date.UTC(2024, 2, 1) ? "" : p.topicId,
+    }));
+    const out = await core(new MemoryTrendStore(late)).list(
+      { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 },
+      signal,
+    );
     const seo = out.trends.find((t) => t.topicId === "seo")!;
     assert.equal(seo.growthRate, (seo.postCount + 5) / 5 - 1);
     assert.equal(out.trends[0]!.topicId, "seo");
@@ -136,7 +189,10 @@ describe("TrendsCore.list", () => {
   it("applies the limit and its bounds", async () => {
     const out = await core().list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 1 }, signal);
     assert.equal(out.trends.length, 1);
-    await assert.rejects(core().list({ startDate: "", endDate: "", limit: 0 }, signal), (e: unknown) => e instanceof AppError && /limit must be between 1 and 100/.test(e.message));
+    await assert.rejects(
+      core().list({ startDate: "", endDate: "", limit: 0 }, signal),
+      (e: unknown) => e instanceof AppError && /limit must be between 1 and 100/.test(e.message),
+    );
     await assert.rejects(core().list({ startDate: "2024-03-31", endDate: "2024-03-01", limit: 5 }, signal), AppError);
   });
 
@@ -144,25 +200,42 @@ describe("TrendsCore.list", () => {
     const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
     // A model that predates these topics (they were assigned after its build) knows none of their ids.
     const older = { ...labelled, topics: [] };
-    const out = await new TrendsCore({ store, topics: async () => older }).list({ startDate: "2024-03-01", endDate: "2024-03-31", limit: 3 }, signal);
+    const out = await new TrendsCore({ store, topics: async () => older }).list(
+      { startDate: "2024-03-01", endDate: "2024-03-31", limit: 3 },
+      signal,
+    );
     assert.deepEqual(out.trends.map((t) => t.label).sort(), ["crypto", "python", "seo"]);
   });
 });
 
 describe("rank: the baseline is the windows the store has data in", () => {
-  const stat = (topicId: string, count: number) => ({ topicId, count, upvotes: 10 * count, comments: count, meanSentiment: 0, topSubforums: [] });
+  const stat = (topicId: string, count: number) => ({
+    topicId,
+    count,
+    upvotes: 10 * count,
+    comments: count,
+    meanSentiment: 0,
+    topSubforums: [],
+  });
   const stats = [stat("big", 84), stat("small", 42), stat("median", 60)];
   const scoreOf = (ranked: ReturnType<typeof rank>, id: string) => ranked.find((r) => r.stats.topicId === id)!.score;
 
   it("gives no acceleration in the first window of the data, so volume alone ranks", () => {
     // No topic has a post in any earlier window: the data begins with this window.
     const ranked = rank(stats, new Map());
-    assert.deepEqual(ranked.map((r) => r.stats.topicId), ["big", "median", "small"]);
+    assert.deepEqual(
+      ranked.map((r) => r.stats.topicId),
+      ["big", "median", "small"],
+    );
     // z = 0: the score is the volume and engagement terms alone (both topics' engagement per post is the same).
-    const volumeOnly = (n: number) => trendScore({ count: n, engagementPerPost: 12, z: 0, typicalCount: 60, typicalEngagement: 12 });
+    const volumeOnly = (n: number) =>
+      trendScore({ count: n, engagementPerPost: 12, z: 0, typicalCount: 60, typicalEngagement: 12 });
     assert.ok(Math.abs(scoreOf(ranked, "big") - volumeOnly(84)) < 1e-9);
     assert.ok(Math.abs(scoreOf(ranked, "small") - volumeOnly(42)) < 1e-9);
-    assert.ok(scoreOf(ranked, "big") < 90, `a topic is not surging merely because the data starts here: ${scoreOf(ranked, "big")}`);
+    assert.ok(
+      scoreOf(ranked, "big") < 90,
+      `a topic is not surging merely because the data starts here: ${scoreOf(ranked, "big")}`,
+    );
   });
 
   it("weighs the acceleration of a short history down: the data's second window is no surge for every topic", () => {
@@ -174,8 +247,17 @@ describe("rank: the baseline is the windows the store has data in", () => {
       ["median", [0, 0, 0, 0, 0, 0, 0, 31]],
     ]);
     const ranked = rank(stats, second);
-    const expected = trendScore({ count: 84, engagementPerPost: 12, z: acceleration(84, [42]), typicalCount: 60, typicalEngagement: 12 });
-    assert.ok(Math.abs(scoreOf(ranked, "big") - expected) < 1e-9, `score ${scoreOf(ranked, "big")}, expected ${expected}`);
+    const expected = trendScore({
+      count: 84,
+      engagementPerPost: 12,
+      z: acceleration(84, [42]),
+      typicalCount: 60,
+      typicalEngagement: 12,
+    });
+    assert.ok(
+      Math.abs(scoreOf(ranked, "big") - expected) < 1e-9,
+      `score ${scoreOf(ranked, "big")}, expected ${expected}`,
+    );
     assert.ok(scoreOf(ranked, "big") < 70, `one earlier window does not make a surge: ${scoreOf(ranked, "big")}`);
   });
 
@@ -188,7 +270,14 @@ describe("rank: the baseline is the windows the store has data in", () => {
     const ranked = rank(stats, withGap);
     // big: history [80, 84, 82] -> median 82, no acceleration to speak of; small: [5, 6, 4] -> a surge.
     // Three windows of history: the acceleration counts three quarters of the robust z.
-    const expected = (n: number, history: number[]) => trendScore({ count: n, engagementPerPost: 12, z: acceleration(n, history), typicalCount: 60, typicalEngagement: 12 });
+    const expected = (n: number, history: number[]) =>
+      trendScore({
+        count: n,
+        engagementPerPost: 12,
+        z: acceleration(n, history),
+        typicalCount: 60,
+        typicalEngagement: 12,
+      });
     assert.ok(Math.abs(scoreOf(ranked, "big") - expected(84, [80, 84, 82])) < 1e-9);
     assert.ok(Math.abs(scoreOf(ranked, "small") - expected(42, [5, 6, 4])) < 1e-9);
     // A topic absent from every known window came from nothing: zeros in those windows.

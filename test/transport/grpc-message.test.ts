@@ -9,7 +9,7 @@ import { encodeGrpcMessage, respecGrpcMessage } from "../../src/transport/grpc-m
 
 const SAMPLES = [
   "the date range must span at most 3660 days, got 9802",
-  "start_date: must be YYYY-MM-DD (got \"2024/01/01\")",
+  'start_date: must be YYYY-MM-DD (got "2024/01/01")',
   "unknown method /threadsight.v1.SearchService/NoSuch?x=1&y=2#z",
   "100% sure; a+b=$c @ d",
   "café naïve — 日本語 🙂",

@@ -5,14 +5,14 @@
  * both protocols; plus the concurrent-stream and per-address connection caps.
  */
 import assert from "node:assert/strict";
-import http2 from "node:http2";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import http2 from "node:http2";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import tls from "node:tls";
 import { after, before, describe, test } from "node:test";
+import tls from "node:tls";
 import type { FastifyInstance } from "fastify";
 import type { AuthResult } from "../../src/accounts/caller.js";
 import { createLogger } from "../../src/observability/logger.js";
@@ -63,10 +63,21 @@ describe("connection deadlines and caps", () => {
   let url: string;
   before(async () => {
     app = await buildServer({
-      config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: undefined, tlsKeyFile: undefined, connectionLimits: LIMITS },
+      config: {
+        maxBodyBytes: 65536,
+        requestTimeoutMs: 5000,
+        shutdownTimeoutMs: 1000,
+        tlsCertFile: undefined,
+        tlsKeyFile: undefined,
+        connectionLimits: LIMITS,
+      },
       logger: createLogger("silent"),
       metrics: createRpcMetrics(),
-      authenticator: { async authenticate(): Promise<AuthResult> { return { ok: false, failure: "unknown" }; } },
+      authenticator: {
+        async authenticate(): Promise<AuthResult> {
+          return { ok: false, failure: "unknown" };
+        },
+      },
       implementations: {},
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
@@ -101,7 +112,9 @@ describe("connection deadlines and caps", () => {
 
   test("an HTTP/1.1 body sent a byte at a time is cut off after the request timeout", async () => {
     const s = await connect(port);
-    s.write("POST /api/v1/search/vector HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{");
+    s.write(
+      "POST /api/v1/search/vector HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+    );
     const drip = setInterval(() => s.writable && s.write(" "), 100);
     try {
       const { data } = await closesWithin(s, LIMITS.requestBodyTimeoutMs + SLACK_MS);
@@ -138,7 +151,11 @@ describe("connection deadlines and caps", () => {
     const session = http2.connect(url);
     session.on("error", () => undefined);
     try {
-      const req = session.request({ ":method": "POST", ":path": "/threadsight.v1.SearchService/VectorSearch", "content-type": "application/grpc" });
+      const req = session.request({
+        ":method": "POST",
+        ":path": "/threadsight.v1.SearchService/VectorSearch",
+        "content-type": "application/grpc",
+      });
       req.on("error", () => undefined);
       req.write(Buffer.from([0, 0, 0, 0, 100]));
       // Keep the session busy so the idle timeout is not what ends the stream.
@@ -196,12 +213,41 @@ describe("connection deadlines over TLS", () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "threadsight-tls-slow-"));
     const cert = path.join(dir, "cert.pem");
     const key = path.join(dir, "key.pem");
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost"], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+      ],
+      { stdio: "ignore" },
+    );
     app = await buildServer({
-      config: { maxBodyBytes: 65536, requestTimeoutMs: 5000, shutdownTimeoutMs: 1000, tlsCertFile: cert, tlsKeyFile: key, connectionLimits: LIMITS },
+      config: {
+        maxBodyBytes: 65536,
+        requestTimeoutMs: 5000,
+        shutdownTimeoutMs: 1000,
+        tlsCertFile: cert,
+        tlsKeyFile: key,
+        connectionLimits: LIMITS,
+      },
       logger: createLogger("silent"),
       metrics: createRpcMetrics(),
-      authenticator: { async authenticate(): Promise<AuthResult> { return { ok: false, failure: "unknown" }; } },
+      authenticator: {
+        async authenticate(): Promise<AuthResult> {
+          return { ok: false, failure: "unknown" };
+        },
+      },
       implementations: {},
     });
     await app.listen({ port: 0, host: "127.0.0.1" });

@@ -9,9 +9,9 @@
  * embedding similarity keeps it under a millisecond, which the search latency budget needs.
  */
 import { querySubject } from "../query-subject.js";
-import { jaccard, sentences, terms } from "./text-units.js";
-import { noMatchSummary } from "./summarizer.js";
 import type { Summarizer, SummaryInput } from "./summarizer.js";
+import { noMatchSummary } from "./summarizer.js";
+import { jaccard, sentences, terms } from "./text-units.js";
 
 /** How many results are read for sentences. */
 const RESULTS_READ = 8;
@@ -83,7 +83,9 @@ function candidates(query: string, results: readonly SummaryInput[], rankWeight:
   // "opinions on X" is scored on X: the frame's words would favour posts asking for opinions.
   const queryTerms = new Set(terms(querySubject(query)));
   // Each sentence's terms are extracted once, for the document frequencies and its own score.
-  const docs = readable(results, floor).map((r) => [r.title, ...sentences(r.content)].map((text) => ({ text, terms: new Set(terms(text)) })));
+  const docs = readable(results, floor).map((r) =>
+    [r.title, ...sentences(r.content)].map((text) => ({ text, terms: new Set(terms(text)) })),
+  );
   // Document frequency of each term across the results read: shared vocabulary says less.
   const df = new Map<string, number>();
   for (const doc of docs) {
@@ -97,7 +99,16 @@ function candidates(query: string, results: readonly SummaryInput[], rankWeight:
       if (text.length > MAX_CHARS || ts.size < 3) return;
       let overlap = 0;
       for (const t of ts) if (queryTerms.has(t)) overlap += Math.log(1 + docs.length / (df.get(t) ?? 1));
-      if (text.length < MIN_CHARS && !(position === 0 && overlap > 0 && ownTerms(ts, queryTerms) >= MIN_TITLE_OWN_TERMS && text.length >= MIN_TITLE_CHARS)) return;
+      if (
+        text.length < MIN_CHARS &&
+        !(
+          position === 0 &&
+          overlap > 0 &&
+          ownTerms(ts, queryTerms) >= MIN_TITLE_OWN_TERMS &&
+          text.length >= MIN_TITLE_CHARS
+        )
+      )
+        return;
       // A sentence naming nothing asked about is no answer, however high its post ranks: "The title
       // pretty much sums it up" opened the summary for "problems with paypal".
       if (overlap === 0) return;
@@ -135,17 +146,22 @@ function pick(cands: Candidate[]): Candidate[] {
 function topSubforums(results: readonly SummaryInput[]): string[] {
   const counts = new Map<string, number>();
   for (const r of results) if (r.subforum !== "") counts.set(r.subforum, (counts.get(r.subforum) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([s]) => s);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([s]) => s);
 }
 
-const QUESTION_OPENING = /^(?:how|what|why|which|where|when|who|whose|is|are|was|were|can|could|should|would|will|do|does|did|has|have|any|anyone|anybody)\b/i;
+const QUESTION_OPENING =
+  /^(?:how|what|why|which|where|when|who|whose|is|are|was|were|can|could|should|would|will|do|does|did|has|have|any|anyone|anybody)\b/i;
 
 /**
  * A question word followed by its subject, with no auxiliary between: a headline's clause ("Why I
  * got fired from Facebook", "How we doubled our price", "What you need to know about GDPR"), not
  * a question, which puts the auxiliary first ("Why did I ...", "How can we ...").
  */
-const WH_CLAUSE = /^(?:how|what|why|where|when|who)\s+(?:i|we|you|he|she|they|it|this|that|my|our|your|his|her|their)\b/i;
+const WH_CLAUSE =
+  /^(?:how|what|why|where|when|who)\s+(?:i|we|you|he|she|they|it|this|that|my|our|your|his|her|their)\b/i;
 /**
  * The same with a named or nominal subject ("What MongoDB Got Right", "How Dropbox sacrifices user
  * privacy", "Why the Tor attack matters"): the word after the question word is none of those that
@@ -157,7 +173,8 @@ const WH_THEN =
   /^(?:how|what|why|where|when|who)\s+(?!(?:is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had|to|if|about|else|exactly|kind|sort|type|happens|happened|much|many|long|often|far|big|hard|good|bad|important|difficult|easy|\w+'(?:s|re|d|ll|ve))\b)[\p{L}\p{N}]/iu;
 /** "Have" before its object is the verb, not the auxiliary: "Have your own mini heroku-like service". */
 const HAVE_OBJECT = /^have\s+(?:your|my|our|a|an|some)\b/i;
-const AUX_SUBJECT = /\b(?:is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had)\s+(?:i|we|you|he|she|they|it|there|this|that|these|those|my|our|your|his|her|their|a|an|the|one|someone|anyone|anybody)\b/i;
+const AUX_SUBJECT =
+  /\b(?:is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had)\s+(?:i|we|you|he|she|they|it|there|this|that|these|those|my|our|your|his|her|their|a|an|the|one|someone|anyone|anybody)\b/i;
 
 /**
  * A question: it ends with "?", or, ending with no mark at all as forum titles often do, opens
@@ -178,7 +195,11 @@ export function isQuestion(text: string): boolean {
  * that added one would misquote it.
  */
 function quote(text: string): string {
-  const t = text.trim().replace(/["“”]/g, "'").replace(/[.!]+$/, "").replace(/\?{2,}$/, "?");
+  const t = text
+    .trim()
+    .replace(/["“”]/g, "'")
+    .replace(/[.!]+$/, "")
+    .replace(/\?{2,}$/, "?");
   return `"${t}"`;
 }
 
@@ -206,9 +227,13 @@ function framed(chosen: readonly Candidate[]): string[] {
     const samePost = i > 0 && ordered[i - 1]!.result === c.result;
     const third = samePost && i > 1 && ordered[i - 2]!.result === c.result;
     const lead = third
-      ? question ? "It goes on to ask" : "It goes on"
+      ? question
+        ? "It goes on to ask"
+        : "It goes on"
       : samePost
-        ? question ? "The same post asks" : "The same post adds"
+        ? question
+          ? "The same post asks"
+          : "The same post adds"
         : (question ? ASKS : isHeadline(c) ? TITLED : SAYS)[posts++]!;
     return `${lead}: ${quote(c.text)} [${c.result + 1}].`;
   });
@@ -223,7 +248,11 @@ export interface SummaryWeights {
 }
 
 /** Builds the summary text from chosen sentences. Exported for tests and for the evaluation. */
-export function extractiveSummary(query: string, results: readonly SummaryInput[], weights: SummaryWeights = {}): string {
+export function extractiveSummary(
+  query: string,
+  results: readonly SummaryInput[],
+  weights: SummaryWeights = {},
+): string {
   if (results.length === 0) return noMatchSummary(query);
   const rankWeight = weights.rankWeight ?? RANK_PRIOR;
   const floor = weights.relativeFloor ?? RELATIVE_FLOOR;

@@ -5,8 +5,8 @@
  * not exist) falls back to the extractive summary, so a slow model never fails a search.
  */
 import { extractiveSummary } from "./extractive.js";
-import { noMatchSummary } from "./summarizer.js";
 import type { Summarizer, SummaryInput } from "./summarizer.js";
+import { noMatchSummary } from "./summarizer.js";
 
 /** Settings of the LLM summarizer. */
 export interface LlmSummarizerOptions {

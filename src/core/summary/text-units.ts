@@ -5,9 +5,11 @@
  */
 
 const STOP = new Set(
-  ("a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
+  (
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
     "just me my no not of on or our so than that the their them then there these they this to too was we were " +
-    "what when where which who why will with would you your about any all also am more most some such very").split(" "),
+    "what when where which who why will with would you your about any all also am more most some such very"
+  ).split(" "),
 );
 
 /** Splits text into candidate sentences (trimmed, URLs and markdown noise removed). */

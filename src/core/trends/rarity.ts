@@ -11,8 +11,9 @@
  * used by MIN_CORPUS_DOCUMENTS - 1 posts, the highest there is. A model without corpus counts
  * (built before they were kept) weighs every term 1, the ranking by z alone.
  */
-import { MIN_CORPUS_DOCUMENTS } from "../../topics/topic-model.js";
+
 import type { TopicModel } from "../../topics/topic-model.js";
+import { MIN_CORPUS_DOCUMENTS } from "../../topics/topic-model.js";
 
 const cache = new WeakMap<TopicModel, (term: string) => number>();
 

@@ -20,17 +20,30 @@
 import type { Enrichment, LeadType, Post } from "../../model/post.js";
 import type { SentimentResult } from "../sentiment/classifier.js";
 import { vaderScores } from "../sentiment/vader.js";
-import { isJobPost, isNewsLink, isPromotionalAsk, isResolved, isSelfPromotion, isSharedTip, isStoryForumPost, isVenting, type Disqualifier } from "./false-positives.js";
+import {
+  type Disqualifier,
+  isJobPost,
+  isNewsLink,
+  isPromotionalAsk,
+  isResolved,
+  isSelfPromotion,
+  isSharedTip,
+  isStoryForumPost,
+  isVenting,
+} from "./false-positives.js";
+import { headProbability } from "./heads.js";
 import { inferIndustry } from "./industry.js";
 import { opportunityFor } from "./opportunity.js";
 import { findTargetProduct } from "./product.js";
 import { leadScore } from "./score.js";
-import { matchIntents, type Intent, type IntentMatch, type MatchLimits } from "./signals.js";
-import { headProbability } from "./heads.js";
-import { clip, sentencesOf, sentenceView, type Sentence, type SentenceView } from "./text.js";
+import { type Intent, type IntentMatch, type MatchLimits, matchIntents } from "./signals.js";
+import { clip, type Sentence, type SentenceView, sentencesOf, sentenceView } from "./text.js";
 
 /** The lead fields of {@link Enrichment}. */
-export type LeadFields = Pick<Enrichment, "leadType" | "leadScore" | "painPoint" | "opportunity" | "industry" | "targetProduct">;
+export type LeadFields = Pick<
+  Enrichment,
+  "leadType" | "leadScore" | "painPoint" | "opportunity" | "industry" | "targetProduct"
+>;
 
 /** A classification with the reason a post was rejected, for tests and evaluation. */
 export interface LeadDecision extends LeadFields {
@@ -139,7 +152,16 @@ const ASKS: readonly Intent[] = ["buying_intent", "comparison", "solution_reques
 const PAIN_SENTENCE_MAX = 300;
 
 function notLead(industry: string, rejectedAs: Disqualifier | ""): LeadDecision {
-  return { leadType: "", leadScore: 0, painPoint: "", opportunity: "", industry, targetProduct: "", rejectedAs, evidence: "" };
+  return {
+    leadType: "",
+    leadScore: 0,
+    painPoint: "",
+    opportunity: "",
+    industry,
+    targetProduct: "",
+    rejectedAs,
+    evidence: "",
+  };
 }
 
 /** The heads' probabilities for one post (undefined without its vector). */
@@ -170,7 +192,13 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
    * Every intent's strength: the cues (within `limits`), then the tone and the heads. The head
    * probabilities are computed once per post whatever the limits (`heads` carries them over).
    */
-  const intentsOf = (sentences: readonly Sentence[], view: SentenceView, heads: PostHeads, sentiment: SentimentResult | undefined, limits?: MatchLimits) => {
+  const intentsOf = (
+    sentences: readonly Sentence[],
+    view: SentenceView,
+    heads: PostHeads,
+    sentiment: SentimentResult | undefined,
+    limits?: MatchLimits,
+  ) => {
     const m = matchIntents(sentences, view, limits);
 
     // Tone lifts pain: P(negative) from the sentiment model when given, else VADER on the pain
@@ -216,7 +244,10 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       const sentences = sentencesOf(post);
       // Built once: the cue and product rules both ask it which patterns can match in the post.
       const view = sentenceView(sentences);
-      const heads: PostHeads = { complaint: headProbability("complaint", vector), suggestion: headProbability("suggestion", vector) };
+      const heads: PostHeads = {
+        complaint: headProbability("complaint", vector),
+        suggestion: headProbability("suggestion", vector),
+      };
       let m = intentsOf(sentences, view, heads, sentiment);
       let asks = asksOf(m);
       const anyCue = asks.length > 0 || m.pain_point.strength >= MIN_STRENGTH;
@@ -229,7 +260,10 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       // ask of another kind, and that ask is what the lead is.
       const promo = isSelfPromotion(post, sentences);
       if (promo) {
-        m = intentsOf(sentences, view, heads, sentiment, { noFeatureRequests: true, skip: (s) => isPromotionalAsk(s.text) });
+        m = intentsOf(sentences, view, heads, sentiment, {
+          noFeatureRequests: true,
+          skip: (s) => isPromotionalAsk(s.text),
+        });
         asks = asksOf(m);
         if (asks.length === 0) return notLead(industry, "self_promotion");
       }
@@ -237,7 +271,8 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       if (isNewsLink(post)) return notLead(industry, "news_link");
       if (isResolved(post, sentences, lastAsk)) return notLead(industry, "resolved");
       // A shared how-to or tip is a lead only for a question it puts to its readers.
-      if (isSharedTip(post) && !asks.some((t) => m[t].sentence?.text.trimEnd().endsWith("?"))) return notLead(industry, "shared_tip");
+      if (isSharedTip(post) && !asks.some((t) => m[t].sentence?.text.trimEnd().endsWith("?")))
+        return notLead(industry, "shared_tip");
 
       let type: Intent | undefined;
       let best = 0;
@@ -251,7 +286,10 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       if (!type) return notLead(industry, "");
       if (type === "pain_point" && isVenting(sentences)) {
         // Nothing a vendor could fix: an ask, if any, is what the post is; otherwise it is venting.
-        const ask = asks.reduce<Intent | undefined>((a, t) => (a && m[a].strength * TYPE_PRIORITY[a] >= m[t].strength * TYPE_PRIORITY[t] ? a : t), undefined);
+        const ask = asks.reduce<Intent | undefined>(
+          (a, t) => (a && m[a].strength * TYPE_PRIORITY[a] >= m[t].strength * TYPE_PRIORITY[t] ? a : t),
+          undefined,
+        );
         if (!ask) return notLead(industry, "venting");
         type = ask;
       }
@@ -259,11 +297,21 @@ export function createLeadClassifier(options: LeadClassifierOptions = {}): LeadC
       const match: IntentMatch = m[type];
       const target = findTargetProduct(sentences, match.sentence, view);
       const pain = m.pain_point;
-      const painPoint = pain.strength >= MIN_STRENGTH && pain.sentence && statesProblem(type, pain) ? clip(pain.sentence.text, PAIN_SENTENCE_MAX) : "";
+      const painPoint =
+        pain.strength >= MIN_STRENGTH && pain.sentence && statesProblem(type, pain)
+          ? clip(pain.sentence.text, PAIN_SENTENCE_MAX)
+          : "";
       const leadType: LeadType = type;
       return {
         leadType,
-        leadScore: leadScore({ type, strength: match.strength, text: sentences.map((s) => s.text).join(" "), upvotes: post.upvotes, comments: post.comments, selfPromotion: promo }),
+        leadScore: leadScore({
+          type,
+          strength: match.strength,
+          text: sentences.map((s) => s.text).join(" "),
+          upvotes: post.upvotes,
+          comments: post.comments,
+          selfPromotion: promo,
+        }),
         painPoint,
         opportunity: opportunityFor(type, target, industry),
         industry,

@@ -8,10 +8,18 @@ import type { Post } from "../../model/post.js";
 import type { Sentence } from "./text.js";
 
 /** Why a post with intent cues is still not a lead. */
-export type Disqualifier = "job_post" | "self_promotion" | "news_link" | "resolved" | "venting" | "story" | "shared_tip";
+export type Disqualifier =
+  | "job_post"
+  | "self_promotion"
+  | "news_link"
+  | "resolved"
+  | "venting"
+  | "story"
+  | "shared_tip";
 
 // "[forhire]" is r/forhire's own tag, written as one word.
-const JOB_TAG = /^\s*[[(]\s*(?:hiring|for ?hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
+const JOB_TAG =
+  /^\s*[[(]\s*(?:hiring|for ?hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
 const JOB_TEXT =
   /\b(?:we(?:'re| are) (?:now )?hiring|now hiring|is hiring|are hiring|job (?:opening|posting)s?|positions? (?:available|open)|open positions?|send (?:me |us )?(?:your |a )?(?:resume|cv)|apply (?:now|here|today|online)|competitive salary|(?:available|looking) for (?:hire|freelance (?:work|projects)|new clients)|for hire|hire me)\b/i;
 
@@ -31,7 +39,8 @@ const MADE_IT =
 const PROMO =
   /\b(?:check (?:it|us|this|them|me) out|take a look|have a look|let me know what you (?:guys )?think|what do you (?:guys )?think|(?:any |some |looking for |would love |appreciate (?:any )?)?feedback|sign up|beta (?:testers?|invites?|access)|introducing|announcing|use (?:my |the )?(?:code|coupon)|promo code|discount code|free trial|download (?:it|now|the app|our app|my app)|now available|available now|try (?:it|the app|our|my) out|let me know (?:your|what|how|if(?! (?:you|u) (?:need|want|require)s? (?:any |some )?(?:more|additional|further|extra|other)? ?(?:info|information|details|specs|logs)))|first impressions?)\b/i;
 /** A title that launches something, or offers the poster's own expertise ("I'm a startup lawyer, and I can answer some questions", an AMA). */
-const PROMO_TITLE = /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launch|release|promo|ad|offer|giveaway)\]?[:\s])|\b(?:i am an?|i'?m an?) [\w -]{1,40}(?:,|\.|;)? (?:and )?(?:i can|i'?ll|i will|happy to|ask me) (?:answer|help|anything)\b|\bi can answer (?:some |any |your )?questions\b|\b(?:ama|ask me anything)\b/i;
+const PROMO_TITLE =
+  /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launch|release|promo|ad|offer|giveaway)\]?[:\s])|\b(?:i am an?|i'?m an?) [\w -]{1,40}(?:,|\.|;)? (?:and )?(?:i can|i'?ll|i will|happy to|ask me) (?:answer|help|anything)\b|\bi can answer (?:some |any |your )?questions\b|\b(?:ama|ask me anything)\b/i;
 
 /**
  * The poster offers what readers may need: "if anyone is looking for a cheap logo design let me
@@ -46,7 +55,12 @@ const READER_NEED = /^(?:need|want|looking for) (?:a |an |some )?[\w\s-]{1,40}? 
 
 /** True when a sentence asks for visitors, users or feedback on the poster's own thing, or offers it. */
 export function isPromotionalAsk(sentence: string): boolean {
-  return PROMO.test(sentence) || MADE_IT.test(sentence) || OFFER_TO_READERS.test(sentence) || READER_NEED.test(sentence.trim());
+  return (
+    PROMO.test(sentence) ||
+    MADE_IT.test(sentence) ||
+    OFFER_TO_READERS.test(sentence) ||
+    READER_NEED.test(sentence.trim())
+  );
 }
 
 /**
@@ -56,7 +70,8 @@ export function isPromotionalAsk(sentence: string): boolean {
  * answer ("Are there more sites like betabait.com to get beta testers?"). The answers this
  * moved over the corpora were each read by hand.
  */
-const WANTS_TESTERS = /\b(?:looking for|in need of|need|needs|seeking|recruiting|want)\s+(?:\w+\s+){0,2}beta[- ]?testers?\b/i;
+const WANTS_TESTERS =
+  /\b(?:looking for|in need of|need|needs|seeking|recruiting|want)\s+(?:\w+\s+){0,2}beta[- ]?testers?\b/i;
 const FINDING_TESTERS =
   /\b(?:where|when (?:should|do|can|would) (?:i|we)|how (?:do|can|could|should|would) (?:i|we|you|one) (?:get|find|recruit)|how to (?:get|find|recruit)|(?:any|other|more|good) (?:sites?|websites?|forums?|platforms?|services?|communit(?:y|ies))|(?:sites?|websites?|forums?|platforms?|services?|communit(?:y|ies)) (?:like|to|for|where|that))\b/i;
 
@@ -76,7 +91,11 @@ export function isSelfPromotion(post: Post, sentences: readonly Sentence[]): boo
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|my|me|we|we're|our|us)\b/i;
 
 /** Words a headline leaves in lower case. */
-const HEADLINE_SMALL = new Set("a an the and or but nor for so yet of in on at to by up as is it vs via with from into onto over per than off out".split(" "));
+const HEADLINE_SMALL = new Set(
+  "a an the and or but nor for so yet of in on at to by up as is it vs via with from into onto over per than off out".split(
+    " ",
+  ),
+);
 
 /**
  * A title written as a headline: at least three words besides the small ones, and at least 80%
@@ -105,9 +124,12 @@ export function isNewsLink(post: Post): boolean {
   return !FIRST_PERSON.test(title);
 }
 
-const SOLVED_TITLE = /^\s*[[(]?\s*(?:solved|resolved|fixed)\s*[\])]|[[(]\s*(?:solved|resolved|fixed)\s*[\])]|\b(?:solved|resolved|fixed)\s*[!.]*\s*$/i;
-const SOLVED_LINE = /^\s*(?:edit|update|edit\s*\d|update\s*\d)\s*[:\-–]?.{0,80}\b(?:solved|fixed|resolved|figured (?:it )?out|ended up|went with|found (?:a|the) (?:solution|fix|answer)|sorted|got it working|works now)\b/im;
-const SOLVED_TEXT = /\b(?:problem|issue) (?:is |has been |was )?(?:solved|resolved|fixed)\b|\b(?:ended up (?:using|going with|buying|choosing|picking)|i went with|we went with|found (?:a|the) (?:solution|fix)|figured (?:it|this) out|got it working|works (?:now|fine now))\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:sent|shipped|gave) (?:me|us) (?:a (?:new|brand new|replacement)|replacements?|a new one)\b|\bgot me a (?:new|brand new|replacement)\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:refunded|reimbursed) (?:me|us|my money|in full)\b/i;
+const SOLVED_TITLE =
+  /^\s*[[(]?\s*(?:solved|resolved|fixed)\s*[\])]|[[(]\s*(?:solved|resolved|fixed)\s*[\])]|\b(?:solved|resolved|fixed)\s*[!.]*\s*$/i;
+const SOLVED_LINE =
+  /^\s*(?:edit|update|edit\s*\d|update\s*\d)\s*[:\-–]?.{0,80}\b(?:solved|fixed|resolved|figured (?:it )?out|ended up|went with|found (?:a|the) (?:solution|fix|answer)|sorted|got it working|works now)\b/im;
+const SOLVED_TEXT =
+  /\b(?:problem|issue) (?:is |has been |was )?(?:solved|resolved|fixed)\b|\b(?:ended up (?:using|going with|buying|choosing|picking)|i went with|we went with|found (?:a|the) (?:solution|fix)|figured (?:it|this) out|got it working|works (?:now|fine now))\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:sent|shipped|gave) (?:me|us) (?:a (?:new|brand new|replacement)|replacements?|a new one)\b|\bgot me a (?:new|brand new|replacement)\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:refunded|reimbursed) (?:me|us|my money|in full)\b/i;
 
 /**
  * The poster already has an answer: a [SOLVED] title, an "EDIT: fixed" line, or a "ended up
@@ -161,14 +183,16 @@ export function isStoryForumPost(post: Post): boolean {
 }
 
 /** A title's tag for a tip, guide or announcement: "[Guide]", "Protip:", "LPT:", "PSA -", "Tutorial:". */
-const TIP_TAG = /^\s*(?:[[(]\s*(?:guide|tutorial|protip|pro tip|lpt|tip|psa|how-?to)\s*[\])]|(?:guide|tutorial|protip|pro tip|lpt|quick tip|tip|psa)\s*[:\-–])|^\s*my (?:guide|tutorial)\b/i;
+const TIP_TAG =
+  /^\s*(?:[[(]\s*(?:guide|tutorial|protip|pro tip|lpt|tip|psa|how-?to)\s*[\])]|(?:guide|tutorial|protip|pro tip|lpt|quick tip|tip|psa)\s*[:\-–])|^\s*my (?:guide|tutorial)\b/i;
 
 /**
  * "How I" and a past tense: the poster tells how it went ("How I sped up my Python code 47
  * times", "How I got out of my Sprint contract"). Not the present ("How I update Ubuntu", often
  * followed by "is this good practice?") nor "How I wish", "How I feel".
  */
-const HOW_I_DID = /^\s*how i (?:\w+ed|got|built|went|made|won|lost|paid|found|beat|broke|sold|bought|quit|left|ran|wrote|learnt|taught|spent|kept|became|did|drew|fought|grew|hit|held|met|put|set|shut|sent|stole|struck|swore|took|threw|wore|overcame|rebuilt)\b/i;
+const HOW_I_DID =
+  /^\s*how i (?:\w+ed|got|built|went|made|won|lost|paid|found|beat|broke|sold|bought|quit|left|ran|wrote|learnt|taught|spent|kept|became|did|drew|fought|grew|hit|held|met|put|set|shut|sent|stole|struck|swore|took|threw|wore|overcame|rebuilt)\b/i;
 
 /**
  * A how-to, tip or announcement the poster shares ("[Guide] Building a small form factor PC",
@@ -184,7 +208,8 @@ const HOW_I_DID = /^\s*how i (?:\w+ed|got|built|went|made|won|lost|paid|found|be
  * list ..."), which is an ask: over the corpora half of such titles were, so the opening must
  * present it.
  */
-const LIST_TITLE = /^\s*(?:a |an |my |our |the )?(?:huge |big |massive |growing |curated |complete |small |short )?(?:collection|list|compilation|roundup) of\b/i;
+const LIST_TITLE =
+  /^\s*(?:a |an |my |our |the )?(?:huge |big |massive |growing |curated |complete |small |short )?(?:collection|list|compilation|roundup) of\b/i;
 const PRESENTS = /\b(?:here (?:are|is)|the following (?:is|are)|these are|below (?:is|are))\b/i;
 
 export function isSharedTip(post: Post): boolean {

@@ -6,9 +6,16 @@
  *   suggestion: P(the text asks for a change, a feature or a recommendation)
  *   complaint:  P(the text complains about a product, service, company or institution)
  */
+
+import {
+  type CompiledSoftmax,
+  checkSoftmaxModel,
+  compiledProba,
+  compileSoftmax,
+  type SoftmaxModel,
+} from "../sentiment/softmax.js";
 import complaintRaw from "./complaint-model.json" with { type: "json" };
 import suggestionRaw from "./suggestion-model.json" with { type: "json" };
-import { checkSoftmaxModel, compiledProba, compileSoftmax, type CompiledSoftmax, type SoftmaxModel } from "../sentiment/softmax.js";
 
 /** The heads there are. */
 export const LEAD_HEADS = ["suggestion", "complaint"] as const;
@@ -38,7 +45,8 @@ export function loadLeadHead(head: LeadHead): LeadHeadFile {
   const cached = loaded.get(head);
   if (cached) return cached;
   const m = RAW[head] as LeadHeadFile;
-  if (m.format !== "threadsight-lead-head-v1" || m.head !== head) throw new Error(`${head}-model.json is not a ${head} head`);
+  if (m.format !== "threadsight-lead-head-v1" || m.head !== head)
+    throw new Error(`${head}-model.json is not a ${head} head`);
   checkSoftmaxModel(m.softmax, m.dimensions);
   if (m.softmax.classes.join() !== `other,${head}`) throw new Error(`${head} head classes must be other,${head}`);
   loaded.set(head, m);

@@ -102,24 +102,38 @@ const SUBFORUM: Record<string, Industry> = {
 
 /** Domain words per industry; two or more hits outweigh the subforum. */
 const WORDS: Partial<Record<Industry, RegExp>> = {
-  ecommerce_retail: /\b(?:e-?commerce|online store|shopify|woocommerce|magento|etsy|amazon seller|fba|dropship\w*|retail|inventory|storefront|checkout|product listings?)\b/gi,
-  marketing_advertising: /\b(?:marketing|seo|adwords|google ads|facebook ads|ppc|campaigns?|newsletter|mailchimp|email list|leads?|conversion rate|social media|branding|advertis\w*|backlinks?|keywords?)\b/gi,
-  accounting_tax: /\b(?:accounting|bookkeep\w*|quickbooks|xero|invoic\w*|payroll|tax(?:es)?|cpa|irs|vat|receipts?|expenses?)\b/gi,
-  legal_compliance: /\b(?:llc|trademark|patent|copyright|lawyer|attorney|contracts?|incorporat\w*|gdpr|hipaa|compliance|lawsuit|legal|nda)\b/gi,
-  real_estate: /\b(?:real estate|landlord|tenants?|mortgage|rental property|realtor|escrow|house flipping|property management)\b/gi,
+  ecommerce_retail:
+    /\b(?:e-?commerce|online store|shopify|woocommerce|magento|etsy|amazon seller|fba|dropship\w*|retail|inventory|storefront|checkout|product listings?)\b/gi,
+  marketing_advertising:
+    /\b(?:marketing|seo|adwords|google ads|facebook ads|ppc|campaigns?|newsletter|mailchimp|email list|leads?|conversion rate|social media|branding|advertis\w*|backlinks?|keywords?)\b/gi,
+  accounting_tax:
+    /\b(?:accounting|bookkeep\w*|quickbooks|xero|invoic\w*|payroll|tax(?:es)?|cpa|irs|vat|receipts?|expenses?)\b/gi,
+  legal_compliance:
+    /\b(?:llc|trademark|patent|copyright|lawyer|attorney|contracts?|incorporat\w*|gdpr|hipaa|compliance|lawsuit|legal|nda)\b/gi,
+  real_estate:
+    /\b(?:real estate|landlord|tenants?|mortgage|rental property|realtor|escrow|house flipping|property management)\b/gi,
   healthcare: /\b(?:clinic|patients?|medical|doctor|dental|dentist|hospital|healthcare|pharmacy|therap\w*)\b/gi,
   food_hospitality: /\b(?:restaurant|cafe|coffee shop|food truck|bakery|catering|menu|bar|brewery|hotel|kitchen)\b/gi,
-  logistics_shipping: /\b(?:shipping|freight|courier|fedex|ups|usps|dhl|fulfill?ment|warehouse|logistics|parcel|delivery)\b/gi,
-  cybersecurity: /\b(?:malware|virus|phishing|hacked|breach|encryption|firewall|vulnerabilit\w*|ransomware|2fa|password manager)\b/gi,
-  it_infrastructure: /\b(?:server|active directory|vmware|esxi|hyper-v|exchange server|network(?:ing)?|switch(?:es)?|vlan|backup|nas|san|raid|dns|dhcp|vpn|hosting|aws|azure)\b/gi,
-  software_development: /\b(?:code|coding|developer|programming|api|framework|database|sql|javascript|python|php|ruby|rails|java|react|django|git|deploy\w*)\b/gi,
-  finance_investing: /\b(?:stocks?|invest\w*|portfolio|dividends?|etf|broker(?:age)?|trading|options|bonds?|venture capital|vc|angel investors?|fundrais\w*)\b/gi,
+  logistics_shipping:
+    /\b(?:shipping|freight|courier|fedex|ups|usps|dhl|fulfill?ment|warehouse|logistics|parcel|delivery)\b/gi,
+  cybersecurity:
+    /\b(?:malware|virus|phishing|hacked|breach|encryption|firewall|vulnerabilit\w*|ransomware|2fa|password manager)\b/gi,
+  it_infrastructure:
+    /\b(?:server|active directory|vmware|esxi|hyper-v|exchange server|network(?:ing)?|switch(?:es)?|vlan|backup|nas|san|raid|dns|dhcp|vpn|hosting|aws|azure)\b/gi,
+  software_development:
+    /\b(?:code|coding|developer|programming|api|framework|database|sql|javascript|python|php|ruby|rails|java|react|django|git|deploy\w*)\b/gi,
+  finance_investing:
+    /\b(?:stocks?|invest\w*|portfolio|dividends?|etf|broker(?:age)?|trading|options|bonds?|venture capital|vc|angel investors?|fundrais\w*)\b/gi,
   personal_finance: /\b(?:credit card|debt|savings|budget(?:ing)?|401k|ira|student loans?|credit score|rent)\b/gi,
-  design_creative: /\b(?:logo|graphic design|photoshop|illustrator|typography|ui design|ux|mockups?|branding design|portfolio)\b/gi,
-  consumer_electronics: /\b(?:iphone|ipad|android|laptop|macbook|gpu|cpu|motherboard|monitor|headphones|smartphone|tablet|samsung|galaxy)\b/gi,
+  design_creative:
+    /\b(?:logo|graphic design|photoshop|illustrator|typography|ui design|ux|mockups?|branding design|portfolio)\b/gi,
+  consumer_electronics:
+    /\b(?:iphone|ipad|android|laptop|macbook|gpu|cpu|motherboard|monitor|headphones|smartphone|tablet|samsung|galaxy)\b/gi,
   careers_hr: /\b(?:resume|interview|job offer|salary|hiring|recruit\w*|career|employees?|hr)\b/gi,
-  education_training: /\b(?:(?<!\bof )course|tutorial|learn(?:ing)?|bootcamp|degree|university|college|students?|teach\w*)\b/gi,
-  media_publishing: /\b(?:blog(?:ging)?|podcast|youtube|publish\w*|book|ebook|kindle|magazine|journalis\w*|content creator)\b/gi,
+  education_training:
+    /\b(?:(?<!\bof )course|tutorial|learn(?:ing)?|bootcamp|degree|university|college|students?|teach\w*)\b/gi,
+  media_publishing:
+    /\b(?:blog(?:ging)?|podcast|youtube|publish\w*|book|ebook|kindle|magazine|journalis\w*|content creator)\b/gi,
 };
 
 /**
@@ -129,7 +143,8 @@ const WORDS: Partial<Record<Industry, RegExp>> = {
  */
 function wordGroups(re: RegExp): RegExp {
   const inner = /^\\b\(\?:(.*)\)\\b$/.exec(re.source)?.[1];
-  if (inner === undefined || /\((?!\?)/.test(inner)) throw new Error(`industry words must read \\b(?:...)\\b with no capturing group: ${re.source}`);
+  if (inner === undefined || /\((?!\?)/.test(inner))
+    throw new Error(`industry words must read \\b(?:...)\\b with no capturing group: ${re.source}`);
   const words: string[] = [];
   let depth = 0;
   let start = 0;
@@ -148,7 +163,12 @@ function wordGroups(re: RegExp): RegExp {
 }
 
 /** Each industry's words with their literals (literals.ts): most industries' words occur nowhere in a post. Exported for the prefilter test. */
-export const WORD_RULES = (Object.entries(WORDS) as [Industry, RegExp][]).map(([industry, re]) => ({ industry, re, groups: wordGroups(re), literals: compileLiterals(re) }));
+export const WORD_RULES = (Object.entries(WORDS) as [Industry, RegExp][]).map(([industry, re]) => ({
+  industry,
+  re,
+  groups: wordGroups(re),
+  literals: compileLiterals(re),
+}));
 
 /** How many words of its list a text uses, each word of the list counted once whatever its form. */
 function distinctWords(text: string, groups: RegExp): number {

@@ -217,7 +217,8 @@ export function compileLiterals(re: RegExp): readonly CompiledClause[] {
     clause.map((l) => {
       if (l.length === 2) return Int32Array.of(trigramHash(l.charCodeAt(0), l.charCodeAt(1), PAIR));
       const out = new Int32Array(Math.max(0, l.length - 2));
-      for (let i = 0; i + 2 < l.length; i++) out[i] = trigramHash(l.charCodeAt(i), l.charCodeAt(i + 1), l.charCodeAt(i + 2));
+      for (let i = 0; i + 2 < l.length; i++)
+        out[i] = trigramHash(l.charCodeAt(i), l.charCodeAt(i + 1), l.charCodeAt(i + 2));
       return out;
     }),
   );

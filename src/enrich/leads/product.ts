@@ -11,7 +11,7 @@
 import { canonicalProduct, namedProductAt, namesListedAfter, PLATFORMS, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
 import { replacedName } from "./replaced.js";
-import { sentenceView, type Sentence, type SentenceView } from "./text.js";
+import { type Sentence, type SentenceView, sentenceView } from "./text.js";
 
 /** What a lead is about, as `target_product` reports it and `opportunity` phrases it. */
 export interface Target {
@@ -68,50 +68,92 @@ const NOT_WEB_DEVELOPERS = "app|ios|iphone|ipad|android|mobile|game";
  */
 const CATEGORIES: readonly [RegExp, string][] = [
   [/\bcrm\b|\bcustomer relationship\b/i, "CRM"],
-  [/\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i, "email marketing tool"],
+  [
+    /\bemail (?:marketing|campaign|newsletter)s? ?(?:tool|software|service|platform|program|provider)?\b|\bnewsletter (?:tool|service|software)\b/i,
+    "email marketing tool",
+  ],
   // The kind of thing is required: "accounting" alone is mostly the profession, the degree or r/Accounting.
-  [/\b(?:accounting|bookkeeping)(?: (?:and|&) \w+)? (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?)(?: [\w']+){0,4} for (?:accounting|bookkeeping)\b/i, "accounting software"],
+  [
+    /\b(?:accounting|bookkeeping)(?: (?:and|&) \w+)? (?:software|tools?|programs?|system|apps?|package|solution|platform)\b|\b(?:software|tools?|programs?|apps?)(?: [\w']+){0,4} for (?:accounting|bookkeeping)\b/i,
+    "accounting software",
+  ],
   // "invoicing and payment software", "what software do you use to create invoices", "what do you use for time tracking and invoicing",
   // "is there a free service that i can create quotes, invoices, etc?".
-  [/\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|services?|use)(?: [\w']+){0,4} (?:for|to|that (?:i|we) can|where (?:i|we) can) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+,? ){1,2}(?:(?:and|&) )?)?invoic(?:es|ing)\b/i, "invoicing software"],
+  [
+    /\binvoic(?:e|ing)(?: (?:and|&) \w+)? (?:software|tools?|apps?|systems?|services?|programs?|solutions?)\b|\b(?:software|tools?|programs?|apps?|services?|use)(?: [\w']+){0,4} (?:for|to|that (?:i|we) can|where (?:i|we) can) (?:create |send |make |manage |do |track )?(?:(?:[\w-]+,? ){1,2}(?:(?:and|&) )?)?invoic(?:es|ing)\b/i,
+    "invoicing software",
+  ],
   [/\bpayroll\b/i, "payroll service"],
   [/\bexpenses?[- ]?(?:track\w*|reports?|reporting|management)\b|\bmileage[- ]?track\w*/i, "expense tracking software"],
-  [/\b(?:payment (?:processors?|processing|gateways?|solutions?|systems?|providers?|platforms?)|merchant accounts?|credit card processing)\b/i, "payment processing"],
+  [
+    /\b(?:payment (?:processors?|processing|gateways?|solutions?|systems?|providers?|platforms?)|merchant accounts?|credit card processing)\b/i,
+    "payment processing",
+  ],
   [/\b(?:(?<!\breal[- ])time[- ]?track(?:ing|er)|timesheets?|time sheets?)\b/i, "time tracking software"],
   [/\bnote[- ]?taking (?:apps?|applications?|tools?|programs?|software|services?)\b/i, "note-taking app"],
   [/\b(?:pos|point of sale)(?: system)?\b/i, "POS system"],
-  [/\binventory (?:management|tracking|control)(?: (?:software|system|tools?|apps?|solutions?))?\b|\binventory (?:software|system|apps?)\b/i, "inventory management software"],
+  [
+    /\binventory (?:management|tracking|control)(?: (?:software|system|tools?|apps?|solutions?))?\b|\binventory (?:software|system|apps?)\b/i,
+    "inventory management software",
+  ],
   // The software, not the PC: "a gaming/video editing rig" wants a computer.
   [/\bvideo edit(?:ing (?:software|programs?|apps?|tools?|suites?)|ors?)\b/i, "video editing software"],
   [/\b(?:ip|security|surveillance|cctv) cam(?:era)?s?\b|\bcctv\b/i, "security cameras"],
   // "ecommerce" alone is mostly an adjective ("ecommerce fulfillment companies", "an ecommerce business"): it needs the thing.
-  [/\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i, "ecommerce platform"],
+  [
+    /\b(?:online store|shopping cart)\b|\be-?commerce (?:platform|software|solution|site|website|store|shop|cart|package|builder|cms|provider|plugin|system|saas|functionality)s?\b|\b(?:use|using) for e-?commerce\b/i,
+    "ecommerce platform",
+  ],
   // Mail on the poster's own domain, before web hosting, whose "hosting services" it would match.
-  [/\b(?:e-?mail hosting|hosted e-?mail|e-?mail hosts?|business e-?mail (?:accounts?|providers?|services?|hosting)|e-?mail (?:accounts?|addresses|address) (?:for|on|with) (?:my|our|a|the|your) (?:own |custom |company'?s? )?domains?)\b/i, "email hosting"],
+  [
+    /\b(?:e-?mail hosting|hosted e-?mail|e-?mail hosts?|business e-?mail (?:accounts?|providers?|services?|hosting)|e-?mail (?:accounts?|addresses|address) (?:for|on|with) (?:my|our|a|the|your) (?:own |custom |company'?s? )?domains?)\b/i,
+    "email hosting",
+  ],
   // "a new host" is the web host being replaced ("we will be finding a new host"), and bare
   // "hosting" is web hosting where it is what is asked for ("any recommendation on hosting"), not
   // the verb ("advice on hosting a meetup").
-  [/\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host|(?:recommendations?|suggestions?|recs|advice|looking for|need|want) (?:(?:on|for|some|a|good|cheap|reliable|decent|affordable) ){0,3}hosting(?! (?:a|an|the|my|our|your|this|that|events?|meetups?|part(?:y|ies)|guests|dinners?)\b))\b/i, "web hosting"],
+  [
+    /\b(?:web ?hosting|(?:web|website) ?hosts?|hosting (?:providers?|compan(?:y|ies)|services?|plans?)|shared hosting|vps|dedicated servers?|new host|(?:recommendations?|suggestions?|recs|advice|looking for|need|want) (?:(?:on|for|some|a|good|cheap|reliable|decent|affordable) ){0,3}hosting(?! (?:a|an|the|my|our|your|this|that|events?|meetups?|part(?:y|ies)|guests|dinners?)\b))\b/i,
+    "web hosting",
+  ],
   [/\b(?:web)?site builders?\b/i, "website builder"],
-  [/\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i, "project management tool"],
+  [
+    /\b(?:project management|task management|to-?do(?: list)?) (?:tools?|software|apps?|system|platform)\b|\btask managers?\b/i,
+    "project management tool",
+  ],
   // A help desk alone is mostly a workplace or a job ("land a help desk gig", "I work at a high
   // school help desk"): the software is named as such.
-  [/\b(?:help ?desk(?: ?\/ ?[\w ]{1,20}?)? (?:software|systems?|tools?|apps?|solutions?|platforms?|scripts?|packages?)|ticketing systems?|support tickets?|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i, "help desk software"],
+  [
+    /\b(?:help ?desk(?: ?\/ ?[\w ]{1,20}?)? (?:software|systems?|tools?|apps?|solutions?|platforms?|scripts?|packages?)|ticketing systems?|support tickets?|ticket (?:management|tracking) (?:system|software|tool)s?)\b/i,
+    "help desk software",
+  ],
   // "live chat", and the chat a site offers its visitors: "web site chat provider", "customer chat widget".
   [/\blive chat\b|\b(?:web ?site|customer|support) chat\b|\bchat (?:widgets?|providers?)\b/i, "live chat software"],
   // An SEO company, agency, firm or service is hired, not a tool: those fall to "SEO service" below.
-  [/\b(?:seo (?:tool|software)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i, "SEO tool"],
+  [
+    /\b(?:seo (?:tool|software)s?|rank(?:ing)? track\w*|(?:track|tracking|monitor|check) (?:\w+ ){0,2}(?:rankings?|serps?|keyword positions?)|keyword research tool|backlink (?:checker|tool))\b/i,
+    "SEO tool",
+  ],
   [/\bseo\b/i, "SEO service"],
   [/\bsocial media (?:management|scheduling|tool|manager|marketing)\b/i, "social media management tool"],
   [/\b(?:analytics (?:tools?|software|platforms?|packages?)|web analytics)\b/i, "analytics tool"],
-  [/\b(?:backup (?:[\w-]+ )?(?:software|solutions?|services?|systems?)|offsite backups?|cloud backups?)\b/i, "backup solution"],
-  [/\b(?:(?:network|server|system|uptime|log) monitoring|monitoring (?:tools?|software|systems?|solutions?|services?))\b/i, "monitoring tool"],
+  [
+    /\b(?:backup (?:[\w-]+ )?(?:software|solutions?|services?|systems?)|offsite backups?|cloud backups?)\b/i,
+    "backup solution",
+  ],
+  [
+    /\b(?:(?:network|server|system|uptime|log) monitoring|monitoring (?:tools?|software|systems?|solutions?|services?))\b/i,
+    "monitoring tool",
+  ],
   [/\b(?:antivirus|anti-virus|malware removal|endpoint protection)\b/i, "antivirus"],
   [/\bvpn\b/i, "VPN"],
   [/\b(?:password managers?)\b/i, "password manager"],
   [/\b(?:nas|network attached storage)\b/i, "NAS"],
   // "switch" alone is mostly the verb.
-  [/\b(?:router|firewall|(?:network|ethernet|managed|unmanaged|gigabit|poe|\d+[- ]port) switch|access point|wifi|wi-fi)\b/i, "network equipment"],
+  [
+    /\b(?:router|firewall|(?:network|ethernet|managed|unmanaged|gigabit|poe|\d+[- ]port) switch|access point|wifi|wi-fi)\b/i,
+    "network equipment",
+  ],
   [/\b(?:laptop|notebook)\b/i, "laptop"],
   [/\b(?:graphics cards?|gpus?)\b/i, "graphics card"],
   // Not "phone" alone: a phone interview, call or number is not the product.
@@ -121,16 +163,31 @@ const CATEGORIES: readonly [RegExp, string][] = [
   // ("web developers" alone is mostly the poster's own trade), and "web design" not as a trade's
   // noun ("a web design project for hire", "new web design freelancer": the poster sells it); a web
   // design company or firm is as often hired as owned, and stays.
-  [new RegExp(String.raw`\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|(?<!\b(?:${NOT_WEB_DEVELOPERS})\s)developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:${NOT_WEB_DEVELOPERS})\s)(?:developers|programmers|coders|devs)\b`, "i"), "web developer"],
-  [/\b(?:app developers?|(?:ios|iphone|ipad|android|mobile) (?:app )?developer|mobile app|ios app|android app)\b/i, "mobile app development"],
+  [
+    new RegExp(
+      String.raw`\b(?:web ?designer|web ?developer|(?:web|website) design(?! (?:projects?|business(?:es)?|freelanc\w*|work|clients?|careers?|course|class|portfolio|skills?|industry|jobs?|gigs?)\b)|(?<!\b(?:${NOT_WEB_DEVELOPERS})\s)developer)\b|\b(?:find|finding|hire|hiring|recruit(?:ing)?|looking for|need|get|getting)\s+(?:(?!(?:for|to|with|in|of|about|useful)\s)[\w-]+\s+){0,3}?(?<!\b(?:${NOT_WEB_DEVELOPERS})\s)(?:developers|programmers|coders|devs)\b`,
+      "i",
+    ),
+    "web developer",
+  ],
+  [
+    /\b(?:app developers?|(?:ios|iphone|ipad|android|mobile) (?:app )?developer|mobile app|ios app|android app)\b/i,
+    "mobile app development",
+  ],
   // Not the poster's own career: "always wanted to be a lawyer", "working as an accountant".
   [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:lawyer|attorney|legal advice)\b/i, "lawyer"],
-  [/(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:accountant|cpa|bookkeeper)\b|\boutsourc\w* (?:my |our |the )?(?:accounting|bookkeeping)\b/i, "accountant"],
+  [
+    /(?<!\b(?:be|become|becoming|am|i'm|im|as|i was|was) (?:a |an )?)\b(?:accountant|cpa|bookkeeper)\b|\boutsourc\w* (?:my |our |the )?(?:accounting|bookkeeping)\b/i,
+    "accountant",
+  ],
   // Car, health and mortgage insurance come up as often as a business's own.
   [/\b(?:insurance)\b/i, "insurance"],
   // Not "shipping" alone: a price that includes shipping is not a search for a carrier.
   // A sentence that opens with it is about it: "Shipping for Ecommerce", "International shipping questions?".
-  [/\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfill?ment (?:centers?|centres?|services?|company|companies|houses?))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i, "shipping service"],
+  [
+    /\b(?:shipping (?:company|companies|service|services|carriers?|providers?|options|rates|solution)|couriers?|freight|fulfill?ment (?:centers?|centres?|services?|company|companies|houses?))\b|^(?:international |domestic |overseas |worldwide |cheap(?:er|est)? |affordable )?shipping\b/i,
+    "shipping service",
+  ],
   [/\b(?:domain names?|domain registrars?)\b/i, "domain registrar"],
   [/\b(?:marketing agency|ad agency|advertising agency|pr firm)\b/i, "marketing agency"],
   [/\b(?:website|web site)\b/i, "website"],
@@ -211,10 +268,13 @@ function namedIn(text: string, can: Candidates): Target | undefined {
     const modified = PLATFORMS.has(at.name) && m.index >= at.end && /^\s*$/.test(text.slice(at.end, m.index));
     // A developer named by platform is the kind wanted: "an Android developer", "an iPhone App
     // Developer". Not "an iPhone app": mostly the poster's own ("pricing for my iPhone app").
-    const covers = PLATFORMS.has(at.name) && m.index <= at.start && m.index + m[0].length >= at.end && /developers?$/i.test(m[0]);
+    const covers =
+      PLATFORMS.has(at.name) && m.index <= at.start && m.index + m[0].length >= at.end && /developers?$/i.test(m[0]);
     // A name given as an example says what kind; the kind, named, is the answer: "payment
     // processing like Recurly", "a Kickstarter-like crowdfunding site".
-    return (before || modified || covers || named.like === true || named.listed === true) && !CATCH_ALL.has(label) ? category : named;
+    return (before || modified || covers || named.like === true || named.listed === true) && !CATCH_ALL.has(label)
+      ? category
+      : named;
   }
   return named;
 }
@@ -252,7 +312,11 @@ export function findTargetProduct(
     // Basecamp" under "project management software for marketing"), and the first of a list of
     // names ("push my products out onto Facebook, Twitter, Pinterest, Instagram" under "Integrated
     // platforms for social & email marketing?").
-    if (i === 0 && focus && (hit.named ? PLATFORMS.has(hit.name) || hit.like === true || hit.listed === true : CATCH_ALL.has(hit.name))) {
+    if (
+      i === 0 &&
+      focus &&
+      (hit.named ? PLATFORMS.has(hit.name) || hit.like === true || hit.listed === true : CATCH_ALL.has(hit.name))
+    ) {
       for (const t of read.slice(1)) {
         const kind = namedIn(t.text, can);
         if (kind && !kind.named && !CATCH_ALL.has(kind.name)) return kind;

@@ -27,7 +27,8 @@ const NAME_THEN_CUE = /\s+(?:alternatives?|replacements?)\b/gi;
  * product. Nor the verb "replace": its subject is mostly the replacer in a forecast ("Will
  * TypeScript replace JavaScript", "Obama is replacing Bernanke"), not the poster.
  */
-const CUE_THEN_NAME = /\b(?:alternatives?|replacements?|substitutes?)\s+(?:to|for)\s+|(?<switch>(?<!\bthe\s)\b(?:switch(?:ing)?|migrat(?:e|ing))\s+(?:away\s+)?from\s+|\bmov(?:e|ing)\s+away\s+from\s+)/gi;
+const CUE_THEN_NAME =
+  /\b(?:alternatives?|replacements?|substitutes?)\s+(?:to|for)\s+|(?<switch>(?<!\bthe\s)\b(?:switch(?:ing)?|migrat(?:e|ing))\s+(?:away\s+)?from\s+|\bmov(?:e|ing)\s+away\s+from\s+)/gi;
 /**
  * After "switching from", an unlisted name is one word: longer runs in capitals there were
  * careers and stages ("from Chemical Engineering to ...", "from Full Time to Contract").
@@ -44,15 +45,97 @@ const DETERMINER = /^(?:the|a|an|my|our|their|your|using)\s+/i;
  * "alternative", prepositions inside a title. Lowercased.
  */
 const NOT_NAMES = new Set([
-  "i", "a", "an", "another", "one", "no", "the", "my", "our", "your", "their", "this", "that", "these",
-  "those", "what", "which", "who", "any", "some", "something", "anything", "and", "or", "for", "to", "in",
-  "on", "with", "of", "from", "is", "are", "ask", "hn", "show", "tell", "free", "open", "open-source",
-  "source", "cheap", "cheaper", "good", "great", "best", "better", "other", "new", "faster", "lighter",
-  "smaller", "bigger", "simpler", "cheapest", "simple", "similar", "possible", "viable", "affordable",
-  "decent", "secure", "private", "self-hosted", "hosted", "lightweight", "cross-platform", "online",
-  "web-based", "mobile", "desktop", "native", "modern", "easy", "easier", "paid", "local", "small",
-  "reliable", "professional", "alternative", "alternatives", "replacement", "clone", "uk", "us", "usa", "eu",
-  "ux", "ui", "pr",
+  "i",
+  "a",
+  "an",
+  "another",
+  "one",
+  "no",
+  "the",
+  "my",
+  "our",
+  "your",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "what",
+  "which",
+  "who",
+  "any",
+  "some",
+  "something",
+  "anything",
+  "and",
+  "or",
+  "for",
+  "to",
+  "in",
+  "on",
+  "with",
+  "of",
+  "from",
+  "is",
+  "are",
+  "ask",
+  "hn",
+  "show",
+  "tell",
+  "free",
+  "open",
+  "open-source",
+  "source",
+  "cheap",
+  "cheaper",
+  "good",
+  "great",
+  "best",
+  "better",
+  "other",
+  "new",
+  "faster",
+  "lighter",
+  "smaller",
+  "bigger",
+  "simpler",
+  "cheapest",
+  "simple",
+  "similar",
+  "possible",
+  "viable",
+  "affordable",
+  "decent",
+  "secure",
+  "private",
+  "self-hosted",
+  "hosted",
+  "lightweight",
+  "cross-platform",
+  "online",
+  "web-based",
+  "mobile",
+  "desktop",
+  "native",
+  "modern",
+  "easy",
+  "easier",
+  "paid",
+  "local",
+  "small",
+  "reliable",
+  "professional",
+  "alternative",
+  "alternatives",
+  "replacement",
+  "clone",
+  "uk",
+  "us",
+  "usa",
+  "eu",
+  "ux",
+  "ui",
+  "pr",
 ]);
 
 /** A word written as a name: a capital first (Gmail, H-1B) or inside (iCloud, eBay). */
@@ -101,10 +184,69 @@ function wordsOf(text: string): Word[] {
  * H-1B visa", "a Canadian corporation", "the MS products"), which names no product.
  */
 const AFTER_NAME = new Set([
-  "that", "which", "who", "for", "with", "to", "in", "on", "at", "by", "from", "of", "or", "and", "but", "nor", "so", "as",
-  "is", "are", "was", "were", "be", "been", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would",
-  "should", "may", "might", "i", "we", "you", "they", "it", "if", "when", "where", "while", "because", "since", "like",
-  "than", "then", "now", "out", "there", "here", "yet", "anymore", "etc", "too", "either", "also", "please", "without",
+  "that",
+  "which",
+  "who",
+  "for",
+  "with",
+  "to",
+  "in",
+  "on",
+  "at",
+  "by",
+  "from",
+  "of",
+  "or",
+  "and",
+  "but",
+  "nor",
+  "so",
+  "as",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "been",
+  "has",
+  "have",
+  "had",
+  "does",
+  "do",
+  "did",
+  "can",
+  "could",
+  "will",
+  "would",
+  "should",
+  "may",
+  "might",
+  "i",
+  "we",
+  "you",
+  "they",
+  "it",
+  "if",
+  "when",
+  "where",
+  "while",
+  "because",
+  "since",
+  "like",
+  "than",
+  "then",
+  "now",
+  "out",
+  "there",
+  "here",
+  "yet",
+  "anymore",
+  "etc",
+  "too",
+  "either",
+  "also",
+  "please",
+  "without",
 ]);
 
 /** The longest run of `words` (taken from its start) that the gazetteer lists, with no punctuation inside. */
@@ -138,7 +280,11 @@ function nameAfter(text: string, from: number, capitalsMean: boolean, maxWords: 
     if (w.closes) break;
   }
   const next = words[run.length];
-  if (run.length === 0 || (!run.at(-1)!.closes && next && !next.opens && /^[a-z]/.test(next.text) && !AFTER_NAME.has(next.text))) return "";
+  if (
+    run.length === 0 ||
+    (!run.at(-1)!.closes && next && !next.opens && /^[a-z]/.test(next.text) && !AFTER_NAME.has(next.text))
+  )
+    return "";
   return run.map((w) => w.text).join(" ");
 }
 
@@ -175,7 +321,12 @@ export function replacedName(sentence: string): string {
     if (name) return name;
   }
   for (const m of text.matchAll(CUE_THEN_NAME)) {
-    const name = nameAfter(text, m.index + m[0].length, capitalsMean, m.groups?.switch ? SWITCH_NAME_WORDS : MAX_NAME_WORDS);
+    const name = nameAfter(
+      text,
+      m.index + m[0].length,
+      capitalsMean,
+      m.groups?.switch ? SWITCH_NAME_WORDS : MAX_NAME_WORDS,
+    );
     if (name) return name;
   }
   return "";

@@ -21,7 +21,8 @@ export const TYPE_WEIGHT: Record<Intent, number> = {
   advice_request: 0.7,
 };
 
-const URGENCY = /\b(?:asap|urgent(?:ly)?|immediately|right away|deadline|by (?:monday|tuesday|wednesday|thursday|friday|tomorrow|next week)|budget)\b|\$\s?\d/i;
+const URGENCY =
+  /\b(?:asap|urgent(?:ly)?|immediately|right away|deadline|by (?:monday|tuesday|wednesday|thursday|friday|tomorrow|next week)|budget)\b|\$\s?\d/i;
 
 /** Inputs of {@link leadScore}. */
 export interface ScoreInput {

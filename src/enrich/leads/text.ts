@@ -48,7 +48,9 @@ function splitLine(line: string): string[] {
   const out: string[] = [];
   // A sentence ends at . ! ? (runs of them) followed by space and a capital; abbreviations such
   // as "vs." and "e.g." do not end one, and decimals never match.
-  for (const part of line.split(/(?<!\b(?:[Vv]s|[Ee]\.g|[Ii]\.e|etc|approx|[Mm]rs?|[Mm]s|[Dd]r|[Ss]t|[Ii]nc|[Ll]td|[Nn]o)\.)(?<=[.!?]+)\s+(?=[A-Z0-9"'(\[@#\u201c])/)) {
+  for (const part of line.split(
+    /(?<!\b(?:[Vv]s|[Ee]\.g|[Ii]\.e|etc|approx|[Mm]rs?|[Mm]s|[Dd]r|[Ss]t|[Ii]nc|[Ll]td|[Nn]o)\.)(?<=[.!?]+)\s+(?=[A-Z0-9"'([@#\u201c])/,
+  )) {
     const s = part.trim();
     if (s.length > 1) out.push(s);
   }
@@ -84,7 +86,10 @@ function unwrap(text: string): string {
  * `transcripts` false reads every line as the poster's (a title is one line, never a dialogue).
  */
 function ownSentences(text: string, transcripts: boolean): string[] {
-  const lines = unwrap(text).split(/\n+/).map((line) => ({ line, parts: splitLine(line) })).filter((l) => l.parts.length > 0);
+  const lines = unwrap(text)
+    .split(/\n+/)
+    .map((line) => ({ line, parts: splitLine(line) }))
+    .filter((l) => l.parts.length > 0);
   const speakers = transcripts ? lines.map((l) => speakerOf(l.line.trim())) : [];
   const dialogue = transcripts && isTranscript(speakers);
   return lines.flatMap((l, i) => {

@@ -27,7 +27,10 @@ export function buildBertGraph(weights: Map<string, Tensor>): Uint8Array {
   const w = (name: string, shape: number[]): Float32Array => {
     const found = weights.get(name);
     if (found === undefined) throw new Error(`all-MiniLM-L6-v2 weights: ${name} is missing`);
-    if (found.shape.join("x") !== shape.join("x")) throw new Error(`all-MiniLM-L6-v2 weights: ${name} has shape ${found.shape.join("x")}, expected ${shape.join("x")}`);
+    if (found.shape.join("x") !== shape.join("x"))
+      throw new Error(
+        `all-MiniLM-L6-v2 weights: ${name} has shape ${found.shape.join("x")}, expected ${shape.join("x")}`,
+      );
     return found.data;
   };
   const g = new OnnxGraph();
@@ -42,7 +45,12 @@ export function buildBertGraph(weights: Map<string, Tensor>): Uint8Array {
   const typeZero = w("embeddings.token_type_embeddings.weight", [2, HIDDEN]).subarray(0, HIDDEN);
   for (let i = 0; i < positions.length; i += 1) positions[i] = positions[i]! + typeZero[i % HIDDEN]!;
   const tokens = g.op("Shape", [ids], { start: { int: 1 }, end: { int: 2 } });
-  const positional = g.op("Slice", [g.floats(positions, [MINILM_MAX_TOKENS, HIDDEN]), g.int64s([0]), tokens, g.int64s([0])]);
+  const positional = g.op("Slice", [
+    g.floats(positions, [MINILM_MAX_TOKENS, HIDDEN]),
+    g.int64s([0]),
+    tokens,
+    g.int64s([0]),
+  ]);
   const layerNorm = (x: string, prefix: string): string =>
     g.op("LayerNormalization", [x, param(`${prefix}.weight`, [HIDDEN]), param(`${prefix}.bias`, [HIDDEN])], {
       axis: { int: -1 },
@@ -52,9 +60,15 @@ export function buildBertGraph(weights: Map<string, Tensor>): Uint8Array {
 
   // Padded keys get a large negative bias before the softmax.
   const one = g.floats(Float32Array.of(1), []);
-  const keyBias = g.op("Unsqueeze", [g.op("Mul", [g.op("Sub", [one, mask]), g.floats(Float32Array.of(-1e9), [])]), g.int64s([1, 2])]);
+  const keyBias = g.op("Unsqueeze", [
+    g.op("Mul", [g.op("Sub", [one, mask]), g.floats(Float32Array.of(-1e9), [])]),
+    g.int64s([1, 2]),
+  ]);
   const linear = (input: string, prefix: string, rows: number, cols: number): string =>
-    g.op("Add", [g.op("MatMul", [input, g.floats(transpose(w(`${prefix}.weight`, [cols, rows]), cols, rows), [rows, cols])]), param(`${prefix}.bias`, [cols])]);
+    g.op("Add", [
+      g.op("MatMul", [input, g.floats(transpose(w(`${prefix}.weight`, [cols, rows]), cols, rows), [rows, cols])]),
+      param(`${prefix}.bias`, [cols]),
+    ]);
   const depth = HIDDEN / HEADS;
   const scale = g.floats(Float32Array.of(1 / Math.sqrt(depth)), []);
   const sqrtHalf = g.floats(Float32Array.of(Math.SQRT1_2), []);
@@ -63,23 +77,43 @@ export function buildBertGraph(weights: Map<string, Tensor>): Uint8Array {
   for (let layer = 0; layer < LAYERS; layer += 1) {
     const at = `encoder.layer.${layer}`;
     const heads = (name: string, perm: number[]): string =>
-      g.op("Transpose", [g.op("Reshape", [linear(x, `${at}.attention.self.${name}`, HIDDEN, HIDDEN), g.int64s([0, 0, HEADS, depth])])], { perm: { ints: perm } });
+      g.op(
+        "Transpose",
+        [g.op("Reshape", [linear(x, `${at}.attention.self.${name}`, HIDDEN, HIDDEN), g.int64s([0, 0, HEADS, depth])])],
+        { perm: { ints: perm } },
+      );
     const q = g.op("Mul", [heads("query", [0, 2, 1, 3]), scale]);
     const kT = heads("key", [0, 2, 3, 1]);
     const v = heads("value", [0, 2, 1, 3]);
     const attention = g.op("Softmax", [g.op("Add", [g.op("MatMul", [q, kT]), keyBias])], { axis: { int: -1 } });
-    const context = g.op("Reshape", [g.op("Transpose", [g.op("MatMul", [attention, v])], { perm: { ints: [0, 2, 1, 3] } }), g.int64s([0, 0, HIDDEN])]);
-    x = layerNorm(g.op("Add", [linear(context, `${at}.attention.output.dense`, HIDDEN, HIDDEN), x]), `${at}.attention.output.LayerNorm`);
+    const context = g.op("Reshape", [
+      g.op("Transpose", [g.op("MatMul", [attention, v])], { perm: { ints: [0, 2, 1, 3] } }),
+      g.int64s([0, 0, HIDDEN]),
+    ]);
+    x = layerNorm(
+      g.op("Add", [linear(context, `${at}.attention.output.dense`, HIDDEN, HIDDEN), x]),
+      `${at}.attention.output.LayerNorm`,
+    );
     const inner = linear(x, `${at}.intermediate.dense`, HIDDEN, INTERMEDIATE);
-    const gelu = g.op("Mul", [g.op("Mul", [inner, half]), g.op("Add", [one, g.op("Erf", [g.op("Mul", [inner, sqrtHalf])])])]);
+    const gelu = g.op("Mul", [
+      g.op("Mul", [inner, half]),
+      g.op("Add", [one, g.op("Erf", [g.op("Mul", [inner, sqrtHalf])])]),
+    ]);
     x = layerNorm(g.op("Add", [linear(gelu, `${at}.output.dense`, INTERMEDIATE, HIDDEN), x]), `${at}.output.LayerNorm`);
   }
 
   // Mean pooling over the text's own tokens, then unit length (sentence-transformers' clamps).
-  const summed = g.op("ReduceSum", [g.op("Mul", [x, g.op("Unsqueeze", [mask, g.int64s([2])])]), g.int64s([1])], { keepdims: { int: 0 } });
-  const count = g.op("Max", [g.op("ReduceSum", [mask, g.int64s([1])], { keepdims: { int: 1 } }), g.floats(Float32Array.of(1e-9), [])]);
+  const summed = g.op("ReduceSum", [g.op("Mul", [x, g.op("Unsqueeze", [mask, g.int64s([2])])]), g.int64s([1])], {
+    keepdims: { int: 0 },
+  });
+  const count = g.op("Max", [
+    g.op("ReduceSum", [mask, g.int64s([1])], { keepdims: { int: 1 } }),
+    g.floats(Float32Array.of(1e-9), []),
+  ]);
   const pooled = g.op("Div", [summed, count]);
-  const norm = g.op("Sqrt", [g.op("ReduceSum", [g.op("Mul", [pooled, pooled]), g.int64s([1])], { keepdims: { int: 1 } })]);
+  const norm = g.op("Sqrt", [
+    g.op("ReduceSum", [g.op("Mul", [pooled, pooled]), g.int64s([1])], { keepdims: { int: 1 } }),
+  ]);
   g.opNamed("embedding", "Div", [pooled, g.op("Max", [norm, g.floats(Float32Array.of(1e-12), [])])]);
   g.output("embedding", "float", ["batch", MINILM_DIMENSIONS]);
   return g.encode(OPSET, "threadsight");

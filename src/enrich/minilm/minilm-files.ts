@@ -58,7 +58,8 @@ export async function verifyMiniLmFiles(dir: string): Promise<{ weights: string;
       );
     }
     const got = await sha256File(file);
-    if (got !== spec.sha256) throw new MiniLmFilesError(`all-MiniLM-L6-v2: ${file} has SHA-256 ${got}, expected ${spec.sha256}`);
+    if (got !== spec.sha256)
+      throw new MiniLmFilesError(`all-MiniLM-L6-v2: ${file} has SHA-256 ${got}, expected ${spec.sha256}`);
     out[key] = file;
   }
   return out as { weights: string; tokenizer: string };

@@ -4,8 +4,8 @@
  */
 import ort from "onnxruntime-node";
 import { buildBertGraph, MINILM_DIMENSIONS, MINILM_MAX_TOKENS } from "./bert-graph.js";
-import { loadMiniLmTokenizer } from "./minilm-tokenizer.js";
 import type { TokenizeFn } from "./minilm-tokenizer.js";
+import { loadMiniLmTokenizer } from "./minilm-tokenizer.js";
 import { readSafetensors } from "./safetensors.js";
 
 /** One loaded encoder. Calls run one at a time on `threads` ONNX Runtime threads. */
@@ -19,7 +19,10 @@ export class MiniLmSession {
 
   /** Loads the weights and tokenizer (already verified by the caller) and prepares the session. */
   static async load(files: { weights: string; tokenizer: string }, threads = 1): Promise<MiniLmSession> {
-    const [weights, tokenize] = await Promise.all([readSafetensors(files.weights), loadMiniLmTokenizer(files.tokenizer, MINILM_MAX_TOKENS)]);
+    const [weights, tokenize] = await Promise.all([
+      readSafetensors(files.weights),
+      loadMiniLmTokenizer(files.tokenizer, MINILM_MAX_TOKENS),
+    ]);
     const session = await ort.InferenceSession.create(buildBertGraph(weights), {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
@@ -52,7 +55,8 @@ export class MiniLmSession {
       mask: new ort.Tensor("float32", mask, [texts.length, width]),
     });
     const out = result.embedding;
-    if (out === undefined || !(out.data instanceof Float32Array)) throw new Error("all-MiniLM-L6-v2 returned no embedding");
+    if (out === undefined || !(out.data instanceof Float32Array))
+      throw new Error("all-MiniLM-L6-v2 returned no embedding");
     return out.data;
   }
 

@@ -16,7 +16,11 @@ export type TokenizeFn = (text: string) => number[];
 export async function loadMiniLmTokenizer(file: string, maxTokens: number): Promise<TokenizeFn> {
   const json = JSON.parse(await readFile(file, "utf8")) as object;
   // tokenizer_config.json's fields that tokenizers.js reads; the normaliser itself is in tokenizer.json.
-  const tokenizer = new Tokenizer(json, { do_lower_case: true, clean_up_tokenization_spaces: true, model_max_length: 512 });
+  const tokenizer = new Tokenizer(json, {
+    do_lower_case: true,
+    clean_up_tokenization_spaces: true,
+    model_max_length: 512,
+  });
   const sep = tokenizer.token_to_id("[SEP]");
   if (sep === undefined) throw new Error(`${file}: no [SEP] token`);
   return (text) => {

@@ -24,7 +24,10 @@ export function parseSafetensors(bytes: Uint8Array): Map<string, Tensor> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = Number(view.getBigUint64(0, true));
   if (headerLength > bytes.length - 8) throw new Error(`safetensors: header length ${headerLength} exceeds the file`);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as Record<string, HeaderEntry | Record<string, string>>;
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as Record<
+    string,
+    HeaderEntry | Record<string, string>
+  >;
   const dataStart = 8 + headerLength;
   const tensors = new Map<string, Tensor>();
   for (const [name, entry] of Object.entries(header)) {

@@ -4,8 +4,9 @@
  * already computed, so sentiment never embeds a text twice; an Embedder is only needed by callers
  * that have no vectors.
  */
-import type { Embedder } from "../embedder.js";
+
 import type { SentimentLabel } from "../../model/post.js";
+import type { Embedder } from "../embedder.js";
 import { sentimentFeatures } from "./features.js";
 import { classIndex, loadSentimentModel } from "./model-file.js";
 import { compiledProba, compileSoftmax } from "./softmax.js";
@@ -25,7 +26,11 @@ export interface SentimentClassifier {
   /** Embedding model id the classifier expects vectors from. */
   readonly embeddingModel: string;
   /** One result per text. Vectors, when given, must come from {@link embeddingModel}. */
-  classify(texts: readonly string[], vectors?: readonly Float32Array[], signal?: AbortSignal): Promise<SentimentResult[]>;
+  classify(
+    texts: readonly string[],
+    vectors?: readonly Float32Array[],
+    signal?: AbortSignal,
+  ): Promise<SentimentResult[]>;
   /** Synchronous form for one text whose vector is at hand. */
   classifyOne(text: string, vector: Float32Array): SentimentResult;
 }
@@ -83,7 +88,10 @@ export function createSentimentClassifier(options: SentimentClassifierOptions = 
     async classify(texts, vectors, signal) {
       let vecs = vectors;
       if (!vecs) {
-        if (!embedder) throw new Error("sentiment classify() needs vectors or an embedder (createSentimentClassifier({ embedder }))");
+        if (!embedder)
+          throw new Error(
+            "sentiment classify() needs vectors or an embedder (createSentimentClassifier({ embedder }))",
+          );
         vecs = await embedder.embed(texts, signal);
       }
       if (vecs.length !== texts.length) throw new Error(`got ${vecs.length} vectors for ${texts.length} texts`);

@@ -4,8 +4,8 @@
  */
 import type { SentimentLabel } from "../../model/post.js";
 import { SENTIMENT_LABELS } from "../../model/post.js";
-import raw from "./model.json" with { type: "json" };
 import { LEXICON_FEATURES } from "./features.js";
+import raw from "./model.json" with { type: "json" };
 import { checkSoftmaxModel, type SoftmaxModel } from "./softmax.js";
 
 /** model.json: the softmax weights plus what is needed to reproduce and audit them. */
@@ -53,13 +53,15 @@ export function loadSentimentModel(): SentimentModelFile {
   if (classes.join() !== [...SENTIMENT_LABELS].sort().join()) {
     throw new Error(`sentiment model classes ${m.softmax.classes.join(",")} differ from ${SENTIMENT_LABELS.join(",")}`);
   }
-  if (m.lexiconFeatures.join() !== LEXICON_FEATURES.join()) throw new Error("sentiment model lexicon features differ from features.ts");
+  if (m.lexiconFeatures.join() !== LEXICON_FEATURES.join())
+    throw new Error("sentiment model lexicon features differ from features.ts");
   checkSoftmaxModel(m.softmax, m.dimensions + LEXICON_FEATURES.length);
   if (m.classOffsets.length !== m.softmax.classes.length || !m.classOffsets.every(Number.isFinite)) {
     throw new Error("sentiment model classOffsets must hold one finite number per class");
   }
   checkSoftmaxModel(m.frustration.softmax, m.dimensions + LEXICON_FEATURES.length);
-  if (m.frustration.softmax.classes.join() !== "other,frustration") throw new Error("frustration head classes must be other,frustration");
+  if (m.frustration.softmax.classes.join() !== "other,frustration")
+    throw new Error("frustration head classes must be other,frustration");
   loaded = m;
   return m;
 }

@@ -35,8 +35,30 @@ const NEGATED = -0.74;
 const ALPHA = 15;
 
 /** Marks a token may carry before or after a word and still count as that word. */
-const EDGE_MARKS = new Set([".", "!", "?", ",", ";", ":", "-", "'", '"', "!!", "!!!", "??", "???", "?!?", "!?!", "?!?!", "!?!?"]);
-const isAsciiPunctuation = (code: number): boolean => (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+const EDGE_MARKS = new Set([
+  ".",
+  "!",
+  "?",
+  ",",
+  ";",
+  ":",
+  "-",
+  "'",
+  '"',
+  "!!",
+  "!!!",
+  "??",
+  "???",
+  "?!?",
+  "!?!",
+  "?!?!",
+  "!?!?",
+]);
+const isAsciiPunctuation = (code: number): boolean =>
+  (code >= 33 && code <= 47) ||
+  (code >= 58 && code <= 64) ||
+  (code >= 91 && code <= 96) ||
+  (code >= 123 && code <= 126);
 const WHITESPACE = /\s/;
 
 const NEGATIONS = new Set(
@@ -57,7 +79,28 @@ const BOOSTERS = new Map<string, number>([
   )
     .split(" ")
     .map((w): [string, number] => [w, BOOST]),
-  ...["almost", "barely", "hardly", "just enough", "kind of", "kinda", "kindof", "kind-of", "less", "little", "marginally", "occasionally", "partly", "scarcely", "slightly", "somewhat", "sort of", "sorta", "sortof", "sort-of"].map((w): [string, number] => [w, DAMPEN]),
+  ...[
+    "almost",
+    "barely",
+    "hardly",
+    "just enough",
+    "kind of",
+    "kinda",
+    "kindof",
+    "kind-of",
+    "less",
+    "little",
+    "marginally",
+    "occasionally",
+    "partly",
+    "scarcely",
+    "slightly",
+    "somewhat",
+    "sort of",
+    "sorta",
+    "sortof",
+    "sort-of",
+  ].map((w): [string, number] => [w, DAMPEN]),
 ]);
 
 const IDIOMS = new Map<string, number>([
@@ -121,12 +164,14 @@ export function vaderTokens(text: string): string[] {
     let lead = 0;
     while (lead < t.length && isAsciiPunctuation(t.charCodeAt(lead))) lead++;
     if (lead > 0) {
-      if (t.length - lead > 1 && EDGE_MARKS.has(t.slice(0, lead)) && noPunctuation(t, lead, t.length)) tokens[i] = t.slice(lead);
+      if (t.length - lead > 1 && EDGE_MARKS.has(t.slice(0, lead)) && noPunctuation(t, lead, t.length))
+        tokens[i] = t.slice(lead);
       continue;
     }
     let trail = t.length;
     while (trail > 0 && isAsciiPunctuation(t.charCodeAt(trail - 1))) trail--;
-    if (trail < t.length && trail > 1 && EDGE_MARKS.has(t.slice(trail)) && noPunctuation(t, 0, trail)) tokens[i] = t.slice(0, trail);
+    if (trail < t.length && trail > 1 && EDGE_MARKS.has(t.slice(trail)) && noPunctuation(t, 0, trail))
+      tokens[i] = t.slice(0, trail);
   }
   return tokens;
 }
@@ -141,7 +186,14 @@ function boost(word: string, lower: string, valence: number, capsDiffer: boolean
 }
 
 /** Valence of the sentiment word at `i`, after the up to three words before it and its idioms. */
-function wordValence(words: readonly string[], lower: readonly string[], i: number, base: number, capsDiffer: boolean, lex: Map<string, number>): number {
+function wordValence(
+  words: readonly string[],
+  lower: readonly string[],
+  i: number,
+  base: number,
+  capsDiffer: boolean,
+  lex: Map<string, number>,
+): number {
   let valence = base;
   if (isUpper(words[i]!) && capsDiffer) valence += valence > 0 ? CAPS_BOOST : -CAPS_BOOST;
   for (let back = 0; back < 3; back++) {
@@ -176,7 +228,9 @@ function negationCheck(valence: number, words: readonly string[], back: number, 
 }
 
 /** Every word of an idiom or of a multi-word booster ("kind of"): the only words idiomCheck reacts to. */
-const IDIOM_WORDS = new Set([...IDIOMS.keys(), ...[...BOOSTERS.keys()].filter((k) => k.includes(" "))].flatMap((k) => k.split(" ")));
+const IDIOM_WORDS = new Set(
+  [...IDIOMS.keys(), ...[...BOOSTERS.keys()].filter((k) => k.includes(" "))].flatMap((k) => k.split(" ")),
+);
 
 /**
  * Idioms around the word at `i` replace its valence; a multi-word booster before it dampens it.
@@ -197,7 +251,13 @@ function idiomCheck(valence: number, words: readonly string[], i: number): numbe
   const twoOne = `${w(i - 2)} ${w(i - 1)}`;
   const threeTwo = `${w(i - 3)} ${w(i - 2)}`;
   let out = valence;
-  for (const seq of [oneZero, `${w(i - 2)} ${w(i - 1)} ${w(i)}`, twoOne, `${w(i - 3)} ${w(i - 2)} ${w(i - 1)}`, threeTwo]) {
+  for (const seq of [
+    oneZero,
+    `${w(i - 2)} ${w(i - 1)} ${w(i)}`,
+    twoOne,
+    `${w(i - 3)} ${w(i - 2)} ${w(i - 1)}`,
+    threeTwo,
+  ]) {
     const v = IDIOMS.get(seq);
     if (v !== undefined) {
       out = v;
@@ -236,7 +296,8 @@ export function vaderPolarity(text: string): VaderScores {
     const l = lower[i]!;
     const base = lex.get(l);
     const kindOf = i < words.length - 1 && l === "kind" && lower[i + 1] === "of";
-    sentiments[i] = base === undefined || kindOf || BOOSTERS.has(l) ? 0 : wordValence(words, lower, i, base, capsDiffer, lex);
+    sentiments[i] =
+      base === undefined || kindOf || BOOSTERS.has(l) ? 0 : wordValence(words, lower, i, base, capsDiffer, lex);
   }
   if (sentiments.length === 0) return { neg: 0, neu: 0, pos: 0, compound: 0 };
   let but = words.indexOf("but");

@@ -5,8 +5,8 @@
  * times faster.
  */
 import type { SentimentLabel } from "../../model/post.js";
-import { vaderPolarity } from "./vader-rules.js";
 import type { VaderScores } from "./vader-rules.js";
+import { vaderPolarity } from "./vader-rules.js";
 
 export type { VaderScores } from "./vader-rules.js";
 

@@ -64,7 +64,8 @@ export class OnnxGraph {
   /** Adds a float constant and returns its name. */
   floats(data: Float32Array, dims: readonly number[]): string {
     const name = `c${this.counter++}`;
-    if (data.length !== dims.reduce((a, b) => a * b, 1)) throw new Error(`constant ${name}: ${data.length} values for dims ${dims.join("x")}`);
+    if (data.length !== dims.reduce((a, b) => a * b, 1))
+      throw new Error(`constant ${name}: ${data.length} values for dims ${dims.join("x")}`);
     this.initializers.push({ name, dims, kind: "float", data });
     return name;
   }
@@ -72,7 +73,12 @@ export class OnnxGraph {
   /** Adds an int64 constant (shapes, axes, slice bounds) and returns its name. */
   int64s(values: readonly number[]): string {
     const name = `c${this.counter++}`;
-    this.initializers.push({ name, dims: [values.length], kind: "int64", data: BigInt64Array.from(values.map((v) => BigInt(v))) });
+    this.initializers.push({
+      name,
+      dims: [values.length],
+      kind: "int64",
+      data: BigInt64Array.from(values.map((v) => BigInt(v))),
+    });
     return name;
   }
 
@@ -139,7 +145,9 @@ function writeInitializer(w: BinaryWriter, init: Initializer): void {
   w.tag(8, WireType.LengthDelimited).string(init.name);
   // raw_data is little-endian, which is how typed arrays sit in memory on every platform Node
   // supports, so the bytes go in as they are.
-  w.tag(9, WireType.LengthDelimited).bytes(new Uint8Array(init.data.buffer, init.data.byteOffset, init.data.byteLength));
+  w.tag(9, WireType.LengthDelimited).bytes(
+    new Uint8Array(init.data.buffer, init.data.byteOffset, init.data.byteLength),
+  );
   w.join();
 }
 

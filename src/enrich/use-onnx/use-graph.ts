@@ -35,7 +35,9 @@ export function buildUseGraph(model: UseWeights): Uint8Array {
     const found = model.weights.get(name);
     if (found === undefined) throw new Error(`sentence encoder weights: ${name} is missing`);
     if (shape !== undefined && found.shape.join("x") !== shape.join("x")) {
-      throw new Error(`sentence encoder weights: ${name} has shape ${found.shape.join("x")}, expected ${shape.join("x")}`);
+      throw new Error(
+        `sentence encoder weights: ${name} has shape ${found.shape.join("x")}, expected ${shape.join("x")}`,
+      );
     }
     return found;
   };
@@ -59,15 +61,33 @@ export function buildUseGraph(model: UseWeights): Uint8Array {
   const one = g.floats(Float32Array.of(1), []);
   const padding = g.op("Sub", [one, mask]);
   const keyBias = g.op("Unsqueeze", [
-    g.op("Mul", [padding, g.floats(Float32Array.of(scalar(`${STACK}Layer_1/TransformerLayer/MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`)), [])]),
+    g.op("Mul", [
+      padding,
+      g.floats(
+        Float32Array.of(
+          scalar(
+            `${STACK}Layer_1/TransformerLayer/MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`,
+          ),
+        ),
+        [],
+      ),
+    ]),
     g.int64s([1, 2]),
   ]);
 
   const layerNorm = (x: string, prefix: string, size: number): string =>
-    g.op("LayerNormalization", [x, param(`${prefix}layer_norm_scale/ConcatPartitions/concat`, [size]), param(`${prefix}layer_norm_bias/ConcatPartitions/concat`, [size])], {
-      axis: { int: -1 },
-      epsilon: { float: epsilon },
-    });
+    g.op(
+      "LayerNormalization",
+      [
+        x,
+        param(`${prefix}layer_norm_scale/ConcatPartitions/concat`, [size]),
+        param(`${prefix}layer_norm_bias/ConcatPartitions/concat`, [size]),
+      ],
+      {
+        axis: { int: -1 },
+        epsilon: { float: epsilon },
+      },
+    );
   const dense = (x: string, kernel: Float32Array, rows: number, cols: number, bias: string): string =>
     g.op("Add", [g.op("MatMul", [x, g.floats(kernel, [rows, cols])]), bias]);
 
@@ -75,10 +95,19 @@ export function buildUseGraph(model: UseWeights): Uint8Array {
     const at = `${ENCODE}Layer_${layer}/TransformerLayer/`;
     const depth = width / HEADS;
     const h = layerNorm(x, `${at}layer_prepostprocess/layer_norm/`, width);
-    const kernel = w(`${KERNELS}Layer_${layer}/TransformerLayer/MultiheadAttention/qkv_transform_single/kernel/part_0`, [1, 1, width, 3 * width]).data;
+    const kernel = w(
+      `${KERNELS}Layer_${layer}/TransformerLayer/MultiheadAttention/qkv_transform_single/kernel/part_0`,
+      [1, 1, width, 3 * width],
+    ).data;
     const bias = w(`${at}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`, [3 * width]).data;
     const project = (part: number, perm: number[]): string => {
-      const out = dense(h, columns(kernel, width, 3 * width, part * width, width), width, width, g.floats(bias.slice(part * width, (part + 1) * width), [width]));
+      const out = dense(
+        h,
+        columns(kernel, width, 3 * width, part * width, width),
+        width,
+        width,
+        g.floats(bias.slice(part * width, (part + 1) * width), [width]),
+      );
       return g.op("Transpose", [g.op("Reshape", [out, g.int64s([0, 0, HEADS, depth])])], { perm: { ints: perm } });
     };
     const scale = scalar(`${STACK}Layer_${layer}/TransformerLayer/MultiheadAttention/mul/y`);
@@ -88,34 +117,74 @@ export function buildUseGraph(model: UseWeights): Uint8Array {
     const weights = g.op("Softmax", [g.op("Add", [g.op("MatMul", [q, kT]), keyBias])], { axis: { int: -1 } });
     const heads = g.op("Transpose", [g.op("MatMul", [weights, v])], { perm: { ints: [0, 2, 1, 3] } });
     const combined = g.op("Reshape", [heads, g.int64s([0, 0, width])]);
-    const outKernel = w(`${KERNELS}Layer_${layer}/TransformerLayer/MultiheadAttention/output_transform_single/kernel/part_0`, [1, 1, width, 512]).data;
-    return dense(combined, outKernel, width, 512, param(`${at}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [512]));
+    const outKernel = w(
+      `${KERNELS}Layer_${layer}/TransformerLayer/MultiheadAttention/output_transform_single/kernel/part_0`,
+      [1, 1, width, 512],
+    ).data;
+    return dense(
+      combined,
+      outKernel,
+      width,
+      512,
+      param(`${at}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [512]),
+    );
   };
 
   const feedForward = (y: string, layer: number): string => {
     const at = `${ENCODE}Layer_${layer}/TransformerLayer/FFN/`;
     const h = layerNorm(y, `${at}layer_prepostprocess/layer_norm/`, 512);
     const inner = g.op("Relu", [
-      dense(h, w(`${STACK}Layer_${layer}/TransformerLayer/FFN/conv1/Tensordot/Reshape_1`, [512, 1536]).data, 512, 1536, param(`${at}conv1/bias/ConcatPartitions/concat`, [1536])),
+      dense(
+        h,
+        w(`${STACK}Layer_${layer}/TransformerLayer/FFN/conv1/Tensordot/Reshape_1`, [512, 1536]).data,
+        512,
+        1536,
+        param(`${at}conv1/bias/ConcatPartitions/concat`, [1536]),
+      ),
     ]);
-    const out = dense(inner, w(`${STACK}Layer_${layer}/TransformerLayer/FFN/conv2/Tensordot/Reshape_1`, [1536, 512]).data, 1536, 512, param(`${at}conv2/bias/ConcatPartitions/concat`, [512]));
+    const out = dense(
+      inner,
+      w(`${STACK}Layer_${layer}/TransformerLayer/FFN/conv2/Tensordot/Reshape_1`, [1536, 512]).data,
+      1536,
+      512,
+      param(`${at}conv2/bias/ConcatPartitions/concat`, [512]),
+    );
     return g.op("Add", [out, y]);
   };
 
   // Layer 0 widens 256 -> 512, so its residual goes through a dense projection.
-  const residual0 = dense(x0, w(`${ENCODE}Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat`, [256, 512]).data, 256, 512, param(`${ENCODE}Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat`, [512]));
+  const residual0 = dense(
+    x0,
+    w(`${ENCODE}Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat`, [256, 512]).data,
+    256,
+    512,
+    param(`${ENCODE}Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat`, [512]),
+  );
   let y = g.op("Add", [attention(x0, 0, 256), residual0]);
   y = feedForward(y, 0);
   y = g.op("Add", [attention(y, 1, 512), y]);
   y = feedForward(y, 1);
 
   // Mean over the sentence's own tokens (at least one, as the graph's Maximum guards).
-  const summed = g.op("ReduceSum", [g.op("Mul", [y, g.op("Unsqueeze", [mask, g.int64s([2])])]), g.int64s([1])], { keepdims: { int: 0 } });
+  const summed = g.op("ReduceSum", [g.op("Mul", [y, g.op("Unsqueeze", [mask, g.int64s([2])])]), g.int64s([1])], {
+    keepdims: { int: 0 },
+  });
   const count = g.op("Max", [g.op("ReduceSum", [mask, g.int64s([1])], { keepdims: { int: 1 } }), one]);
   const pooled = g.op("Div", [summed, count]);
-  const hidden = g.op("Tanh", [dense(pooled, w("module/Encoder_en/hidden_layers/tanh_layer_0/weights", [512, 512]).data, 512, 512, param("module/Encoder_en/hidden_layers/tanh_layer_0/bias", [512]))]);
+  const hidden = g.op("Tanh", [
+    dense(
+      pooled,
+      w("module/Encoder_en/hidden_layers/tanh_layer_0/weights", [512, 512]).data,
+      512,
+      512,
+      param("module/Encoder_en/hidden_layers/tanh_layer_0/bias", [512]),
+    ),
+  ]);
   const squares = g.op("ReduceSum", [g.op("Mul", [hidden, hidden]), g.int64s([1])], { keepdims: { int: 1 } });
-  const floor = g.floats(Float32Array.of(scalar("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y")), []);
+  const floor = g.floats(
+    Float32Array.of(scalar("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y")),
+    [],
+  );
   const inverseNorm = g.op("Reciprocal", [g.op("Sqrt", [g.op("Max", [squares, floor])])]);
   g.opNamed("embedding", "Mul", [hidden, inverseNorm]);
   g.output("embedding", "float", ["batch", USE_DIMENSIONS]);

@@ -54,7 +54,8 @@ export class UseSession {
       mask: new ort.Tensor("float32", mask, [texts.length, width]),
     });
     const out = result.embedding;
-    if (out === undefined || !(out.data instanceof Float32Array)) throw new Error("sentence encoder returned no embedding");
+    if (out === undefined || !(out.data instanceof Float32Array))
+      throw new Error("sentence encoder returned no embedding");
     return out.data;
   }
 

@@ -51,7 +51,9 @@ export async function loadUseWeights(dir = useModelDirectory()): Promise<UseWeig
     for (const entry of group.weights) {
       const size = BYTES_PER_VALUE[entry.dtype];
       if (size === undefined || entry.quantization !== undefined) {
-        throw new Error(`${modelPath}: weight ${entry.name} has dtype ${entry.dtype}${entry.quantization ? " (quantized)" : ""}, which this loader does not read`);
+        throw new Error(
+          `${modelPath}: weight ${entry.name} has dtype ${entry.dtype}${entry.quantization ? " (quantized)" : ""}, which this loader does not read`,
+        );
       }
       const count = entry.shape.reduce((a, b) => a * b, 1);
       const end = offset + count * size;
@@ -64,7 +66,8 @@ export async function loadUseWeights(dir = useModelDirectory()): Promise<UseWeig
       }
       offset = end;
     }
-    if (offset !== bytes.length) throw new Error(`${modelPath}: ${bytes.length - offset} bytes of the shards are not described by the manifest`);
+    if (offset !== bytes.length)
+      throw new Error(`${modelPath}: ${bytes.length - offset} bytes of the shards are not described by the manifest`);
   }
   const vocabulary = JSON.parse(await readFile(path.join(dir, "vocab.json"), "utf8")) as Array<[string, number]>;
   return { weights, vocabulary };

@@ -3,8 +3,9 @@
  * starts on. Rows the parser rejects (wrong column count, broken quotes) become bad_row skips
  * instead of ending the file.
  */
-import { parse } from "csv-parse";
+
 import { Readable } from "node:stream";
+import { parse } from "csv-parse";
 import type { ByteSource, ReadItem } from "../read-item.js";
 import { skip } from "../read-item.js";
 
@@ -16,7 +17,15 @@ export interface CsvRow {
 
 /** Yields rows and bad_row skips in file order. */
 export async function* csvRows(bytes: ByteSource): AsyncGenerator<CsvRow | ReadItem> {
-  const parser = parse({ columns: true, bom: true, info: true, raw: true, skip_empty_lines: true, skip_records_with_error: true, relax_column_count: false });
+  const parser = parse({
+    columns: true,
+    bom: true,
+    info: true,
+    raw: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    relax_column_count: false,
+  });
   const rejected: ReadItem[] = [];
   parser.on("skip", (err: Error & { lines?: number }) => {
     rejected.push(skip(err.lines ?? 0, "bad_row", err.message));
@@ -25,7 +34,11 @@ export async function* csvRows(bytes: ByteSource): AsyncGenerator<CsvRow | ReadI
   source.on("error", (err) => parser.destroy(err)).pipe(parser);
   try {
     // `info.lines` is the record's last line; quoted newlines inside it give its first.
-    for await (const { record, info, raw } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number }; raw: string }>) {
+    for await (const { record, info, raw } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+      raw: string;
+    }>) {
       while (rejected.length > 0) yield rejected.shift()!;
       yield { row: record, line: info.lines - innerNewlines(raw) };
     }

@@ -15,7 +15,17 @@ import type { ByteSource, ReadItem, RecordReader } from "../read-item.js";
 import { skip } from "../read-item.js";
 
 /** Post fields a map can name. */
-export const MAPPABLE_FIELDS = ["id", "title", "content", "subforum", "author", "upvotes", "comments", "created", "url"] as const;
+export const MAPPABLE_FIELDS = [
+  "id",
+  "title",
+  "content",
+  "subforum",
+  "author",
+  "upvotes",
+  "comments",
+  "created",
+  "url",
+] as const;
 /** One of {@link MAPPABLE_FIELDS}. */
 export type MappableField = (typeof MAPPABLE_FIELDS)[number];
 /** Post field -> source field path. */
@@ -34,18 +44,23 @@ export class FieldMapError extends Error {
 /** Parses "id=post_id,title=headline". Throws FieldMapError for unknown or missing fields. */
 export function parseFieldMap(spec: string): FieldMap {
   const map: FieldMap = {};
-  for (const pair of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = pair.indexOf("=");
     const key = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
-    if (eq <= 0 || value === "") throw new FieldMapError(`--map entries must look like field=source_field, got "${pair}"`);
+    if (eq <= 0 || value === "")
+      throw new FieldMapError(`--map entries must look like field=source_field, got "${pair}"`);
     if (!(MAPPABLE_FIELDS as readonly string[]).includes(key)) {
       throw new FieldMapError(`--map: unknown field "${key}"; mappable fields are ${MAPPABLE_FIELDS.join(", ")}`);
     }
     map[key as MappableField] = value;
   }
   const missing = REQUIRED.filter((f) => map[f] === undefined);
-  if (missing.length > 0) throw new FieldMapError(`--map must name ${missing.join(", ")} (e.g. --map id=post_id,title=headline,created=ts)`);
+  if (missing.length > 0)
+    throw new FieldMapError(`--map must name ${missing.join(", ")} (e.g. --map id=post_id,title=headline,created=ts)`);
   return map;
 }
 
@@ -78,7 +93,11 @@ export function genericJsonlReader(map: FieldMap, source: string): RecordReader 
       }
       const created = anyTimeToMs(get(record, "created"));
       if (created === undefined) {
-        yield skip(line, "bad_date", `id ${nativeId}: ${map.created} ${JSON.stringify(get(record, "created") ?? null)}`);
+        yield skip(
+          line,
+          "bad_date",
+          `id ${nativeId}: ${map.created} ${JSON.stringify(get(record, "created") ?? null)}`,
+        );
         continue;
       }
       const content = get(record, "content");

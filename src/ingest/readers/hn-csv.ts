@@ -34,7 +34,15 @@ export async function* readHnCsv(bytes: ByteSource): AsyncGenerator<ReadItem> {
     }
     yield {
       line,
-      post: hnPost({ nativeId, title, content: "", author: text(row["author"]) ?? "", upvotes: count(row["num_points"]), comments: count(row["num_comments"]), created }),
+      post: hnPost({
+        nativeId,
+        title,
+        content: "",
+        author: text(row["author"]) ?? "",
+        upvotes: count(row["num_points"]),
+        comments: count(row["num_comments"]),
+        created,
+      }),
     };
   }
 }

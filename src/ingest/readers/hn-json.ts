@@ -19,15 +19,25 @@ export function hnItem(item: unknown, line: number): ReadItem {
   const nativeId = text(item["id"]);
   if (nativeId === undefined || !/^\d+$/.test(nativeId)) return skip(line, "missing_id");
   if (item["deleted"] === true || item["dead"] === true) return skip(line, "deleted", `id ${nativeId}`);
-  if (item["type"] !== "story") return skip(line, "not_a_post", `id ${nativeId}: type ${JSON.stringify(item["type"] ?? null)}`);
+  if (item["type"] !== "story")
+    return skip(line, "not_a_post", `id ${nativeId}: type ${JSON.stringify(item["type"] ?? null)}`);
   const title = text(item["title"]);
   if (title === undefined) return skip(line, "missing_title", `id ${nativeId}`);
   const created = epochSecondsToMs(item["time"]);
-  if (created === undefined) return skip(line, "bad_date", `id ${nativeId}: time ${JSON.stringify(item["time"] ?? null)}`);
+  if (created === undefined)
+    return skip(line, "bad_date", `id ${nativeId}: time ${JSON.stringify(item["time"] ?? null)}`);
   const content = typeof item["text"] === "string" ? htmlToText(item["text"]) : "";
   return {
     line,
-    post: hnPost({ nativeId, title, content, author: text(item["by"]) ?? "", upvotes: count(item["score"]), comments: count(item["descendants"]), created }),
+    post: hnPost({
+      nativeId,
+      title,
+      content,
+      author: text(item["by"]) ?? "",
+      upvotes: count(item["score"]),
+      comments: count(item["descendants"]),
+      created,
+    }),
   };
 }
 

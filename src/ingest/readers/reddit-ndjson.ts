@@ -2,10 +2,11 @@
  * Reddit submission dumps in the Pushshift / Arctic Shift format: one submission object a line
  * (the caller has already decompressed .zst/.gz). Streams; constant memory.
  */
+
+import { isObject } from "../field-values.js";
 import { isJsonRecord, jsonRecords } from "../json-records.js";
 import type { ByteSource, ReadItem } from "../read-item.js";
 import { skip } from "../read-item.js";
-import { isObject } from "../field-values.js";
 import { redditSubmission } from "./reddit-post.js";
 
 /** Reads a submissions NDJSON stream. */

@@ -36,7 +36,8 @@ export function redditSubmission(record: Record<string, unknown>, line: number):
   if (rawTitle === undefined) return skip(line, "missing_title", `id ${nativeId}`);
   if (GONE.has(rawTitle)) return skip(line, "deleted", `id ${nativeId}`);
   const created = epochSecondsToMs(record["created_utc"]);
-  if (created === undefined) return skip(line, "bad_date", `id ${nativeId}: created_utc ${JSON.stringify(record["created_utc"])}`);
+  if (created === undefined)
+    return skip(line, "bad_date", `id ${nativeId}: created_utc ${JSON.stringify(record["created_utc"])}`);
   const permalink = text(record["permalink"]);
   const path = permalink === undefined ? `/comments/${nativeId}/` : permalinkPath(permalink);
   const subforum = text(record["subreddit"]) ?? /^\/r\/([^/]+)\//.exec(path)?.[1] ?? "";

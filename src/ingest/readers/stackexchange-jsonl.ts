@@ -39,12 +39,14 @@ function question(record: unknown, line: number): ReadItem {
   if (!isObject(record)) return skip(line, "bad_json", "not a JSON object");
   const id = text(record["id"]);
   const community = text(record["community"]) ?? text(record["source"]);
-  if (id === undefined || community === undefined) return skip(line, "missing_id", id === undefined ? undefined : `id ${id} without community`);
+  if (id === undefined || community === undefined)
+    return skip(line, "missing_id", id === undefined ? undefined : `id ${id} without community`);
   const nativeId = `${community}:${id}`;
   const title = text(record["title"]);
   if (title === undefined) return skip(line, "missing_title", `id ${nativeId}`);
   const created = anyTimeToMs(record["created_date"] ?? record["creation_date"]);
-  if (created === undefined) return skip(line, "bad_date", `id ${nativeId}: created_date ${JSON.stringify(record["created_date"] ?? null)}`);
+  if (created === undefined)
+    return skip(line, "bad_date", `id ${nativeId}: created_date ${JSON.stringify(record["created_date"] ?? null)}`);
   const body = typeof record["body"] === "string" ? withoutArchiveFurniture(record["body"]) : "";
   return {
     line,

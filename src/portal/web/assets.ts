@@ -3,7 +3,7 @@
  * library's browser build from node_modules), read once and served by us: no CDN, nothing
  * fetched elsewhere.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../../package-root.js";

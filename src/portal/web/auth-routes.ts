@@ -5,17 +5,26 @@
  * lifetime; sign-out deletes the session server-side, so a copied cookie stops working too.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { PortalError } from "../portal-service.js";
 import type { PortalSession } from "../portal-service.js";
+import { PortalError } from "../portal-service.js";
 import { parseCookies, setCookie } from "./cookies.js";
 import { CSRF_FIELD, newCsrfToken, tokensMatch } from "./csrf.js";
-import { signInErrors, signUpErrors } from "./form-checks.js";
 import type { FieldErrors } from "./form-checks.js";
+import { signInErrors, signUpErrors } from "./form-checks.js";
 import { PORTAL_PREFIX } from "./layout.js";
-import { FAILURE_STATUS, PageError, findSession, formValue, requireSameOrigin, safeNext, sendPage, verifyPost } from "./page-context.js";
 import type { PageContext } from "./page-context.js";
-import { signInPage, signUpPage, signUpSentPage, verifyEmailPage } from "./pages/auth-pages.js";
+import {
+  FAILURE_STATUS,
+  findSession,
+  formValue,
+  PageError,
+  requireSameOrigin,
+  safeNext,
+  sendPage,
+  verifyPost,
+} from "./page-context.js";
 import type { AuthFormState } from "./pages/auth-pages.js";
+import { signInPage, signUpPage, signUpSentPage, verifyEmailPage } from "./pages/auth-pages.js";
 import { noStore } from "./security-headers.js";
 
 /** How long an unused sign-in form's CSRF cookie lives, seconds. */
@@ -32,7 +41,11 @@ function verifyPreSession(ctx: PageContext, req: FastifyRequest): void {
   requireSameOrigin(ctx, req);
   const cookie = parseCookies(req.headers.cookie).get(ctx.cookies.csrf);
   if (!tokensMatch(cookie, formValue(req, CSRF_FIELD))) {
-    throw new PageError(403, "Forbidden", "The form's security token is missing or out of date (are cookies enabled?). Reload the page and try again.");
+    throw new PageError(
+      403,
+      "Forbidden",
+      "The form's security token is missing or out of date (are cookies enabled?). Reload the page and try again.",
+    );
   }
 }
 
@@ -47,7 +60,12 @@ function startSession(ctx: PageContext, reply: FastifyReply, session: PortalSess
  * Turns a PortalError into form state; anything else propagates. An invalid form shows every
  * field's error (`allErrors`), the service's own message first for its field.
  */
-function failureState(err: unknown, base: AuthFormState, fields: readonly string[], allErrors: () => FieldErrors): { status: number; state: AuthFormState; retryAfter?: number } {
+function failureState(
+  err: unknown,
+  base: AuthFormState,
+  fields: readonly string[],
+  allErrors: () => FieldErrors,
+): { status: number; state: AuthFormState; retryAfter?: number } {
   if (!(err instanceof PortalError)) throw err;
   const f = err.failure;
   const status = FAILURE_STATUS[f.kind];
@@ -55,7 +73,11 @@ function failureState(err: unknown, base: AuthFormState, fields: readonly string
     const others = f.kind === "invalid" ? allErrors() : {};
     return { status, state: { ...base, errors: { ...others, [f.field]: f.message } } };
   }
-  return { status, state: { ...base, alert: f.message }, ...(f.kind === "rate_limited" ? { retryAfter: f.retryAfterSeconds } : {}) };
+  return {
+    status,
+    state: { ...base, alert: f.message },
+    ...(f.kind === "rate_limited" ? { retryAfter: f.retryAfterSeconds } : {}),
+  };
 }
 
 /** Registers the authentication routes. */
@@ -72,7 +94,11 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
       noStore(reply);
       return reply.redirect(next ?? `${PORTAL_PREFIX}/dashboard`, 303);
     }
-    return sendPage(reply, 200, signInPage({ csrfToken: preSessionToken(ctx, req, reply), ...(next !== undefined ? { next } : {}) }));
+    return sendPage(
+      reply,
+      200,
+      signInPage({ csrfToken: preSessionToken(ctx, req, reply), ...(next !== undefined ? { next } : {}) }),
+    );
   });
 
   app.post("/sign-in", async (req, reply) => {
@@ -83,14 +109,22 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
       const session = await ctx.service.signIn({ email, password: formValue(req, "password") }, req.ip);
       return startSession(ctx, reply, session, next ?? `${PORTAL_PREFIX}/dashboard`);
     } catch (err) {
-      const base: AuthFormState = { csrfToken: preSessionToken(ctx, req, reply), email, ...(next !== undefined ? { next } : {}) };
-      const { status, state, retryAfter } = failureState(err, base, ["email", "password"], () => signInErrors({ email, password: formValue(req, "password") }));
+      const base: AuthFormState = {
+        csrfToken: preSessionToken(ctx, req, reply),
+        email,
+        ...(next !== undefined ? { next } : {}),
+      };
+      const { status, state, retryAfter } = failureState(err, base, ["email", "password"], () =>
+        signInErrors({ email, password: formValue(req, "password") }),
+      );
       if (retryAfter !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
       return sendPage(reply, status, signInPage(state));
     }
   });
 
-  app.get("/sign-up", async (req, reply) => sendPage(reply, 200, signUpPage({ csrfToken: preSessionToken(ctx, req, reply) })));
+  app.get("/sign-up", async (req, reply) =>
+    sendPage(reply, 200, signUpPage({ csrfToken: preSessionToken(ctx, req, reply) })),
+  );
 
   app.post("/sign-up", async (req, reply) => {
     verifyPreSession(ctx, req);
@@ -103,7 +137,12 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
       return reply.redirect(`${PORTAL_PREFIX}/sign-up/sent`, 303);
     } catch (err) {
       const all = (): FieldErrors => signUpErrors({ email, name, password: formValue(req, "password") });
-      const { status, state, retryAfter } = failureState(err, { csrfToken: preSessionToken(ctx, req, reply), email, name }, ["email", "name", "password"], all);
+      const { status, state, retryAfter } = failureState(
+        err,
+        { csrfToken: preSessionToken(ctx, req, reply), email, name },
+        ["email", "name", "password"],
+        all,
+      );
       if (retryAfter !== undefined) reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfter))));
       return sendPage(reply, status, signUpPage(state));
     }
@@ -112,7 +151,11 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
   app.get("/sign-up/sent", async (_req, reply) => sendPage(reply, 200, signUpSentPage()));
 
   app.get<{ Querystring: { token?: string } }>("/verify-email", async (req, reply) =>
-    sendPage(reply, 200, verifyEmailPage({ csrfToken: preSessionToken(ctx, req, reply), token: String(req.query.token ?? "") })),
+    sendPage(
+      reply,
+      200,
+      verifyEmailPage({ csrfToken: preSessionToken(ctx, req, reply), token: String(req.query.token ?? "") }),
+    ),
   );
 
   app.post("/verify-email", async (req, reply) => {
@@ -123,7 +166,11 @@ export function authRoutes(app: FastifyInstance, ctx: PageContext): void {
       return startSession(ctx, reply, session, `${PORTAL_PREFIX}/plans?welcome=1`);
     } catch (err) {
       if (!(err instanceof PortalError)) throw err;
-      return sendPage(reply, 400, verifyEmailPage({ csrfToken: preSessionToken(ctx, req, reply), token, alert: err.message }));
+      return sendPage(
+        reply,
+        400,
+        verifyEmailPage({ csrfToken: preSessionToken(ctx, req, reply), token, alert: err.message }),
+      );
     }
   });
 

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { WebhookSignatureError } from "../billing.js";
-import { PortalError } from "../portal-service.js";
 import type { PortalService } from "../portal-service.js";
+import { PortalError } from "../portal-service.js";
 
 /** Options of the billing routes. */
 export interface BillingRoutesOptions {
@@ -20,15 +20,26 @@ export const STRIPE_WEBHOOK_PATH = "/billing/stripe/webhook";
 
 /** Registers the webhook route. */
 export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOptions): Promise<void> {
-  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: opts.maxBodyBytes }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "buffer", bodyLimit: opts.maxBodyBytes },
+    (_req, body, done) => done(null, body),
+  );
 
   app.post(STRIPE_WEBHOOK_PATH, async (req, reply) => {
     if (opts.service.billingProvider() !== "stripe") {
-      return reply.code(404).send({ error: { reason: "NOT_FOUND", message: "no Stripe billing is configured on this service" } });
+      return reply
+        .code(404)
+        .send({ error: { reason: "NOT_FOUND", message: "no Stripe billing is configured on this service" } });
     }
     const body = req.body;
     if (!Buffer.isBuffer(body)) {
-      return reply.code(400).send({ error: { reason: "INVALID_ARGUMENT", message: "the body must be Stripe's JSON event (Content-Type: application/json)" } });
+      return reply.code(400).send({
+        error: {
+          reason: "INVALID_ARGUMENT",
+          message: "the body must be Stripe's JSON event (Content-Type: application/json)",
+        },
+      });
     }
     const signature = req.headers["stripe-signature"];
     try {
@@ -51,6 +62,8 @@ export async function billingRoutes(app: FastifyInstance, opts: BillingRoutesOpt
   app.setErrorHandler(async (err, req, reply) => {
     req.log.error({ err }, "billing webhook failed");
     // A 5xx makes Stripe retry the event later, which is what an unreachable store needs.
-    return reply.code(500).send({ error: { reason: "INTERNAL", message: "the event could not be applied; it will be retried" } });
+    return reply
+      .code(500)
+      .send({ error: { reason: "INTERNAL", message: "the event could not be applied; it will be retried" } });
   });
 }

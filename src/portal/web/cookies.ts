@@ -40,7 +40,13 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 export function setCookie(policy: CookiePolicy, name: string, value: string, maxAgeSeconds: number): string {
   // Values are our own base64url tokens; refuse anything that would need quoting.
   if (!/^[A-Za-z0-9_.~-]*$/.test(value)) throw new Error(`cookie ${name}: value has characters that need escaping`);
-  const parts = [`${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
+  const parts = [
+    `${name}=${value}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
   if (policy.secure) parts.push("Secure");
   return parts.join("; ");
 }

@@ -42,7 +42,8 @@ export function crossOriginReason(req: FastifyRequest, scheme: "http" | "https")
   if (origin === undefined) return undefined;
   // Our Referrer-Policy is no-referrer, under which browsers send `Origin: null` even for our
   // own forms; fetch metadata then vouches for the request. Without it, null is refused.
-  if (origin === "null") return site === "same-origin" ? undefined : "Origin is null and Sec-Fetch-Site does not say same-origin";
+  if (origin === "null")
+    return site === "same-origin" ? undefined : "Origin is null and Sec-Fetch-Site does not say same-origin";
   let parsed: URL;
   try {
     parsed = new URL(origin);

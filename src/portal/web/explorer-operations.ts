@@ -6,8 +6,8 @@ import { LeadService } from "../../../gen/threadsight/v1/leads_pb.js";
 import { SearchService } from "../../../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../../../gen/threadsight/v1/trends_pb.js";
 import { restRoutes } from "../../gateway/http-rules.js";
-import { OPERATIONS, operationOf } from "../../limits/operations.js";
 import type { Operation } from "../../limits/operations.js";
+import { OPERATIONS, operationOf } from "../../limits/operations.js";
 import type { ExplorerOperation } from "./pages/explorer-page.js";
 
 const TEXT: Readonly<Record<Operation, Omit<ExplorerOperation, "id" | "restPath" | "grpcPath">>> = {
@@ -25,12 +25,16 @@ const TEXT: Readonly<Record<Operation, Omit<ExplorerOperation, "id" | "restPath"
     description: "Posts whose embeddings are most similar to the query, optionally within a UTC date range.",
     examples: [
       { label: "Hiring a first engineer", body: { query: "hiring a first engineer", limit: 5 } },
-      { label: "Burnout, 2013", body: { query: "founder burnout", limit: 5, start_date: "2013-01-01", end_date: "2013-12-31" } },
+      {
+        label: "Burnout, 2013",
+        body: { query: "founder burnout", limit: 5, start_date: "2013-01-01", end_date: "2013-12-31" },
+      },
     ],
   },
   trends: {
     label: "Trends",
-    description: "Topics active in a window of UTC days, highest trend score first. Without dates: the 30 days ending on the newest day with posts.",
+    description:
+      "Topics active in a window of UTC days, highest trend score first. Without dates: the 30 days ending on the newest day with posts.",
     examples: [
       { label: "Default window", body: { limit: 10 } },
       { label: "January 2013", body: { start_date: "2013-01-01", end_date: "2013-01-31", limit: 8 } },
@@ -58,7 +62,12 @@ export function explorerOperations(): ExplorerOperation[] {
   for (const route of restRoutes([SearchService, TrendService, LeadService])) {
     const op = operationOf(route.method.parent.typeName, route.method.name);
     if (op === undefined || route.httpMethod !== "POST") continue;
-    found.set(op, { id: op, ...TEXT[op], restPath: route.path, grpcPath: `/${route.method.parent.typeName}/${route.method.name}` });
+    found.set(op, {
+      id: op,
+      ...TEXT[op],
+      restPath: route.path,
+      grpcPath: `/${route.method.parent.typeName}/${route.method.name}`,
+    });
   }
   return OPERATIONS.flatMap((op) => found.get(op) ?? []);
 }

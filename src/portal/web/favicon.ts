@@ -11,5 +11,7 @@ import { ASSETS_DIR } from "./assets.js";
 /** Registers GET /favicon.ico on `app` (outside any prefix). */
 export function registerFavicon(app: FastifyInstance, dir = ASSETS_DIR): void {
   const icon = readFileSync(path.join(dir, "favicon.ico"));
-  app.get("/favicon.ico", async (_req, reply) => reply.header("cache-control", "public, max-age=86400").type("image/x-icon").send(icon));
+  app.get("/favicon.ico", async (_req, reply) =>
+    reply.header("cache-control", "public, max-age=86400").type("image/x-icon").send(icon),
+  );
 }

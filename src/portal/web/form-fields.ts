@@ -4,8 +4,8 @@
  * POST form carries the CSRF token.
  */
 import { CSRF_FIELD } from "./csrf.js";
-import { html } from "./html.js";
 import type { SafeHtml } from "./html.js";
+import { html } from "./html.js";
 
 /** One labelled input. */
 export interface FieldSpec {
@@ -28,7 +28,9 @@ export interface FieldSpec {
  * (autofocus), so keyboard and screen-reader users land on the field and hear its message.
  */
 export function field(f: FieldSpec): SafeHtml {
-  const describedBy = [f.hint !== undefined ? `${f.id}-hint` : "", f.error !== undefined ? `${f.id}-error` : ""].filter(Boolean).join(" ");
+  const describedBy = [f.hint !== undefined ? `${f.id}-hint` : "", f.error !== undefined ? `${f.id}-error` : ""]
+    .filter(Boolean)
+    .join(" ");
   return html`<div class="field${f.error !== undefined ? " has-error" : ""}">
   <label for="${f.id}">${f.label}</label>
   ${f.hint !== undefined && html`<p class="hint" id="${f.id}-hint">${f.hint}</p>`}
@@ -55,7 +57,10 @@ export function formAlert(message: string | undefined): SafeHtml {
  * The list of every field error above a form, each linking to its field, so all problems are
  * visible (and announced) together rather than one per submit. Nothing when there are none.
  */
-export function errorSummary(errors: Readonly<Record<string, string>> | undefined, fieldIds: Readonly<Record<string, string>>): SafeHtml {
+export function errorSummary(
+  errors: Readonly<Record<string, string>> | undefined,
+  fieldIds: Readonly<Record<string, string>>,
+): SafeHtml {
   const entries = Object.entries(errors ?? {});
   if (entries.length === 0) return html``;
   const items = entries.map(([name, message]) => html`<li><a href="#${fieldIds[name] ?? name}">${message}</a></li>`);

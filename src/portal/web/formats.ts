@@ -3,8 +3,9 @@
  * ISO timestamp with "YYYY-MM-DD HH:MM UTC", or a bare count with a comma-grouped one. Times are
  * UTC to the minute (quotas reset on UTC boundaries); counts use grouping commas.
  */
-import { html } from "./html.js";
+
 import type { SafeHtml } from "./html.js";
+import { html } from "./html.js";
 
 const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 

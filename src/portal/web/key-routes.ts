@@ -8,18 +8,28 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ApiKeyInfo } from "../../accounts/store.js";
 import { PortalError } from "../portal-service.js";
 import { PORTAL_PREFIX } from "./layout.js";
-import { FAILURE_STATUS, PageError, formValue, requireSession, sendPage, verifyPost, viewerOf } from "./page-context.js";
 import type { PageContext, SignedIn } from "./page-context.js";
-import { keyConfirmPage } from "./pages/key-confirm-page.js";
+import {
+  FAILURE_STATUS,
+  formValue,
+  PageError,
+  requireSession,
+  sendPage,
+  verifyPost,
+  viewerOf,
+} from "./page-context.js";
 import type { KeyAction } from "./pages/key-confirm-page.js";
+import { keyConfirmPage } from "./pages/key-confirm-page.js";
 import { keysPage, usable } from "./pages/keys-page.js";
 import { noStore } from "./security-headers.js";
 
 /** Outcomes a redirect back to /keys can announce (`?done=`); none carries a secret. */
 const KEY_NOTICES: Readonly<Record<string, string>> = {
   revoked: "The key was revoked; calls with it are refused from now on.",
-  created: "The key was created. Its secret was shown once, on the page after you created it; if you did not copy it, revoke the key and create another.",
-  rotated: "The key was rotated. The replacement's secret was shown once, on the page after you rotated it; if you did not copy it, rotate again.",
+  created:
+    "The key was created. Its secret was shown once, on the page after you created it; if you did not copy it, revoke the key and create another.",
+  rotated:
+    "The key was rotated. The replacement's secret was shown once, on the page after you rotated it; if you did not copy it, rotate again.",
   "already-rotated": "That key had already been rotated; nothing changed. Its replacement is in the list below.",
   "already-revoked": "That key had already been revoked; nothing changed.",
 };
@@ -31,14 +41,20 @@ function toKeys(reply: FastifyReply, done: string): FastifyReply {
 
 async function ownKey(ctx: PageContext, session: SignedIn, id: string): Promise<ApiKeyInfo> {
   const key = (await ctx.service.listKeys(session.account.id)).find((k) => k.id === id);
-  if (key === undefined) throw new PageError(404, "Not found", "You have no key with that id. It may belong to another account, or the link is wrong.");
+  if (key === undefined)
+    throw new PageError(
+      404,
+      "Not found",
+      "You have no key with that id. It may belong to another account, or the link is wrong.",
+    );
   return key;
 }
 
 /** Why `action` cannot be done to `key` any more, or undefined when it can. */
 function blockedReason(action: KeyAction, key: ApiKeyInfo, now: Date): string | undefined {
   if (key.revokedAt !== null) return "This key is already revoked.";
-  if (action === "rotate" && key.expiresAt !== null) return "This key was already rotated; rotate its replacement instead.";
+  if (action === "rotate" && key.expiresAt !== null)
+    return "This key was already rotated; rotate its replacement instead.";
   if (!usable(key, now)) return "This key no longer works; there is nothing to change.";
   return undefined;
 }
@@ -56,7 +72,14 @@ export function keyRoutes(app: FastifyInstance, ctx: PageContext): void {
     const keys = await ctx.service.listKeys(session.account.id);
     // With the secret on screen, the "shown once" notice would only confuse.
     const notice = fresh === undefined && req.query.done !== undefined ? KEY_NOTICES[req.query.done] : undefined;
-    return sendPage(reply, 200, keysPage(viewerOf(session), keys, { ...(fresh !== undefined ? { fresh } : {}), ...(notice !== undefined ? { notice } : {}) }));
+    return sendPage(
+      reply,
+      200,
+      keysPage(viewerOf(session), keys, {
+        ...(fresh !== undefined ? { fresh } : {}),
+        ...(notice !== undefined ? { notice } : {}),
+      }),
+    );
   });
 
   app.post("/keys", async (req, reply) => {
@@ -72,7 +95,11 @@ export function keyRoutes(app: FastifyInstance, ctx: PageContext): void {
       // A refused name re-renders the form in place with its message (nothing was created).
       if (!(err instanceof PortalError) || err.failure.kind !== "invalid") throw err;
       const keys = await ctx.service.listKeys(session.account.id);
-      return sendPage(reply, FAILURE_STATUS.invalid, keysPage(viewerOf(session), keys, { name, nameError: err.failure.message }));
+      return sendPage(
+        reply,
+        FAILURE_STATUS.invalid,
+        keysPage(viewerOf(session), keys, { name, nameError: err.failure.message }),
+      );
     }
   });
 
@@ -82,7 +109,11 @@ export function keyRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (session === undefined) return reply;
       const key = await ownKey(ctx, session, req.params.id);
       const blocked = blockedReason(action, key, new Date());
-      return sendPage(reply, blocked === undefined ? 200 : 409, keyConfirmPage(viewerOf(session), action, key, blocked));
+      return sendPage(
+        reply,
+        blocked === undefined ? 200 : 409,
+        keyConfirmPage(viewerOf(session), action, key, blocked),
+      );
     });
   }
 

@@ -5,8 +5,8 @@
  */
 import type { PortalAccount } from "../portal-service.js";
 import { CSRF_FIELD } from "./csrf.js";
-import { html } from "./html.js";
 import type { SafeHtml } from "./html.js";
+import { html } from "./html.js";
 
 /** Where the portal is mounted. */
 export const PORTAL_PREFIX = "/portal";
@@ -44,7 +44,8 @@ function nav(viewer: Viewer | undefined, current: string | undefined): SafeHtml 
     </ul></nav>`;
   }
   const items = NAV.filter((n) => n.adminOnly !== true || viewer.account.isAdmin).map(
-    (n) => html`<li><a href="${PORTAL_PREFIX}${n.path}"${n.id === current ? html` aria-current="page"` : ""}>${n.label}</a></li>`,
+    (n) =>
+      html`<li><a href="${PORTAL_PREFIX}${n.path}"${n.id === current ? html` aria-current="page"` : ""}>${n.label}</a></li>`,
   );
   return html`<nav aria-label="Portal"><ul>${items}</ul>
     <form class="sign-out" method="post" action="${PORTAL_PREFIX}/sign-out">
@@ -56,7 +57,9 @@ function nav(viewer: Viewer | undefined, current: string | undefined): SafeHtml 
 
 /** The whole document for a page. */
 export function layout(parts: PageParts): SafeHtml {
-  const scripts = (parts.scripts ?? []).map((s) => html`<script type="module" src="${PORTAL_PREFIX}/assets/${s}"></script>`);
+  const scripts = (parts.scripts ?? []).map(
+    (s) => html`<script type="module" src="${PORTAL_PREFIX}/assets/${s}"></script>`,
+  );
   return html`<!doctype html>
 <html lang="en">
 <head>

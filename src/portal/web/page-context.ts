@@ -6,13 +6,13 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ActiveSession, PortalFailure, PortalService } from "../portal-service.js";
-import { parseCookies, setCookie } from "./cookies.js";
 import type { CookiePolicy } from "./cookies.js";
+import { parseCookies, setCookie } from "./cookies.js";
 import { CSRF_FIELD, crossOriginReason, tokensMatch } from "./csrf.js";
 import type { FlashStore } from "./flash-store.js";
 import type { SafeHtml } from "./html.js";
-import { PORTAL_PREFIX } from "./layout.js";
 import type { Viewer } from "./layout.js";
+import { PORTAL_PREFIX } from "./layout.js";
 import type { FreshKey } from "./pages/keys-page.js";
 import { noStore } from "./security-headers.js";
 
@@ -74,7 +74,10 @@ export function formValue(req: FastifyRequest, name: string): string {
 }
 
 /** The session behind the request's cookie, or undefined. */
-export async function findSession(ctx: PageContext, req: FastifyRequest): Promise<{ token: string; session: ActiveSession } | undefined> {
+export async function findSession(
+  ctx: PageContext,
+  req: FastifyRequest,
+): Promise<{ token: string; session: ActiveSession } | undefined> {
   const token = parseCookies(req.headers.cookie).get(ctx.cookies.session);
   if (token === undefined || token === "") return undefined;
   const session = await ctx.service.session(token);
@@ -94,10 +97,15 @@ export function safeNext(next: string | undefined): string | undefined {
 /**
  * The session, or a 303 to sign in (dropping a stale cookie) and undefined: the route returns.
  */
-export async function requireSession(ctx: PageContext, req: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
+export async function requireSession(
+  ctx: PageContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<SignedIn | undefined> {
   const found = await findSession(ctx, req);
   if (found !== undefined) return { ...found.session, token: found.token };
-  if (parseCookies(req.headers.cookie).has(ctx.cookies.session)) reply.header("set-cookie", setCookie(ctx.cookies, ctx.cookies.session, "", 0));
+  if (parseCookies(req.headers.cookie).has(ctx.cookies.session))
+    reply.header("set-cookie", setCookie(ctx.cookies, ctx.cookies.session, "", 0));
   const next = safeNext(req.method === "GET" ? req.url.split("?")[0] : undefined);
   noStore(reply);
   await reply.redirect(`${PORTAL_PREFIX}/sign-in${next !== undefined ? `?next=${encodeURIComponent(next)}` : ""}`, 303);
@@ -107,14 +115,23 @@ export async function requireSession(ctx: PageContext, req: FastifyRequest, repl
 /** Refuses a cross-origin POST (403) before any form is read. */
 export function requireSameOrigin(ctx: PageContext, req: FastifyRequest): void {
   const reason = crossOriginReason(req, ctx.scheme);
-  if (reason !== undefined) throw new PageError(403, "Forbidden", `This form must be sent from this site (${reason}). Reload the page and try again.`);
+  if (reason !== undefined)
+    throw new PageError(
+      403,
+      "Forbidden",
+      `This form must be sent from this site (${reason}). Reload the page and try again.`,
+    );
 }
 
 /** Verifies a signed-in POST: same origin and the session's CSRF token. */
 export function verifyPost(ctx: PageContext, req: FastifyRequest, session: ActiveSession): void {
   requireSameOrigin(ctx, req);
   if (!tokensMatch(session.csrfToken, formValue(req, CSRF_FIELD))) {
-    throw new PageError(403, "Forbidden", "The form's security token is missing or out of date. Reload the page and try again.");
+    throw new PageError(
+      403,
+      "Forbidden",
+      "The form's security token is missing or out of date. Reload the page and try again.",
+    );
   }
 }
 

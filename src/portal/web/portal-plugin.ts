@@ -4,17 +4,17 @@
  * API routes. Server-rendered HTML; the only scripts are our own files under /portal/assets.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { PortalError } from "../portal-service.js";
 import type { PortalService } from "../portal-service.js";
+import { PortalError } from "../portal-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { loadAssets } from "./assets.js";
 import { authRoutes } from "./auth-routes.js";
 import { billingRoutes } from "./billing-routes.js";
-import { keyRoutes } from "./key-routes.js";
 import { cookiePolicy } from "./cookies.js";
-import { FAILURE_STATUS, FAILURE_TITLE, PageError, findSession, sendPage, viewerOf } from "./page-context.js";
-import type { PageContext } from "./page-context.js";
 import { FlashStore } from "./flash-store.js";
+import { keyRoutes } from "./key-routes.js";
+import type { PageContext } from "./page-context.js";
+import { FAILURE_STATUS, FAILURE_TITLE, findSession, PageError, sendPage, viewerOf } from "./page-context.js";
 import { errorPage } from "./pages/error-page.js";
 import { setSecurityHeaders } from "./security-headers.js";
 import { toolsRoutes } from "./tools-routes.js";
@@ -37,19 +37,39 @@ function parseForm(body: string): Record<string, string> {
   return out;
 }
 
-async function renderError(ctx: PageContext, req: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string): Promise<FastifyReply> {
+async function renderError(
+  ctx: PageContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  message: string,
+): Promise<FastifyReply> {
   const found = await findSession(ctx, req).catch(() => undefined);
-  return sendPage(reply, status, errorPage(status, title, message, found === undefined ? undefined : viewerOf(found.session)));
+  return sendPage(
+    reply,
+    status,
+    errorPage(status, title, message, found === undefined ? undefined : viewerOf(found.session)),
+  );
 }
 
 /** The plugin; register with `{ prefix: "/portal" }`. */
 export async function portalPlugin(app: FastifyInstance, opts: PortalPluginOptions): Promise<void> {
-  const ctx: PageContext = { service: opts.service, cookies: cookiePolicy(opts.cookieSecure), scheme: opts.tls ? "https" : "http", flash: new FlashStore() };
+  const ctx: PageContext = {
+    service: opts.service,
+    cookies: cookiePolicy(opts.cookieSecure),
+    scheme: opts.tls ? "https" : "http",
+    flash: new FlashStore(),
+  };
   const assets = loadAssets();
 
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: opts.maxBodyBytes }, (_req, body, done) => {
-    done(null, parseForm(body as string));
-  });
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: opts.maxBodyBytes },
+    (_req, body, done) => {
+      done(null, parseForm(body as string));
+    },
+  );
   app.addHook("onRequest", async (_req, reply) => setSecurityHeaders(reply, opts.tls));
 
   app.get<{ Params: { file: string } }>("/assets/:file", async (req, reply) => {
@@ -80,7 +100,16 @@ export async function portalPlugin(app: FastifyInstance, opts: PortalPluginOptio
       return renderError(ctx, req, reply, err.statusCode, "Bad request", err.message);
     }
     req.log.error({ err }, "portal page failed");
-    return renderError(ctx, req, reply, 500, "Something went wrong", "The page could not be shown. Try again in a moment.");
+    return renderError(
+      ctx,
+      req,
+      reply,
+      500,
+      "Something went wrong",
+      "The page could not be shown. Try again in a moment.",
+    );
   });
-  app.setNotFoundHandler(async (req, reply) => renderError(ctx, req, reply, 404, "Not found", `There is no portal page at ${req.url.split("?")[0]}.`));
+  app.setNotFoundHandler(async (req, reply) =>
+    renderError(ctx, req, reply, 404, "Not found", `There is no portal page at ${req.url.split("?")[0]}.`),
+  );
 }

@@ -1,8 +1,8 @@
 /** The explorer and the admin page. The admin check is the service's (listAccounts throws forbidden). */
 import type { FastifyInstance } from "fastify";
 import { explorerOperations } from "./explorer-operations.js";
-import { requireSession, sendPage, viewerOf } from "./page-context.js";
 import type { PageContext } from "./page-context.js";
+import { requireSession, sendPage, viewerOf } from "./page-context.js";
 import { adminPage } from "./pages/admin-page.js";
 import { explorerPage } from "./pages/explorer-page.js";
 

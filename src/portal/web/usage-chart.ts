@@ -4,8 +4,8 @@
  * and the same numbers follow as a table for screen readers and anyone who prefers figures.
  */
 import { count } from "./formats.js";
-import { html } from "./html.js";
 import type { SafeHtml } from "./html.js";
+import { html } from "./html.js";
 
 const WIDTH = 720;
 const HEIGHT = 200;
@@ -45,7 +45,9 @@ export function usageChart(daily: readonly { day: string; count: number }[]): Sa
   });
   const labelEvery = Math.max(1, Math.ceil(daily.length / 6));
   const labels = daily.map((d, i) =>
-    i % labelEvery === 0 ? html`<text class="axis" x="${(PAD_LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${d.day.slice(5)}</text>` : "",
+    i % labelEvery === 0
+      ? html`<text class="axis" x="${(PAD_LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${d.day.slice(5)}</text>`
+      : "",
   );
   const rows = daily.map((d) => html`<tr><th scope="row">${d.day}</th><td>${count(d.count)}</td></tr>`);
   return html`<figure class="chart">

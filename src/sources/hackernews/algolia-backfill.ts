@@ -4,8 +4,9 @@
  * page via `page`/`nbPages`. Each hit is mapped as the Firebase item it stands for, through the
  * dump reader's own item mapping, so a backfilled story and a walked one are the same post.
  */
-import type { Post } from "../../model/post.js";
+
 import { hnItem } from "../../ingest/readers/hn-json.js";
+import type { Post } from "../../model/post.js";
 import type { PollContext, SourceBatch } from "../source.js";
 import type { HnCursor } from "./hn-cursor.js";
 import { formatHnCursor } from "./hn-cursor.js";
@@ -36,8 +37,14 @@ function asItem(hit: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Pages through the backfill range from the cursor's page; marks it done after the last. */
-export async function* backfill(context: PollContext, settings: HnSettings, cursor: HnCursor, budget: { items: number }): AsyncGenerator<SourceBatch> {
-  if (settings.backfillFrom === undefined || settings.backfillTo === undefined || cursor.backfillPage === "done") return;
+export async function* backfill(
+  context: PollContext,
+  settings: HnSettings,
+  cursor: HnCursor,
+  budget: { items: number },
+): AsyncGenerator<SourceBatch> {
+  if (settings.backfillFrom === undefined || settings.backfillTo === undefined || cursor.backfillPage === "done")
+    return;
   let page = cursor.backfillPage;
   while (budget.items > 0) {
     context.signal.throwIfAborted();
@@ -47,7 +54,11 @@ export async function* backfill(context: PollContext, settings: HnSettings, curs
       page: String(page),
       hitsPerPage: String(ALGOLIA_HITS_PER_PAGE),
     });
-    const body = (await context.http.getJson<AlgoliaPage>(`${settings.algoliaUrl}/api/v1/search_by_date?${query}`, { key: "algolia" })).body;
+    const body = (
+      await context.http.getJson<AlgoliaPage>(`${settings.algoliaUrl}/api/v1/search_by_date?${query}`, {
+        key: "algolia",
+      })
+    ).body;
     const hits = Array.isArray(body?.hits) ? body.hits : [];
     const posts: Post[] = [];
     for (const hit of hits) {

@@ -4,8 +4,9 @@
  * posts; deleted and dead items are dropped), and refresh stories already walked that
  * `/v0/updates.json` lists, so their score, comment count and any edit reach the index.
  */
-import type { Post } from "../../model/post.js";
+
 import { hnItem } from "../../ingest/readers/hn-json.js";
+import type { Post } from "../../model/post.js";
 import type { PollContext, SourceBatch } from "../source.js";
 import type { HnCursor } from "./hn-cursor.js";
 import { formatHnCursor } from "./hn-cursor.js";
@@ -30,10 +31,16 @@ function storyOf(item: HnItemJson): Post | undefined {
 }
 
 /** Walks new item ids; each batch's cursor points past the ids it covers. */
-export async function* walkNewItems(context: PollContext, settings: HnSettings, cursor: HnCursor, budget: { items: number }): AsyncGenerator<SourceBatch> {
+export async function* walkNewItems(
+  context: PollContext,
+  settings: HnSettings,
+  cursor: HnCursor,
+  budget: { items: number },
+): AsyncGenerator<SourceBatch> {
   const { http } = context;
   const max = (await http.getJson<number>(`${settings.firebaseUrl}/v0/maxitem.json`)).body;
-  if (typeof max !== "number" || !Number.isSafeInteger(max)) throw new TypeError(`maxitem.json is not an item id: ${JSON.stringify(max)}`);
+  if (typeof max !== "number" || !Number.isSafeInteger(max))
+    throw new TypeError(`maxitem.json is not an item id: ${JSON.stringify(max)}`);
   let next = cursor.next ?? Math.max(1, max + 1 - settings.backlog);
   if (cursor.next === undefined) {
     // Fix the starting point before reading anything, so a kill during the first batch resumes
@@ -45,7 +52,13 @@ export async function* walkNewItems(context: PollContext, settings: HnSettings, 
     context.signal.throwIfAborted();
     const count = Math.min(HN_WALK_CHUNK, max - next + 1, budget.items);
     const ids = Array.from({ length: count }, (_, i) => next + i);
-    const items = await Promise.all(ids.map((id) => http.getJson<HnItemJson>(`${settings.firebaseUrl}/v0/item/${id}.json`, { key: "item" }).then((a) => a.body ?? null)));
+    const items = await Promise.all(
+      ids.map((id) =>
+        http
+          .getJson<HnItemJson>(`${settings.firebaseUrl}/v0/item/${id}.json`, { key: "item" })
+          .then((a) => a.body ?? null),
+      ),
+    );
     // Stop at the first unknown id near the top: later ids are kept for the next poll too,
     // so the cursor never passes an item that has not appeared yet.
     let upTo = items.length;
@@ -68,14 +81,27 @@ export async function* walkNewItems(context: PollContext, settings: HnSettings, 
  * Re-reads the stories among `/v0/updates.json` items already walked (below the cursor): their
  * new score, comment count or edited text. Items not walked yet are left to the walk.
  */
-export async function* refreshUpdated(context: PollContext, settings: HnSettings, cursor: HnCursor, budget: { items: number }): AsyncGenerator<SourceBatch> {
+export async function* refreshUpdated(
+  context: PollContext,
+  settings: HnSettings,
+  cursor: HnCursor,
+  budget: { items: number },
+): AsyncGenerator<SourceBatch> {
   const updates = (await context.http.getJson<{ items?: unknown }>(`${settings.firebaseUrl}/v0/updates.json`)).body;
   const walked = cursor.next ?? 0;
-  const ids = (Array.isArray(updates?.items) ? updates.items : []).filter((id): id is number => Number.isSafeInteger(id) && (id as number) < walked).slice(0, Math.max(0, budget.items));
+  const ids = (Array.isArray(updates?.items) ? updates.items : [])
+    .filter((id): id is number => Number.isSafeInteger(id) && (id as number) < walked)
+    .slice(0, Math.max(0, budget.items));
   for (let start = 0; start < ids.length; start += HN_WALK_CHUNK) {
     context.signal.throwIfAborted();
     const chunk = ids.slice(start, start + HN_WALK_CHUNK);
-    const items = await Promise.all(chunk.map((id) => context.http.getJson<HnItemJson>(`${settings.firebaseUrl}/v0/item/${id}.json`, { key: "item" }).then((a) => a.body ?? null)));
+    const items = await Promise.all(
+      chunk.map((id) =>
+        context.http
+          .getJson<HnItemJson>(`${settings.firebaseUrl}/v0/item/${id}.json`, { key: "item" })
+          .then((a) => a.body ?? null),
+      ),
+    );
     budget.items -= chunk.length;
     const posts = items.map(storyOf).filter((p): p is Post => p !== undefined);
     yield { posts, cursor: formatHnCursor(cursor), seen: chunk.length };

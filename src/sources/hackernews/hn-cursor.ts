@@ -20,7 +20,8 @@ export function parseHnCursor(raw: string | undefined): HnCursor {
     const v = JSON.parse(raw) as Partial<HnCursor>;
     const next = v.next === undefined || v.next === null ? undefined : Number(v.next);
     const page = v.backfillPage === "done" ? "done" : Number(v.backfillPage ?? 0);
-    if ((next !== undefined && !Number.isSafeInteger(next)) || (page !== "done" && !Number.isSafeInteger(page))) throw new Error("bad fields");
+    if ((next !== undefined && !Number.isSafeInteger(next)) || (page !== "done" && !Number.isSafeInteger(page)))
+      throw new Error("bad fields");
     return { next, backfillPage: page };
   } catch {
     throw new SourceRequestError("settings", `stored Hacker News cursor is unreadable: ${raw.slice(0, 100)}`);

@@ -4,8 +4,8 @@
  * optional date range to backfill through Algolia before following new items.
  */
 import { AppError } from "../../errors/app-error.js";
-import type { SourceSettings } from "../source.js";
 import { onlyFields, optInt, optString, optUrl, settingsObject } from "../settings-fields.js";
+import type { SourceSettings } from "../source.js";
 
 /** Validated Hacker News settings. */
 export interface HnSettings {
@@ -33,7 +33,12 @@ function epochSeconds(settings: Record<string, unknown>, name: string): number |
   const raw = optString(settings, name);
   if (raw === undefined) return undefined;
   const ms = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(ms)) throw new AppError("INVALID_DATE", `settings.${name} must be an ISO 8601 date such as 2024-01-31, got ${JSON.stringify(raw)}`, { field: `settings.${name}` });
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(ms))
+    throw new AppError(
+      "INVALID_DATE",
+      `settings.${name} must be an ISO 8601 date such as 2024-01-31, got ${JSON.stringify(raw)}`,
+      { field: `settings.${name}` },
+    );
   return Math.floor(ms / 1000);
 }
 
@@ -43,10 +48,19 @@ export function hnSettings(raw: unknown): HnSettings & SourceSettings {
   onlyFields(s, ["firebaseUrl", "algoliaUrl", "backlog", "backfillFrom", "backfillTo", "refreshUpdates"]);
   const from = epochSeconds(s, "backfillFrom");
   const to = epochSeconds(s, "backfillTo");
-  if ((from === undefined) !== (to === undefined)) throw new AppError("INVALID_ARGUMENT", "settings.backfillFrom and settings.backfillTo must be given together", { field: from === undefined ? "settings.backfillFrom" : "settings.backfillTo" });
-  if (from !== undefined && to !== undefined && from >= to) throw new AppError("INVALID_ARGUMENT", "settings.backfillFrom must be before settings.backfillTo", { field: "settings.backfillFrom" });
+  if ((from === undefined) !== (to === undefined))
+    throw new AppError("INVALID_ARGUMENT", "settings.backfillFrom and settings.backfillTo must be given together", {
+      field: from === undefined ? "settings.backfillFrom" : "settings.backfillTo",
+    });
+  if (from !== undefined && to !== undefined && from >= to)
+    throw new AppError("INVALID_ARGUMENT", "settings.backfillFrom must be before settings.backfillTo", {
+      field: "settings.backfillFrom",
+    });
   const refresh = s["refreshUpdates"];
-  if (refresh !== undefined && typeof refresh !== "boolean") throw new AppError("WRONG_TYPE", "settings.refreshUpdates must be true or false", { field: "settings.refreshUpdates" });
+  if (refresh !== undefined && typeof refresh !== "boolean")
+    throw new AppError("WRONG_TYPE", "settings.refreshUpdates must be true or false", {
+      field: "settings.refreshUpdates",
+    });
   return {
     firebaseUrl: optUrl(s, "firebaseUrl") ?? HN_FIREBASE_URL,
     algoliaUrl: optUrl(s, "algoliaUrl") ?? HN_ALGOLIA_URL,

@@ -4,7 +4,18 @@
  */
 
 /** Every kind of source request failure. */
-export const SOURCE_ERROR_KINDS = ["timeout", "network", "rate_limited", "server_error", "client_error", "bad_response", "budget_exhausted", "quota_exhausted", "settings", "internal"] as const;
+export const SOURCE_ERROR_KINDS = [
+  "timeout",
+  "network",
+  "rate_limited",
+  "server_error",
+  "client_error",
+  "bad_response",
+  "budget_exhausted",
+  "quota_exhausted",
+  "settings",
+  "internal",
+] as const;
 /** One of {@link SOURCE_ERROR_KINDS}. */
 export type SourceErrorKind = (typeof SOURCE_ERROR_KINDS)[number];
 

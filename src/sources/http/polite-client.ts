@@ -85,7 +85,11 @@ class Retryable extends Error {
 }
 
 /** Creates a client with `politeness` (defaults filled in); `random` feeds the jitter. */
-export function createPoliteClient(politeness: Partial<Politeness> = {}, signal?: AbortSignal, random: () => number = Math.random): PoliteHttpClient {
+export function createPoliteClient(
+  politeness: Partial<Politeness> = {},
+  signal?: AbortSignal,
+  random: () => number = Math.random,
+): PoliteHttpClient {
   const p: Politeness = { ...DEFAULT_POLITENESS, ...politeness };
   let requests = 0;
   let active = 0;
@@ -111,16 +115,30 @@ export function createPoliteClient(politeness: Partial<Politeness> = {}, signal?
       const until = Math.max(pausedUntil.get(key ?? "") ?? 0, pausedUntil.get("") ?? 0, lastStart + p.minIntervalMs);
       const wait = until - Date.now();
       if (wait <= 0) break;
-      if (wait > p.maxWaitMs) throw new SourceRequestError("rate_limited", `the server asked for a pause of ${Math.ceil(wait / 1000)} s before the next request`, until);
+      if (wait > p.maxWaitMs)
+        throw new SourceRequestError(
+          "rate_limited",
+          `the server asked for a pause of ${Math.ceil(wait / 1000)} s before the next request`,
+          until,
+        );
       await sleep(wait, undefined, { signal });
     }
-    if (requests >= p.maxRequests) throw new SourceRequestError("budget_exhausted", `request budget of ${p.maxRequests} per poll spent`);
+    if (requests >= p.maxRequests)
+      throw new SourceRequestError("budget_exhausted", `request budget of ${p.maxRequests} per poll spent`);
     requests += 1;
     lastStart = Date.now();
   };
 
-  const attempt = async (url: string, options: RequestOptions, parse: (text: string) => unknown): Promise<HttpAnswer<unknown>> => {
-    const headers: Record<string, string> = { "user-agent": p.userAgent, accept: "application/json, application/xml;q=0.9, */*;q=0.8", ...options.headers };
+  const attempt = async (
+    url: string,
+    options: RequestOptions,
+    parse: (text: string) => unknown,
+  ): Promise<HttpAnswer<unknown>> => {
+    const headers: Record<string, string> = {
+      "user-agent": p.userAgent,
+      accept: "application/json, application/xml;q=0.9, */*;q=0.8",
+      ...options.headers,
+    };
     if (options.etag !== undefined) headers["if-none-match"] = options.etag;
     if (options.lastModified !== undefined) headers["if-modified-since"] = options.lastModified;
     const timeout = AbortSignal.timeout(p.timeoutMs);
@@ -136,10 +154,23 @@ export function createPoliteClient(politeness: Partial<Politeness> = {}, signal?
       if (timeout.aborted) throw new Retryable("timeout", `no answer within ${p.timeoutMs} ms`);
       throw new Retryable("network", (err as Error).message);
     }
-    if (res.status === 429) throw new Retryable("rate_limited", "HTTP 429 Too Many Requests", retryAfterMs(res.headers.get("retry-after"), Date.now()));
-    if (res.status >= 500) throw new Retryable("server_error", `HTTP ${res.status}`, retryAfterMs(res.headers.get("retry-after"), Date.now()));
+    if (res.status === 429)
+      throw new Retryable(
+        "rate_limited",
+        "HTTP 429 Too Many Requests",
+        retryAfterMs(res.headers.get("retry-after"), Date.now()),
+      );
+    if (res.status >= 500)
+      throw new Retryable(
+        "server_error",
+        `HTTP ${res.status}`,
+        retryAfterMs(res.headers.get("retry-after"), Date.now()),
+      );
     if (res.status < 200 || res.status >= 300) {
-      throw new SourceRequestError("client_error", `HTTP ${res.status} from ${new URL(url).host}${new URL(url).pathname}: ${text.slice(0, 200)}`);
+      throw new SourceRequestError(
+        "client_error",
+        `HTTP ${res.status} from ${new URL(url).host}${new URL(url).pathname}: ${text.slice(0, 200)}`,
+      );
     }
     let body: unknown;
     try {
@@ -150,7 +181,11 @@ export function createPoliteClient(politeness: Partial<Politeness> = {}, signal?
     return { status: res.status, notModified: false, body, headers: res.headers };
   };
 
-  const request = async (url: string, options: RequestOptions, parse: (text: string) => unknown): Promise<HttpAnswer<unknown>> => {
+  const request = async (
+    url: string,
+    options: RequestOptions,
+    parse: (text: string) => unknown,
+  ): Promise<HttpAnswer<unknown>> => {
     for (let n = 0; ; n += 1) {
       await acquire();
       let failure: Retryable;
@@ -165,9 +200,18 @@ export function createPoliteClient(politeness: Partial<Politeness> = {}, signal?
       }
       const wait = failure.waitMs ?? backoffMs(n, p.backoffBaseMs, p.backoffCapMs, random);
       if (failure.waitMs !== undefined && failure.waitMs > p.maxWaitMs) {
-        throw new SourceRequestError(failure.kind, `${failure.message}; the server asked for ${Math.ceil(failure.waitMs / 1000)} s`, Date.now() + failure.waitMs);
+        throw new SourceRequestError(
+          failure.kind,
+          `${failure.message}; the server asked for ${Math.ceil(failure.waitMs / 1000)} s`,
+          Date.now() + failure.waitMs,
+        );
       }
-      if (n >= p.retries) throw new SourceRequestError(failure.kind, `${failure.message} (after ${n + 1} attempts)`, failure.waitMs === undefined ? undefined : Date.now() + failure.waitMs);
+      if (n >= p.retries)
+        throw new SourceRequestError(
+          failure.kind,
+          `${failure.message} (after ${n + 1} attempts)`,
+          failure.waitMs === undefined ? undefined : Date.now() + failure.waitMs,
+        );
       // The wait also holds back the other requests of this poll: the server is struggling or
       // limiting us, and sending them meanwhile would only add to it.
       const until = Date.now() + wait;

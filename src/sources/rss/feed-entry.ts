@@ -4,9 +4,9 @@
  * `<source>:<host>:<hash of its guid>`, stable across polls whatever the feed reorders.
  */
 import { createHash } from "node:crypto";
+import { decodeEntities, htmlToText, singleLine } from "../../ingest/plain-text.js";
 import type { Post } from "../../model/post.js";
 import { postId } from "../../model/post.js";
-import { htmlToText, singleLine, decodeEntities } from "../../ingest/plain-text.js";
 import type { RssSettings } from "./rss-settings.js";
 
 /** The fields of an rss-parser item this connector reads. */
@@ -51,11 +51,40 @@ export function entryPost(item: FeedItem, settings: RssSettings, now: number): P
       return "feed";
     }
   })();
-  const base = { title, content: item.content !== undefined ? htmlToText(item.content) : (item.contentSnippet ?? ""), author: item.creator ?? item.author ?? "", upvotes: 0, comments: 0, created, url: link };
+  const base = {
+    title,
+    content: item.content !== undefined ? htmlToText(item.content) : (item.contentSnippet ?? ""),
+    author: item.creator ?? item.author ?? "",
+    upvotes: 0,
+    comments: 0,
+    created,
+    url: link,
+  };
   const reddit = settings.matchSiteIds ? REDDIT_THREAD.exec(link) : null;
-  if (reddit !== null) return { ...base, id: postId("reddit", reddit[2]!), source: "reddit", nativeId: reddit[2]!, subforum: settings.subforum ?? reddit[1]! };
+  if (reddit !== null)
+    return {
+      ...base,
+      id: postId("reddit", reddit[2]!),
+      source: "reddit",
+      nativeId: reddit[2]!,
+      subforum: settings.subforum ?? reddit[1]!,
+    };
   const hn = settings.matchSiteIds ? HN_THREAD.exec(link) : null;
-  if (hn !== null) return { ...base, id: postId("hackernews", hn[1]!), source: "hackernews", nativeId: hn[1]!, subforum: "hackernews", url: `https://news.ycombinator.com/item?id=${hn[1]!}` };
+  if (hn !== null)
+    return {
+      ...base,
+      id: postId("hackernews", hn[1]!),
+      source: "hackernews",
+      nativeId: hn[1]!,
+      subforum: "hackernews",
+      url: `https://news.ycombinator.com/item?id=${hn[1]!}`,
+    };
   const nativeId = `${host}:${digest(key)}`;
-  return { ...base, id: postId(settings.source, nativeId), source: settings.source, nativeId, subforum: settings.subforum ?? host };
+  return {
+    ...base,
+    id: postId(settings.source, nativeId),
+    source: settings.source,
+    nativeId,
+    subforum: settings.subforum ?? host,
+  };
 }

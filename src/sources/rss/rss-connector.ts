@@ -63,7 +63,11 @@ async function* pollFeed(context: PollContext): AsyncGenerator<SourceBatch> {
   }
   // Newest last in the map; keep the most recent RSS_REMEMBERED.
   const kept = [...seen.entries()].slice(-RSS_REMEMBERED);
-  const next: RssCursor = { etag: answer.headers.get("etag") ?? undefined, lastModified: answer.headers.get("last-modified") ?? undefined, seen: kept };
+  const next: RssCursor = {
+    etag: answer.headers.get("etag") ?? undefined,
+    lastModified: answer.headers.get("last-modified") ?? undefined,
+    seen: kept,
+  };
   yield { posts, cursor: JSON.stringify(next), seen: looked };
 }
 

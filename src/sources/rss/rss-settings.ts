@@ -4,8 +4,8 @@
  * subreddit's RSS and a Reddit dump meet on one post).
  */
 import { AppError } from "../../errors/app-error.js";
-import type { SourceSettings } from "../source.js";
 import { onlyFields, optString, optUrl, settingsObject } from "../settings-fields.js";
+import type { SourceSettings } from "../source.js";
 
 /** Validated feed settings. */
 export interface RssSettings {
@@ -22,12 +22,15 @@ export function rssSettings(raw: unknown): RssSettings & SourceSettings {
   const s = settingsObject(raw);
   onlyFields(s, ["url", "source", "subforum", "matchSiteIds"]);
   const url = optUrl(s, "url");
-  if (url === undefined) throw new AppError("MISSING_FIELD", "settings.url is required (the feed's address)", { field: "settings.url" });
+  if (url === undefined)
+    throw new AppError("MISSING_FIELD", "settings.url is required (the feed's address)", { field: "settings.url" });
   const match = s["matchSiteIds"];
-  if (match !== undefined && typeof match !== "boolean") throw new AppError("WRONG_TYPE", "settings.matchSiteIds must be true or false", { field: "settings.matchSiteIds" });
+  if (match !== undefined && typeof match !== "boolean")
+    throw new AppError("WRONG_TYPE", "settings.matchSiteIds must be true or false", { field: "settings.matchSiteIds" });
   return {
     url,
-    source: optString(s, "source", /^[a-z0-9][a-z0-9_-]{0,31}$/, "must be 1-32 lowercase letters, digits, - or _") ?? "rss",
+    source:
+      optString(s, "source", /^[a-z0-9][a-z0-9_-]{0,31}$/, "must be 1-32 lowercase letters, digits, - or _") ?? "rss",
     subforum: optString(s, "subforum"),
     matchSiteIds: match ?? true,
   };

@@ -6,10 +6,11 @@
  * with a retry time instead of being refused. Question ids are `stackexchange:<community>:<id>`,
  * as the dump reader makes them.
  */
-import { postId } from "../../model/post.js";
-import type { Post } from "../../model/post.js";
+
 import { count, text } from "../../ingest/field-values.js";
 import { decodeEntities, markdownToText, singleLine } from "../../ingest/plain-text.js";
+import type { Post } from "../../model/post.js";
+import { postId } from "../../model/post.js";
 import { SourceRequestError } from "../http/http-error.js";
 import type { Connector, PollContext, SourceBatch } from "../source.js";
 import type { SeSettings } from "./se-settings.js";
@@ -36,7 +37,8 @@ interface SeCursor {
 function parseCursor(raw: string | undefined, now: number): SeCursor {
   if (raw === undefined) return { fromdate: Math.floor(now / 1000), page: 1 };
   const v = JSON.parse(raw) as SeCursor;
-  if (!Number.isSafeInteger(v.fromdate) || !Number.isSafeInteger(v.page)) throw new SourceRequestError("settings", `stored Stack Exchange cursor is unreadable: ${raw.slice(0, 100)}`);
+  if (!Number.isSafeInteger(v.fromdate) || !Number.isSafeInteger(v.page))
+    throw new SourceRequestError("settings", `stored Stack Exchange cursor is unreadable: ${raw.slice(0, 100)}`);
   return v;
 }
 
@@ -76,9 +78,19 @@ async function* pollQuestions(context: PollContext): AsyncGenerator<SourceBatch>
   let newest = cursor.fromdate;
   while (budget > 0) {
     context.signal.throwIfAborted();
-    const query = new URLSearchParams({ site: settings.site, sort: "creation", order: "asc", fromdate: String(cursor.fromdate), page: String(cursor.page), pagesize: String(SE_PAGE_SIZE), filter: settings.filter });
+    const query = new URLSearchParams({
+      site: settings.site,
+      sort: "creation",
+      order: "asc",
+      fromdate: String(cursor.fromdate),
+      page: String(cursor.page),
+      pagesize: String(SE_PAGE_SIZE),
+      filter: settings.filter,
+    });
     if (settings.key !== undefined) query.set("key", settings.key);
-    const body = (await context.http.getJson<SeWrapper>(`${settings.apiUrl}/2.3/questions?${query}`, { key: "questions" })).body ?? {};
+    const body =
+      (await context.http.getJson<SeWrapper>(`${settings.apiUrl}/2.3/questions?${query}`, { key: "questions" })).body ??
+      {};
     // The API's own throttle: no call to this method before `backoff` seconds have passed.
     if (typeof body.backoff === "number" && body.backoff > 0) context.http.pause("questions", body.backoff * 1000);
     const items = Array.isArray(body.items) ? body.items : [];
@@ -93,7 +105,11 @@ async function* pollQuestions(context: PollContext): AsyncGenerator<SourceBatch>
     cursor.fromdate = next.fromdate;
     cursor.page = next.page;
     if (body.quota_remaining === 0) {
-      throw new SourceRequestError("quota_exhausted", `daily quota of ${body.quota_max ?? "?"} requests used up`, nextUtcMidnight(context.now()));
+      throw new SourceRequestError(
+        "quota_exhausted",
+        `daily quota of ${body.quota_max ?? "?"} requests used up`,
+        nextUtcMidnight(context.now()),
+      );
     }
     if (!more) return;
   }

@@ -3,8 +3,9 @@
  * community its post ids are made under (the dump reader's `community`, so dump and live ids
  * agree), an optional app key (a higher daily quota), the filter, and where the API lives.
  */
-import type { SourceSettings } from "../source.js";
+
 import { onlyFields, optString, optUrl, reqString, settingsObject } from "../settings-fields.js";
+import type { SourceSettings } from "../source.js";
 
 /** Validated Stack Exchange settings. */
 export interface SeSettings {
@@ -33,7 +34,10 @@ export function seSettings(raw: unknown): SeSettings & SourceSettings {
   const site = reqString(s, "site", /^[a-z0-9.-]{1,64}$/, "must be an API site name such as startups or stackoverflow");
   return {
     site,
-    community: optString(s, "community", /^[a-z0-9_.-]{1,64}$/, "must be lowercase letters, digits, _ . or -") ?? DUMP_COMMUNITY[site] ?? site,
+    community:
+      optString(s, "community", /^[a-z0-9_.-]{1,64}$/, "must be lowercase letters, digits, _ . or -") ??
+      DUMP_COMMUNITY[site] ??
+      site,
     key: optString(s, "key"),
     filter: optString(s, "filter", /^[A-Za-z0-9!()*._-]{1,64}$/, "must be a filter name or id") ?? "withbody",
     apiUrl: optUrl(s, "apiUrl") ?? SE_API_URL,

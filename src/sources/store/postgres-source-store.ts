@@ -111,7 +111,8 @@ export async function openPostgresSourceStore(url: string): Promise<SourceStore>
           [s.name, s.kind, JSON.stringify(s.settings), s.intervalSeconds],
         ))!;
       } catch (err) {
-        if ((err as { code?: string }).code === "23505") throw new SourceExistsError(`a source named "${s.name}" already exists`);
+        if ((err as { code?: string }).code === "23505")
+          throw new SourceExistsError(`a source named "${s.name}" already exists`);
         throw err;
       }
     },
@@ -125,7 +126,9 @@ export async function openPostgresSourceStore(url: string): Promise<SourceStore>
       return ((await pool.query("DELETE FROM threadsight_sources WHERE name = $1", [name])).rowCount ?? 0) === 1;
     },
     async setPaused(name, paused) {
-      const sql = paused ? "UPDATE threadsight_sources SET paused = true WHERE name = $1" : `UPDATE threadsight_sources SET paused = false, next_poll_at = ${NOW_MS} WHERE name = $1`;
+      const sql = paused
+        ? "UPDATE threadsight_sources SET paused = true WHERE name = $1"
+        : `UPDATE threadsight_sources SET paused = false, next_poll_at = ${NOW_MS} WHERE name = $1`;
       return ((await pool.query(sql, [name])).rowCount ?? 0) === 1;
     },
     async claim(name, owner, leaseMs) {
@@ -144,7 +147,10 @@ export async function openPostgresSourceStore(url: string): Promise<SourceStore>
       return (res.rowCount ?? 0) === 1;
     },
     async renew(name, owner, leaseMs) {
-      const res = await pool.query(`UPDATE threadsight_sources SET lease_until = ${NOW_MS} + $3 WHERE name = $1 AND lease_owner = $2 AND lease_until >= ${NOW_MS}`, [name, owner, leaseMs]);
+      const res = await pool.query(
+        `UPDATE threadsight_sources SET lease_until = ${NOW_MS} + $3 WHERE name = $1 AND lease_owner = $2 AND lease_until >= ${NOW_MS}`,
+        [name, owner, leaseMs],
+      );
       return (res.rowCount ?? 0) === 1;
     },
     async finishPoll(name, owner, outcome: PollOutcome, nextPollAt) {

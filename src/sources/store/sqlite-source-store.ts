@@ -92,9 +92,12 @@ export function openSqliteSourceStore(file: string): SourceStore {
     async add(s: NewSource) {
       const now = Date.now();
       try {
-        db.prepare("INSERT INTO sources (name, kind, settings, interval_seconds, created_at, next_poll_at) VALUES (?, ?, ?, ?, ?, ?)").run(s.name, s.kind, JSON.stringify(s.settings), s.intervalSeconds, now, now);
+        db.prepare(
+          "INSERT INTO sources (name, kind, settings, interval_seconds, created_at, next_poll_at) VALUES (?, ?, ?, ?, ?, ?)",
+        ).run(s.name, s.kind, JSON.stringify(s.settings), s.intervalSeconds, now, now);
       } catch (err) {
-        if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new SourceExistsError(`a source named "${s.name}" already exists`);
+        if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY")
+          throw new SourceExistsError(`a source named "${s.name}" already exists`);
         throw err;
       }
       return toRecord(get.get(s.name)!);
@@ -110,27 +113,37 @@ export function openSqliteSourceStore(file: string): SourceStore {
       return db.prepare("DELETE FROM sources WHERE name = ?").run(name).changes === 1;
     },
     async setPaused(name, paused) {
-      const sql = paused ? "UPDATE sources SET paused = 1 WHERE name = ?" : "UPDATE sources SET paused = 0, next_poll_at = ? WHERE name = ?";
+      const sql = paused
+        ? "UPDATE sources SET paused = 1 WHERE name = ?"
+        : "UPDATE sources SET paused = 0, next_poll_at = ? WHERE name = ?";
       const info = paused ? db.prepare(sql).run(name) : db.prepare(sql).run(Date.now(), name);
       return info.changes === 1;
     },
     async claim(name, owner, leaseMs) {
       const now = Date.now();
       const info = db
-        .prepare("UPDATE sources SET lease_owner = ?, lease_until = ? WHERE name = ? AND paused = 0 AND next_poll_at <= ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)")
+        .prepare(
+          "UPDATE sources SET lease_owner = ?, lease_until = ? WHERE name = ? AND paused = 0 AND next_poll_at <= ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
+        )
         .run(owner, now + leaseMs, name, now, owner, now);
       return info.changes === 1 ? toRecord(get.get(name)!) : undefined;
     },
     async saveCursor(name, owner, cursor, leaseMs, postsWritten) {
       const now = Date.now();
       const info = db
-        .prepare("UPDATE sources SET cursor = ?, lease_until = ?, posts_written = posts_written + ? WHERE name = ? AND lease_owner = ? AND lease_until >= ?")
+        .prepare(
+          "UPDATE sources SET cursor = ?, lease_until = ?, posts_written = posts_written + ? WHERE name = ? AND lease_owner = ? AND lease_until >= ?",
+        )
         .run(cursor, now + leaseMs, postsWritten, name, owner, now);
       return info.changes === 1;
     },
     async renew(name, owner, leaseMs) {
       const now = Date.now();
-      return db.prepare("UPDATE sources SET lease_until = ? WHERE name = ? AND lease_owner = ? AND lease_until >= ?").run(now + leaseMs, name, owner, now).changes === 1;
+      return (
+        db
+          .prepare("UPDATE sources SET lease_until = ? WHERE name = ? AND lease_owner = ? AND lease_until >= ?")
+          .run(now + leaseMs, name, owner, now).changes === 1
+      );
     },
     async finishPoll(name, owner, outcome: PollOutcome, nextPollAt) {
       const now = Date.now();

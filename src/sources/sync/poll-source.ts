@@ -7,10 +7,10 @@
  */
 import type { PostWriteDeps } from "../../ingest/pipeline.js";
 import { ingestPosts } from "../../ingest/pipeline.js";
+import type { SourceErrorKind } from "../http/http-error.js";
+import { errorKind, SourceRequestError } from "../http/http-error.js";
 import type { Politeness } from "../http/polite-client.js";
 import { createPoliteClient } from "../http/polite-client.js";
-import { SourceRequestError, errorKind } from "../http/http-error.js";
-import type { SourceErrorKind } from "../http/http-error.js";
 import type { Connector } from "../source.js";
 import type { SourceRecord, SourceStore } from "../store/source-store.js";
 import { UNHEALTHY_AFTER_FAILURES } from "../store/source-store.js";
@@ -66,16 +66,38 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
   const now = deps.now ?? Date.now;
   const started = now();
   const connector = deps.connectors[record.kind];
-  const summary: PollSummary = { source: record.name, kind: record.kind, batches: 0, seen: 0, inserted: 0, updated: 0, unchanged: 0, failed: 0, requests: 0, ms: 0 };
+  const summary: PollSummary = {
+    source: record.name,
+    kind: record.kind,
+    batches: 0,
+    seen: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    requests: 0,
+    ms: 0,
+  };
   const http = createPoliteClient(deps.politeness, signal);
   const labels = { source: record.name, kind: record.kind };
   // Renewed a few times per lease while a batch is fetched or written, so a slow batch does not
   // let the lease lapse and hand the source to another instance mid-poll.
-  const heartbeat = setInterval(() => void deps.store.renew(record.name, deps.owner, deps.leaseMs).catch(() => undefined), Math.max(1000, Math.floor(deps.leaseMs / 3)));
+  const heartbeat = setInterval(
+    () => void deps.store.renew(record.name, deps.owner, deps.leaseMs).catch(() => undefined),
+    Math.max(1000, Math.floor(deps.leaseMs / 3)),
+  );
   heartbeat.unref();
   try {
     if (connector === undefined) throw new SourceRequestError("settings", `no connector for kind "${record.kind}"`);
-    const batches = connector.poll({ settings: record.settings, cursor: record.cursor, http, maxItems: deps.maxItemsPerPoll, signal, log: deps.log, now });
+    const batches = connector.poll({
+      settings: record.settings,
+      cursor: record.cursor,
+      http,
+      maxItems: deps.maxItemsPerPoll,
+      signal,
+      log: deps.log,
+      now,
+    });
     for await (const batch of batches) {
       const result = await deps.writeLock(() => ingestPosts(batch.posts, deps.write, signal));
       const writtenAt = now();
@@ -92,7 +114,13 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
       deps.metrics?.posts.inc({ ...labels, outcome: "updated" }, result.updated);
       deps.metrics?.posts.inc({ ...labels, outcome: "unchanged" }, unchanged);
       deps.metrics?.posts.inc({ ...labels, outcome: "failed" }, result.failed.length);
-      const held = await deps.store.saveCursor(record.name, deps.owner, batch.cursor, deps.leaseMs, result.inserted + result.updated);
+      const held = await deps.store.saveCursor(
+        record.name,
+        deps.owner,
+        batch.cursor,
+        deps.leaseMs,
+        result.inserted + result.updated,
+      );
       // Another instance took the source over (this one stalled past its lease): stop here, so
       // the two never advance one cursor from different places.
       if (!held) throw new SourceRequestError("internal", "lease lost to another instance; stopping this poll");
@@ -101,17 +129,27 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
     clearInterval(heartbeat);
     if (signal.aborted) throw err;
     const kind = errorKind(err);
-    summary.error = { kind, message: (err as Error).message, retryAt: err instanceof SourceRequestError ? err.retryAt : undefined };
+    summary.error = {
+      kind,
+      message: (err as Error).message,
+      retryAt: err instanceof SourceRequestError ? err.retryAt : undefined,
+    };
   }
   clearInterval(heartbeat);
   summary.requests = http.requests;
   summary.ms = now() - started;
   const written = summary.inserted + summary.updated;
-  const outcome = summary.error === undefined ? ({ ok: true, posts: written } as const) : ({ ok: false, posts: written, kind: summary.error.kind, message: summary.error.message } as const);
+  const outcome =
+    summary.error === undefined
+      ? ({ ok: true, posts: written } as const)
+      : ({ ok: false, posts: written, kind: summary.error.kind, message: summary.error.message } as const);
   await deps.store.finishPoll(record.name, deps.owner, outcome, nextPollAt(record, now(), summary.error));
   deps.metrics?.polls.inc({ ...labels, result: summary.error === undefined ? "ok" : "error" });
   if (summary.error !== undefined) deps.metrics?.errors.inc({ ...labels, error: summary.error.kind });
-  deps.metrics?.healthy.set(labels, summary.error === undefined || record.consecutiveFailures + 1 < UNHEALTHY_AFTER_FAILURES ? 1 : 0);
+  deps.metrics?.healthy.set(
+    labels,
+    summary.error === undefined || record.consecutiveFailures + 1 < UNHEALTHY_AFTER_FAILURES ? 1 : 0,
+  );
   return summary;
 }
 
@@ -119,6 +157,7 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
 export function formatPollSummary(s: PollSummary): string {
   const counts = `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged${s.failed > 0 ? `, ${s.failed} refused` : ""}; ${s.seen} items seen in ${s.batches} batch(es), ${s.requests} requests, ${(s.ms / 1000).toFixed(1)} s`;
   if (s.error === undefined) return `${s.source} [${s.kind}]: ${counts}`;
-  const retry = s.error.retryAt === undefined ? "" : `; server asks to wait until ${new Date(s.error.retryAt).toISOString()}`;
+  const retry =
+    s.error.retryAt === undefined ? "" : `; server asks to wait until ${new Date(s.error.retryAt).toISOString()}`;
   return `${s.source} [${s.kind}]: FAILED (${s.error.kind}: ${s.error.message})${retry}; before failing: ${counts}`;
 }

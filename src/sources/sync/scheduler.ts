@@ -36,7 +36,11 @@ export function createWriteLock(): <T>(task: () => Promise<T>) => Promise<T> {
 }
 
 /** Runs the schedule until `signal` aborts (or, with `once`, until every due source was polled). */
-export async function runScheduler(deps: Omit<PollDeps, "writeLock">, signal: AbortSignal, options: SchedulerOptions = {}): Promise<PollSummary[]> {
+export async function runScheduler(
+  deps: Omit<PollDeps, "writeLock">,
+  signal: AbortSignal,
+  options: SchedulerOptions = {},
+): Promise<PollSummary[]> {
   const tickMs = options.tickMs ?? DEFAULT_TICK_MS;
   const limit = options.maxConcurrentSources ?? DEFAULT_CONCURRENT_SOURCES;
   const writeLock = createWriteLock();
@@ -78,7 +82,10 @@ export async function runScheduler(deps: Omit<PollDeps, "writeLock">, signal: Ab
       }
     }
     if (options.once === true) {
-      const waiting = sources.some((s) => !s.paused && !polledOnce.has(s.name) && s.nextPollAt <= now && !running.has(s.name) && running.size >= limit);
+      const waiting = sources.some(
+        (s) =>
+          !s.paused && !polledOnce.has(s.name) && s.nextPollAt <= now && !running.has(s.name) && running.size >= limit,
+      );
       if (running.size === 0 && !waiting) break;
       await Promise.race(running.values());
       continue;

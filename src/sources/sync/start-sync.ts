@@ -12,8 +12,8 @@ import { CONNECTORS } from "../connectors.js";
 import { openSourceStore } from "../store/open-source-store.js";
 import type { SourceStore } from "../store/source-store.js";
 import type { PollSummary } from "./poll-source.js";
-import { runScheduler } from "./scheduler.js";
 import type { SchedulerOptions } from "./scheduler.js";
+import { runScheduler } from "./scheduler.js";
 import { createSyncMetrics } from "./sync-metrics.js";
 
 /** A running sync. */
@@ -28,7 +28,11 @@ export interface RunningSync {
 }
 
 /** Starts the scheduler over `write`; the caller owns (and closes) `write`'s components. */
-export async function startSync(config: Config, write: PostWriteDeps, options: SchedulerOptions & { registry?: Registry; log: (line: string) => void }): Promise<RunningSync> {
+export async function startSync(
+  config: Config,
+  write: PostWriteDeps,
+  options: SchedulerOptions & { registry?: Registry; log: (line: string) => void },
+): Promise<RunningSync> {
   const store = await openSourceStore(config);
   const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const controller = new AbortController();
@@ -39,7 +43,11 @@ export async function startSync(config: Config, write: PostWriteDeps, options: S
       write,
       owner,
       leaseMs: config.syncLeaseSeconds * 1000,
-      politeness: { userAgent: config.syncUserAgent, maxRequests: config.syncMaxRequestsPerPoll, timeoutMs: config.syncRequestTimeoutMs },
+      politeness: {
+        userAgent: config.syncUserAgent,
+        maxRequests: config.syncMaxRequestsPerPoll,
+        timeoutMs: config.syncRequestTimeoutMs,
+      },
       maxItemsPerPoll: config.syncMaxItemsPerPoll,
       metrics: options.registry === undefined ? undefined : createSyncMetrics(options.registry),
       log: options.log,

@@ -4,8 +4,9 @@
  * (observed when its batch's write returns). Registered on the server's registry under
  * `serve --sync`, or on one of their own for `threadsight sync`.
  */
-import { Counter, Gauge, Histogram } from "prom-client";
+
 import type { Registry } from "prom-client";
+import { Counter, Gauge, Histogram } from "prom-client";
 
 /** The counters a sync run updates. */
 export interface SyncMetrics {
@@ -20,15 +21,30 @@ export interface SyncMetrics {
 export function createSyncMetrics(registry: Registry): SyncMetrics {
   const registers = [registry];
   return {
-    polls: new Counter({ name: "threadsight_source_polls_total", help: "Live-source polls finished, by source, kind and result (ok, error)", labelNames: ["source", "kind", "result"], registers }),
+    polls: new Counter({
+      name: "threadsight_source_polls_total",
+      help: "Live-source polls finished, by source, kind and result (ok, error)",
+      labelNames: ["source", "kind", "result"],
+      registers,
+    }),
     posts: new Counter({
       name: "threadsight_source_posts_total",
       help: "Posts written from live sources, by outcome (inserted, updated, unchanged, failed)",
       labelNames: ["source", "kind", "outcome"],
       registers,
     }),
-    errors: new Counter({ name: "threadsight_source_errors_total", help: "Failed live-source polls, by error kind (timeout, rate_limited, server_error, ...)", labelNames: ["source", "kind", "error"], registers }),
-    healthy: new Gauge({ name: "threadsight_source_healthy", help: "1 while a live source is healthy, 0 once it has failed too many polls in a row", labelNames: ["source", "kind"], registers }),
+    errors: new Counter({
+      name: "threadsight_source_errors_total",
+      help: "Failed live-source polls, by error kind (timeout, rate_limited, server_error, ...)",
+      labelNames: ["source", "kind", "error"],
+      registers,
+    }),
+    healthy: new Gauge({
+      name: "threadsight_source_healthy",
+      help: "1 while a live source is healthy, 0 once it has failed too many polls in a row",
+      labelNames: ["source", "kind"],
+      registers,
+    }),
     lag: new Histogram({
       name: "threadsight_source_lag_seconds",
       help: "Seconds from a live post's creation to its being written and searchable",

@@ -3,9 +3,10 @@
  * the iPhone X tweets. Only a rough signal: the labels are noisy and the domain (consumer tweets
  * about one phone) is far from forum posts.
  */
-import { binary, cohenKappa } from "../metrics.js";
+
 import { fmt, table } from "../format.js";
 import { loadBuyingIntent } from "../lead-datasets.js";
+import { binary, cohenKappa } from "../metrics.js";
 import type { EvalContext, EvalSection } from "../section.js";
 import { leadDecisions } from "./lead-run.js";
 
@@ -17,7 +18,10 @@ export const buyingIntentSection: EvalSection = {
     const { rows: data, excluded } = loadBuyingIntent();
     ctx.recordData("Buying-intent tweets (weak)", data.length, `${excluded} "undefined"/other labels excluded`);
     const gold = data.map((d) => d.gold);
-    const decisions = await leadDecisions("buying-intent", data.map((d) => d.text));
+    const decisions = await leadDecisions(
+      "buying-intent",
+      data.map((d) => d.text),
+    );
     const preds = [
       { name: "lead_type == buying_intent", p: decisions.map((d) => d.leadType === "buying_intent") },
       { name: "any lead type", p: decisions.map((d) => d.leadType !== "") },
@@ -35,7 +39,7 @@ export const buyingIntentSection: EvalSection = {
       "",
       table(["prediction", "agreement", "Cohen's kappa", "precision", "recall", "F1"], rows),
       "",
-      "Caveat: these labels come from a student project, are inconsistent (e.g. \"Buy an iPhone X\" and",
+      'Caveat: these labels come from a student project, are inconsistent (e.g. "Buy an iPhone X" and',
       "ads are both labelled yes) and cover one product on Twitter. Read them as a sanity check that",
       "buying_intent fires on purchase talk, not as a quality figure.",
     ].join("\n");

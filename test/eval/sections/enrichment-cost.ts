@@ -5,18 +5,29 @@
  */
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import type { Post } from "../../../src/model/post.js";
+import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
 import { createLeadClassifier } from "../../../src/enrich/leads/classifier.js";
 import { createPostEnricher, sentimentText } from "../../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
 import { startUseEmbedder } from "../../../src/enrich/use-embedder.js";
-import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
+import type { Post } from "../../../src/model/post.js";
 import { redditPosts } from "../corpus-posts.js";
 import { embedCached } from "../embedding-cache.js";
 import { fmt, goal, table } from "../format.js";
 import type { EvalContext, EvalSection } from "../section.js";
 
-const SUBREDDITS = ["smallbusiness", "startups", "Entrepreneur", "marketing", "SEO", "sysadmin", "webdev", "techsupport", "freelance", "Etsy"];
+const SUBREDDITS = [
+  "smallbusiness",
+  "startups",
+  "Entrepreneur",
+  "marketing",
+  "SEO",
+  "sysadmin",
+  "webdev",
+  "techsupport",
+  "freelance",
+  "Etsy",
+];
 const SAMPLE = 1000;
 const EMBED_SAMPLE = 200;
 const REPEATS = 5;
@@ -56,9 +67,13 @@ export const enrichmentCostSection: EvalSection = {
     await enricher.enrich(posts, vectors); // warm-up: JIT and regex compilation
     const perPost = (ms: number) => ms / posts.length;
     const sentimentMs = median(
-      Array.from({ length: REPEATS }, () => timeMs(() => posts.forEach((p, i) => sentiment.classifyOne(sentimentText(p), vectors[i]!)))),
+      Array.from({ length: REPEATS }, () =>
+        timeMs(() => posts.forEach((p, i) => sentiment.classifyOne(sentimentText(p), vectors[i]!))),
+      ),
     );
-    const leadsMs = median(Array.from({ length: REPEATS }, () => timeMs(() => posts.forEach((p, i) => leads.classify(p, vectors[i])))));
+    const leadsMs = median(
+      Array.from({ length: REPEATS }, () => timeMs(() => posts.forEach((p, i) => leads.classify(p, vectors[i])))),
+    );
     const enrichRuns: number[] = [];
     for (let r = 0; r < REPEATS; r++) {
       const t = performance.now();
@@ -80,19 +95,26 @@ export const enrichmentCostSection: EvalSection = {
       await embedder.close();
     }
     const kept = embedMs / (embedMs + enrichMs);
-    ctx.recordGoal("enrichment alone leaves >= 90% of embedder throughput (the whole pipeline: docs/BENCHMARKS.md)", `${fmt(100 * kept, 1)}%`, kept >= 0.9);
+    ctx.recordGoal(
+      "enrichment alone leaves >= 90% of embedder throughput (the whole pipeline: docs/BENCHMARKS.md)",
+      `${fmt(100 * kept, 1)}%`,
+      kept >= 0.9,
+    );
     return [
       `${posts.length} real reddit posts, their USE-lite vectors precomputed; median of ${REPEATS} runs after a warm-up.`,
       `Embedding measured with the bundled embedder (${workers} worker threads) on ${EMBED_SAMPLE} of the posts,`,
       "using the pipeline's embedding text (title + opening of the body). The machine is shared, so absolute",
       "times move between runs; the ratio is what the goal is about.",
       "",
-      table(["step", "ms per post"], [
-        ["sentiment (features + softmax)", fmt(perPost(sentimentMs), 3)],
-        ["leads (rules + embedding heads)", fmt(perPost(leadsMs), 3)],
-        ["enrich() total (sentiment + leads)", fmt(enrichMs, 3)],
-        [`embedding (USE-lite, ${workers} workers)`, fmt(embedMs, 2)],
-      ]),
+      table(
+        ["step", "ms per post"],
+        [
+          ["sentiment (features + softmax)", fmt(perPost(sentimentMs), 3)],
+          ["leads (rules + embedding heads)", fmt(perPost(leadsMs), 3)],
+          ["enrich() total (sentiment + leads)", fmt(enrichMs, 3)],
+          [`embedding (USE-lite, ${workers} workers)`, fmt(embedMs, 2)],
+        ],
+      ),
       "",
       `If enrichment ran serially after embedding on the same cores, ingest would keep ${fmt(100 * kept, 1)}% of the`,
       `embedder's throughput (goal >= 90%): ${goal(kept >= 0.9)}. Load average during this run: ${os.loadavg()[0]!.toFixed(1)} on`,
@@ -101,7 +123,7 @@ export const enrichmentCostSection: EvalSection = {
       "threads, so a pipeline that enriches one batch while the next is embedded overlaps the two.",
       "This isolates enrichment; the whole pipeline (reading, parsing, writing, the 2 cores shared",
       "with the encoder) against the embedder's raw throughput is measured by `npm run bench -- --only ratio`",
-      "(docs/BENCHMARKS.md, \"Embedder raw throughput vs the ingest pipeline\").",
+      '(docs/BENCHMARKS.md, "Embedder raw throughput vs the ingest pipeline").',
     ].join("\n");
   },
 };

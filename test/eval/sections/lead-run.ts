@@ -2,7 +2,11 @@
  * Runs labelled texts through enrichment the way ingest does: each text becomes a post (text as
  * body), is embedded (cached), gets its sentiment, then its lead fields with that sentiment.
  */
-import { createLeadClassifier, type LeadClassifierOptions, type LeadDecision } from "../../../src/enrich/leads/classifier.js";
+import {
+  createLeadClassifier,
+  type LeadClassifierOptions,
+  type LeadDecision,
+} from "../../../src/enrich/leads/classifier.js";
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
 import { textPost } from "../corpus-posts.js";
 import { embedCached } from "../embedding-cache.js";

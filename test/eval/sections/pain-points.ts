@@ -7,12 +7,12 @@
  */
 import { COMPLAINT_ALONE, COMPLAINT_PULL, FRUSTRATION_MIN } from "../../../src/enrich/leads/classifier.js";
 import { loadLeadHead } from "../../../src/enrich/leads/heads.js";
-import { readSeedFile } from "../../../src/enrich/leads/seed-file.js";
 import type { SeedLine } from "../../../src/enrich/leads/seed-file.js";
+import { readSeedFile } from "../../../src/enrich/leads/seed-file.js";
 import { vaderScores } from "../../../src/enrich/sentiment/vader.js";
-import { binary } from "../metrics.js";
 import { fmt, goal, table } from "../format.js";
 import { loadComplaints } from "../lead-datasets.js";
+import { binary } from "../metrics.js";
 import type { EvalContext, EvalSection } from "../section.js";
 import { leadDecisions } from "./lead-run.js";
 
@@ -30,7 +30,10 @@ export const painPointSection: EvalSection = {
   requires: ["eval/painpoint_complaints_twitter/complaints-data.csv"],
   async run(ctx: EvalContext) {
     const data = loadComplaints();
-    const decisions = await leadDecisions("complaints", data.map((d) => d.text));
+    const decisions = await leadDecisions(
+      "complaints",
+      data.map((d) => d.text),
+    );
     const halves = [
       { name: "test half (odd ids, never read)", keep: (id: string) => BigInt(id) % 2n === 1n },
       { name: "dev half (even ids, misses read)", keep: (id: string) => BigInt(id) % 2n === 0n },
@@ -41,13 +44,36 @@ export const painPointSection: EvalSection = {
     for (const h of halves) {
       const idx = data.map((d, i) => (h.keep(d.id) ? i : -1)).filter((i) => i >= 0);
       const gold = idx.map((i) => data[i]!.gold);
-      const painSentence = binary(gold, idx.map((i) => decisions[i]!.painPoint !== ""));
-      const painType = binary(gold, idx.map((i) => decisions[i]!.leadType === "pain_point"));
-      const vader = binary(gold, idx.map((i) => vaderScores(data[i]!.text).compound <= -0.05));
+      const painSentence = binary(
+        gold,
+        idx.map((i) => decisions[i]!.painPoint !== ""),
+      );
+      const painType = binary(
+        gold,
+        idx.map((i) => decisions[i]!.leadType === "pain_point"),
+      );
+      const vader = binary(
+        gold,
+        idx.map((i) => vaderScores(data[i]!.text).compound <= -0.05),
+      );
       if (h === halves[0]) headline = painSentence.f1;
       const n = `${idx.length} (${gold.filter(Boolean).length} complaints)`;
-      rows.push([h.name, n, "pain_point sentence found", fmt(painSentence.precision), fmt(painSentence.recall), fmt(painSentence.f1)]);
-      rows.push([h.name, n, "lead_type == pain_point", fmt(painType.precision), fmt(painType.recall), fmt(painType.f1)]);
+      rows.push([
+        h.name,
+        n,
+        "pain_point sentence found",
+        fmt(painSentence.precision),
+        fmt(painSentence.recall),
+        fmt(painSentence.f1),
+      ]);
+      rows.push([
+        h.name,
+        n,
+        "lead_type == pain_point",
+        fmt(painType.precision),
+        fmt(painType.recall),
+        fmt(painType.f1),
+      ]);
       rows.push([h.name, n, "baseline: VADER negative", fmt(vader.precision), fmt(vader.recall), fmt(vader.f1)]);
     }
     ctx.recordData("Complaints tweets", data.length, `${data.filter((d) => d.gold).length} complaints`);
@@ -56,9 +82,22 @@ export const painPointSection: EvalSection = {
     const dev = handWritten();
     const sweep: string[][] = [];
     for (const t of [0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 1.01]) {
-      const dec = await leadDecisions("complaint-dev", dev.map((d) => d.text), { frustrationMin: t });
-      const b = binary(dev.map((d) => d.gold), dec.map((d) => d.painPoint !== ""));
-      sweep.push([t > 1 ? "off" : fmt(t, 2), fmt(b.precision), fmt(b.recall), fmt(b.f1), t === FRUSTRATION_MIN ? "chosen" : ""]);
+      const dec = await leadDecisions(
+        "complaint-dev",
+        dev.map((d) => d.text),
+        { frustrationMin: t },
+      );
+      const b = binary(
+        dev.map((d) => d.gold),
+        dec.map((d) => d.painPoint !== ""),
+      );
+      sweep.push([
+        t > 1 ? "off" : fmt(t, 2),
+        fmt(b.precision),
+        fmt(b.recall),
+        fmt(b.f1),
+        t === FRUSTRATION_MIN ? "chosen" : "",
+      ]);
     }
     ctx.recordGoal(`pain-point F1 on held-out complaints >= ${GOAL_F1}`, fmt(headline), headline >= GOAL_F1);
     const head = loadLeadHead("complaint");
@@ -89,10 +128,10 @@ export const painPointSection: EvalSection = {
       "it is now chosen on the hand-written posts above. The complaint head alone no longer makes a pain",
       "point of a question with no negative word in it (classifier.ts, `headMayStateAlone`), a rule found by",
       "reading the dev half's false positives (F1 there 0.746 -> 0.752). Complaint phrasings with no",
-      "complaint word (waiting, \"3 days late\", \"never again\", \"fell apart\", \"painfully slow\", \"a joke\",",
-      "being ignored or hung up on, \"not heard back\", \"has yet to arrive\", \"the worst ... ever\", price",
+      'complaint word (waiting, "3 days late", "never again", "fell apart", "painfully slow", "a joke",',
+      'being ignored or hung up on, "not heard back", "has yet to arrive", "the worst ... ever", price',
       "increases) were added as cues after reading the dev half's misses, each checked against 30,000 reddit",
-      "posts for its neutral uses (\"at worst\", \"worst case\", \"cracked a smile\" are left out): dev F1",
+      'posts for its neutral uses ("at worst", "worst case", "cracked a smile" are left out): dev F1',
       "0.752 -> 0.767. Runs of the test half during this work: after the sentiment retrain and the",
       "threshold re-choice (F1 0.714), after the solution-request changes (0.718), with the complaint head",
       "(0.748), with that rule (0.749), and with those cues (the figure above: five runs in all, the",
@@ -101,7 +140,7 @@ export const painPointSection: EvalSection = {
       "frustrated post's most negative sentence not quoted as its pain when it is a question with no",
       "negative word). Over the corpora it moved 211 leads, mostly opinion questions from pain_point to",
       "advice_request, but on the dev half F1 fell 0.767 -> 0.759 (recall 0.840 -> 0.816): complaint tweets",
-      "often ask (\"why is my order late?\"). It was rejected on the dev figure; the test half, scored in",
+      'often ask ("why is my order late?"). It was rejected on the dev figure; the test half, scored in',
       "the same run (its sixth), gave 0.733; the figure above is its seventh, with the rule reverted.",
       "Later that day the rules stopped reading quoted speech and retold dialogue (reported-speech.ts);",
       "compared on the predictions before this run, one tweet changed (from pain_point to none), in the",

@@ -4,15 +4,22 @@
  * `group` test, TweetEval test and the Sentiment140 manual test, and Pearson's r of the score
  * with the VADER paper's mean human valence for 4,200 tweets.
  */
-import { SENTIMENT_LABELS, type SentimentLabel } from "../../../src/model/post.js";
+
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
 import { loadSentimentModel } from "../../../src/enrich/sentiment/model-file.js";
 import { vaderLabel, vaderScores } from "../../../src/enrich/sentiment/vader.js";
+import { SENTIMENT_LABELS, type SentimentLabel } from "../../../src/model/post.js";
 import { embedCached } from "../embedding-cache.js";
 import { fmt, goal, pts, table } from "../format.js";
 import { multiclass, pearson } from "../metrics.js";
 import type { EvalContext, EvalSection } from "../section.js";
-import { loadGoEmotions, loadSentiment140, loadTweetEval, loadVaderTweets, type LabelledText } from "../sentiment-datasets.js";
+import {
+  type LabelledText,
+  loadGoEmotions,
+  loadSentiment140,
+  loadTweetEval,
+  loadVaderTweets,
+} from "../sentiment-datasets.js";
 
 const LABELS: readonly SentimentLabel[] = SENTIMENT_LABELS;
 /** Required margin over VADER on GoEmotions and TweetEval, in macro-F1 points. */
@@ -41,14 +48,31 @@ function macroRecall(gold: readonly SentimentLabel[], pred: readonly SentimentLa
 
 async function labelled(name: string, rows: readonly LabelledText[]) {
   const gold = rows.map((r) => r.label);
-  const s = await score(name, rows.map((r) => r.text));
-  const ours = multiclass(gold, s.ours.map((o) => o.label), LABELS);
-  const vader = multiclass(gold, s.vader.map((o) => o.label), LABELS);
+  const s = await score(
+    name,
+    rows.map((r) => r.text),
+  );
+  const ours = multiclass(
+    gold,
+    s.ours.map((o) => o.label),
+    LABELS,
+  );
+  const vader = multiclass(
+    gold,
+    s.vader.map((o) => o.label),
+    LABELS,
+  );
   return {
     ours,
     vader,
-    oursRecall: macroRecall(gold, s.ours.map((o) => o.label)),
-    vaderRecall: macroRecall(gold, s.vader.map((o) => o.label)),
+    oursRecall: macroRecall(
+      gold,
+      s.ours.map((o) => o.label),
+    ),
+    vaderRecall: macroRecall(
+      gold,
+      s.vader.map((o) => o.label),
+    ),
   };
 }
 
@@ -67,7 +91,11 @@ export const sentimentSection: EvalSection = {
     const tweeteval = loadTweetEval("test");
     const s140 = loadSentiment140();
     const vaderGt = loadVaderTweets();
-    ctx.recordData("GoEmotions group test", goe.rows.length, `${goe.excluded} ambiguous or multi-group comments excluded`);
+    ctx.recordData(
+      "GoEmotions group test",
+      goe.rows.length,
+      `${goe.excluded} ambiguous or multi-group comments excluded`,
+    );
     ctx.recordData("TweetEval sentiment test", tweeteval.length, "SemEval-2017 Task 4A");
     ctx.recordData("Sentiment140 manual test", s140.length, "latin-1, 0/2/4");
     ctx.recordData("VADER ground truth tweets", vaderGt.length, "mean valence -4..+4");
@@ -93,18 +121,39 @@ export const sentimentSection: EvalSection = {
         `${pts(r.vader.accuracy)} / ${pts(r.ours.accuracy)}`,
       ]);
       for (const l of LABELS) {
-        perClass.push([set.name, l, String(r.ours.perClass[l].support), pts(r.vader.perClass[l].f1), pts(r.ours.perClass[l].f1)]);
+        perClass.push([
+          set.name,
+          l,
+          String(r.ours.perClass[l].support),
+          pts(r.vader.perClass[l].f1),
+          pts(r.ours.perClass[l].f1),
+        ]);
       }
       if (set.goal) {
-        goals.push(`- ${set.name}: ${gap >= 0 ? "+" : ""}${fmt(gap, 1)} points over VADER (goal +${GOAL_POINTS}): ${goal(gap >= GOAL_POINTS)}`);
-        ctx.recordGoal(`sentiment macro-F1, ${set.name}: VADER + ${GOAL_POINTS} points`, `${pts(r.ours.macroF1)} vs VADER ${pts(r.vader.macroF1)}`, gap >= GOAL_POINTS);
+        goals.push(
+          `- ${set.name}: ${gap >= 0 ? "+" : ""}${fmt(gap, 1)} points over VADER (goal +${GOAL_POINTS}): ${goal(gap >= GOAL_POINTS)}`,
+        );
+        ctx.recordGoal(
+          `sentiment macro-F1, ${set.name}: VADER + ${GOAL_POINTS} points`,
+          `${pts(r.ours.macroF1)} vs VADER ${pts(r.vader.macroF1)}`,
+          gap >= GOAL_POINTS,
+        );
       }
     }
 
-    const gt = await score("vader-tweets", vaderGt.map((r) => r.text));
+    const gt = await score(
+      "vader-tweets",
+      vaderGt.map((r) => r.text),
+    );
     const valence = vaderGt.map((r) => r.valence);
-    const rVader = pearson(valence, gt.vader.map((v) => v.score));
-    const rOurs = pearson(valence, gt.ours.map((v) => v.score));
+    const rVader = pearson(
+      valence,
+      gt.vader.map((v) => v.score),
+    );
+    const rOurs = pearson(
+      valence,
+      gt.ours.map((v) => v.score),
+    );
 
     return [
       `Model: softmax regression over [USE-lite 512-d embedding, ${model.lexiconFeatures.join(", ")}], trained by`,
@@ -134,7 +183,18 @@ export const sentimentSection: EvalSection = {
       "TweetEval 51.2 and Sentiment140 69.6 on the test splits, Pearson r 0.882; the dev scores of the best settings",
       "differed by under 0.2 points, so the change of settings is the grid's tie-break as much as the feature's doing.",
       "",
-      table(["set", "n", "VADER macro-F1", "ours macro-F1", "gain (points)", "macro-recall VADER / ours", "accuracy VADER / ours"], summary),
+      table(
+        [
+          "set",
+          "n",
+          "VADER macro-F1",
+          "ours macro-F1",
+          "gain (points)",
+          "macro-recall VADER / ours",
+          "accuracy VADER / ours",
+        ],
+        summary,
+      ),
       "",
       ...goals,
       "",
@@ -148,10 +208,13 @@ export const sentimentSection: EvalSection = {
       "",
       `Correlation with people (VADER ground truth, ${vaderGt.length} tweets, mean valence of 10 raters):`,
       "",
-      table(["score", "Pearson r"], [
-        ["VADER compound (baseline)", fmt(rVader)],
-        ["ours: P(positive) - P(negative)", fmt(rOurs)],
-      ]),
+      table(
+        ["score", "Pearson r"],
+        [
+          ["VADER compound (baseline)", fmt(rVader)],
+          ["ours: P(positive) - P(negative)", fmt(rOurs)],
+        ],
+      ),
       "",
       "VADER's own lexicon was built and validated against this ground truth, so it is the home side here.",
     ].join("\n");

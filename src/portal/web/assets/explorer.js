@@ -25,7 +25,8 @@ function storedKey() {
 
 function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : String(v));
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : String(v));
   if (text !== undefined) node.textContent = text;
   return node;
 }
@@ -43,8 +44,10 @@ function resolve(doc, schema) {
 function dateProblem(name, text) {
   if (!DATE_SHAPE.test(text)) return `${name} must be a date written YYYY-MM-DD, got "${text}"`;
   const d = new Date(`${text}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) return `${name} must be a real calendar day, got ${text}`;
-  if (text < EARLIEST_DATE || text > LATEST_DATE) return `${name} must be between ${EARLIEST_DATE} and ${LATEST_DATE}, got ${text}`;
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text)
+    return `${name} must be a real calendar day, got ${text}`;
+  if (text < EARLIEST_DATE || text > LATEST_DATE)
+    return `${name} must be between ${EARLIEST_DATE} and ${LATEST_DATE}, got ${text}`;
   return undefined;
 }
 
@@ -66,14 +69,23 @@ function control(opId, name, prop, required) {
     for (const v of prop.enum) input.append(el("option", { value: v }, v));
     read = () => input.value || undefined;
   } else if (prop.type === "integer" || prop.type === "number") {
-    input = el("input", { id, name, type: "text", inputmode: "numeric", placeholder: prop.default !== undefined ? `default ${prop.default}` : undefined, spellcheck: "false" });
+    input = el("input", {
+      id,
+      name,
+      type: "text",
+      inputmode: "numeric",
+      placeholder: prop.default !== undefined ? `default ${prop.default}` : undefined,
+      spellcheck: "false",
+    });
     read = () => (input.value.trim() === "" ? undefined : Number(input.value.trim()));
     check = () => {
       const text = input.value.trim();
       if (text === "") return required ? `${name} is required` : undefined;
       const v = Number(text);
-      if (!Number.isFinite(v) || (prop.type === "integer" && !Number.isInteger(v))) return `${name} must be ${prop.type === "integer" ? "a whole number" : "a number"}, got "${text}"`;
-      if ((prop.minimum !== undefined && v < prop.minimum) || (prop.maximum !== undefined && v > prop.maximum)) return `${name} must be between ${prop.minimum} and ${prop.maximum}, got ${text}`;
+      if (!Number.isFinite(v) || (prop.type === "integer" && !Number.isInteger(v)))
+        return `${name} must be ${prop.type === "integer" ? "a whole number" : "a number"}, got "${text}"`;
+      if ((prop.minimum !== undefined && v < prop.minimum) || (prop.maximum !== undefined && v > prop.maximum))
+        return `${name} must be between ${prop.minimum} and ${prop.maximum}, got ${text}`;
       return undefined;
     };
   } else if (prop.type === "boolean") {
@@ -83,12 +95,16 @@ function control(opId, name, prop, required) {
     input = el("input", { id, name, type: "text", placeholder: "comma-separated", spellcheck: "false" });
     hint.textContent = `${prop.description ?? ""} Separate values with commas.`.trim();
     read = () => {
-      const items = input.value.split(",").map((s) => s.trim()).filter(Boolean);
+      const items = input.value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       return items.length > 0 ? items : undefined;
     };
     check = () => {
       const items = read() ?? [];
-      if (prop.maxItems !== undefined && items.length > prop.maxItems) return `${name} must list at most ${prop.maxItems} values, got ${items.length}`;
+      if (prop.maxItems !== undefined && items.length > prop.maxItems)
+        return `${name} must list at most ${prop.maxItems} values, got ${items.length}`;
       const max = resolveItems(prop).maxLength;
       const long = max === undefined ? undefined : items.find((s) => [...s].length > max);
       return long === undefined ? undefined : `each of ${name} must be at most ${max} characters`;
@@ -96,7 +112,17 @@ function control(opId, name, prop, required) {
   } else if (prop.format === "date") {
     // A text field, not type=date: the browser's date picker shows the locale's order
     // (mm/dd/yyyy), while the API and its documentation speak YYYY-MM-DD.
-    input = el("input", { id, name, type: "text", inputmode: "numeric", placeholder: "YYYY-MM-DD", pattern: "\\d{4}-\\d{2}-\\d{2}", maxlength: 10, spellcheck: "false", autocomplete: "off" });
+    input = el("input", {
+      id,
+      name,
+      type: "text",
+      inputmode: "numeric",
+      placeholder: "YYYY-MM-DD",
+      pattern: "\\d{4}-\\d{2}-\\d{2}",
+      maxlength: 10,
+      spellcheck: "false",
+      autocomplete: "off",
+    });
     read = () => (input.value.trim() === "" ? undefined : input.value.trim());
     check = () => {
       const text = input.value.trim();
@@ -109,7 +135,8 @@ function control(opId, name, prop, required) {
     check = () => {
       const text = input.value;
       if (text.trim() === "") return required || text !== "" ? `${name} is required and must not be blank` : undefined;
-      if (prop.maxLength !== undefined && [...text.trim()].length > prop.maxLength) return `${name} must be at most ${prop.maxLength} characters, got ${[...text.trim()].length}`;
+      if (prop.maxLength !== undefined && [...text.trim()].length > prop.maxLength)
+        return `${name} must be at most ${prop.maxLength} characters, got ${[...text.trim()].length}`;
       return undefined;
     };
   }
@@ -180,7 +207,10 @@ function commands(section, json) {
 
 function fmt(v) {
   if (typeof v === "number") return Number.isInteger(v) ? NUMBER.format(v) : v.toFixed(3);
-  if (Array.isArray(v)) return v.map((x) => (typeof x === "object" && x !== null ? x.title ?? x.id ?? JSON.stringify(x) : String(x))).join(", ");
+  if (Array.isArray(v))
+    return v
+      .map((x) => (typeof x === "object" && x !== null ? (x.title ?? x.id ?? JSON.stringify(x)) : String(x)))
+      .join(", ");
   if (typeof v === "object" && v !== null) return JSON.stringify(v);
   return String(v);
 }
@@ -194,7 +224,8 @@ function when(v) {
 function card(title, url, fields) {
   const article = el("article", { class: "result-card" });
   const h = el("h4");
-  if (typeof url === "string" && /^https?:\/\//.test(url)) h.append(el("a", { href: url, rel: "noopener noreferrer", target: "_blank" }, title));
+  if (typeof url === "string" && /^https?:\/\//.test(url))
+    h.append(el("a", { href: url, rel: "noopener noreferrer", target: "_blank" }, title));
   else h.textContent = title;
   const dl = el("dl", { class: "result-fields" });
   for (const [k, v] of fields) {
@@ -215,13 +246,16 @@ function resultCards(items, titleOf) {
     // The post's text reads as a paragraph under the title, not squeezed into a grid cell.
     if (typeof r.content === "string" && r.content !== "") {
       const text = [...r.content];
-      c.querySelector("h4").after(el("p", { class: "result-content" }, text.length > 400 ? `${text.slice(0, 400).join("")}…` : r.content));
+      c.querySelector("h4").after(
+        el("p", { class: "result-content" }, text.length > 400 ? `${text.slice(0, 400).join("")}…` : r.content),
+      );
     }
     if (Array.isArray(r.sample_posts) && r.sample_posts.length > 0) {
       const ul = el("ul", { class: "samples" });
       for (const p of r.sample_posts) {
         const li = el("li");
-        if (typeof p.url === "string" && /^https?:\/\//.test(p.url)) li.append(el("a", { href: p.url, rel: "noopener noreferrer", target: "_blank" }, p.title ?? p.id));
+        if (typeof p.url === "string" && /^https?:\/\//.test(p.url))
+          li.append(el("a", { href: p.url, rel: "noopener noreferrer", target: "_blank" }, p.title ?? p.id));
         else li.textContent = p.title ?? p.id;
         ul.append(li);
       }
@@ -234,12 +268,14 @@ function resultCards(items, titleOf) {
 function summaryCard(op, data) {
   const box = el("div", { class: "summary-card" });
   const lines = [];
-  if (typeof data.ai_summary === "string" && data.ai_summary !== "") box.append(el("p", { class: "ai-summary" }, data.ai_summary));
+  if (typeof data.ai_summary === "string" && data.ai_summary !== "")
+    box.append(el("p", { class: "ai-summary" }, data.ai_summary));
   const count = Array.isArray(data.results) ? data.results.length : Array.isArray(data.trends) ? data.trends.length : 0;
   lines.push(`${NUMBER.format(count)} ${op === "trends" ? "topic" : "result"}${count === 1 ? "" : "s"}`);
   if (typeof data.total === "number" && data.total !== count) lines.push(`${NUMBER.format(data.total)} in all`);
   if (data.date_range) lines.push(`${data.date_range.start} to ${data.date_range.end} (UTC days)`);
-  if (typeof data.processing_time_ms === "number") lines.push(`${NUMBER.format(data.processing_time_ms)} ms on the server`);
+  if (typeof data.processing_time_ms === "number")
+    lines.push(`${NUMBER.format(data.processing_time_ms)} ms on the server`);
   if (data.next_page_token) lines.push("more results: send next_page_token as page_token");
   box.append(el("p", { class: "summary-line" }, lines.join(" · ")));
   return box;
@@ -291,7 +327,10 @@ function render(section, status, parsed) {
   if (parsed.success === false && parsed.error) {
     const e = parsed.error;
     const box = el("div", { class: "alert error-card" });
-    box.append(el("p", {}, e.message ?? "The call failed."), el("p", { class: "hint" }, `${status} · ${e.code ?? ""} · ${e.reason ?? ""}`));
+    box.append(
+      el("p", {}, e.message ?? "The call failed."),
+      el("p", { class: "hint" }, `${status} · ${e.code ?? ""} · ${e.reason ?? ""}`),
+    );
     summary.append(box);
     return;
   }
@@ -402,7 +441,9 @@ async function main() {
     if (!res.ok) throw new Error(`${OPENAPI_URL} answered ${res.status}`);
     doc = await res.json();
   } catch (err) {
-    for (const s of sections) s.querySelector(".fields").textContent = `Could not load the API description: ${err instanceof Error ? err.message : String(err)}`;
+    for (const s of sections)
+      s.querySelector(".fields").textContent =
+        `Could not load the API description: ${err instanceof Error ? err.message : String(err)}`;
     return;
   }
   for (const section of sections) {
@@ -410,7 +451,9 @@ async function main() {
     const op = doc.paths?.[section.dataset.restPath]?.post;
     const schema = resolve(doc, op?.requestBody?.content?.["application/json"]?.schema);
     const required = new Set(schema.required ?? []);
-    const controls = Object.entries(schema.properties ?? {}).map(([name, prop]) => control(section.dataset.operation, name, resolve(doc, prop), required.has(name)));
+    const controls = Object.entries(schema.properties ?? {}).map(([name, prop]) =>
+      control(section.dataset.operation, name, resolve(doc, prop), required.has(name)),
+    );
     holder.replaceChildren(...controls.map((c) => c.wrap));
     for (const button of section.querySelectorAll("button.example")) {
       button.addEventListener("click", () => {

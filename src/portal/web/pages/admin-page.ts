@@ -1,10 +1,10 @@
 /** The operator view: every account with plan, active keys and calls this month. Admins only. */
 import type { AccountSummary, PlanOffer } from "../../portal-service.js";
 import { count, date } from "../formats.js";
-import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
-import { layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout } from "../layout.js";
 
 /** The admin page. */
 export function adminPage(viewer: Viewer, accounts: readonly AccountSummary[], plans: readonly PlanOffer[]): SafeHtml {
@@ -21,7 +21,9 @@ export function adminPage(viewer: Viewer, accounts: readonly AccountSummary[], p
   <td>${date(a.createdAt)}</td>
 </tr>`,
   );
-  const planRows = plans.map((p) => html`<tr><th scope="row">${p.name}</th><td>${count(counts.get(p.id) ?? 0)}</td></tr>`);
+  const planRows = plans.map(
+    (p) => html`<tr><th scope="row">${p.name}</th><td>${count(counts.get(p.id) ?? 0)}</td></tr>`,
+  );
   const body = html`<section class="card" aria-labelledby="accounts-heading">
   <h2 id="accounts-heading">Accounts (${count(accounts.length)})</h2>
   <table class="accounts">

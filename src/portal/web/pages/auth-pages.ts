@@ -1,9 +1,9 @@
 /** The sign-in and sign-up pages (pre-session: their CSRF token is the double-submit cookie's). */
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../account-rules.js";
 import { csrfInput, errorSummary, field, formAlert } from "../form-fields.js";
-import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
-import { PORTAL_PREFIX, layout } from "../layout.js";
+import { html } from "../html.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 
 /** What a sign-in or sign-up form re-renders with after a failure. */
 export interface AuthFormState {

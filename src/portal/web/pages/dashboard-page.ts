@@ -1,10 +1,10 @@
 /** The dashboard: plan, this period's usage (used / remaining / reset), per operation, daily chart. */
 import type { PlanOffer, PortalUsage } from "../../portal-service.js";
 import { count, dateTime } from "../formats.js";
-import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
-import { PORTAL_PREFIX, layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 import { usageChart } from "../usage-chart.js";
 
 const OPERATION_LABELS: Readonly<Record<string, string>> = {
@@ -19,7 +19,8 @@ export function dashboardPage(viewer: Viewer, usage: PortalUsage, plan: PlanOffe
   const limit = count(usage.limit);
   const remaining = count(usage.remaining);
   const ops = usage.perOperation.map(
-    (o) => html`<tr><th scope="row">${OPERATION_LABELS[o.operation] ?? o.operation}</th><td data-operation="${o.operation}">${count(o.count)}</td></tr>`,
+    (o) =>
+      html`<tr><th scope="row">${OPERATION_LABELS[o.operation] ?? o.operation}</th><td data-operation="${o.operation}">${count(o.count)}</td></tr>`,
   );
   const body = html`<section class="card" aria-labelledby="plan-heading">
   <h2 id="plan-heading">Plan</h2>

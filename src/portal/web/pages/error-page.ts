@@ -1,8 +1,9 @@
 /** The page for a refused or failed request: the status, a title and what to do about it. */
-import { html } from "../html.js";
+
 import type { SafeHtml } from "../html.js";
-import { PORTAL_PREFIX, layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 
 /** An error page. */
 export function errorPage(status: number, title: string, message: string, viewer?: Viewer): SafeHtml {

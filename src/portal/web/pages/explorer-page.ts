@@ -6,10 +6,11 @@
  * chart of post counts per topic. The key field never reaches our server except as the
  * Authorization header of that call, which the limiter meters like any other.
  */
-import { html } from "../html.js";
+
 import type { SafeHtml } from "../html.js";
-import { layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout } from "../layout.js";
 
 /** A ready-made request the explorer can fill in. */
 export interface ExplorerExample {
@@ -33,7 +34,8 @@ export interface ExplorerOperation {
 
 function operation(op: ExplorerOperation): SafeHtml {
   const examples = op.examples.map(
-    (e) => html`<button type="button" class="secondary example" data-example="${JSON.stringify(e.body)}">${e.label}</button>`,
+    (e) =>
+      html`<button type="button" class="secondary example" data-example="${JSON.stringify(e.body)}">${e.label}</button>`,
   );
   return html`<section class="card operation" id="op-${op.id}" aria-labelledby="op-${op.id}-heading" data-rest-path="${op.restPath}" data-grpc-path="${op.grpcPath}" data-operation="${op.id}">
   <h2 id="op-${op.id}-heading">${op.label} <code>POST ${op.restPath}</code></h2>
@@ -78,5 +80,11 @@ export function explorerPage(viewer: Viewer, operations: readonly ExplorerOperat
   <p class="field-error" id="explorer-error" role="alert" hidden></p>
 </section>
 ${operations.map(operation)}`;
-  return layout({ title: "API explorer", current: "explorer", viewer, body, scripts: ["chart.umd.min.js", "explorer.js"] });
+  return layout({
+    title: "API explorer",
+    current: "explorer",
+    viewer,
+    body,
+    scripts: ["chart.umd.min.js", "explorer.js"],
+  });
 }

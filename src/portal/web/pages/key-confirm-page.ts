@@ -5,10 +5,10 @@
 import type { ApiKeyInfo } from "../../../accounts/store.js";
 import { csrfInput } from "../form-fields.js";
 import { date } from "../formats.js";
-import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
-import { PORTAL_PREFIX, layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 
 /** What is being confirmed. */
 export type KeyAction = "rotate" | "revoke";

@@ -7,10 +7,10 @@
 import type { ApiKeyInfo } from "../../../accounts/store.js";
 import { csrfInput, field } from "../form-fields.js";
 import { date, dateTime, dateTimeText } from "../formats.js";
-import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
-import { PORTAL_PREFIX, layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 
 /** A secret to show once. */
 export interface FreshKey {
@@ -55,7 +55,12 @@ function freshKey(f: FreshKey): SafeHtml {
 }
 
 /** The keys page. */
-export function keysPage(viewer: Viewer, keys: readonly ApiKeyInfo[], s: KeysPageState = {}, now = new Date()): SafeHtml {
+export function keysPage(
+  viewer: Viewer,
+  keys: readonly ApiKeyInfo[],
+  s: KeysPageState = {},
+  now = new Date(),
+): SafeHtml {
   const rows = keys.map((k) => {
     const actions = usable(k, now)
       ? html`${k.expiresAt === null && html`<a class="button secondary" href="${PORTAL_PREFIX}/keys/${k.id}/rotate" aria-label="Rotate key ${k.name}">Rotate</a>`}
@@ -76,7 +81,7 @@ ${s.fresh !== undefined && freshKey(s.fresh)}
   <h2 id="create-heading">Create a key</h2>
   <form method="post" action="${PORTAL_PREFIX}/keys" class="inline" novalidate>
     ${csrfInput(viewer.csrfToken)}
-    ${field({ id: "key-name", name: "name", label: "Key name", value: s.name ?? "", error: s.nameError, required: true, hint: "For you to tell keys apart, e.g. \"production\"." })}
+    ${field({ id: "key-name", name: "name", label: "Key name", value: s.name ?? "", error: s.nameError, required: true, hint: 'For you to tell keys apart, e.g. "production".' })}
     <button type="submit">Create key</button>
   </form>
 </section>
@@ -92,5 +97,11 @@ ${s.fresh !== undefined && freshKey(s.fresh)}
   </table></div>`
   }
 </section>`;
-  return layout({ title: "API keys", current: "keys", viewer, body, scripts: s.fresh !== undefined ? ["copy-key.js"] : [] });
+  return layout({
+    title: "API keys",
+    current: "keys",
+    viewer,
+    body,
+    scripts: s.fresh !== undefined ? ["copy-key.js"] : [],
+  });
 }

@@ -4,12 +4,16 @@
  */
 import type { PlanOffer } from "../../portal-service.js";
 import { csrfInput, formAlert } from "../form-fields.js";
-import { html } from "../html.js";
 import type { SafeHtml } from "../html.js";
-import { PORTAL_PREFIX, layout } from "../layout.js";
+import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 
-const PERIODS: Readonly<Record<string, string>> = { calendar_month: "per calendar month", "7d": "per 7 days", "1d": "per day" };
+const PERIODS: Readonly<Record<string, string>> = {
+  calendar_month: "per calendar month",
+  "7d": "per 7 days",
+  "1d": "per day",
+};
 
 function quota(p: PlanOffer): string {
   if (p.quota === null) return "Unlimited calls";
@@ -17,7 +21,12 @@ function quota(p: PlanOffer): string {
 }
 
 /** The plans page; `notice` confirms a change that just happened. */
-export function plansPage(viewer: Viewer, plans: readonly PlanOffer[], billing: "none" | "stripe", notice?: string): SafeHtml {
+export function plansPage(
+  viewer: Viewer,
+  plans: readonly PlanOffer[],
+  billing: "none" | "stripe",
+  notice?: string,
+): SafeHtml {
   const rows = plans.map((p) => {
     const current = p.id === viewer.account.plan;
     return html`<tr${current ? html` class="current"` : ""}>
