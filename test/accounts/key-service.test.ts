@@ -160,7 +160,7 @@ describe("key service", () => {
       expiresAt: new Date(START + 60_000),
     });
     assert.equal(await raw.consumeEmailVerification("e5".repeat(32), new Date(START)), squatter.id);
-    const issued = await service.createKey({ accountId: squatter.id, plan: "pro", name: "issued" });
+    const issued = await service.createKey({ accountId: squatter.id, plan: "free", name: "issued" });
     assert.equal(issued.account.id, squatter.id);
     // Verified or not, a name someone signed up with still never selects the account.
     await assert.rejects(

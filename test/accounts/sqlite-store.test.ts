@@ -43,7 +43,7 @@ describe("SQLite accounts store", () => {
       const versions = db.prepare("SELECT version FROM schema_version ORDER BY version").all() as { version: number }[];
       assert.deepEqual(
         versions.map((v) => v.version),
-        [1, 2, 3],
+        [1, 2, 3, 4],
       );
     } finally {
       db.close();
