@@ -36,6 +36,7 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import type { Limits } from "./limits/open-limits.js";
 import { openLimits } from "./limits/open-limits.js";
 import { DeliveryWorker } from "./monitors/delivery-worker.js";
+import { monitorPercolator } from "./monitors/monitor-percolator.js";
 import type { MonitorStore } from "./monitors/monitor-store.js";
 import { MonitorsCore } from "./monitors/monitors-core.js";
 import { MONITORS_DB_FILE, openSqliteMonitorStore } from "./monitors/sqlite-monitor-store.js";
@@ -224,9 +225,15 @@ export async function createService(config: Config, logger: Logger, options: Ser
       // through the same pipeline as `threadsight ingest`; their metrics join /metrics.
       const enricher = await createIngestEnricher(config.dataDir, baseEmbedder);
       closers.push(() => enricher.close());
+      // Live posts are matched against the monitors like ingested ones (their outbox is the same).
+      const upserted = monitorPercolator({
+        store: monitorStore,
+        embedder: baseEmbedder,
+        alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha },
+      });
       const sync = await startSync(
         config,
-        { index, embedder: baseEmbedder, enricher },
+        { index, embedder: baseEmbedder, enricher, upserted, origin: "sync" },
         {
           registry: metrics.registry,
           log: (line) => logger.warn({ sync: line }, "live source"),

@@ -5,6 +5,7 @@
  * batch being written; the cursors saved so far are exact, so the next run resumes there.
  * Exit codes: 0 stopped cleanly (or, with --once, every poll succeeded), 1 failure, 2 usage.
  */
+import path from "node:path";
 import { Registry } from "prom-client";
 import { ConfigError, loadConfig } from "../config.js";
 import { createEmbedder } from "../enrich/create-embedder.js";
@@ -13,6 +14,9 @@ import { openSearchIndex } from "../index/open-index.js";
 import type { SearchIndex } from "../index/search-index.js";
 import type { IngestEnricher } from "../ingest/ingest-enricher.js";
 import { createIngestEnricher } from "../ingest/ingest-enricher.js";
+import { monitorPercolator } from "../monitors/monitor-percolator.js";
+import type { MonitorStore } from "../monitors/monitor-store.js";
+import { MONITORS_DB_FILE, openSqliteMonitorStore } from "../monitors/sqlite-monitor-store.js";
 import { formatPollSummary } from "../sources/sync/poll-source.js";
 import type { RunningSync } from "../sources/sync/start-sync.js";
 import { startSync } from "../sources/sync/start-sync.js";
@@ -58,6 +62,7 @@ export async function run(argv: string[]): Promise<number> {
   let embedder: Embedder | undefined;
   let index: SearchIndex | undefined;
   let enricher: IngestEnricher | undefined;
+  let monitors: MonitorStore | undefined;
   let sync: RunningSync | undefined;
   let failedPolls = 0;
   const stopWith = (name: string) => (): void => {
@@ -74,9 +79,16 @@ export async function run(argv: string[]): Promise<number> {
     index = await openSearchIndex(config, { indexing: "live" });
     await index.open(embedder.model, embedder.dimensions);
     enricher = await createIngestEnricher(config.dataDir, embedder);
+    // Live posts are matched against the monitors, as `threadsight ingest` matches its posts.
+    monitors = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    const upserted = monitorPercolator({
+      store: monitors,
+      embedder,
+      alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha },
+    });
     sync = await startSync(
       config,
-      { index, embedder, enricher },
+      { index, embedder, enricher, upserted, origin: "sync" },
       {
         once,
         registry: new Registry(),
@@ -104,6 +116,7 @@ export async function run(argv: string[]): Promise<number> {
     const closed = await closeAll(
       "threadsight sync",
       [
+        ["the monitors store", monitors],
         ["the enricher", enricher],
         ["the embedder", embedder],
         ["the index", index],

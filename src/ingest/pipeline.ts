@@ -175,7 +175,7 @@ async function storedVersions(
 }
 
 /** What writing posts needs: the index and the embedding and enrichment in front of it. */
-export type PostWriteDeps = Pick<IngestDeps, "index" | "embedder" | "enricher">;
+export type PostWriteDeps = Pick<IngestDeps, "index" | "embedder" | "enricher" | "upserted" | "origin">;
 
 /**
  * The batch's posts as index rows: stored versions looked up, then embedded (changed text only)
@@ -194,8 +194,13 @@ export function prepareRows(
  * Writes prepared rows to the index: the one place every ingested post passes through on its
  * way in (file batches and live-source polls alike), so whatever must see each write hooks here.
  */
-export function writeRows(rows: readonly IndexedPost[], deps: PostWriteDeps): Promise<UpsertResult> {
-  return deps.index.upsert(rows);
+export async function writeRows(rows: readonly IndexedPost[], deps: PostWriteDeps): Promise<UpsertResult> {
+  const result = await deps.index.upsert(rows);
+  if (deps.upserted !== undefined) {
+    const rejected = new Set(result.failed.map((f) => f.id));
+    await deps.upserted(rejected.size === 0 ? rows : rows.filter((r) => !rejected.has(r.id)), deps.origin ?? "ingest");
+  }
+  return result;
 }
 
 /**
@@ -365,13 +370,6 @@ async function beginFile(
       delta.unchanged = result.unchanged ?? 0;
       delta.failed = result.failed.length;
       for (const f of result.failed) deps.log(`${absolute}: index rejected ${f.id}: ${f.reason}`);
-      if (deps.upserted !== undefined) {
-        const rejected = new Set(result.failed.map((f) => f.id));
-        await deps.upserted(
-          rejected.size === 0 ? rows : rows.filter((r) => !rejected.has(r.id)),
-          deps.origin ?? "ingest",
-        );
-      }
     }
     addStats(stats, delta);
     postsThisRun += batch.posts.length;

@@ -20,11 +20,21 @@ export const Status = {
 /** Connect's string codes for the same statuses, keyed by number. */
 export const CONNECT_CODE: Record<number, string> = {
   0: "ok",
+  1: "canceled",
   2: "unknown",
   3: "invalid_argument",
+  4: "deadline_exceeded",
+  5: "not_found",
+  6: "already_exists",
+  7: "permission_denied",
   8: "resource_exhausted",
+  9: "failed_precondition",
+  10: "aborted",
+  11: "out_of_range",
   12: "unimplemented",
   13: "internal",
+  14: "unavailable",
+  15: "data_loss",
   16: "unauthenticated",
 };
 

@@ -18,7 +18,8 @@ import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import { FormatDetectionError } from "../../src/ingest/detect-format.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import type { IngestDeps } from "../../src/ingest/pipeline.js";
-import { EMBED_PART, ingestFile } from "../../src/ingest/pipeline.js";
+import { EMBED_PART, ingestFile, ingestPosts } from "../../src/ingest/pipeline.js";
+import type { Post } from "../../src/model/post.js";
 import type { RollupWriter } from "../../src/topics/rollup.js";
 import { encoderFixture } from "./encoder-fixture.js";
 import { MemoryIndex } from "./memory-index.js";
@@ -424,3 +425,37 @@ function fileIdentity(file: string): Promise<InputIdentity> {
   assert.ok(existsSync(file));
   return inputIdentity(file);
 }
+
+test("every write tells the upsert observer, file batches and live posts alike, refused rows left out", async () => {
+  const index = await openIndex();
+  index.refuse.add("reddit:p5");
+  const seen: { ids: string[]; origin: string }[] = [];
+  const upserted = async (rows: readonly { id: string }[], origin: string): Promise<void> => {
+    seen.push({ ids: rows.map((r) => r.id), origin });
+  };
+  const dataDir = path.join(dir, "data-observer");
+  await ingestFile(writeDump("obs.ndjson"), { batchSize: 10 }, { ...deps(index, dataDir, []), upserted });
+  const fromFile = seen.flatMap((s) => s.ids);
+  assert.equal(fromFile.length, 24, "the 24 rows the index took");
+  assert.ok(!fromFile.includes("reddit:p5"), "a refused row is not reported");
+  assert.ok(seen.every((s) => s.origin === "ingest"));
+
+  // A live poll writes through ingestPosts: the same observer sees its posts, as "sync".
+  seen.length = 0;
+  const live: Post = {
+    id: "reddit:live1",
+    source: "reddit",
+    nativeId: "live1",
+    subforum: "startups",
+    title: "Looking for a CRM for a small team",
+    content: "Which one do you use?",
+    author: "someone",
+    upvotes: 3,
+    comments: 1,
+    created: 1371237018_000,
+    url: "https://www.reddit.com/r/startups/comments/live1/x/",
+  };
+  const result = await ingestPosts([live], { index, embedder, enricher, upserted, origin: "sync" });
+  assert.equal(result.inserted, 1);
+  assert.deepEqual(seen, [{ ids: ["reddit:live1"], origin: "sync" }]);
+});
