@@ -11,11 +11,12 @@ import { responseHeaders } from "./header-docs.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /**
- * Statuses an existing operation does not answer: 404 is for unknown paths, 405 for another
- * method on a known path (both outside any operation), 499 is logged when the client has gone
- * and never reaches it. They stay documented as components.
+ * Statuses an existing operation does not answer: 405 is for another method on a known path
+ * (outside any operation), 499 is logged when the client has gone and never reaches it. They
+ * stay documented as components. 404 is an operation's too: a lookup of an unknown resource (a
+ * monitor id) answers it, as does an unknown path.
  */
-const NOT_FROM_AN_OPERATION: ReadonlySet<number> = new Set([404, 405, 499]);
+const NOT_FROM_AN_OPERATION: ReadonlySet<number> = new Set([405, 499]);
 
 const ROWS: readonly ErrorRow[] = Object.values(ERROR_TABLE);
 

@@ -121,6 +121,7 @@ for (const version of ["v1", "v1alpha"] as const) {
         "google/api/http.proto",
         "google/protobuf/descriptor.proto",
         "google/protobuf/timestamp.proto",
+        "threadsight/v1/filter.proto",
         "threadsight/v1/search.proto",
       ]);
     });
@@ -139,6 +140,8 @@ for (const version of ["v1", "v1alpha"] as const) {
           ["limit", 2],
           ["subforums", 3],
           ["page_token", 4],
+          ["filter", 5],
+          ["sort", 6],
         ],
       );
       assert.equal(request.field.limit?.proto.proto3Optional, true);
@@ -186,7 +189,7 @@ for (const version of ["v1", "v1alpha"] as const) {
         symbol("threadsight.v1.SemanticSearchRequest"),
         { case: "fileByFilename", value: "google/api/http.proto" },
       ]);
-      assert.equal(filesOf(replies[0]).length, 5);
+      assert.equal(filesOf(replies[0]).length, 6);
       assert.deepEqual(
         filesOf(replies[1]).map((f) => f.name),
         ["threadsight/v1/search.proto"],
@@ -196,7 +199,7 @@ for (const version of ["v1", "v1alpha"] as const) {
         ["google/api/http.proto"],
       );
       const [fresh] = await reflect(transport, version, [symbol("threadsight.v1.SemanticSearchRequest")]);
-      assert.equal(filesOf(fresh).length, 5);
+      assert.equal(filesOf(fresh).length, 6);
     });
 
     test("file_by_filename serves our files and the vendored ones", async () => {

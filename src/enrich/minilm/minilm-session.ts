@@ -3,6 +3,7 @@
  * bert-graph.ts on a batch padded to its longest text.
  */
 import ort from "onnxruntime-node";
+import { runPaddedBatch } from "../padded-batch.js";
 import { buildBertGraph, MINILM_DIMENSIONS, MINILM_MAX_TOKENS } from "./bert-graph.js";
 import type { TokenizeFn } from "./minilm-tokenizer.js";
 import { loadMiniLmTokenizer } from "./minilm-tokenizer.js";
@@ -40,24 +41,11 @@ export class MiniLmSession {
   /** Unit vectors for `texts`, packed row after row. */
   async embed(texts: readonly string[]): Promise<Float32Array> {
     if (texts.length === 0) return new Float32Array(0);
-    const encoded = texts.map((t) => this.tokenize(t));
-    const width = Math.max(...encoded.map((e) => e.length));
-    const ids = new BigInt64Array(texts.length * width);
-    const mask = new Float32Array(texts.length * width);
-    encoded.forEach((tokens, row) => {
-      for (let i = 0; i < tokens.length; i += 1) {
-        ids[row * width + i] = BigInt(tokens[i]!);
-        mask[row * width + i] = 1;
-      }
-    });
-    const result = await this.session.run({
-      ids: new ort.Tensor("int64", ids, [texts.length, width]),
-      mask: new ort.Tensor("float32", mask, [texts.length, width]),
-    });
-    const out = result.embedding;
-    if (out === undefined || !(out.data instanceof Float32Array))
-      throw new Error("all-MiniLM-L6-v2 returned no embedding");
-    return out.data;
+    return runPaddedBatch(
+      this.session,
+      texts.map((t) => this.tokenize(t)),
+      "all-MiniLM-L6-v2",
+    );
   }
 
   /** Frees the native session. */

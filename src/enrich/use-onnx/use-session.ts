@@ -8,6 +8,7 @@
  */
 import { EmbeddingsModel } from "@energetic-ai/embeddings";
 import ort from "onnxruntime-node";
+import { runPaddedBatch } from "../padded-batch.js";
 import { buildUseGraph, USE_DIMENSIONS, USE_MAX_TOKENS } from "./use-graph.js";
 import { loadUseWeights } from "./use-weights.js";
 
@@ -39,24 +40,11 @@ export class UseSession {
     if (texts.length === 0) return new Float32Array(0);
     const encoded = texts.map((t) => this.tokenize(t.trim() === "" ? "." : t).slice(0, USE_MAX_TOKENS));
     // A text the vocabulary cannot cut into any piece still gets one (unknown) token, as in TF.js.
-    const width = Math.max(1, ...encoded.map((e) => e.length));
-    const ids = new BigInt64Array(texts.length * width);
-    const mask = new Float32Array(texts.length * width);
-    encoded.forEach((tokens, row) => {
-      if (tokens.length === 0) tokens = [0];
-      for (let i = 0; i < tokens.length; i += 1) {
-        ids[row * width + i] = BigInt(tokens[i]!);
-        mask[row * width + i] = 1;
-      }
-    });
-    const result = await this.session.run({
-      ids: new ort.Tensor("int64", ids, [texts.length, width]),
-      mask: new ort.Tensor("float32", mask, [texts.length, width]),
-    });
-    const out = result.embedding;
-    if (out === undefined || !(out.data instanceof Float32Array))
-      throw new Error("sentence encoder returned no embedding");
-    return out.data;
+    return runPaddedBatch(
+      this.session,
+      encoded.map((tokens) => (tokens.length === 0 ? [0] : tokens)),
+      "sentence encoder",
+    );
   }
 
   /** Frees the native session. */
