@@ -136,6 +136,10 @@ describe("schemathesis against the OpenAPI document", { skip }, () => {
           `Authorization: Bearer ${key}`,
           "--checks",
           CHECKS.join(","),
+          // TestMonitor is not built: it answers 501 UNIMPLEMENTED by design, which the
+          // server-error check would report as a finding.
+          "--exclude-path",
+          "/api/v1/monitors/test",
           "--phases",
           "examples,coverage,fuzzing",
           "--max-examples",
@@ -164,6 +168,14 @@ describe("schemathesis against the OpenAPI document", { skip }, () => {
         [
           "GET /api/v1/usage",
           "POST /api/v1/leads",
+          "POST /api/v1/monitors",
+          "POST /api/v1/monitors/delete",
+          "POST /api/v1/monitors/deliveries",
+          "POST /api/v1/monitors/get",
+          "POST /api/v1/monitors/list",
+          "POST /api/v1/monitors/redeliver",
+          "POST /api/v1/monitors/rotate-secret",
+          "POST /api/v1/monitors/update",
           "POST /api/v1/search/semantic",
           "POST /api/v1/search/vector",
           "POST /api/v1/trends",
