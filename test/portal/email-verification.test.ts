@@ -60,7 +60,7 @@ describe("email verification over SMTP", { skip: smtp.skip }, () => {
     const admin = await runCli(["accounts", "admin", email], env);
     assert.equal(admin.code, 1);
     assert.match(admin.stderr, /is not verified/);
-    const key = await runCli(["keys", "create", "--plan", "pro", "--name", "k", "--account", account!.id], env);
+    const key = await runCli(["keys", "create", "--name", "k", "--account", account!.id], env);
     assert.equal(key.code, 1);
     assert.match(key.stderr, /is not verified/);
 
@@ -81,10 +81,7 @@ describe("email verification over SMTP", { skip: smtp.skip }, () => {
     const granted = await runCli(["accounts", "admin", email, "--json"], env);
     assert.equal(granted.code, 0, granted.stderr);
     assert.equal((JSON.parse(granted.stdout) as { is_admin: boolean }).is_admin, true);
-    const issued = await runCli(
-      ["keys", "create", "--plan", "pro", "--name", "k", "--account", account!.id, "--json"],
-      env,
-    );
+    const issued = await runCli(["keys", "create", "--name", "k", "--account", account!.id, "--json"], env);
     assert.equal(issued.code, 0, issued.stderr);
   });
 

@@ -71,6 +71,9 @@ describe("account-name squatting", () => {
     const made = await runCli(["accounts", "create", "acme-corp", "--json"], env);
     assert.equal(made.code, 0, made.stderr);
     const { id } = JSON.parse(made.stdout) as { id: string };
+    // Keys follow their account's plan: the operator moves the account, then issues the key.
+    const moved = await runCli(["accounts", "set-plan", id, "enterprise"], env);
+    assert.equal(moved.code, 0, moved.stderr);
     const key = await runCli(
       ["keys", "create", "--plan", "enterprise", "--name", "acme-prod", "--account", id, "--json"],
       env,
