@@ -24,6 +24,8 @@ import { corporaSkip } from "../harness/seed.js";
 
 const skip = corporaSkip();
 
+const METRICS_TOKEN = "serve-sync-metrics-token";
+
 describe("serve --sync", { skip, timeout: 300_000 }, () => {
   let hn: FakeHn;
   let dataDir: string;
@@ -55,6 +57,8 @@ describe("serve --sync", { skip, timeout: 300_000 }, () => {
       THREADSIGHT_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       EMBED_WORKERS: "1",
+      // /metrics is served only behind a setting: a bearer token here.
+      METRICS_TOKEN: METRICS_TOKEN,
     });
     const sink = new Writable({ write: (_c, _e, done) => done() });
     service = await createService(config, createLogger(config.logLevel, sink), { sync: true });
@@ -77,7 +81,9 @@ describe("serve --sync", { skip, timeout: 300_000 }, () => {
     let metrics = "";
     while (!/threadsight_source_polls_total\{source="hn",kind="hackernews",result="ok"\} [2-9]/.test(metrics)) {
       assert.ok(Date.now() < deadline, `the second poll never finished: ${metrics.slice(-1500)}`);
-      metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      metrics = await (
+        await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
       await sleep(100);
     }
     assert.match(metrics, /threadsight_source_posts_total\{source="hn",kind="hackernews",outcome="inserted"\} 1/);
