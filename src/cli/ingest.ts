@@ -39,7 +39,7 @@ import { closeAll } from "./close-all.js";
  * Posts per batch when --batch-size is not given. Each batch is one write, and on the embedded
  * index a write has a fixed cost (its id look-up, a new data file and a commit) that comes out of
  * the encoder's two cores: over the whole corpora (test/bench/ingest-cpu-split.ts), batches of
- * 1,024 instead of 256 with the 20% optimize share (lancedb-maintenance.ts) cut LanceDB's CPU up to
+ * 1,024 instead of 256 with the 20% optimize share (lancedb/maintenance.ts) cut LanceDB's CPU up to
  * the last write from 74 to 50 s, and the run with its final optimize from ~395 to ~388 s. A
  * batch is written within a few seconds at the encoder's pace, which bounds how long a read post
  * waits to become searchable.

@@ -1,7 +1,7 @@
 /**
  * Abort handling shared by the adapters. Neither engine client accepts an AbortSignal for every
  * call, so a call is raced with the signal: the caller gets control back at once. Weaviate's gRPC
- * call is also cancelled (weaviate-connect.ts); LanceDB's native query runs to its end. Either
+ * call is also cancelled (weaviate/connect.ts); LanceDB's native query runs to its end. Either
  * engine may finish work it had started (a write that completes after an abort stays).
  */
 

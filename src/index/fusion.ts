@@ -70,7 +70,7 @@ function clamp01(x: number): number {
 
 /**
  * Candidates each side contributes on the embedded index: pages are cut from fixed windows of
- * this many. (Weaviate fuses to its own depth: weaviate-hybrid-window.ts.)
+ * this many. (Weaviate fuses to its own depth: weaviate/hybrid-window.ts.)
  */
 export const HYBRID_WINDOW = 200;
 

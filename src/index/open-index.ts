@@ -4,21 +4,21 @@
  * `open(embeddingModel, dimensions)`, which creates or checks the storage.
  */
 import type { Config } from "../config.js";
-import { LanceDbIndex } from "./lancedb-index.js";
-import type { IndexingMode } from "./lancedb-maintenance.js";
-import { serverReading } from "./lancedb-readers.js";
+import { LanceDbIndex } from "./lancedb/lancedb-index.js";
+import type { IndexingMode } from "./lancedb/maintenance.js";
+import { serverReading } from "./lancedb/readers.js";
 import { trendStoreFor } from "./open-trend-store.js";
 import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
-import { WeaviateIndex } from "./weaviate-index.js";
+import { WeaviateIndex } from "./weaviate/weaviate-index.js";
 
-export type { IndexingMode } from "./lancedb-maintenance.js";
-export { INDEXING_MODES } from "./lancedb-maintenance.js";
+export type { IndexingMode } from "./lancedb/maintenance.js";
+export { INDEXING_MODES } from "./lancedb/maintenance.js";
 
 /** How a process uses the index. */
 export interface IndexUse {
   /**
-   * When a writer to the embedded index does its index work (lancedb-maintenance.ts): "live"
+   * When a writer to the embedded index does its index work (lancedb/maintenance.ts): "live"
    * (the default) while it writes; "deferred", all at its close (a bulk load); "auto", deferred
    * while no server reads the directory. Weaviate indexes each object as it is written: "auto"
    * is "live" there, and "deferred" is refused.

@@ -4,9 +4,9 @@
  */
 import type { Config } from "../config.js";
 import type { TrendStore } from "../topics/trend-store.js";
-import { LanceDbIndex } from "./lancedb-index.js";
-import { LanceDbTrendStore } from "./lancedb-trends.js";
-import { WeaviateTrendStore } from "./weaviate-trends.js";
+import { LanceDbIndex } from "./lancedb/lancedb-index.js";
+import { LanceDbTrendStore } from "./lancedb/trends.js";
+import { WeaviateTrendStore } from "./weaviate/trends.js";
 
 /** The configured TrendStore, not yet opened (openSearchIndex pairs it with the index). */
 export function trendStoreFor(config: Config): TrendStore {

@@ -1,8 +1,8 @@
 /**
  * What topics and trends need from an index, kept apart from SearchIndex because it is a
  * different workload: aggregates over `topicId` and `created` computed in the engine, a scan of
- * every vector for a rebuild, and bulk topic re-tagging. LanceDB (src/index/lancedb-trends.ts)
- * and Weaviate (src/index/weaviate-trends.ts) implement it over the same storage the search
+ * every vector for a rebuild, and bulk topic re-tagging. LanceDB (src/index/lancedb/trends.ts)
+ * and Weaviate (src/index/weaviate/trends.ts) implement it over the same storage the search
  * adapters use; test/topics/trend-store-contract.ts holds both to the same answers.
  */
 

@@ -4,13 +4,13 @@
  * into a fresh deferred LanceDB writer, each upsert timed whole (id look-up, append, index
  * upkeep). Prints the mean of the first and last five batches and the total, then the close
  * (which folds every row into the indexes). A cost that grows with the table shows as a last-five
- * mean far above the first-five one (lancedb-maintenance.ts, deferred mode).
+ * mean far above the first-five one (lancedb/maintenance.ts, deferred mode).
  * Run: [B=200] node --import tsx test/bench/bulk-upsert.ts
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { DIMS, MODEL, randomPosts } from "../index/synthetic.js";
 
 const BATCH = 1024;

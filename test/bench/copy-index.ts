@@ -6,8 +6,8 @@
  */
 import * as lancedb from "@lancedb/lancedb";
 import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import type { BackendTarget } from "./backends.js";
 import { indexFor } from "./backends.js";

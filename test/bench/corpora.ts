@@ -10,8 +10,8 @@ import * as lancedb from "@lancedb/lancedb";
 import { parse } from "csv-parse";
 import type { WeaviateClient } from "weaviate-client";
 import { Filters } from "weaviate-client";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import { CORPORA } from "../harness/seed.js";
 
 /** One input file and the posts it yields in the index. */

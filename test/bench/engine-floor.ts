@@ -4,13 +4,13 @@
  * fusion, mapping, summary, transport, auth or metering). What a search costs above this is
  * our overhead.
  *
- * - LanceDB: the very query builders the adapter uses (src/index/lancedb-queries.ts): for
+ * - LanceDB: the very query builders the adapter uses (src/index/lancedb/queries.ts): for
  *   SemanticSearch the keyword and vector candidate windows in parallel, then the page's rows
  *   by row address (the result columns only, as the service reads them);
  *   for VectorSearch one nearest-neighbour query returning the page's rows. Results are taken
  *   as Arrow batches, as the adapter takes them (row objects cost more).
  * - Weaviate: one `hybrid` query (alpha, fusion, BM25 properties) for the page with its
- *   properties, as the adapter asks for a first page (weaviate-hybrid-window.ts); for
+ *   properties, as the adapter asks for a first page (weaviate/hybrid-window.ts); for
  *   VectorSearch one `nearVector` query returning the properties.
  */
 
@@ -20,18 +20,18 @@ import type { WeaviateClient } from "weaviate-client";
 import type { Config } from "../../src/config.js";
 import { alphaFor } from "../../src/core/hybrid-alpha.js";
 import { candidateDepth } from "../../src/index/fusion.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import {
   keywordQuery,
   RESULT_COLUMNS,
   vectorIndexStats,
   vectorPlan,
   vectorQuery,
-} from "../../src/index/lancedb-queries.js";
-import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
-import { connectWeaviate } from "../../src/index/weaviate-connect.js";
-import { hybridRequest } from "../../src/index/weaviate-hybrid-window.js";
-import { BM25_PROPERTIES, propertiesFor } from "../../src/index/weaviate-schema.js";
+} from "../../src/index/lancedb/queries.js";
+import { POSTS_TABLE } from "../../src/index/lancedb/schema.js";
+import { connectWeaviate } from "../../src/index/weaviate/connect.js";
+import { hybridRequest } from "../../src/index/weaviate/hybrid-window.js";
+import { BM25_PROPERTIES, propertiesFor } from "../../src/index/weaviate/schema.js";
 
 /** The page the service asks the index for: limit 10 plus one to know whether more exist. */
 export const PAGE = 11;

@@ -9,8 +9,8 @@ import * as lancedb from "@lancedb/lancedb";
 import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { createPostEnricher, sentimentText } from "../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import { BENCH_DIR } from "./results-store.js";
 import { toVector } from "./stored-vectors.js";
 

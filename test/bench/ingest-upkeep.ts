@@ -17,7 +17,7 @@ import path from "node:path";
 import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import { loadConfig } from "../../src/config.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { openSearchIndex } from "../../src/index/open-index.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";

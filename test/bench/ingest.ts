@@ -20,7 +20,7 @@ import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { IndexingMode } from "../../src/index/open-index.js";
-import { connectWeaviate } from "../../src/index/weaviate-connect.js";
+import { connectWeaviate } from "../../src/index/weaviate/connect.js";
 import { CheckpointStore, inputIdentity } from "../../src/ingest/checkpoint.js";
 import type { IngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
@@ -100,7 +100,7 @@ async function pipelineOnce(
 ): Promise<{ posts: number; ms: number }> {
   const { target, cleanup } = await make();
   // As `threadsight ingest` opens it by default: with no server reading the scratch directory,
-  // the embedded index leaves its upkeep to the close (lancedb-maintenance.ts).
+  // the embedded index leaves its upkeep to the close (lancedb/maintenance.ts).
   const index = await indexFor(target, { indexing: RATIO_INDEXING });
   try {
     await index.open(embedder.model, embedder.dimensions);

@@ -10,11 +10,11 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { loadConfig } from "../../src/config.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import { openTrendStore } from "../../src/index/open-trend-store.js";
-import { connectWeaviate } from "../../src/index/weaviate-connect.js";
-import { scanPages } from "../../src/index/weaviate-cursor.js";
+import { connectWeaviate } from "../../src/index/weaviate/connect.js";
+import { scanPages } from "../../src/index/weaviate/cursor.js";
 import { topicModelPath } from "../../src/topics/model-file.js";
 import { rebuildTopics } from "../../src/topics/rebuild.js";
 import type { BackendTarget } from "./backends.js";

@@ -24,8 +24,8 @@ import { LeadsCore } from "../../src/core/leads.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { Scored } from "../../src/index/fusion.js";
 import { candidateDepth, fuse } from "../../src/index/fusion.js";
-import { lanceWhere } from "../../src/index/lancedb-filter.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { lanceWhere } from "../../src/index/lancedb/filter.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import {
   CHOOSE_COLUMNS,
   keywordQuery,
@@ -33,8 +33,8 @@ import {
   vectorIndexStats,
   vectorPlan,
   vectorQuery,
-} from "../../src/index/lancedb-queries.js";
-import { POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+} from "../../src/index/lancedb/queries.js";
+import { POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import { knownVectors } from "./known-vectors.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { median, msSince } from "./stats.js";

@@ -48,7 +48,7 @@ const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redis
 const met = (ok: boolean): string => (ok ? "met" : "**not met**");
 const when = (s: StoredSection): string => measuredWhen(s.machine, s.durationS);
 
-/** When the pipeline's index did its index work (src/index/lancedb-maintenance.ts). */
+/** When the pipeline's index did its index work (src/index/lancedb/maintenance.ts). */
 function upkeepOf(d: RatioResult): string {
   if (d.backend === "weaviate") return "as each post is written (Weaviate)";
   const mode = d.indexing ?? "live";
@@ -359,7 +359,7 @@ export function renderReport(tag = "full"): string {
     "are Qatar Living question subjects and titles from the SemEval-2016 data: real forum questions, none of them in the",
     "index). Warm: the same queries again (embedding cached). Concurrency 16: 16 callers over the cached queries.",
     "Since 2026-11-23 Weaviate returns just the hybrid page (it fuses each side's top 100, its own depth) instead of a",
-    "200-candidate window cut by the service (src/index/weaviate-hybrid-window.ts): over 60 of these queries on the kept",
+    "200-candidate window cut by the service (src/index/weaviate/hybrid-window.ts): over 60 of these queries on the kept",
     "93k-post collection, in the benchmark process, a SemanticSearch hybrid with its page read went from 20.2 to 15.6 ms",
     "and FindLeads after the embedding from 25.2 to 20.5 ms (medians of 3 passes), and 86.3% of the semantic top 10 and",
     "85.7% of the FindLeads top 10 stayed the same (the rest moved with the shallower normalisation). The page then came",

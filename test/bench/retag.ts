@@ -13,9 +13,9 @@
  * Run: node --import tsx test/bench/retag.ts <scratch dataDir>
  */
 import { connect } from "@lancedb/lancedb";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { POSTS_TABLE } from "../../src/index/lancedb-schema.js";
-import { LanceDbTrendStore } from "../../src/index/lancedb-trends.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { POSTS_TABLE } from "../../src/index/lancedb/schema.js";
+import { LanceDbTrendStore } from "../../src/index/lancedb/trends.js";
 import { loadText, machineInfo } from "./machine.js";
 import { fixed, median } from "./stats.js";
 import { toVector } from "./stored-vectors.js";

@@ -18,16 +18,16 @@ import * as lancedb from "@lancedb/lancedb";
 import type { CollectionConfigCreate } from "weaviate-client";
 import { configure } from "weaviate-client";
 import { USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
-import { connectWeaviate } from "../../src/index/weaviate-connect.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb/schema.js";
+import { connectWeaviate } from "../../src/index/weaviate/connect.js";
 import {
   collectionDefinition,
   POST_PROPERTIES,
   postUuid,
   toProperties,
   WEAVIATE_LAYOUT,
-} from "../../src/index/weaviate-schema.js";
+} from "../../src/index/weaviate/schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { indexFor } from "./backends.js";
 import { procCpuMs } from "./proc-cpu.js";

@@ -7,8 +7,8 @@
  * again: embedding 1M texts would take hours on this machine. Deterministic per position.
  */
 import * as lancedb from "@lancedb/lancedb";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { toVector } from "./stored-vectors.js";
 

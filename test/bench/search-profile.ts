@@ -24,8 +24,8 @@ import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { candidateDepth, fuse } from "../../src/index/fusion.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import type { VectorPlan } from "../../src/index/lancedb-queries.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import type { VectorPlan } from "../../src/index/lancedb/queries.js";
 import {
   keywordQuery,
   RESULT_COLUMNS,
@@ -33,8 +33,8 @@ import {
   vectorIndexStats,
   vectorPlan,
   vectorQuery,
-} from "../../src/index/lancedb-queries.js";
-import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb-schema.js";
+} from "../../src/index/lancedb/queries.js";
+import { fromRow, POST_COLUMNS, POSTS_TABLE } from "../../src/index/lancedb/schema.js";
 import type { BackendTarget } from "./backends.js";
 import { indexFor } from "./backends.js";
 import { PAGE } from "./engine-floor.js";

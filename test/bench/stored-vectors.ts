@@ -15,8 +15,8 @@
 import * as lancedb from "@lancedb/lancedb";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { POSTS_TABLE, readMeta } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { POSTS_TABLE, readMeta } from "../../src/index/lancedb/schema.js";
 import { cosine } from "../index/synthetic.js";
 
 /** What the substitution did, for the report. */

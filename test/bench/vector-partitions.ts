@@ -1,9 +1,9 @@
 /**
  * What the vector index's partition count costs at 1M posts: on a copy of the kept 1M-post
  * scaling store (SCALING_KEEP=1), VectorSearch pages and hybrid vector windows (the service's
- * queries, lancedb-queries.ts) with the index trained at the full size, then retrained with the
+ * queries, lancedb/queries.ts) with the index trained at the full size, then retrained with the
  * one partition a store grown by ingest from 20,000 posts kept before the writer retrained on
- * growth (lancedb-maintenance.ts). 40 held-out questions x 3; recall@10 against exact vectors.
+ * growth (lancedb/maintenance.ts). 40 held-out questions x 3; recall@10 against exact vectors.
  * Needs ~3 GB free in /tmp. Run: node --import tsx test/bench/vector-partitions.ts
  */
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
@@ -12,9 +12,9 @@ import path from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { Index } from "@lancedb/lancedb";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { vectorIndexOptions } from "../../src/index/lancedb-maintenance.js";
-import { RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb-queries.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { vectorIndexOptions } from "../../src/index/lancedb/maintenance.js";
+import { RESULT_COLUMNS, vectorIndexStats, vectorPlan, vectorQuery } from "../../src/index/lancedb/queries.js";
 import { keptLanceDir } from "./scaling.js";
 import { loadBenchQueries } from "./search-queries.js";
 import { median } from "./stats.js";

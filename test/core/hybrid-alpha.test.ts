@@ -16,7 +16,7 @@ import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import type { HybridQuery } from "../../src/index/search-index.js";
 import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";
 

@@ -15,7 +15,7 @@ import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";
 
 describe("keywordText", () => {

@@ -21,7 +21,7 @@ import { alphaFor } from "../../src/core/hybrid-alpha.js";
 import { keywordText } from "../../src/core/keyword-text.js";
 import { querySubject } from "../../src/core/query-subject.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 
 /** Queries as a user types them, each with the pattern a result must contain to mention its product. */
 const NAMED_PRODUCT_QUERIES: readonly { query: string; mentions: RegExp }[] = [

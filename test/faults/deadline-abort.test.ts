@@ -11,7 +11,7 @@
  *   SIGSTOPped) is abandoned. The client gets DEADLINE_EXCEEDED / 504, never UNAVAILABLE and
  *   never a hang.
  * - Weaviate: the abort also cancels the gRPC call itself (weaviate-client takes no per-call
- *   signal; src/index/weaviate-connect.ts hands it one). Observable in this process's grpc-js
+ *   signal; src/index/weaviate/connect.ts hands it one). Observable in this process's grpc-js
  *   channelz counters for the Weaviate channel: the query's call is open while Weaviate is
  *   stopped, and once the signal fires it ends as failed (cancelled) while Weaviate is still
  *   stopped, so no answer from the server can have closed it. Without the cancellation it would

@@ -22,7 +22,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { WeaviateClient } from "weaviate-client";
 import weaviate from "weaviate-client";
-import { postUuid } from "../../src/index/weaviate-schema.js";
+import { postUuid } from "../../src/index/weaviate/schema.js";
 import { CORPORA, corporaSkip, runIngest, seedSample } from "../harness/seed.js";
 import type { RunningService } from "../harness/service.js";
 import { startService } from "../harness/service.js";

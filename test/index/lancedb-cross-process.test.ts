@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { DEFAULT_FRESHNESS_SECONDS, LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { DEFAULT_FRESHNESS_SECONDS, LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { DIMS, MODEL, randomPosts } from "./synthetic.js";
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { connect } from "@lancedb/lancedb";
-import { idsWhere, lanceWhere, sqlString } from "../../src/index/lancedb-filter.js";
+import { idsWhere, lanceWhere, sqlString } from "../../src/index/lancedb/filter.js";
 
 describe("lanceWhere", () => {
   it("is undefined when nothing is restricted (an empty subforum list restricts nothing)", () => {

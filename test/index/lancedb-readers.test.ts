@@ -1,5 +1,5 @@
 /**
- * The reader marks writers consult (src/index/lancedb-readers.ts): a serving process's mark, its
+ * The reader marks writers consult (src/index/lancedb/readers.ts): a serving process's mark, its
  * withdrawal, and marks left by processes that are gone.
  */
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { announceReader, serverReading } from "../../src/index/lancedb-readers.js";
+import { announceReader, serverReading } from "../../src/index/lancedb/readers.js";
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), "threadsight-readers-"));

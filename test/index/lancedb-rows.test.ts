@@ -1,5 +1,5 @@
 /**
- * lancedb-rows.ts: posts written as the Arrow table it builds are stored exactly as the row
+ * lancedb/rows.ts: posts written as the Arrow table it builds are stored exactly as the row
  * objects LanceDB converted itself (every column, vectors bit for bit), in a real LanceDB table;
  * and a row with a value of the wrong kind is still refused.
  */
@@ -10,8 +10,8 @@ import path from "node:path";
 import { after, test } from "node:test";
 import type { Table } from "@lancedb/lancedb";
 import { connect } from "@lancedb/lancedb";
-import { rowsTable } from "../../src/index/lancedb-rows.js";
-import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
+import { rowsTable } from "../../src/index/lancedb/rows.js";
+import { postsSchema, toRow } from "../../src/index/lancedb/schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "threadsight-rows-"));

@@ -9,11 +9,11 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import type { Table } from "@lancedb/lancedb";
 import { Index } from "@lancedb/lancedb";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb-maintenance.js";
-import { serverReading } from "../../src/index/lancedb-readers.js";
-import { rowsTable } from "../../src/index/lancedb-rows.js";
-import { postsSchema, toRow } from "../../src/index/lancedb-schema.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { TRAINED_ROWS_KEY, vectorIndexTrainedRows } from "../../src/index/lancedb/maintenance.js";
+import { serverReading } from "../../src/index/lancedb/readers.js";
+import { rowsTable } from "../../src/index/lancedb/rows.js";
+import { postsSchema, toRow } from "../../src/index/lancedb/schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
@@ -64,7 +64,7 @@ describe("LanceDbIndex with a trained vector index", () => {
       }
       // The hybrid vector window (alpha 1: vector side only) ranks like exact cosine, both while
       // the index covers every row and while late rows are scanned flat beside it (the index's
-      // own distances are on another scale than the flat scan's: see lancedb-queries.ts).
+      // own distances are on another scale than the flat scan's: see lancedb/queries.ts).
       const hybridRecall = async (all: typeof posts): Promise<number> => {
         const truth = all
           .map((p) => ({ id: p.id, s: cosine(target.vector, p.vector) }))

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { watchLiveness } from "../../src/index/liveness-watch.js";
 import { IndexUnavailableError } from "../../src/index/search-index.js";
+import { watchLiveness } from "../../src/index/weaviate/liveness-watch.js";
 
 const never = new Promise<string>(() => undefined);
 const later = (ms: number, v: string) => new Promise<string>((r) => setTimeout(() => r(v), ms));

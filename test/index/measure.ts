@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
-import { WeaviateIndex } from "../../src/index/weaviate-index.js";
+import { WeaviateIndex } from "../../src/index/weaviate/weaviate-index.js";
 import { startWeaviate } from "../harness/weaviate.js";
 import { embed, randomPosts } from "./synthetic.js";
 

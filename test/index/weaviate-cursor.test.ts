@@ -1,5 +1,5 @@
 /**
- * scanPages (src/index/weaviate-cursor.ts) against a real Weaviate server: every object exactly
+ * scanPages (src/index/weaviate/cursor.ts) against a real Weaviate server: every object exactly
  * once whatever the page size (including a size that divides the count, where only an empty
  * page ends the pass), in full pages but the last, vectors when asked, and an abort.
  */
@@ -8,8 +8,8 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { Collection, WeaviateClient } from "weaviate-client";
 import { configure } from "weaviate-client";
-import { connectWeaviate } from "../../src/index/weaviate-connect.js";
-import { scanPages } from "../../src/index/weaviate-cursor.js";
+import { connectWeaviate } from "../../src/index/weaviate/connect.js";
+import { scanPages } from "../../src/index/weaviate/cursor.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 
 const skip = weaviateSkipReason();

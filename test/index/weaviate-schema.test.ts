@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseHostPort } from "../../src/index/weaviate-connect.js";
-import { describeMeta, fromProperties, parseMeta, postUuid, toProperties } from "../../src/index/weaviate-schema.js";
+import { parseHostPort } from "../../src/index/weaviate/connect.js";
+import { describeMeta, fromProperties, parseMeta, postUuid, toProperties } from "../../src/index/weaviate/schema.js";
 import { makePost } from "./synthetic.js";
 
 describe("weaviate-schema", () => {

@@ -7,9 +7,7 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import weaviate, { reconfigure } from "weaviate-client";
 import { IndexUnavailableError } from "../../src/index/search-index.js";
-import { WEAVIATE_HYBRID_WINDOW } from "../../src/index/weaviate-hybrid-window.js";
-import type { WeaviateIndexOptions } from "../../src/index/weaviate-index.js";
-import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate-index.js";
+import { WEAVIATE_HYBRID_WINDOW } from "../../src/index/weaviate/hybrid-window.js";
 import {
   collectionDefinition,
   DEFAULT_FLAT_SEARCH_CUTOFF,
@@ -17,7 +15,9 @@ import {
   postUuid,
   toProperties,
   WEAVIATE_LAYOUT,
-} from "../../src/index/weaviate-schema.js";
+} from "../../src/index/weaviate/schema.js";
+import type { WeaviateIndexOptions } from "../../src/index/weaviate/weaviate-index.js";
+import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate/weaviate-index.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import { registerIndexContract } from "./contract.js";

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { connect } from "@lancedb/lancedb";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
-import { announceReader } from "../../src/index/lancedb-readers.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
+import { announceReader } from "../../src/index/lancedb/readers.js";
 import { createProgress } from "../../src/ingest/progress.js";
 import { runIngestCli } from "./spawn-cli.js";
 

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { postEmbeddingText } from "../../src/enrich/embed-text.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { CheckpointStore } from "../../src/ingest/checkpoint.js";
 import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import { ingestFile } from "../../src/ingest/pipeline.js";

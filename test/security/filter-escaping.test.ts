@@ -2,7 +2,7 @@
  * LanceDB filters are SQL text, so every value put into one must be a quoted literal. Two
  * checks: hostile strings (SQL, DataFusion and Weaviate syntax, backslashes, quotes, RTL and
  * zero-width characters) used as filter values on a real table match exactly themselves; and
- * every interpolation into a filter string in src/index/lancedb-*.ts goes through sqlString /
+ * every interpolation into a filter string in src/index/lancedb/ goes through sqlString /
  * sqlNumber or a builder made of them, so a new filter cannot quietly skip the escaping.
  */
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { connect } from "@lancedb/lancedb";
-import { idsWhere, lanceWhere, sqlNumber, sqlString } from "../../src/index/lancedb-filter.js";
+import { idsWhere, lanceWhere, sqlNumber, sqlString } from "../../src/index/lancedb/filter.js";
 
 const HOSTILE = [
   "'",
@@ -79,11 +79,9 @@ describe("LanceDB filter escaping", () => {
     }
   });
 
-  it("every value interpolated into a LanceDB filter in src/index is escaped", () => {
-    const dir = new URL("../../src/index/", import.meta.url);
-    const files = readdirSync(dir).filter(
-      (f) => f.startsWith("lancedb-") && f.endsWith(".ts") && f !== "lancedb-filter.ts",
-    );
+  it("every value interpolated into a LanceDB filter in src/index/lancedb is escaped", () => {
+    const dir = new URL("../../src/index/lancedb/", import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "filter.ts");
     assert.ok(files.length > 0);
     // Interpolations that are known-safe: the escaping functions, builders made of them, and
     // fixed fragments composed in the same files.

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { after } from "node:test";
-import { WeaviateIndex } from "../../src/index/weaviate-index.js";
-import { WeaviateTrendStore } from "../../src/index/weaviate-trends.js";
+import { WeaviateTrendStore } from "../../src/index/weaviate/trends.js";
+import { WeaviateIndex } from "../../src/index/weaviate/weaviate-index.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
 import { registerTrendStoreContract } from "./trend-store-contract.js";
 

@@ -25,7 +25,7 @@ import {
 } from "../../../src/core/summary/extractive.js";
 import type { SummaryInput } from "../../../src/core/summary/summarizer.js";
 import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
-import { LanceDbIndex } from "../../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../../src/index/lancedb/lancedb-index.js";
 import { embedCached } from "../embedding-cache.js";
 import { fmt, table } from "../format.js";
 import { type Dataset, FOLDER, fill, loadQuestionSimilarity, type Query, SPLITS } from "../retrieval.js";

@@ -5,8 +5,8 @@
  *   with the title's score weighted {@link TITLE_BOOST}x (as Weaviate's `title^2`), English
  *   stemming and stop words; pages are cut from a candidate window, ties broken by id (paging.ts).
  * - Vector: cosine distance; `score = 1 - distance`. Brute force (exact) below the vector-index
- *   threshold, IVF_RQ with an exact re-rank of what a query returns above it (lancedb-maintenance.ts,
- *   lancedb-queries.ts).
+ *   threshold, IVF_RQ with an exact re-rank of what a query returns above it (lancedb/maintenance.ts,
+ *   lancedb/queries.ts).
  * - Hybrid: both sides fetched with the same filter (top 200 each per page window) and fused
  *   here (fusion.ts), relative-score by default, so `score` is 0..1. The keyword side starts at
  *   once, while the query vector may still be computed (HybridQuery.vector may be a promise).
@@ -16,7 +16,7 @@
  *   candidates, so only the picked rows are read.
  * - Freshness: a process sees rows another process (e.g. `threadsight ingest`) committed within
  *   {@link DEFAULT_FRESHNESS_SECONDS} s: the connection re-checks the table version that often.
- * One process writes a directory at a time (lancedb-writer-lock.ts, taken at the first upsert);
+ * One process writes a directory at a time (lancedb/writer-lock.ts, taken at the first upsert);
  * any number of readers may share it.
  */
 
@@ -24,34 +24,13 @@ import path from "node:path";
 import type { Connection, VectorQuery as LanceVectorQuery, Query, Table } from "@lancedb/lancedb";
 import { connect } from "@lancedb/lancedb";
 import type { Schema as ArrowSchema, Table as ArrowTable } from "apache-arrow";
-import type { EnrichedPost, IndexedPost } from "../model/post.js";
-import { checkAborted } from "./abort.js";
-import { engineCall, guardEngine, probe } from "./engine-call.js";
-import type { FusionType, Scored } from "./fusion.js";
-import { candidateDepth, fuse } from "./fusion.js";
-import { lanceWhere } from "./lancedb-filter.js";
-import type { IndexingMode } from "./lancedb-maintenance.js";
-import {
-  DEFAULT_OPTIMIZE_EVERY_ROWS,
-  DEFAULT_VECTOR_INDEX_MIN_ROWS,
-  deferredFor,
-  LanceMaintenance,
-} from "./lancedb-maintenance.js";
-import {
-  CHOOSE_COLUMNS,
-  keywordQuery,
-  pageColumns,
-  rowsByIdQuery,
-  vectorIndexStats,
-  vectorPlan,
-  vectorQuery,
-} from "./lancedb-queries.js";
-import { announceReader } from "./lancedb-readers.js";
-import { rowsTable } from "./lancedb-rows.js";
-import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./lancedb-schema.js";
-import { WriterLock } from "./lancedb-writer-lock.js";
-import { keywordDepth, stablePage } from "./paging.js";
-import { checkAlpha, checkPage, checkVector } from "./query-checks.js";
+import type { EnrichedPost, IndexedPost } from "../../model/post.js";
+import { checkAborted } from "../abort.js";
+import { engineCall, guardEngine, probe } from "../engine-call.js";
+import type { FusionType, Scored } from "../fusion.js";
+import { candidateDepth, fuse } from "../fusion.js";
+import { keywordDepth, stablePage } from "../paging.js";
+import { checkAlpha, checkPage, checkVector } from "../query-checks.js";
 import type {
   Hit,
   HybridCandidate,
@@ -61,13 +40,34 @@ import type {
   SearchIndex,
   UpsertResult,
   VectorQuery,
-} from "./search-index.js";
-import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
-import { splitValid } from "./upsert-checks.js";
+} from "../search-index.js";
+import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
+import { splitValid } from "../upsert-checks.js";
+import { lanceWhere } from "./filter.js";
+import type { IndexingMode } from "./maintenance.js";
+import {
+  DEFAULT_OPTIMIZE_EVERY_ROWS,
+  DEFAULT_VECTOR_INDEX_MIN_ROWS,
+  deferredFor,
+  LanceMaintenance,
+} from "./maintenance.js";
+import {
+  CHOOSE_COLUMNS,
+  keywordQuery,
+  pageColumns,
+  rowsByIdQuery,
+  vectorIndexStats,
+  vectorPlan,
+  vectorQuery,
+} from "./queries.js";
+import { announceReader } from "./readers.js";
+import { rowsTable } from "./rows.js";
+import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./schema.js";
+import { WriterLock } from "./writer-lock.js";
 
 const ENGINE = "LanceDB";
 
-export { TITLE_BOOST } from "./lancedb-queries.js";
+export { TITLE_BOOST } from "./queries.js";
 /** Seconds after which a reader sees another process's writes. */
 export const DEFAULT_FRESHNESS_SECONDS = 1;
 /** What ranking needs: candidates are ranked on ids and scores (rows carry `_rowid` too), whole rows read per page. */
@@ -81,15 +81,15 @@ export interface LanceDbIndexOptions {
   freshnessSeconds?: number;
   vectorIndexMinRows?: number;
   optimizeEveryRows?: number;
-  /** Rows per vector index partition (lancedb-maintenance.ts); tests set it for small tables. */
+  /** Rows per vector index partition (lancedb/maintenance.ts); tests set it for small tables. */
   rowsPerPartition?: number;
   /**
-   * When a writer does its index work (lancedb-maintenance.ts): "live" (the default) keeps the
+   * When a writer does its index work (lancedb/maintenance.ts): "live" (the default) keeps the
    * indexes current while it writes; "deferred" (a bulk load) does it all at close; "auto"
-   * defers while no server reads the directory (lancedb-readers.ts), `threadsight ingest`'s default.
+   * defers while no server reads the directory (lancedb/readers.ts), `threadsight ingest`'s default.
    */
   indexing?: IndexingMode;
-  /** This process serves searches: it tells writers in other processes so (lancedb-readers.ts). */
+  /** This process serves searches: it tells writers in other processes so (lancedb/readers.ts). */
   serving?: boolean;
 }
 
@@ -164,7 +164,7 @@ export class LanceDbIndex implements SearchIndex {
     const write = async (): Promise<UpsertResult> => {
       checkAborted(signal);
       lock.acquire();
-      // An Arrow table in the stored schema (lancedb-rows.ts), not row objects for LanceDB to convert.
+      // An Arrow table in the stored schema (lancedb/rows.ts), not row objects for LanceDB to convert.
       const schema = await this.writeSchema(table, dimensions);
       // New rows are appended and only rows already stored go through mergeInsert, which joins
       // its batch against every stored id: an ingest of new posts paid a scan of the whole table

@@ -5,7 +5,7 @@
  * Arrow schema metadata, so it is written atomically with the table itself.
  */
 import { Field, FixedSizeList, Float32, Float64, Int64, Schema, Utf8 } from "apache-arrow";
-import type { EnrichedPost, IndexedPost, LeadType, SentimentLabel } from "../model/post.js";
+import type { EnrichedPost, IndexedPost, LeadType, SentimentLabel } from "../../model/post.js";
 
 /** Name of the posts table inside the LanceDB directory. */
 export const POSTS_TABLE = "posts";
@@ -102,7 +102,7 @@ export const POST_COLUMNS = [
   "topic_id",
 ] as const;
 
-/** A post as a row object, for rowsTable (lancedb-rows.ts) to build the table's Arrow columns from. */
+/** A post as a row object, for rowsTable (lancedb/rows.ts) to build the table's Arrow columns from. */
 export function toRow(p: IndexedPost): Record<string, unknown> {
   return {
     id: p.id,

@@ -7,8 +7,8 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
+import { IndexUnavailableError } from "../search-index.js";
 import { isAlive } from "./process-alive.js";
-import { IndexUnavailableError } from "./search-index.js";
 
 const LOCK_FILE = "threadsight-writer.lock";
 

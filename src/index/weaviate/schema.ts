@@ -8,9 +8,9 @@
 
 import type { CollectionConfigCreate, PropertyConfigCreate, WeaviateField } from "weaviate-client";
 import { configure, generateUuid5 } from "weaviate-client";
-import type { EnrichedPost, IndexedPost, LeadType, SentimentLabel } from "../model/post.js";
-import type { Page } from "./search-index.js";
-import { LEAD_FIELDS, RESULT_FIELDS } from "./search-index.js";
+import type { EnrichedPost, IndexedPost, LeadType, SentimentLabel } from "../../model/post.js";
+import type { Page } from "../search-index.js";
+import { LEAD_FIELDS, RESULT_FIELDS } from "../search-index.js";
 
 /** Bumped when the collection layout changes incompatibly. */
 export const WEAVIATE_LAYOUT = 2;

@@ -1,11 +1,11 @@
 /**
  * The servers reading an embedded index, as its writers see them. A writer that knows nobody is
  * searching the directory can leave all index upkeep to its close (a bulk load's CPU goes to the
- * encoder instead, lancedb-maintenance.ts); one that knows a server is reading keeps the indexes
+ * encoder instead, lancedb/maintenance.ts); one that knows a server is reading keeps the indexes
  * current so that server's searches stay fast.
  *
  * Each serving process keeps a file named for its pid in the LanceDB directory, as the writer
- * lock does (lancedb-writer-lock.ts), and removes it when it closes. A file whose process is gone
+ * lock does (lancedb/writer-lock.ts), and removes it when it closes. A file whose process is gone
  * (a server killed with SIGKILL) is stale: ignored and removed by the next look. A reused pid can
  * only make a writer believe a server is there, which costs it speed, never a reader's.
  * Processes must share the host (and pid namespace), as they must for the writer lock.

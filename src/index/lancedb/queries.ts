@@ -3,7 +3,7 @@
  * (lancedb-index.ts) and the benchmark's engine floor (test/bench/floor.ts) issue exactly the
  * same requests with the same parameters.
  *
- * Vector queries depend on the vector index the table has (lancedb-maintenance.ts trains
+ * Vector queries depend on the vector index the table has (lancedb/maintenance.ts trains
  * IVF_RQ; directories written by earlier versions may still hold IVF_HNSW_SQ or IVF_PQ until
  * their writer retrains), so {@link vectorPlan} picks the parameters from the index's statistics,
  * read per query (~0.1 ms, read while the query is still being embedded).
@@ -30,13 +30,13 @@
 
 import type { IndexStatistics, Query, Table, VectorQuery } from "@lancedb/lancedb";
 import { MultiMatchQuery } from "@lancedb/lancedb";
-import { idsWhere } from "./lancedb-filter.js";
-import { POST_COLUMNS } from "./lancedb-schema.js";
-import { LEAD_FIELDS } from "./search-index.js";
+import { LEAD_FIELDS } from "../search-index.js";
+import { idsWhere } from "./filter.js";
+import { POST_COLUMNS } from "./schema.js";
 
 /** Weight of a title match relative to a content match in keyword scoring. */
 export const TITLE_BOOST = 2;
-/** IVF partitions probed: every one up to this many (lancedb-maintenance.ts sizes them). */
+/** IVF partitions probed: every one up to this many (lancedb/maintenance.ts sizes them). */
 export const NPROBES = 20;
 /** Least HNSW search breadth; a deeper page raises it to the rows it must return. */
 export const HNSW_MIN_EF = 100;

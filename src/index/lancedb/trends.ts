@@ -5,7 +5,7 @@
  * the summed fields), streamed batch by batch and folded here: memory stays O(topics), and the
  * scan is columnar, so a one-year window reads a few int and string columns, never titles or
  * vectors. Day-aligned windows (every ListTrends window) are answered from the per-(topic, day)
- * rollup table instead (src/index/lancedb-rollups.ts) whenever its TOTAL cell counts exactly the
+ * rollup table instead (src/index/lancedb/rollups.ts) whenever its TOTAL cell counts exactly the
  * posts the table holds; the scan stays as the fallback for rollups that are missing or were
  * bypassed, and as the oracle path of the contract suite. ListTrends' window and baselines
  * (trendInputs) are folded from a snapshot of the rollup table held until its version moves
@@ -19,7 +19,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connect } from "@lancedb/lancedb";
 import type { RecordBatch } from "apache-arrow";
-import type { RollupCell, RollupPost } from "../topics/rollup.js";
+import type { RollupCell, RollupPost } from "../../topics/rollup.js";
 import {
   bucketsAligned,
   bucketsFromCells,
@@ -27,8 +27,8 @@ import {
   rollupAll,
   rollupDelta,
   statsFromCells,
-} from "../topics/rollup.js";
-import { RollupFreshness } from "../topics/rollup-freshness.js";
+} from "../../topics/rollup.js";
+import { RollupFreshness } from "../../topics/rollup-freshness.js";
 import type {
   ScannedPost,
   TimeWindow,
@@ -38,7 +38,7 @@ import type {
   TopPostsAsk,
   TrendInputs,
   TrendStore,
-} from "../topics/trend-store.js";
+} from "../../topics/trend-store.js";
 import {
   bucketCount,
   byEngagement,
@@ -46,18 +46,18 @@ import {
   TOP_SUBFORUMS,
   TOPIC_POST_CONTENT_CHARS,
   trendInputsByParts,
-} from "../topics/trend-store.js";
-import { checkAborted, raceAbort } from "./abort.js";
+} from "../../topics/trend-store.js";
+import { checkAborted, raceAbort } from "../abort.js";
+import { guardEngine } from "../engine-call.js";
+import { IndexUnavailableError } from "../search-index.js";
 import { numberColumn, repeatedStrings } from "./arrow-columns.js";
-import { guardEngine } from "./engine-call.js";
-import { idsWhere, sqlNumber, sqlString } from "./lancedb-filter.js";
+import { idsWhere, sqlNumber, sqlString } from "./filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
-import { restoreIdIndex } from "./lancedb-maintenance.js";
-import { LanceDbRollups } from "./lancedb-rollups.js";
-import { rowsTable } from "./lancedb-rows.js";
-import { POSTS_TABLE, TOPIC_ASSIGNMENT_SCHEMA } from "./lancedb-schema.js";
-import { WriterLock } from "./lancedb-writer-lock.js";
-import { IndexUnavailableError } from "./search-index.js";
+import { restoreIdIndex } from "./maintenance.js";
+import { LanceDbRollups } from "./rollups.js";
+import { rowsTable } from "./rows.js";
+import { POSTS_TABLE, TOPIC_ASSIGNMENT_SCHEMA } from "./schema.js";
+import { WriterLock } from "./writer-lock.js";
 
 /** Options of {@link LanceDbTrendStore}. */
 export interface LanceDbTrendStoreOptions {

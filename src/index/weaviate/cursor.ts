@@ -6,7 +6,7 @@
  * rollup rebuild over a large collection take many minutes.
  */
 import type { Collection, WeaviateObject } from "weaviate-client";
-import { checkAborted, raceAbort } from "./abort.js";
+import { checkAborted, raceAbort } from "../abort.js";
 
 /** Objects per request unless told: one page of small properties is well under 1 MB. */
 export const SCAN_PAGE = 1_000;

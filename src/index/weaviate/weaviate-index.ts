@@ -10,27 +10,26 @@
  *   configured fusion type), nearVector (cosine; score = 1 - distance) and bm25. Keyword pages
  *   are cut here from a candidate window with ties broken by id (paging.ts); hybrid pages are
  *   cut by Weaviate within its fusion depth and come with their posts in the same call, and are
- *   cut here past it (weaviate-hybrid-window.ts), where only the chosen page's posts are read
+ *   cut here past it (weaviate/hybrid-window.ts), where only the chosen page's posts are read
  *   after. A hybrid caller's `choose` picks from the page by the lead fields (FindLeads: 10 of
  *   30 candidates). A page reads only the properties its `fields` name (the others come back
  *   empty, as from the embedded index).
- * - open() also sets the collection's flat-search cutoff (weaviate-schema.ts says why).
+ * - open() also sets the collection's flat-search cutoff (weaviate/schema.ts says why).
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
  *   signal is also handed to the gRPC calls themselves (withCallSignal), which it cancels; not
- *   to count()'s aggregate, which the client starts after an await (weaviate-connect.ts).
+ *   to count()'s aggregate, which the client starts after an await (weaviate/connect.ts).
  * - Connection and server failures become IndexUnavailableError.
  */
 
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import { reconfigure } from "weaviate-client";
-import type { EnrichedPost, IndexedPost } from "../model/post.js";
-import { checkAborted } from "./abort.js";
-import { engineCall, guardEngine, probe } from "./engine-call.js";
-import type { FusionType } from "./fusion.js";
-import { RRF_K } from "./fusion.js";
-import { watchLiveness } from "./liveness-watch.js";
-import { keywordDepth, stablePage } from "./paging.js";
-import { checkAlpha, checkFilter, checkPage, checkVector, MAX_RESULT_WINDOW } from "./query-checks.js";
+import type { EnrichedPost, IndexedPost } from "../../model/post.js";
+import { checkAborted } from "../abort.js";
+import { engineCall, guardEngine, probe } from "../engine-call.js";
+import type { FusionType } from "../fusion.js";
+import { RRF_K } from "../fusion.js";
+import { keywordDepth, stablePage } from "../paging.js";
+import { checkAlpha, checkFilter, checkPage, checkVector, MAX_RESULT_WINDOW } from "../query-checks.js";
 import type {
   Hit,
   HybridQuery,
@@ -40,13 +39,14 @@ import type {
   SearchIndex,
   UpsertResult,
   VectorQuery,
-} from "./search-index.js";
-import { EmbeddingModelMismatchError, IndexUnavailableError } from "./search-index.js";
-import { splitValid } from "./upsert-checks.js";
-import type { WeaviateEndpoint } from "./weaviate-connect.js";
-import { connectWeaviate, withCallSignal } from "./weaviate-connect.js";
-import { weaviateWhere } from "./weaviate-filter.js";
-import { hybridRequest } from "./weaviate-hybrid-window.js";
+} from "../search-index.js";
+import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
+import { splitValid } from "../upsert-checks.js";
+import type { WeaviateEndpoint } from "./connect.js";
+import { connectWeaviate, withCallSignal } from "./connect.js";
+import { weaviateWhere } from "./filter.js";
+import { hybridRequest } from "./hybrid-window.js";
+import { watchLiveness } from "./liveness-watch.js";
 import {
   BM25_PROPERTIES,
   collectionDefinition,
@@ -61,9 +61,9 @@ import {
   toProperties,
   vectorOf,
   WEAVIATE_LAYOUT,
-} from "./weaviate-schema.js";
+} from "./schema.js";
 
-export { parseHostPort } from "./weaviate-connect.js";
+export { parseHostPort } from "./connect.js";
 
 const ENGINE = "Weaviate";
 /** Posts per insertMany call within one upsert (bounds), and how many such calls run at once. */
@@ -78,7 +78,7 @@ export interface WeaviateIndexOptions extends WeaviateEndpoint {
   shards: number;
   consistency: "ONE" | "QUORUM" | "ALL";
   fusion: FusionType;
-  /** Filter matches below which a filtered vector search scans exactly (weaviate-schema.ts). */
+  /** Filter matches below which a filtered vector search scans exactly (weaviate/schema.ts). */
   flatSearchCutoff?: number | undefined;
 }
 
@@ -174,7 +174,7 @@ export class WeaviateIndex implements SearchIndex {
     const vector = await query.vector;
     checkVector(vector, this.dimensions);
     // Weaviate cuts a page within its fusion depth itself; a deeper one is cut here from a
-    // whole window (weaviate-hybrid-window.ts).
+    // whole window (weaviate/hybrid-window.ts).
     const request = hybridRequest(query.offset, query.limit);
     // A page Weaviate cuts itself brings its posts along (a caller's choice among them, FindLeads'
     // 10 of 30, is made here from the same call); a window cut here reads only the page's posts.

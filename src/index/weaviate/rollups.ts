@@ -7,12 +7,12 @@
 
 import type { Collection, WeaviateClient } from "weaviate-client";
 import { configure, Filters, generateUuid5 } from "weaviate-client";
-import type { RollupCell, RollupTable } from "../topics/rollup.js";
-import { cellKey, DAY_MS, mergeCell, TOTAL_DAY, TOTAL_TOPIC, trendInputsFromCells } from "../topics/rollup.js";
-import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
-import { baselineRange } from "../topics/trend-store.js";
-import { checkAborted, raceAbort } from "./abort.js";
-import { guardEngine } from "./engine-call.js";
+import type { RollupCell, RollupTable } from "../../topics/rollup.js";
+import { cellKey, DAY_MS, mergeCell, TOTAL_DAY, TOTAL_TOPIC, trendInputsFromCells } from "../../topics/rollup.js";
+import type { TimeWindow, TrendInputs } from "../../topics/trend-store.js";
+import { baselineRange } from "../../topics/trend-store.js";
+import { checkAborted, raceAbort } from "../abort.js";
+import { guardEngine } from "../engine-call.js";
 
 /** Weaviate's default QUERY_MAXIMUM_RESULTS: the most one fetch returns. */
 const MAX_FETCH = 10_000;

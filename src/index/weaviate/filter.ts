@@ -6,9 +6,9 @@
 
 import type { FilterValue } from "weaviate-client";
 import { Filters } from "weaviate-client";
-import { LEAD_TYPES } from "../model/post.js";
-import { checkFilter } from "./query-checks.js";
-import type { QueryFilter } from "./search-index.js";
+import { LEAD_TYPES } from "../../model/post.js";
+import { checkFilter } from "../query-checks.js";
+import type { QueryFilter } from "../search-index.js";
 
 /** The property-filter builder of a collection (`collection.filter`). */
 export interface FilterBuilder {

@@ -7,7 +7,7 @@
  *   (BM25) indexes on `title` and `content` are created with the first rows, on the write path:
  *   keyword search needs them to exist, and FindLeads filters on the lead fields.
  * - The vector index (IVF_RQ, cosine, partitions of ~{@link ROWS_PER_PARTITION} rows, 4-bit
- *   RaBitQ codes; queries re-read the full vectors they return, lancedb-queries.ts) is trained
+ *   RaBitQ codes; queries re-read the full vectors they return, lancedb/queries.ts) is trained
  *   once the table holds `vectorIndexMinRows` rows; below that, brute force is exact and fast.
  *   IVF_RQ replaced IVF_HNSW_SQ, whose graphs `optimize()` rebuilds to fold rows in, at far more
  *   CPU for the same answers. A writer finding an index of another type retrains it.
@@ -29,19 +29,19 @@
  *   upsert's look-up uses it; left stale, look-ups grow quadratic over a load); at close the
  *   writer compacts and folds every row in, then trains the vector index once at the final size,
  *   the cheapest order measured. `threadsight ingest` defers ("auto") while no server has
- *   announced itself in the directory (lancedb-readers.ts, checked at every write) and goes live
+ *   announced itself in the directory (lancedb/readers.ts, checked at every write) and goes live
  *   for good when one appears; `--defer-indexing` and `--live-indexing` force either way, and
  *   every other writer is live.
  */
 
 import type { Table } from "@lancedb/lancedb";
 import { Index } from "@lancedb/lancedb";
-import { serverReading } from "./lancedb-readers.js";
+import { serverReading } from "./readers.js";
 
 /** The vector index type trained here, as LanceDB's index statistics name it. */
 export const VECTOR_INDEX_TYPE = "IVF_RQ";
 /**
- * Rows per IVF partition of the vector index. Queries probe up to NPROBES (lancedb-queries.ts)
+ * Rows per IVF partition of the vector index. Queries probe up to NPROBES (lancedb/queries.ts)
  * partitions, i.e. all of them up to ~500k rows.
  */
 export const ROWS_PER_PARTITION = 25_000;
@@ -273,7 +273,7 @@ export class LanceMaintenance {
 }
 
 /**
- * After a topic re-tag (a mergeInsert of only `id` and `topic_id`, lancedb-trends.ts): the rows
+ * After a topic re-tag (a mergeInsert of only `id` and `topic_id`, trends.ts): the rows
  * kept their places, so every index stays valid except the one on `id`, which LanceDB leaves
  * behind because the join column is written again. Rebuilds that one alone; a compacting
  * optimize() there cost the whole table again (7.6 s at 62,888 rows, searches slowed to ~1 s

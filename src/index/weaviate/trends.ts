@@ -10,7 +10,7 @@
  *
  * A filtered groupBy reads every object in the window, which at 1M posts takes seconds; so
  * day-aligned windows (every ListTrends window) are answered from the per-(topic, day) rollup
- * collection (src/index/weaviate-rollups.ts) whenever its TOTAL cell counts exactly the posts the
+ * collection (src/index/weaviate/rollups.ts) whenever its TOTAL cell counts exactly the posts the
  * collection holds, and the groupBy stays as the fallback (rollups missing or bypassed).
  * ListTrends' window and baselines (trendInputs) come from a snapshot of the cells held between
  * writes (WeaviateRollups.trendInputs); its keyword posts for the window and the previous one
@@ -19,7 +19,7 @@
 
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import { Filters } from "weaviate-client";
-import type { RollupCell, RollupPost } from "../topics/rollup.js";
+import type { RollupCell, RollupPost } from "../../topics/rollup.js";
 import {
   bucketsAligned,
   bucketsFromCells,
@@ -27,8 +27,8 @@ import {
   rollupAll,
   rollupDelta,
   statsFromCells,
-} from "../topics/rollup.js";
-import { RollupFreshness } from "../topics/rollup-freshness.js";
+} from "../../topics/rollup.js";
+import { RollupFreshness } from "../../topics/rollup-freshness.js";
 import type {
   ScannedPost,
   TimeWindow,
@@ -38,7 +38,7 @@ import type {
   TopPostsAsk,
   TrendInputs,
   TrendStore,
-} from "../topics/trend-store.js";
+} from "../../topics/trend-store.js";
 import {
   bucketCount,
   byEngagement,
@@ -47,15 +47,15 @@ import {
   TOP_SUBFORUMS,
   TOPIC_POST_CONTENT_CHARS,
   trendInputsByParts,
-} from "../topics/trend-store.js";
-import { checkAborted, raceAbort } from "./abort.js";
-import { guardEngine } from "./engine-call.js";
-import { IndexUnavailableError } from "./search-index.js";
-import type { WeaviateEndpoint } from "./weaviate-connect.js";
-import { connectWeaviate } from "./weaviate-connect.js";
-import { scanPages } from "./weaviate-cursor.js";
-import { groups, rollupCollectionName, WeaviateRollups } from "./weaviate-rollups.js";
-import { postUuid, vectorOf } from "./weaviate-schema.js";
+} from "../../topics/trend-store.js";
+import { checkAborted, raceAbort } from "../abort.js";
+import { guardEngine } from "../engine-call.js";
+import { IndexUnavailableError } from "../search-index.js";
+import type { WeaviateEndpoint } from "./connect.js";
+import { connectWeaviate } from "./connect.js";
+import { scanPages } from "./cursor.js";
+import { groups, rollupCollectionName, WeaviateRollups } from "./rollups.js";
+import { postUuid, vectorOf } from "./schema.js";
 
 /** Connection settings: the endpoint and collection the search adapter uses. */
 export interface WeaviateTrendStoreOptions extends WeaviateEndpoint {

@@ -9,7 +9,7 @@
  * process's own event loop, stalled for a second by CPU work such as an ingest batch) misses
  * one probe deadline without being gone, and a single miss used to abort long imports.
  */
-import { IndexUnavailableError } from "./search-index.js";
+import { IndexUnavailableError } from "../search-index.js";
 
 /** When a still-running call starts being watched, ms. */
 export const WATCH_AFTER_MS = 750;

@@ -6,14 +6,14 @@
  */
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Float64, Schema, Utf8 } from "apache-arrow";
-import type { RollupCell, RollupTable } from "../topics/rollup.js";
-import { cellKey, mergeCell, StatsAccumulator, TOTAL_DAY, TOTAL_TOPIC } from "../topics/rollup.js";
-import type { TimeWindow, TrendInputs } from "../topics/trend-store.js";
-import { baselineRange, bucketCount } from "../topics/trend-store.js";
-import { checkAborted, raceAbort } from "./abort.js";
+import type { RollupCell, RollupTable } from "../../topics/rollup.js";
+import { cellKey, mergeCell, StatsAccumulator, TOTAL_DAY, TOTAL_TOPIC } from "../../topics/rollup.js";
+import type { TimeWindow, TrendInputs } from "../../topics/trend-store.js";
+import { baselineRange, bucketCount } from "../../topics/trend-store.js";
+import { checkAborted, raceAbort } from "../abort.js";
+import { guardEngine } from "../engine-call.js";
 import { numberColumn, repeatedStrings } from "./arrow-columns.js";
-import { guardEngine } from "./engine-call.js";
-import { sqlNumber, sqlString } from "./lancedb-filter.js";
+import { sqlNumber, sqlString } from "./filter.js";
 
 export const ROLLUP_TABLE = "topic_days";
 /** Deltas applied between compactions of the rollup table. */

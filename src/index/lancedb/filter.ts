@@ -4,8 +4,8 @@
  * printed by the number formatter, and column names are fixed here, never taken from input.
  */
 
-import { checkFilter } from "./query-checks.js";
-import type { QueryFilter } from "./search-index.js";
+import { checkFilter } from "../query-checks.js";
+import type { QueryFilter } from "../search-index.js";
 
 /** An SQL string literal for `value`; NUL (which SQL strings cannot hold) is rejected. */
 export function sqlString(value: string): string {
