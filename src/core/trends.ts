@@ -25,6 +25,12 @@ export const KEYWORD_POSTS = 100;
 export const KEYWORD_BODY_CHARS = 1000;
 /** Trending keywords per trend. */
 export const TRENDING_KEYWORDS = 5;
+/**
+ * Fewest posts a topic needs in the window to be ranked. A topic of one or two posts has no
+ * volume to speak of, yet its engagement per post and its rise from nothing could rank it among
+ * a month's first (decision 0008).
+ */
+export const MIN_TREND_POSTS = 3;
 
 /** The ListTrends message while no topic model exists: it names the command that builds one. */
 export const TOPICS_NOT_BUILT_MESSAGE =
@@ -99,7 +105,7 @@ export class TrendsCore {
     // A catch-all cluster is no theme to report as rising (topic-model.ts, hasTheme).
     const themed = stats.filter((s) => {
       const topic = topics.get(s.topicId);
-      return topic === undefined || hasTheme(topic);
+      return s.count >= MIN_TREND_POSTS && (topic === undefined || hasTheme(topic));
     });
     const ranked = rank(themed, baselines).slice(0, limit);
     const previousWindow: TimeWindow = { from: range.from - len, to: range.from - 1 };

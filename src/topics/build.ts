@@ -2,10 +2,13 @@
  * Builds a topic model from posts: cluster their unit embeddings with spherical k-means (fitted
  * on a deterministic sample of at most `fitSample` posts to bound the cost, then every post is
  * assigned to its nearest centroid), label each cluster with c-TF-IDF keywords over title and
- * body terms, and carry topic ids over from the previous model where clusters persist.
+ * body terms (two of them written together as one phrase, phrases.ts), and carry topic ids over
+ * from the previous model where clusters persist.
  */
-import { classKeywords, LABEL_WORDS, labelFor } from "./ctfidf.js";
+import { classKeywords, LABEL_WORDS } from "./ctfidf.js";
 import { chooseK, sphericalKMeans } from "./kmeans.js";
+import { MERGE_COSINE, mergeNearDuplicates } from "./merge.js";
+import { candidatePhrases, phraseLabel, phraseMatcher, phrasesIn } from "./phrases.js";
 import { seededRandom } from "./random.js";
 import { postText, terms } from "./terms.js";
 import type { TopicModel } from "./topic-model.js";
@@ -22,8 +25,10 @@ export interface BuildPost {
 
 /** Options of {@link buildTopicModel}. */
 export interface BuildOptions {
-  /** Number of topics; default {@link chooseK} of the post count. */
+  /** Clusters k-means finds; default {@link chooseK} of the post count. Near-duplicates are then merged. */
   k?: number;
+  /** Centroid cosine at which two clusters merge (merge.ts); default {@link MERGE_COSINE}; above 1 merges none. */
+  mergeCosine?: number;
   /** Seed of the k-means++ draw and the fit sample. Default 42. */
   seed?: number;
   /** Most posts k-means is fitted on. Default 20,000. */
@@ -84,6 +89,24 @@ function labelCoverage(
   return hits.map((h, c) => (sizes[c]! === 0 ? 0 : Math.round((h / sizes[c]!) * 1e4) / 1e4));
 }
 
+/** Per cluster, how many of its posts write each candidate phrase of its keywords (phrases.ts). */
+function phraseCounts(
+  posts: readonly BuildPost[],
+  clusterOf: readonly number[],
+  keywords: readonly string[][],
+): Map<string, number>[] {
+  const matchers = keywords.map((words) => new Map(candidatePhrases(words).map((p) => [p, phraseMatcher(p)])));
+  const counts = keywords.map(() => new Map<string, number>());
+  posts.forEach((p, i) => {
+    const c = clusterOf[i]!;
+    if (matchers[c]!.size === 0) return;
+    for (const phrase of phrasesIn(postText(p.title, p.content), matchers[c]!)) {
+      counts[c]!.set(phrase, (counts[c]!.get(phrase) ?? 0) + 1);
+    }
+  });
+  return counts;
+}
+
 /** Clusters and labels `posts`. Throws on an empty input or vectors of unequal length. */
 export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions = {}): BuildResult {
   if (posts.length === 0) throw new RangeError("cannot build a topic model from zero posts");
@@ -104,15 +127,19 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
     fit.map((i) => vectors[i]!),
     { k, seed, ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}) },
   );
-  const clusterOf = vectors.map((v) => nearest(v, km.centroids).index);
+  // Near-duplicate clusters become one topic before any post is assigned (merge.ts).
+  const fitSizes = new Array<number>(km.centroids.length).fill(0);
+  for (const a of km.assignments) if (a >= 0) fitSizes[a]!++;
+  const { centroids } = mergeNearDuplicates(km.centroids, fitSizes, opts.mergeCosine ?? MERGE_COSINE);
+  const clusterOf = vectors.map((v) => nearest(v, centroids).index);
 
   // Occurrences per cluster are the trending keywords' background; the labels rank by how many
   // of a cluster's posts use a term, so one post repeating a word cannot name a topic (a
   // cluster about websites and links was labelled "href · rel · nsfw" by two spam posts).
-  const counts = km.centroids.map(() => new Map<string, number>());
-  const postCounts = km.centroids.map(() => new Map<string, number>());
+  const counts = centroids.map(() => new Map<string, number>());
+  const postCounts = centroids.map(() => new Map<string, number>());
   const docFrequency = new Map<string, number>();
-  const sizes = new Array<number>(km.centroids.length).fill(0);
+  const sizes = new Array<number>(centroids.length).fill(0);
   posts.forEach((p, i) => {
     const c = clusterOf[i]!;
     const all = terms(postText(p.title, p.content));
@@ -130,7 +157,12 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
     keywords.map((k) => k.slice(0, LABEL_WORDS).map((w) => w.term)),
     sizes,
   );
-  const { ids, nextId } = matchTopicIds(opts.previous, km.centroids);
+  const phrases = phraseCounts(
+    posts,
+    clusterOf,
+    keywords.map((k) => k.map((w) => w.term)),
+  );
+  const { ids, nextId } = matchTopicIds(opts.previous, centroids);
   const backgroundTerms = opts.backgroundTerms ?? 300;
   const model: TopicModel = {
     format: TOPIC_MODEL_FORMAT,
@@ -139,12 +171,12 @@ export function buildTopicModel(posts: readonly BuildPost[], opts: BuildOptions 
     dimensions: dims,
     seed,
     nextId,
-    topics: km.centroids.map((c, i) => {
+    topics: centroids.map((c, i) => {
       const words = keywords[i]!.map((w) => w.term);
       const top = [...counts[i]!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, backgroundTerms);
       return {
         id: ids[i]!,
-        label: labelFor(words),
+        label: phraseLabel(words, postCounts[i]!, phrases[i]!),
         keywords: words,
         centroid: round6(c),
         size: sizes[i]!,

@@ -45,10 +45,5 @@ export function classKeywords(input: ClassTerms, top: number, minDocs = 2): { te
   });
 }
 
-/** Keywords a label shows. */
+/** Parts (keywords or two-word phrases, phrases.ts) a label shows. */
 export const LABEL_WORDS = 3;
-
-/** A readable label from keywords: the top three joined by " · ". */
-export function labelFor(keywords: readonly string[]): string {
-  return keywords.length === 0 ? "(no keywords)" : keywords.slice(0, LABEL_WORDS).join(" · ");
-}

@@ -15,7 +15,7 @@ export const STABLE_ID_THRESHOLD = 0.8;
 export interface Topic {
   /** Stable id ("t" + number); kept across rebuilds while the cluster persists. */
   id: string;
-  /** Readable label: its top keywords joined by " · ". */
+  /** Readable label: its top keywords, two written together as one phrase, joined by " · " (phrases.ts). */
   label: string;
   /** c-TF-IDF keywords, best first. */
   keywords: string[];

@@ -20,11 +20,13 @@ import { LanceDbTrendStore } from "../../src/index/lancedb/trends.js";
 import type { IndexedPost, Post } from "../../src/model/post.js";
 import { loadTopicModel } from "../../src/topics/model-file.js";
 import { rebuildTopics } from "../../src/topics/rebuild.js";
+import { postText, terms } from "../../src/topics/terms.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
 import { hasTheme, MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import type { TrendStore } from "../../src/topics/trend-store.js";
 import { makePost } from "../index/synthetic.js";
 import { allItems } from "../ingest/corpora.js";
+import { BERTOPIC_NPMI, npmiByTopic } from "./coherence.js";
 import { CACHE_MODEL, embedCached } from "./embedding-cache.js";
 import { fmt, table } from "./format.js";
 import type { EvalContext, EvalSection } from "./section.js";
@@ -78,17 +80,32 @@ export interface TrendCorpusPeriods {
   periods: TrendPeriod[];
 }
 
+/** Whether two of a period's trends share a trending keyword: one event told as two topics. */
+export function splitEvent(trends: readonly { trendingKeywords: readonly string[] }[]): boolean {
+  const seen = new Set<string>();
+  for (const t of trends) {
+    for (const k of new Set(t.trendingKeywords)) {
+      if (seen.has(k)) return true;
+    }
+    for (const k of t.trendingKeywords) seen.add(k);
+  }
+  return false;
+}
+
 /**
  * The markdown of the trends section: per corpus, one table with the top `top` trends of each
  * period (rank, label, trending keywords, posts, growth, score). Periods without posts are listed
- * as such. `topics` gives the labels (the model built from the same index).
+ * as such. `topics` gives the labels (the model built from the same index). Also counts the
+ * periods whose listed trends share a trending keyword ({@link splitEvent}).
  */
 export async function renderTrends(
   store: TrendStore,
   topics: () => Promise<TopicModel | undefined>,
   corpora: readonly TrendCorpusPeriods[],
   top = 5,
-): Promise<string> {
+): Promise<{ markdown: string; periods: number; split: string[] }> {
+  const split: string[] = [];
+  let counted = 0;
   const core = new TrendsCore({ store, topics });
   const signal = new AbortController().signal;
   const parts: string[] = [];
@@ -100,6 +117,8 @@ export async function renderTrends(
         rows.push([p.label, "-", "(no posts)", "", "", "", ""]);
         continue;
       }
+      counted++;
+      if (splitEvent(out.trends)) split.push(p.label);
       out.trends.forEach((t, i) => {
         rows.push([
           i === 0 ? p.label : "",
@@ -116,7 +135,7 @@ export async function renderTrends(
       `### ${corpus}\n\n${table(["period", "#", "topic", "trending keywords", "posts", "growth", "score"], rows)}`,
     );
   }
-  return parts.join("\n\n");
+  return { markdown: parts.join("\n\n"), periods: counted, split };
 }
 
 /** Every post of both corpora, through the ingest readers. */
@@ -160,7 +179,7 @@ export const trendsSection: EvalSection = {
 export const VECTOR_INDEX_ENV = "THREADSIGHT_EVAL_VECTOR_INDEX";
 
 /** Vectors of `posts`: from the index named by {@link VECTOR_INDEX_ENV} where it has them, else embedded (cached). */
-async function trendVectors(posts: readonly Post[]): Promise<Float32Array[]> {
+export async function trendVectors(posts: readonly Post[]): Promise<Float32Array[]> {
   const dir = process.env[VECTOR_INDEX_ENV];
   const kept = new Map<string, Float32Array>();
   if (dir) {
@@ -242,39 +261,35 @@ export async function runTrendsEvaluation(ctx: EvalContext, opts: TrendsEvaluati
     const periods = evaluationPeriods(reddit).filter(
       (c) => c.periods.length > 0 && (hackernews.length > 0 || !c.corpus.startsWith("Hacker News")),
     );
-    const body = await renderTrends(store, async () => model, periods);
+    const rendered = await renderTrends(store, async () => model, periods);
     const clusters = opts.k ? `k = ${opts.k}` : "k = sqrt(n/2) capped 20..200";
     const source = process.env[VECTOR_INDEX_ENV]
       ? ` (vectors as the ingest computed them, read from a kept index: ${VECTOR_INDEX_ENV})`
       : "";
     const fitted = opts.fitSample ? `, fitted on ${opts.fitSample.toLocaleString("en-US")} sampled posts` : "";
-    const themeless = (model?.topics ?? []).filter((t) => !hasTheme(t));
+    const topicsOf = model?.topics ?? [];
+    const themeless = topicsOf.filter((t) => !hasTheme(t));
     const setAside = themeless.map((t) => `"${t.label}" (${((t.labelCoverage ?? 0) * 100).toFixed(1)}%)`).join(", ");
+    const docs = all.map((p) => new Set(terms(postText(p.title, p.content))));
+    const themed = topicsOf.filter(hasTheme);
+    const npmi = npmiByTopic(
+      themed.map((t) => t.keywords.slice(0, 10)),
+      docs,
+    ).filter((x) => !Number.isNaN(x));
+    const meanNpmi = npmi.reduce((a, b) => a + b, 0) / Math.max(1, npmi.length);
+    const published = BERTOPIC_NPMI.map((b) => `${b.corpus} ${fmt(b.npmi, 3)}`).join(", ");
     return [
-      `Topics: ${report.model.topics.length} clusters (spherical k-means, ${clusters}, seed 42${fitted}) over ${report.posts} posts`,
-      `embedded with the bundled sentence encoder${source}; labels are each cluster's top c-TF-IDF keywords,`,
-      "counted in the cluster's posts that use them (2026-11-28: before, in occurrences, so a post repeating a word could name its topic).",
-      `Catch-all clusters, whose three label words fewer than ${MIN_LABEL_COVERAGE * 100}% of their posts use, are no theme and are left out of`,
-      `the ranking (2026-11-28): ${themeless.length} of ${report.model.topics.length} here${setAside === "" ? "" : `, ${setAside}`}.`,
-      "The clustering takes the posts in id order with greedy k-means++ seeds, so every run finds the same topics",
-      "(2026-11-24: before, it took them in LanceDB's scan order, and the topics and their labels changed from run to run).",
-      "Each period lists",
-      "its top 5 topics by trend_score with the keywords most over-represented against the previous period and the",
-      "topic's background (log-odds, informative Dirichlet prior), counted in posts (up to the 100 most engaged",
-      "per topic and period), so a keyword needs two posts that use it and a topic of one post shows none.",
-      "Keywords are ranked by that log-odds z times the term's inverse document frequency over all the posts the",
-      "topics were built from (2026-11-25: before, by z alone, which favours words common in the topic, and small",
-      'windows listed words such as "create, simple, mean"). Measured once with the wordfreq package (PyPI, general',
-      "English): keywords among the most common English words (Zipf frequency >= 5) went from 0.24 to 0.16 of this",
-      "evaluation's Hacker News keywords and from 0.45 to 0.21 of its reddit ones, from 0.46 to 0.29 over 1,359",
-      "trends of the 92,912-post service index (every month and quarter, 10 trends each).",
-      "The corpora's first periods have no earlier data: their trend_score has no acceleration term (z = 0),",
-      "and their first months or quarters rank by volume and engagement alone (2026-11-23: before, they were",
-      "read as rising from nothing and every topic scored ~97). The periods after them have one to three",
-      "earlier periods of history, whose spread says little, so their acceleration counts k/4 of itself",
-      "(2026-11-24: before, Hacker News 2015-10 to 2015-12 topped the table at 84, 75 and 73).",
+      `Topics: ${report.model.topics.length} (spherical k-means, ${clusters}, seed 42${fitted}, near-duplicate clusters merged) over ${report.posts} posts`,
+      `embedded with the bundled sentence encoder${source}. How the topics, labels and ranking are made, and why: docs/concepts/trends.md and docs/decisions/0008-topics-people-recognise.md.`,
+      `Catch-all clusters (label words used by under ${MIN_LABEL_COVERAGE * 100}% of their posts) left out of the ranking: ${themeless.length} of ${topicsOf.length}${setAside === "" ? "" : `, ${setAside}`}.`,
       "",
-      body,
+      "| measure | value |",
+      "| --- | --- |",
+      `| coherence: mean NPMI of each themed topic's top 10 keywords, per post | ${fmt(meanNpmi, 3)} over ${npmi.length} topics (BERTopic's published NPMI, other corpora and 10-word windows: ${published}) |`,
+      `| periods where two of the top 5 share a trending keyword (one event split, goal 0) | ${rendered.split.length} of ${rendered.periods}${rendered.split.length > 0 ? ` (${rendered.split.join(", ")})` : ""} |`,
+      `| labels with a two-word phrase | ${themed.filter((t) => t.label.split(" · ").some((part) => part.includes(" "))).length} of ${themed.length} |`,
+      "",
+      rendered.markdown,
     ].join("\n");
   } finally {
     await store.close();
