@@ -24,7 +24,8 @@ const HELP = `usage:
   NAME        1-64 lowercase letters, digits, - or _ (e.g. hn, se-startups)
   --kind      ${SOURCE_KINDS.join(", ")}
   --settings  the kind's settings as a JSON object (see docs/guides/live-sources.md), e.g.
-              '{"site":"startups"}' for stackexchange, '{"url":"https://example.org/feed.xml"}' for rss
+              '{"site":"startups"}' for stackexchange, '{"url":"https://example.org/feed.xml"}' for rss,
+              '{"baseUrl":"https://meta.discourse.org"}' for discourse
   --interval  seconds between polls (default 60, at least 10)
 
 \`threadsight sync\` polls the sources; \`threadsight serve --sync\` does so inside the server.`;

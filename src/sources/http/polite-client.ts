@@ -170,6 +170,8 @@ export function createPoliteClient(
       throw new SourceRequestError(
         "client_error",
         `HTTP ${res.status} from ${new URL(url).host}${new URL(url).pathname}: ${text.slice(0, 200)}`,
+        undefined,
+        { status: res.status },
       );
     }
     let body: unknown;
