@@ -25,7 +25,8 @@ const HELP = `usage:
   --kind      ${SOURCE_KINDS.join(", ")}
   --settings  the kind's settings as a JSON object (see docs/guides/live-sources.md), e.g.
               '{"site":"startups"}' for stackexchange, '{"url":"https://example.org/feed.xml"}' for rss,
-              '{"baseUrl":"https://meta.discourse.org"}' for discourse
+              '{"baseUrl":"https://meta.discourse.org"}' for discourse,
+              '{"instanceUrl":"https://lemmy.world","community":"startups"}' for lemmy
   --interval  seconds between polls (default 60, at least 10)
 
 \`threadsight sync\` polls the sources; \`threadsight serve --sync\` does so inside the server.`;

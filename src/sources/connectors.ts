@@ -4,6 +4,7 @@
  */
 import { discourseConnector } from "./discourse/discourse-connector.js";
 import { hackerNewsConnector } from "./hackernews/hn-connector.js";
+import { lemmyConnector } from "./lemmy/lemmy-connector.js";
 import { rssConnector } from "./rss/rss-connector.js";
 import type { Connector, SourceKind } from "./source.js";
 import { stackExchangeConnector } from "./stackexchange/se-connector.js";
@@ -14,4 +15,5 @@ export const CONNECTORS: Readonly<Record<SourceKind, Connector>> = {
   stackexchange: stackExchangeConnector,
   rss: rssConnector,
   discourse: discourseConnector,
+  lemmy: lemmyConnector,
 };
