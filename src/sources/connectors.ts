@@ -5,6 +5,7 @@
 import { discourseConnector } from "./discourse/discourse-connector.js";
 import { hackerNewsConnector } from "./hackernews/hn-connector.js";
 import { lemmyConnector } from "./lemmy/lemmy-connector.js";
+import { redditConnector } from "./reddit/reddit-connector.js";
 import { rssConnector } from "./rss/rss-connector.js";
 import type { Connector, SourceKind } from "./source.js";
 import { stackExchangeConnector } from "./stackexchange/se-connector.js";
@@ -16,4 +17,5 @@ export const CONNECTORS: Readonly<Record<SourceKind, Connector>> = {
   rss: rssConnector,
   discourse: discourseConnector,
   lemmy: lemmyConnector,
+  reddit: redditConnector,
 };
