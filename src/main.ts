@@ -48,6 +48,7 @@ import { createPortalService, defaultPlan } from "./portal/portal-accounts.js";
 import { stripeBilling } from "./portal/stripe-billing.js";
 import { serverSecret } from "./secrets/server-secret.js";
 import { API_SERVICES, buildServer } from "./server.js";
+import { SOURCES_HEALTH_SERVICE, sourcesHealthy } from "./sources/sync/sources-health.js";
 import { startSync } from "./sources/sync/start-sync.js";
 import { reportTopicModel, TopicModelFile, topicModelPath } from "./topics/model-file.js";
 
@@ -190,7 +191,10 @@ export async function createService(config: Config, logger: Logger, options: Ser
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () =>
         Object.fromEntries(
-          [...health.snapshot()].filter(([name]) => name !== "").map(([name, s]) => [name, s === "SERVING"]),
+          // Non-gating checks (the live sources) never make the server unready.
+          [...health.snapshot()]
+            .filter(([name]) => name !== "" && health.gates(name))
+            .map(([name, s]) => [name, s === "SERVING"]),
         ),
       ...(config.portalEnabled
         ? {
@@ -245,6 +249,9 @@ export async function createService(config: Config, logger: Logger, options: Ser
         },
       );
       closers.push(() => sync.stop());
+      // Reported under its own name, never in the overall status: a failing forum must not take
+      // the API out of a load balancer.
+      health.register(SOURCES_HEALTH_SERVICE, () => sourcesHealthy(sync.store), { gating: false });
       logger.info({ owner: sync.owner, store: sync.store.backend }, "live-source sync running");
     }
     let closing: Promise<void> | undefined;

@@ -7,6 +7,7 @@
 import { loadConfig } from "../config.js";
 import { AppError } from "../errors/app-error.js";
 import { CONNECTORS } from "../sources/connectors.js";
+import { redactSettings } from "../sources/settings-fields.js";
 import { isSourceKind, SOURCE_KINDS } from "../sources/source.js";
 import { openSourceStore } from "../sources/store/open-source-store.js";
 import type { SourceRecord, SourceStore } from "../sources/store/source-store.js";
@@ -24,7 +25,10 @@ const HELP = `usage:
   NAME        1-64 lowercase letters, digits, - or _ (e.g. hn, se-startups)
   --kind      ${SOURCE_KINDS.join(", ")}
   --settings  the kind's settings as a JSON object (see docs/guides/live-sources.md), e.g.
-              '{"site":"startups"}' for stackexchange, '{"url":"https://example.org/feed.xml"}' for rss
+              '{"site":"startups"}' for stackexchange, '{"url":"https://example.org/feed.xml"}' for rss,
+              '{"baseUrl":"https://meta.discourse.org"}' for discourse,
+              '{"instanceUrl":"https://lemmy.world","community":"startups"}' for lemmy,
+              '{"subreddit":"startups","clientId":"…","clientSecret":"…"}' for reddit
   --interval  seconds between polls (default 60, at least 10)
 
 \`threadsight sync\` polls the sources; \`threadsight serve --sync\` does so inside the server.`;
@@ -50,7 +54,7 @@ function recordJson(r: SourceRecord): Record<string, unknown> {
   return {
     name: r.name,
     kind: r.kind,
-    settings: r.settings,
+    settings: redactSettings(r.settings),
     interval_seconds: r.intervalSeconds,
     paused: r.paused,
     health: healthOf(r),

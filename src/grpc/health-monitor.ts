@@ -29,7 +29,7 @@ export const OVERALL = "";
 
 /**
  * Keeps one status per registered check name (usually a fully-qualified gRPC service name)
- * plus the overall status `""`, which is SERVING only when every check passes. A check is
+ * plus the overall status `""`, which is SERVING only when every gating check passes. A check is
  * NOT_SERVING until its first pass, so a load balancer never routes to an unchecked server.
  * With no checks registered the server counts as SERVING (the process is up).
  */
@@ -38,6 +38,8 @@ export class HealthMonitor {
   private readonly checkTimeoutMs: number;
   private readonly onCheckFailure: ((service: string, reason: unknown) => void) | undefined;
   private readonly checks = new Map<string, HealthCheck>();
+  /** Checks left out of the overall status. */
+  private readonly nonGating = new Set<string>();
   private readonly status = new Map<string, ServingStatus>([[OVERALL, "SERVING"]]);
   private readonly subscribers = new Set<(event: HealthEvent) => void>();
   private timer: NodeJS.Timeout | undefined;
@@ -58,15 +60,18 @@ export class HealthMonitor {
 
   /**
    * Adds a named check; its status is NOT_SERVING until it first passes. On a started monitor
-   * the check runs at the next poll.
+   * the check runs at the next poll. A check registered with `gating: false` reports its own
+   * status only and never takes the overall status down: for parts whose failure must not pull
+   * the server out of a load balancer (a forum that keeps failing is the forum's problem).
    *
    * @throws Error for the reserved name `""`, a duplicate name, or a stopped monitor.
    */
-  register(service: string, check: HealthCheck): this {
+  register(service: string, check: HealthCheck, options: { gating?: boolean } = {}): this {
     if (service === OVERALL) throw new Error('the name "" is reserved for the overall status');
     if (this.checks.has(service)) throw new Error(`a health check named "${service}" is already registered`);
     if (this.isStopped) throw new Error("cannot register a health check on a stopped HealthMonitor");
     this.checks.set(service, check);
+    if (options.gating === false) this.nonGating.add(service);
     this.set(service, "NOT_SERVING");
     return this;
   }
@@ -74,6 +79,11 @@ export class HealthMonitor {
   /** Status of a registered name (`""` = overall), or undefined for a name never registered. */
   get(service: string): ServingStatus | undefined {
     return this.status.get(service);
+  }
+
+  /** Whether a registered check counts toward the overall status (false for `gating: false`). */
+  gates(service: string): boolean {
+    return this.checks.has(service) && !this.nonGating.has(service);
   }
 
   /** Snapshot of every status, the overall one under `""` included. */
@@ -184,7 +194,9 @@ export class HealthMonitor {
   }
 
   private updateOverall(): void {
-    const allPass = [...this.checks.keys()].every((s) => this.status.get(s) === "SERVING");
+    const allPass = [...this.checks.keys()]
+      .filter((s) => !this.nonGating.has(s))
+      .every((s) => this.status.get(s) === "SERVING");
     const overall: ServingStatus = allPass && !this.draining ? "SERVING" : "NOT_SERVING";
     if (this.status.get(OVERALL) !== overall) {
       this.status.set(OVERALL, overall);

@@ -87,3 +87,13 @@ export function optUrl(settings: Record<string, unknown>, name: string): string 
     );
   return value.replace(/\/+$/, "");
 }
+
+/** Settings that are credentials: never printed (`sources list --json` shows them redacted). */
+export const SECRET_SETTINGS: readonly string[] = ["clientSecret", "apiKey", "key"];
+
+/** The settings with every credential replaced by "(redacted)". */
+export function redactSettings(settings: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(settings).map(([k, v]) => [k, SECRET_SETTINGS.includes(k) && v !== undefined ? "(redacted)" : v]),
+  );
+}

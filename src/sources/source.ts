@@ -10,7 +10,7 @@ import type { Post } from "../model/post.js";
 import type { PoliteHttpClient } from "./http/polite-client.js";
 
 /** Kinds of live source, one connector folder each under src/sources/. */
-export const SOURCE_KINDS = ["hackernews", "stackexchange", "rss"] as const;
+export const SOURCE_KINDS = ["hackernews", "stackexchange", "rss", "discourse", "lemmy", "reddit"] as const;
 /** One of {@link SOURCE_KINDS}. */
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 

@@ -162,3 +162,24 @@ test("a throwing subscriber does not keep others from hearing a change", async (
   assert.equal(events.length, 2);
   monitor.stop();
 });
+
+test("a non-gating check reports its own status without changing the overall one", async () => {
+  let sourcesOk = true;
+  const monitor = new HealthMonitor({ intervalMs: 60_000 });
+  monitor.register("core", async () => true);
+  monitor.register("threadsight.v1.Sources", async () => sourcesOk, { gating: false });
+  await monitor.start();
+  assert.equal(monitor.get("threadsight.v1.Sources"), "SERVING");
+  assert.equal(monitor.get(OVERALL), "SERVING");
+  sourcesOk = false;
+  await monitor.poll();
+  assert.equal(monitor.get("threadsight.v1.Sources"), "NOT_SERVING");
+  assert.equal(monitor.get(OVERALL), "SERVING", "a failing non-gating part keeps the server in rotation");
+  assert.deepEqual(
+    [monitor.gates("core"), monitor.gates("threadsight.v1.Sources"), monitor.gates("nope")],
+    [true, false, false],
+  );
+  monitor.shutdown();
+  assert.equal(monitor.get("threadsight.v1.Sources"), "NOT_SERVING");
+  assert.equal(monitor.get(OVERALL), "NOT_SERVING", "draining still takes everything down");
+});

@@ -52,11 +52,50 @@ describe("threadsight sources", () => {
     assert.match(gone.stderr, /no source named "hn"/);
   });
 
+  it("registers discourse, lemmy and reddit sources, and never prints a credential", async () => {
+    const kinds: [string, string, string, RegExp][] = [
+      [
+        "meta",
+        "discourse",
+        '{"baseUrl":"https://meta.discourse.org","apiKey":"dk-1","apiUsername":"system"}',
+        /ids discourse:meta\.discourse\.org:<topic id>/,
+      ],
+      [
+        "lem",
+        "lemmy",
+        '{"instanceUrl":"https://lemmy.world","community":"startups"}',
+        /lemmy\.world community startups/,
+      ],
+      [
+        "rs",
+        "reddit",
+        '{"subreddit":"startups","clientId":"cid","clientSecret":"top-secret"}',
+        /\/r\/startups \(OAuth app cid\)/,
+      ],
+    ];
+    for (const [n, kind, settings, label] of kinds) {
+      const add = await runCli(["sources", "add", n, "--kind", kind, "--settings", settings], env);
+      assert.equal(add.code, 0, add.stderr);
+      assert.match(add.stdout, label);
+    }
+    const listed = await runCli(["sources", "list", "--json"], env);
+    assert.doesNotMatch(listed.stdout, /top-secret|dk-1/);
+    const json = JSON.parse(listed.stdout) as { sources: { name: string; settings: Record<string, unknown> }[] };
+    assert.equal(json.sources.find((s) => s.name === "rs")!.settings["clientSecret"], "(redacted)");
+    const bad = await runCli(
+      ["sources", "add", "rs2", "--kind", "reddit", "--settings", '{"subreddit":"startups"}'],
+      env,
+    );
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /settings\.clientId is required/);
+    for (const [n] of kinds) assert.equal((await runCli(["sources", "remove", n], env)).code, 0);
+  });
+
   it("refuses bad input naming the field and the rule", async () => {
     const cases: [string[], RegExp][] = [
       [
         ["sources", "add", "x", "--kind", "myspace"],
-        /--kind must be one of hackernews, stackexchange, rss, got "myspace"/,
+        /--kind must be one of hackernews, stackexchange, rss, discourse, lemmy, reddit, got "myspace"/,
       ],
       [["sources", "add", "x", "--kind", "stackexchange"], /settings\.site is required/],
       [

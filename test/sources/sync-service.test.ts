@@ -23,9 +23,15 @@ import type { SourceStore } from "../../src/sources/store/source-store.js";
 import { openSqliteSourceStore } from "../../src/sources/store/sqlite-source-store.js";
 import { runScheduler } from "../../src/sources/sync/scheduler.js";
 import { createSyncMetrics } from "../../src/sources/sync/sync-metrics.js";
-import { hnCorpusPosts } from "../fakes/corpus-posts.js";
+import { hnCorpusPosts, onstartupsCorpusPosts, redditCorpusPosts } from "../fakes/corpus-posts.js";
+import type { FakeDiscourse } from "../fakes/discourse-server.js";
+import { startFakeDiscourse } from "../fakes/discourse-server.js";
 import type { FakeHn } from "../fakes/hackernews-server.js";
 import { startFakeHn } from "../fakes/hackernews-server.js";
+import type { FakeLemmy } from "../fakes/lemmy-server.js";
+import { startFakeLemmy } from "../fakes/lemmy-server.js";
+import type { FakeReddit } from "../fakes/reddit-server.js";
+import { startFakeReddit } from "../fakes/reddit-server.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { corporaSkip } from "../harness/seed.js";
 import type { RunningService } from "../harness/service.js";
@@ -36,6 +42,9 @@ const skip = corporaSkip();
 describe("sync from a live source into the running service", { skip, timeout: 600_000 }, () => {
   let svc: RunningService;
   let hn: FakeHn;
+  let forum: FakeDiscourse;
+  let lemmy: FakeLemmy;
+  let reddit: FakeReddit;
   let embedder: Embedder;
   let enricher: IngestEnricher;
   let store: SourceStore;
@@ -53,6 +62,12 @@ describe("sync from a live source into the running service", { skip, timeout: 60
     enricher = await createIngestEnricher(svc.dataDir, embedder);
     store = openSqliteSourceStore(path.join(svc.dataDir, "sources.sqlite"));
     hn = await startFakeHn(await hnCorpusPosts(200));
+    forum = await startFakeDiscourse(await onstartupsCorpusPosts(20));
+    lemmy = await startFakeLemmy("startups", await redditCorpusPosts("Entrepreneur", 20));
+    reddit = await startFakeReddit("startups", await redditCorpusPosts("startups", 20), {
+      clientId: "e2e-app",
+      clientSecret: "e2e-secret",
+    });
     tmp = await mkdtemp(path.join(os.tmpdir(), "threadsight-sync-"));
   });
   after(async () => {
@@ -61,6 +76,9 @@ describe("sync from a live source into the running service", { skip, timeout: 60
     await enricher?.close();
     await embedder?.close();
     await hn?.close();
+    await forum?.close();
+    await lemmy?.close();
+    await reddit?.close();
     await svc?.stop();
     if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
   });
@@ -160,5 +178,56 @@ describe("sync from a live source into the running service", { skip, timeout: 60
     assert.equal(record?.consecutiveFailures, 3);
     assert.ok(record!.nextPollAt > Date.now() + 30_000, "backed off well past its 10 s interval");
     assert.match(await registry.metrics(), /threadsight_source_healthy\{source="broken",kind="stackexchange"\} 0/);
+  });
+
+  it("a new Discourse topic, Lemmy post and Reddit post are each found by SemanticSearch after one poll", async () => {
+    const added = [
+      { name: "forum", kind: "discourse" as const, settings: { baseUrl: forum.url, host: "forum.example.org" } },
+      { name: "lemmy", kind: "lemmy" as const, settings: { instanceUrl: lemmy.url, community: "startups" } },
+      {
+        name: "reddit",
+        kind: "reddit" as const,
+        settings: {
+          subreddit: "startups",
+          clientId: "e2e-app",
+          clientSecret: "e2e-secret",
+          tokenUrl: `${reddit.url}/api/v1/access_token`,
+          apiUrl: reddit.url,
+        },
+      },
+    ];
+    for (const a of added)
+      await store.add({ ...a, settings: CONNECTORS[a.kind].validate(a.settings), intervalSeconds: 10 });
+    // The first poll fixes where each source starts; what is published after it is new.
+    for (const s of await pollAll()) if (s.source !== "broken") assert.equal(s.error, undefined, s.error?.message);
+    const [topic] = forum.publish(1);
+    const [lp] = lemmy.publish(1);
+    const [rp] = reddit.publish(1);
+    for (const a of added) await store.setPaused(a.name, false); // due now
+    const summaries = await pollAll();
+    for (const a of added) {
+      const s = summaries.find((x) => x.source === a.name);
+      assert.equal(s?.error, undefined, s?.error?.message);
+      assert.equal(s!.inserted, 1, `${a.name} wrote its one new post`);
+    }
+    const expected: [string, string][] = [
+      [topic!.title, "discourse:forum.example.org:" + topic!.id],
+      [lp!.name, `lemmy:${new URL(lemmy.url).host}:${lp!.id}`],
+      [rp!["title"] as string, `reddit:${rp!.id}`],
+    ];
+    for (const [title, id] of expected) {
+      const out = await callUnaryWithMetadata(
+        client,
+        SearchService.method.semanticSearch,
+        { query: title, limit: 10 },
+        { authorization: `Bearer ${key}` },
+      );
+      assert.equal(out.error, undefined, out.error?.details);
+      assert.ok(
+        out.response!.results.some((r) => r.id === id),
+        `searching "${title}" finds ${id}: ${out.response!.results.map((r) => r.id).join(", ")}`,
+      );
+    }
+    assert.deepEqual([...forum.violations, ...lemmy.violations, ...reddit.violations], []);
   });
 });

@@ -27,10 +27,13 @@ export class SourceRequestError extends Error {
     message: string,
     /** When the source may be asked again (epoch ms), when the server said so. */
     readonly retryAt?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; status?: number },
   ) {
     super(message, options);
+    this.status = options?.status;
   }
+  /** The HTTP status of a client_error answer (404 for an item deleted since it was listed). */
+  readonly status: number | undefined;
 }
 
 /** The kind of any error thrown by a poll ("internal" for one that is not about the source, such as a failed index write). */

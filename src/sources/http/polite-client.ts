@@ -52,6 +52,8 @@ export interface RequestOptions {
   lastModified?: string | undefined;
   /** Waits set by {@link PoliteHttpClient.pause} under this key apply to this request. */
   key?: string;
+  /** A form body: the request is then a POST of `application/x-www-form-urlencoded` (OAuth token grants). */
+  form?: Record<string, string>;
 }
 
 /** A successful answer (2xx or 304). */
@@ -65,6 +67,7 @@ export interface HttpAnswer<T> {
 
 /** The client a poll gets. */
 export interface PoliteHttpClient {
+  /** A GET, or a form POST when `options.form` is given, whose body is JSON. */
   getJson<T = unknown>(url: string, options?: RequestOptions): Promise<HttpAnswer<T>>;
   getText(url: string, options?: RequestOptions): Promise<HttpAnswer<string>>;
   /** Holds back requests under `key` for `ms` (an API's own backoff field). */
@@ -146,7 +149,16 @@ export function createPoliteClient(
     let res: Response;
     let text: string;
     try {
-      res = await fetch(url, { headers, signal: both, redirect: "follow" });
+      res =
+        options.form === undefined
+          ? await fetch(url, { headers, signal: both, redirect: "follow" })
+          : await fetch(url, {
+              method: "POST",
+              headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+              body: new URLSearchParams(options.form).toString(),
+              signal: both,
+              redirect: "error",
+            });
       if (res.status === 304) return { status: 304, notModified: true, body: undefined, headers: res.headers };
       text = await res.text();
     } catch (err) {
@@ -170,6 +182,8 @@ export function createPoliteClient(
       throw new SourceRequestError(
         "client_error",
         `HTTP ${res.status} from ${new URL(url).host}${new URL(url).pathname}: ${text.slice(0, 200)}`,
+        undefined,
+        { status: res.status },
       );
     }
     let body: unknown;
