@@ -35,6 +35,7 @@ bash scripts/install-load-tools.sh >/dev/null
 bash scripts/install-schemathesis.sh >/dev/null
 bash scripts/install-grpcio.sh >/dev/null
 bash scripts/install-minilm.sh >/dev/null
+bash scripts/install-smollm2.sh >/dev/null
 bash scripts/install-stripe-mock.sh >/dev/null
 bash scripts/install-smtp.sh >/dev/null
 bash scripts/install-grpcurl.sh >/dev/null

@@ -20,7 +20,7 @@ import type { Config } from "./config.js";
 import { LeadsCore } from "./core/leads.js";
 import { PageTokens } from "./core/page-token.js";
 import { SearchCore } from "./core/search.js";
-import { createExtractiveSummarizer } from "./core/summary/extractive.js";
+import { createExtractiveSummarizer } from "./core/summary/themed-summary.js";
 import { createLlmSummarizer } from "./core/summary/llm.js";
 import type { Summarizer } from "./core/summary/summarizer.js";
 import { TrendsCore } from "./core/trends.js";

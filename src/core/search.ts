@@ -4,7 +4,7 @@
  * result fields (index `fields: "result"`): responses and the summary read nothing else.
  */
 import type { Embedder } from "../enrich/embedder.js";
-import type { Hit, QueryFilter, SearchIndex } from "../index/search-index.js";
+import type { Hit, HybridCandidate, QueryFilter, SearchIndex } from "../index/search-index.js";
 import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import type { PageTokens } from "./page-token.js";
@@ -15,6 +15,7 @@ import type { FilterParams, SortOrder } from "./request-rules.js";
 import { RULES, requireText, resolveFilter, resolveLimit, resolveSort } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 import { sortWindow } from "./sort-order.js";
+import { MATCH_FLOOR, MATCH_WINDOW } from "./summary/match-floor.js";
 import type { Summarizer } from "./summary/summarizer.js";
 
 /** What search needs from the rest of the system. */
@@ -84,21 +85,84 @@ export class SearchCore {
     const vector = queryVector(this.deps.embedder, subject, signal);
     const text = keywordText(subject);
     const alpha = alphaFor(text, this.deps);
-    const hits = await this.ordered(sort, offset, limit, (page) =>
+    const { hits, matched } = await this.scoredHybrid(sort, offset, limit, (page) =>
       this.deps.index.hybrid({ text, vector, alpha, ...page, fields: "result", filter }, signal),
     );
     const out = paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
+    // The summary groups the matched results by their stored vectors (one read of the page's ids).
+    const matchedIds = out.hits.filter((h) => h.score >= MATCH_FLOOR).map((h) => h.post.id);
+    const [stored, queryVec] = await Promise.all([
+      matchedIds.length > 0 ? this.deps.index.getIndexed(matchedIds, signal) : Promise.resolve([]),
+      vector,
+    ]);
+    const vectors = new Map(stored.map((p) => [p.id, p.vector]));
     const summary = await this.deps.summarizer.summarize(
       query,
-      out.hits.map((h) => ({
-        title: h.post.title,
-        content: h.post.content,
-        subforum: h.post.subforum,
-        relevance: h.score,
-      })),
+      out.hits.map((h) => {
+        const v = vectors.get(h.post.id);
+        return {
+          title: h.post.title,
+          content: h.post.content,
+          subforum: h.post.subforum,
+          relevance: h.score,
+          created: h.post.created,
+          sentiment: h.post.sentiment,
+          ...(v !== undefined ? { vector: v } : {}),
+        };
+      }),
       signal,
+      { ...matched, queryVector: queryVec },
     );
     return { ...out, summary };
+  }
+
+  /**
+   * The hybrid hits from `offset` on, as {@link ordered} gives them, and how many fused candidates
+   * reach the summary's match floor. On a relevance page the index scores up to
+   * {@link MATCH_WINDOW} candidates from `offset` and reads only the page's posts (`choose`); the
+   * candidates before `offset` all score at least as high, so they count when any here matches.
+   * On a sorted page the sort window's hits are counted.
+   */
+  private async scoredHybrid(
+    sort: SortOrder,
+    offset: number,
+    limit: number,
+    run: (page: {
+      limit: number;
+      offset: number;
+      choose?: (page: readonly HybridCandidate[]) => readonly HybridCandidate[];
+    }) => Promise<Hit[]>,
+  ): Promise<{ hits: Hit[]; matched: { matched: number; matchedAtLeast: boolean } }> {
+    const count = (scores: readonly number[], asked: number, before: number) => {
+      const n = scores.filter((s) => s >= MATCH_FLOOR).length;
+      return {
+        matched: n > 0 ? before + n : 0,
+        matchedAtLeast: n > 0 && n === scores.length && scores.length >= asked,
+      };
+    };
+    if (sort !== "relevance") {
+      const window = await run({ limit: RULES.sortWindow, offset: 0 });
+      const hits = sortWindow(window, sort).slice(offset, offset + limit + 1);
+      return {
+        hits,
+        matched: count(
+          window.map((h) => h.score),
+          RULES.sortWindow,
+          0,
+        ),
+      };
+    }
+    const asked = Math.max(limit + 1, MATCH_WINDOW);
+    let scores: number[] = [];
+    const hits = await run({
+      limit: asked,
+      offset,
+      choose: (page) => {
+        scores = page.map((c) => c.score);
+        return page.slice(0, limit + 1);
+      },
+    });
+    return { hits, matched: count(scores, asked, offset) };
   }
 
   /** Pure embedding similarity, optionally within an inclusive range of UTC days and other filters. */

@@ -43,7 +43,7 @@ import { loadConfig } from "../../src/config.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
 import { shorten, shortenPlain } from "../../src/core/snippet.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
 import { cachedEmbedder } from "../../src/enrich/query-cache.js";
 import { openSearchIndex } from "../../src/index/open-index.js";

@@ -17,7 +17,7 @@ import { searchService } from "../../src/api/search.js";
 import { loadConfig } from "../../src/config.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import { createEmbedder } from "../../src/enrich/create-embedder.js";
 import { cachedEmbedder } from "../../src/enrich/query-cache.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";

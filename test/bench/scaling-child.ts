@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { loadConfig } from "../../src/config.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import { cachedEmbedder } from "../../src/enrich/query-cache.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { openSearchIndex } from "../../src/index/open-index.js";

@@ -21,7 +21,7 @@ import { searchService } from "../../src/api/search.js";
 import { loadConfig } from "../../src/config.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import { candidateDepth, fuse } from "../../src/index/fusion.js";
 import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";

@@ -13,7 +13,7 @@
  * in this process with the same embedder, index configuration and arguments as SearchCore.
  */
 import { loadConfig } from "../../src/config.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { BackendTarget } from "./backends.js";
 import { indexFor } from "./backends.js";

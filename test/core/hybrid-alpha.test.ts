@@ -14,7 +14,7 @@ import { alphaFor, wordCount } from "../../src/core/hybrid-alpha.js";
 import { LeadsCore } from "../../src/core/leads.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import type { HybridQuery } from "../../src/index/search-index.js";

@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { keywordText } from "../../src/core/keyword-text.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import { SearchCore } from "../../src/core/search.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";

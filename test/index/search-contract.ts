@@ -12,7 +12,7 @@ import { LeadsCore } from "../../src/core/leads.js";
 import { PageTokens } from "../../src/core/page-token.js";
 import type { FilterParams } from "../../src/core/request-rules.js";
 import { SearchCore } from "../../src/core/search.js";
-import { createExtractiveSummarizer } from "../../src/core/summary/extractive.js";
+import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import type { EnrichedPost } from "../../src/model/post.js";

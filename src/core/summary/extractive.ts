@@ -1,5 +1,6 @@
 /**
- * The default ai_summary: extractive, not generated. It scores every sentence of the top
+ * The earlier ai_summary, kept for the evaluation's side-by-side table of old and new summaries
+ * (test/eval/sections/summary.ts) and its tests: extractive, not generated. It scores every sentence of the top
  * results by query-term overlap (weighted by how rare the term is among the results) plus the
  * result's rank, then picks up to three with maximal marginal relevance so they do not repeat
  * each other, and frames them with one opening sentence naming where the discussion happens.
@@ -9,9 +10,9 @@
  * embedding similarity keeps it under a millisecond, which the search latency budget needs.
  */
 import { querySubject } from "../query-subject.js";
-import type { Summarizer, SummaryInput } from "./summarizer.js";
+import type { SummaryInput } from "./summarizer.js";
 import { noMatchSummary } from "./summarizer.js";
-import { jaccard, sentences, terms } from "./text-units.js";
+import { jaccard, quoted as quote, sentences, terms } from "./text-units.js";
 
 /** How many results are read for sentences. */
 const RESULTS_READ = 8;
@@ -190,20 +191,6 @@ export function isQuestion(text: string): boolean {
 }
 
 /**
- * The sentence in quotes as written, but for a closing "." or "!" (the summary's own sentence
- * ends there) and repeated question marks. A title that asks with no mark gets none: a quote
- * that added one would misquote it.
- */
-function quote(text: string): string {
-  const t = text
-    .trim()
-    .replace(/["“”]/g, "'")
-    .replace(/[.!]+$/, "")
-    .replace(/\?{2,}$/, "?");
-  return `"${t}"`;
-}
-
-/**
  * Lead-ins for the first, second and third post quoted, as statements and as questions: most forum
  * posts ask, and "One post says: 'How do I set a price'" misreported a question as a claim.
  */
@@ -273,14 +260,4 @@ export function extractiveSummary(
     return `${opening} The closest are ${titles.join(" and ")}.`;
   }
   return [opening, ...framed(chosen)].join(" ");
-}
-
-/** The extractive summarizer. */
-export function createExtractiveSummarizer(): Summarizer {
-  return {
-    kind: "extractive",
-    async summarize(query, results) {
-      return extractiveSummary(query, results);
-    },
-  };
 }

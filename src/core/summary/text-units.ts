@@ -12,13 +12,18 @@ const STOP = new Set(
   ).split(" "),
 );
 
-/** Splits text into candidate sentences (trimmed, URLs and markdown noise removed). */
-export function sentences(text: string): string[] {
-  const clean = text
+/** Text with URLs and markdown noise removed and white space collapsed, as sentences are cut from it. */
+export function cleanText(text: string): string {
+  return text
     .replace(/https?:\/\/\S+/g, " ")
     .replace(/[*_`#>|]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/** Splits text into candidate sentences (trimmed, URLs and markdown noise removed). */
+export function sentences(text: string): string[] {
+  const clean = cleanText(text);
   if (clean === "") return [];
   return clean
     .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/)
@@ -36,15 +41,26 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Content terms of a text: lower-cased, stop words dropped, stemmed. */
-export function terms(text: string): string[] {
-  const out: string[] = [];
+/** A content word as written (lower-cased) and its stem. */
+export interface TermToken {
+  word: string;
+  stem: string;
+}
+
+/** Content words of a text in order, each with its stem: labels show the word, matching uses the stem. */
+export function termTokens(text: string): TermToken[] {
+  const out: TermToken[] = [];
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}][\p{L}\p{N}'+-]*/gu)) {
     const w = m[0].replace(/'s$/, "");
     if (w.length < 2 || STOP.has(w)) continue;
-    out.push(stem(w));
+    out.push({ word: w, stem: stem(w) });
   }
   return out;
+}
+
+/** Content terms of a text: lower-cased, stop words dropped, stemmed. */
+export function terms(text: string): string[] {
+  return termTokens(text).map((t) => t.stem);
 }
 
 /** Jaccard similarity of two term sets. */
@@ -53,4 +69,18 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   let inter = 0;
   for (const t of a) if (b.has(t)) inter++;
   return inter / (a.size + b.size - inter);
+}
+
+/**
+ * A sentence in double quotes as written, but for a closing "." or "!" (the summary's own sentence
+ * ends there), repeated question marks, and its own double quotes made single. A title that asks
+ * with no mark gets none: a quote that added one would misquote it.
+ */
+export function quoted(text: string): string {
+  const t = text
+    .trim()
+    .replace(/["“”]/g, "'")
+    .replace(/[.!]+$/, "")
+    .replace(/\?{2,}$/, "?");
+  return `"${t}"`;
 }
