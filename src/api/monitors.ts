@@ -1,13 +1,20 @@
 /**
  * MonitorService handlers: map the request to the monitors domain (monitors-core.ts) and the
  * result back. The caller's account owns what it creates; its plan sets how many monitors may be
- * active. TestMonitor and WatchMonitor answer unimplemented until they are built.
+ * active. TestMonitor is a dry run (monitor-dry-run.ts). WatchMonitor answers unimplemented until
+ * it is built.
  */
-import { create } from "@bufbuild/protobuf";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { create, fromJson } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { PostFilter } from "../../gen/threadsight/v1/filter_pb.js";
 import { PostFilterSchema } from "../../gen/threadsight/v1/filter_pb.js";
-import type { Monitor, MonitorService, MonitorSettings } from "../../gen/threadsight/v1/monitors_pb.js";
+import type {
+  Monitor,
+  MonitorService,
+  MonitorSettings,
+  TestMonitorRequest,
+} from "../../gen/threadsight/v1/monitors_pb.js";
 import {
   CreateMonitorResponseSchema,
   DeleteMonitorResponseSchema,
@@ -16,10 +23,12 @@ import {
   ListDeliveriesResponseSchema,
   ListMonitorsResponseSchema,
   MonitorChannelSchema,
+  MonitorEventSchema,
   MonitorSchema,
   MonitorSettingsSchema,
   RedeliverEventResponseSchema,
   RotateMonitorSecretResponseSchema,
+  TestMonitorResponseSchema,
   UpdateMonitorResponseSchema,
 } from "../../gen/threadsight/v1/monitors_pb.js";
 import { CALLER } from "../auth/context.js";
@@ -29,9 +38,10 @@ import type { FilterParams } from "../core/request-rules.js";
 import { AppError } from "../errors/app-error.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
 import { findPlan } from "../limits/plan-catalog.js";
+import type { MonitorDryRun } from "../monitors/monitor-dry-run.js";
 import { emptyFilter } from "../monitors/monitor-filters.js";
 import type { ChannelSpec, MonitorKind, MonitorSpec, StoredMonitor } from "../monitors/monitor-spec.js";
-import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE } from "../monitors/monitor-spec.js";
+import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE, validateSpec } from "../monitors/monitor-spec.js";
 import type { MonitorPosition } from "../monitors/monitor-store.js";
 import type { MonitorsCore, Owner } from "../monitors/monitors-core.js";
 import { timestamp } from "./timestamps.js";
@@ -185,13 +195,54 @@ function applyMask(
   return next;
 }
 
+/** The monitor a TestMonitor request names: a saved one, or one given inline. */
+async function testedMonitor(core: MonitorsCore, o: Owner, req: TestMonitorRequest): Promise<StoredMonitor> {
+  if (req.monitorId !== "" && req.monitor !== undefined)
+    throw new AppError("INVALID_ARGUMENT", "give monitor_id or monitor, not both", { field: "monitor" });
+  if (req.monitorId !== "") return core.get(o, req.monitorId);
+  if (req.monitor === undefined)
+    throw new AppError("MISSING_FIELD", "monitor_id or monitor is required", { field: "monitor_id" });
+  // An unsaved monitor is checked like a create, without its channels (nothing is sent).
+  const spec = { ...specOf(req.monitor), channels: [], paused: false };
+  validateSpec(spec);
+  return {
+    ...spec,
+    id: "",
+    accountId: o.accountId,
+    pausedReason: "",
+    secret: "",
+    previousSecret: "",
+    previousSecretUntil: 0,
+    created: 0,
+    updated: 0,
+  };
+}
+
 /** Creates the MonitorService implementation. */
 export function monitorService(
   core: MonitorsCore,
   catalog: PlanCatalog,
   pageTokens: PageTokens,
+  dryRun: MonitorDryRun,
 ): Partial<ServiceImpl<typeof MonitorService>> {
   return {
+    async testMonitor(req, ctx) {
+      const monitor = await testedMonitor(core, owner(ctx, catalog), req);
+      const out = await dryRun.run(monitor, req.days, req.limit, ctx.signal);
+      const now = new Date().toISOString();
+      return create(TestMonitorResponseSchema, {
+        events: out.events.map((e) =>
+          fromJson(MonitorEventSchema, {
+            id: "",
+            monitor_id: monitor.id,
+            create_time: now,
+            ...(JSON.parse(e.payload) as JsonObject),
+          }),
+        ),
+        scanned: out.scanned,
+        matched: out.matched,
+      });
+    },
     async createMonitor(req, ctx) {
       const { monitor, secret } = await core.create(owner(ctx, catalog), specOf(req.monitor));
       return create(CreateMonitorResponseSchema, { monitor: monitorMessage(monitor), signingSecret: secret });
