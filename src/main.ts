@@ -36,6 +36,7 @@ import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import type { Limits } from "./limits/open-limits.js";
 import { openLimits } from "./limits/open-limits.js";
 import { DeliveryWorker } from "./monitors/delivery-worker.js";
+import { MonitorDryRun } from "./monitors/monitor-dry-run.js";
 import { monitorPercolator } from "./monitors/monitor-percolator.js";
 import type { MonitorStore } from "./monitors/monitor-store.js";
 import { MonitorsCore } from "./monitors/monitors-core.js";
@@ -186,7 +187,16 @@ export async function createService(config: Config, logger: Logger, options: Ser
           new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha }),
         ),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
-        monitors: monitorService(new MonitorsCore(monitorStore), limits.catalog, pageTokens),
+        monitors: monitorService(
+          new MonitorsCore(monitorStore),
+          limits.catalog,
+          pageTokens,
+          new MonitorDryRun({
+            index,
+            embedder,
+            alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha },
+          }),
+        ),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () =>

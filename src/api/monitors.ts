@@ -1,11 +1,20 @@
 /**
  * MonitorService handlers: map the request to the monitors domain (monitors-core.ts) and the
  * result back. The caller's account owns what it creates; its plan sets how many monitors may be
- * active. TestMonitor and WatchMonitor answer unimplemented until they are built.
+ * active. TestMonitor is a dry run (monitor-dry-run.ts). WatchMonitor answers unimplemented until
+ * it is built.
  */
-import { create } from "@bufbuild/protobuf";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { create, fromJson } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { Monitor, MonitorService, MonitorSettings } from "../../gen/threadsight/v1/monitors_pb.js";
+import type { PostFilter } from "../../gen/threadsight/v1/filter_pb.js";
+import { PostFilterSchema } from "../../gen/threadsight/v1/filter_pb.js";
+import type {
+  Monitor,
+  MonitorService,
+  MonitorSettings,
+  TestMonitorRequest,
+} from "../../gen/threadsight/v1/monitors_pb.js";
 import {
   CreateMonitorResponseSchema,
   DeleteMonitorResponseSchema,
@@ -14,20 +23,26 @@ import {
   ListDeliveriesResponseSchema,
   ListMonitorsResponseSchema,
   MonitorChannelSchema,
+  MonitorEventSchema,
   MonitorSchema,
   MonitorSettingsSchema,
   RedeliverEventResponseSchema,
   RotateMonitorSecretResponseSchema,
+  TestMonitorResponseSchema,
   UpdateMonitorResponseSchema,
 } from "../../gen/threadsight/v1/monitors_pb.js";
 import { CALLER } from "../auth/context.js";
 import type { PageTokens } from "../core/page-token.js";
 import { requestFingerprint } from "../core/page-token.js";
+import type { FilterParams } from "../core/request-rules.js";
 import { AppError } from "../errors/app-error.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
 import { findPlan } from "../limits/plan-catalog.js";
+import type { MonitorDryRun } from "../monitors/monitor-dry-run.js";
+import { emptyFilter } from "../monitors/monitor-filters.js";
 import type { ChannelSpec, MonitorKind, MonitorSpec, StoredMonitor } from "../monitors/monitor-spec.js";
-import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE } from "../monitors/monitor-spec.js";
+import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE, validateSpec } from "../monitors/monitor-spec.js";
+import type { MonitorPosition } from "../monitors/monitor-store.js";
 import type { MonitorsCore, Owner } from "../monitors/monitors-core.js";
 import { timestamp } from "./timestamps.js";
 
@@ -36,24 +51,7 @@ const PAGE_DEFAULT = 20;
 const PAGE_MAX = 100;
 
 /** Fields of MonitorSettings an update_mask may name. */
-const MASKABLE = [
-  "name",
-  "kind",
-  "query",
-  "min_relevance",
-  "min_score",
-  "lead_types",
-  "sources",
-  "subforums",
-  "exclude_subforums",
-  "authors",
-  "min_upvotes",
-  "min_comments",
-  "sentiments",
-  "channels",
-  "paused",
-] as const;
-type Maskable = (typeof MASKABLE)[number];
+const MASKABLE = ["name", "kind", "query", "min_relevance", "min_score", "filter", "channels", "paused"] as const;
 
 function owner(ctx: HandlerContext, catalog: PlanCatalog): Owner {
   const caller = ctx.values.get(CALLER);
@@ -74,6 +72,29 @@ function pageSize(v: number | undefined): number {
   return v;
 }
 
+function badToken(): AppError {
+  return new AppError("INVALID_ARGUMENT", "page_token is not a token this service issued; start again without it", {
+    field: "page_token",
+  });
+}
+
+/** The monitor a ListMonitors token continues after ("<created>.<id>"). */
+function positionOf(key: string | undefined): MonitorPosition | undefined {
+  if (key === undefined) return undefined;
+  const dot = key.indexOf(".");
+  const created = Number(key.slice(0, dot));
+  if (dot < 1 || !Number.isSafeInteger(created)) throw badToken();
+  return { created, id: key.slice(dot + 1) };
+}
+
+/** The attempt a ListDeliveries token continues after (its row number). */
+function attemptOf(key: string | undefined): number | undefined {
+  if (key === undefined) return undefined;
+  const id = Number(key);
+  if (!Number.isSafeInteger(id) || id < 1) throw badToken();
+  return id;
+}
+
 function channelsOf(s: MonitorSettings): ChannelSpec[] {
   return s.channels.map((c) => ({
     type: c.type as ChannelSpec["type"],
@@ -81,6 +102,23 @@ function channelsOf(s: MonitorSettings): ChannelSpec[] {
     email: c.email,
     emailMode: (c.emailMode === "" ? "instant" : c.emailMode) as ChannelSpec["emailMode"],
   }));
+}
+
+/** A PostFilter message as the filter rules read it (absent: restricts nothing). */
+function filterParams(f: PostFilter | undefined): FilterParams {
+  if (f === undefined) return emptyFilter();
+  return {
+    startDate: f.startDate,
+    endDate: f.endDate,
+    sources: [...f.sources],
+    subforums: [...f.subforums],
+    excludeSubforums: [...f.excludeSubforums],
+    authors: [...f.authors],
+    ...(f.minUpvotes !== undefined ? { minUpvotes: f.minUpvotes } : {}),
+    ...(f.minComments !== undefined ? { minComments: f.minComments } : {}),
+    sentiments: [...f.sentiments],
+    leadTypes: [...f.leadTypes],
+  };
 }
 
 /** The spec a settings message describes, defaults filled in. */
@@ -92,14 +130,7 @@ export function specOf(s: MonitorSettings | undefined): MonitorSpec {
     query: s.query,
     minRelevance: s.minRelevance ?? DEFAULT_MIN_RELEVANCE,
     minScore: s.minScore ?? DEFAULT_MIN_SCORE,
-    leadTypes: [...s.leadTypes],
-    sources: [...s.sources],
-    subforums: [...s.subforums],
-    excludeSubforums: [...s.excludeSubforums],
-    authors: [...s.authors],
-    minUpvotes: s.minUpvotes,
-    minComments: s.minComments,
-    sentiments: [...s.sentiments],
+    filter: filterParams(s.filter),
     channels: channelsOf(s),
     paused: s.paused,
   };
@@ -114,14 +145,15 @@ export function monitorMessage(m: StoredMonitor): Monitor {
     query: m.query,
     minRelevance: m.minRelevance,
     minScore: m.minScore,
-    leadTypes: m.leadTypes,
-    sources: m.sources,
-    subforums: m.subforums,
-    excludeSubforums: m.excludeSubforums,
-    authors: m.authors,
-    ...(m.minUpvotes !== undefined ? { minUpvotes: m.minUpvotes } : {}),
-    ...(m.minComments !== undefined ? { minComments: m.minComments } : {}),
-    sentiments: m.sentiments,
+    filter: create(PostFilterSchema, {
+      ...m.filter,
+      sources: [...m.filter.sources],
+      subforums: [...m.filter.subforums],
+      excludeSubforums: [...m.filter.excludeSubforums],
+      authors: [...m.filter.authors],
+      sentiments: [...m.filter.sentiments],
+      leadTypes: [...m.filter.leadTypes],
+    }),
     channels: m.channels.map((c) =>
       create(MonitorChannelSchema, {
         type: c.type,
@@ -159,10 +191,31 @@ function applyMask(
     }
     const key = path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()) as keyof MonitorSpec;
     (next as unknown as Record<string, unknown>)[key] = given[key];
-    if ((path as Maskable) === "min_upvotes") next.minUpvotes = settings?.minUpvotes;
-    if ((path as Maskable) === "min_comments") next.minComments = settings?.minComments;
   }
   return next;
+}
+
+/** The monitor a TestMonitor request names: a saved one, or one given inline. */
+async function testedMonitor(core: MonitorsCore, o: Owner, req: TestMonitorRequest): Promise<StoredMonitor> {
+  if (req.monitorId !== "" && req.monitor !== undefined)
+    throw new AppError("INVALID_ARGUMENT", "give monitor_id or monitor, not both", { field: "monitor" });
+  if (req.monitorId !== "") return core.get(o, req.monitorId);
+  if (req.monitor === undefined)
+    throw new AppError("MISSING_FIELD", "monitor_id or monitor is required", { field: "monitor_id" });
+  // An unsaved monitor is checked like a create, without its channels (nothing is sent).
+  const spec = { ...specOf(req.monitor), channels: [], paused: false };
+  validateSpec(spec);
+  return {
+    ...spec,
+    id: "",
+    accountId: o.accountId,
+    pausedReason: "",
+    secret: "",
+    previousSecret: "",
+    previousSecretUntil: 0,
+    created: 0,
+    updated: 0,
+  };
 }
 
 /** Creates the MonitorService implementation. */
@@ -170,8 +223,26 @@ export function monitorService(
   core: MonitorsCore,
   catalog: PlanCatalog,
   pageTokens: PageTokens,
+  dryRun: MonitorDryRun,
 ): Partial<ServiceImpl<typeof MonitorService>> {
   return {
+    async testMonitor(req, ctx) {
+      const monitor = await testedMonitor(core, owner(ctx, catalog), req);
+      const out = await dryRun.run(monitor, req.days, req.limit, ctx.signal);
+      const now = new Date().toISOString();
+      return create(TestMonitorResponseSchema, {
+        events: out.events.map((e) =>
+          fromJson(MonitorEventSchema, {
+            id: "",
+            monitor_id: monitor.id,
+            create_time: now,
+            ...(JSON.parse(e.payload) as JsonObject),
+          }),
+        ),
+        scanned: out.scanned,
+        matched: out.matched,
+      });
+    },
     async createMonitor(req, ctx) {
       const { monitor, secret } = await core.create(owner(ctx, catalog), specOf(req.monitor));
       return create(CreateMonitorResponseSchema, { monitor: monitorMessage(monitor), signingSecret: secret });
@@ -185,11 +256,16 @@ export function monitorService(
       const o = owner(ctx, catalog);
       const size = pageSize(req.pageSize);
       const fingerprint = requestFingerprint(["monitors", o.accountId]);
-      const offset = pageTokens.decode(req.pageToken, fingerprint, 0);
-      const rows = await core.list(o, offset, size + 1);
+      const after = positionOf(pageTokens.decodeAfter(req.pageToken, fingerprint));
+      const rows = await core.list(o, after, size + 1);
+      const page = rows.slice(0, size);
+      const last = page.at(-1);
       return create(ListMonitorsResponseSchema, {
-        monitors: rows.slice(0, size).map(monitorMessage),
-        nextPageToken: rows.length > size ? pageTokens.encode(offset + size, fingerprint) : "",
+        monitors: page.map(monitorMessage),
+        nextPageToken:
+          rows.length > size && last !== undefined
+            ? pageTokens.encodeAfter(`${last.created}.${last.id}`, fingerprint)
+            : "",
       });
     },
     async updateMonitor(req, ctx) {
@@ -214,10 +290,12 @@ export function monitorService(
       const o = owner(ctx, catalog);
       const size = pageSize(req.pageSize);
       const fingerprint = requestFingerprint(["deliveries", o.accountId, req.monitorId, req.status]);
-      const offset = pageTokens.decode(req.pageToken, fingerprint, 0);
-      const rows = await core.attempts(o, req.monitorId, req.status, offset, size + 1);
+      const before = attemptOf(pageTokens.decodeAfter(req.pageToken, fingerprint));
+      const rows = await core.attempts(o, req.monitorId, req.status, before, size + 1);
+      const page = rows.slice(0, size);
+      const last = page.at(-1);
       return create(ListDeliveriesResponseSchema, {
-        deliveries: rows.slice(0, size).map((a) =>
+        deliveries: page.map((a) =>
           create(DeliverySchema, {
             eventId: a.eventId,
             monitorId: a.monitorId,
@@ -230,7 +308,8 @@ export function monitorService(
             error: a.error,
           }),
         ),
-        nextPageToken: rows.length > size ? pageTokens.encode(offset + size, fingerprint) : "",
+        nextPageToken:
+          rows.length > size && last !== undefined ? pageTokens.encodeAfter(String(last.id), fingerprint) : "",
       });
     },
     async redeliverEvent(req, ctx) {

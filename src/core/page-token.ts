@@ -42,9 +42,8 @@ export class PageTokens {
     return `${payload}.${this.mac(payload).toString("base64url")}`;
   }
 
-  /** Decodes a token to its offset (0 for ""), refusing forged tokens, other requests' tokens and out-of-range offsets. */
-  decode(token: string, fingerprint: string, limit: number): number {
-    if (token === "") return 0;
+  /** Checks the signature and shape of a token, returning its payload object. */
+  private verified(token: string): { o?: unknown; a?: unknown; f?: unknown } {
     const [payload, signature, extra] = token.split(".");
     if (payload === undefined || signature === undefined || extra !== undefined) throw notIssued();
     const given = Buffer.from(signature, "base64url");
@@ -56,9 +55,13 @@ export class PageTokens {
     } catch {
       parsed = undefined;
     }
-    const p = parsed as { o?: unknown; f?: unknown } | undefined;
-    if (p === undefined || typeof p !== "object" || p === null || !Number.isInteger(p.o) || typeof p.f !== "string")
-      throw notIssued();
+    if (typeof parsed !== "object" || parsed === null) throw notIssued();
+    const p = parsed as { o?: unknown; a?: unknown; f?: unknown };
+    if (typeof p.f !== "string") throw notIssued();
+    return p;
+  }
+
+  private checkFingerprint(p: { f?: unknown }, fingerprint: string): void {
     if (p.f !== fingerprint) {
       throw new AppError(
         "INVALID_ARGUMENT",
@@ -66,6 +69,14 @@ export class PageTokens {
         { field: "page_token" },
       );
     }
+  }
+
+  /** Decodes a token to its offset (0 for ""), refusing forged tokens, other requests' tokens and out-of-range offsets. */
+  decode(token: string, fingerprint: string, limit: number): number {
+    if (token === "") return 0;
+    const p = this.verified(token);
+    if (!Number.isInteger(p.o)) throw notIssued();
+    this.checkFingerprint(p, fingerprint);
     const offset = p.o as number;
     if (offset < 0 || offset + limit > RULES.pagingDepthMax) {
       throw new AppError("OUT_OF_RANGE", `paging is limited to the first ${RULES.pagingDepthMax} results`, {
@@ -73,5 +84,24 @@ export class PageTokens {
       });
     }
     return offset;
+  }
+
+  /**
+   * Encodes a keyset token: the next page starts after the row whose sort key is `after`. Lists
+   * stored in a table page this way, to any depth, and rows written between two pages neither
+   * shift the next page (no gap, no repeat) nor need an offset.
+   */
+  encodeAfter(after: string, fingerprint: string): string {
+    const payload = Buffer.from(JSON.stringify({ a: after, f: fingerprint })).toString("base64url");
+    return `${payload}.${this.mac(payload).toString("base64url")}`;
+  }
+
+  /** Decodes a keyset token to the key it continues after; undefined for "" (the first page). */
+  decodeAfter(token: string, fingerprint: string): string | undefined {
+    if (token === "") return undefined;
+    const p = this.verified(token);
+    if (typeof p.a !== "string") throw notIssued();
+    this.checkFingerprint(p, fingerprint);
+    return p.a;
   }
 }

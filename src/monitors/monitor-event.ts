@@ -15,11 +15,13 @@ import type { StoredEvent } from "./monitor-store.js";
 
 /** What wrote the post. */
 export type EventOrigin = "ingest" | "sync" | "reenrich";
+/** The origin of a payload: a write, or "test" for what TestMonitor shows without storing it. */
+export type PayloadOrigin = EventOrigin | "test";
 
 const JSON_OPTIONS = { useProtoFieldName: true, alwaysEmitImplicit: true } as const;
 
 /** The stored part of an event, as JSON text. */
-export function eventPayload(match: MonitorMatch, origin: EventOrigin): string {
+export function eventPayload(match: MonitorMatch, origin: PayloadOrigin): string {
   const { post, monitor } = match;
   const result = create(SemanticSearchResultSchema, {
     id: post.id,

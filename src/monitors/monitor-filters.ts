@@ -1,19 +1,39 @@
 /**
- * The filters every monitor kind shares (sources, subforums, authors, votes, comments,
- * sentiment, lead types), with the names the search requests use.
+ * A monitor's filter is a PostFilter, resolved by the search side's rules (resolveFilter) into
+ * the QueryFilter the engines read, and checked per post with the same meaning
+ * (passesQueryFilter). Only the field paths of errors differ: they start at the monitor.
  */
-import type { EnrichedPost } from "../model/post.js";
-import type { MonitorSpec } from "./monitor-spec.js";
+import type { FilterParams } from "../core/request-rules.js";
+import { resolveFilter } from "../core/request-rules.js";
+import { AppError } from "../errors/app-error.js";
+import type { QueryFilter } from "../index/search-index.js";
 
-/** True when the post passes the monitor's common filters. */
-export function passesFilters(m: MonitorSpec, p: EnrichedPost): boolean {
-  if (m.sources.length > 0 && !m.sources.includes(p.source)) return false;
-  if (m.subforums.length > 0 && !m.subforums.includes(p.subforum)) return false;
-  if (m.excludeSubforums.includes(p.subforum)) return false;
-  if (m.authors.length > 0 && !m.authors.includes(p.author)) return false;
-  if (m.minUpvotes !== undefined && p.upvotes < m.minUpvotes) return false;
-  if (m.minComments !== undefined && p.comments < m.minComments) return false;
-  if (m.sentiments.length > 0 && !m.sentiments.includes(p.sentiment)) return false;
-  if (m.leadTypes.length > 0 && !m.leadTypes.includes(p.leadType)) return false;
-  return true;
+/** A PostFilter that restricts nothing. */
+export function emptyFilter(): FilterParams {
+  return {
+    startDate: "",
+    endDate: "",
+    sources: [],
+    subforums: [],
+    excludeSubforums: [],
+    authors: [],
+    sentiments: [],
+    leadTypes: [],
+  };
+}
+
+/**
+ * The monitor's filter as a QueryFilter. `prefix` is where the monitor sits in the request
+ * ("monitor"), so an error names e.g. `monitor.filter.sentiments[0]`.
+ * @throws AppError from resolveFilter, its field path and message prefixed.
+ */
+export function resolveMonitorFilter(filter: FilterParams, prefix = "monitor"): QueryFilter {
+  try {
+    return resolveFilter(filter);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.metadata.field === undefined) throw err;
+    const field = err.metadata.field;
+    const message = err.message.startsWith(field) ? `${prefix}.${err.message}` : err.message;
+    throw new AppError(err.kind, message, { ...err.metadata, field: `${prefix}.${field}` }, { cause: err });
+  }
 }

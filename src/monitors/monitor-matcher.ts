@@ -13,6 +13,8 @@
 import type { HybridAlphas } from "../core/hybrid-alpha.js";
 import { alphaFor } from "../core/hybrid-alpha.js";
 import { keywordText } from "../core/keyword-text.js";
+import { passesQueryFilter } from "../core/post-filter.js";
+import type { QueryFilter } from "../index/search-index.js";
 import type { IndexedPost } from "../model/post.js";
 import type { KeywordNode } from "./keyword-ast.js";
 import { KeywordIndex } from "./keyword-index.js";
@@ -20,7 +22,7 @@ import type { KeywordSubject } from "./keyword-match.js";
 import { keywordSubject, matchedTerms } from "./keyword-match.js";
 import { parseKeywords } from "./keyword-parser.js";
 import { wordsOf } from "./keyword-words.js";
-import { passesFilters } from "./monitor-filters.js";
+import { resolveMonitorFilter } from "./monitor-filters.js";
 import type { StoredMonitor } from "./monitor-spec.js";
 
 /** One post matched by one monitor, and why. */
@@ -38,6 +40,7 @@ const MIN_COVERAGE_WORD = 3;
 
 interface VectorMonitor {
   monitor: StoredMonitor;
+  filter: QueryFilter;
   alpha: number;
   words: string[];
 }
@@ -64,7 +67,10 @@ export class MonitorMatcher {
   /** Row-major, one row of `dimensions` per vector monitor. */
   private readonly matrix: Float32Array;
   private readonly keywords = new KeywordIndex();
-  private readonly keywordMonitors = new Map<string, { monitor: StoredMonitor; ast: KeywordNode }>();
+  private readonly keywordMonitors = new Map<
+    string,
+    { monitor: StoredMonitor; filter: QueryFilter; ast: KeywordNode }
+  >();
 
   /**
    * @param queryVectors the embedded query of every search and leads monitor, by monitor id
@@ -81,10 +87,11 @@ export class MonitorMatcher {
       if (m.kind === "keywords") {
         const ast = parseKeywords(m.query);
         this.keywords.add(m.id, ast);
-        this.keywordMonitors.set(m.id, { monitor: m, ast });
+        this.keywordMonitors.set(m.id, { monitor: m, filter: resolveMonitorFilter(m.filter), ast });
       } else if (queryVectors.has(m.id)) {
         this.vectorMonitors.push({
           monitor: m,
+          filter: resolveMonitorFilter(m.filter),
           alpha: alphaFor(keywordText(m.query), alphas),
           words: coverageWords(m.query),
         });
@@ -122,7 +129,7 @@ export class MonitorMatcher {
           // Upper bound with full coverage: most monitors stop here without touching words.
           if (vm.alpha * cosines[j]! + (1 - vm.alpha) < mon.minRelevance) continue;
           if (mon.kind === "leads" && (post.leadType === "" || post.leadScore < mon.minScore)) continue;
-          if (!passesFilters(mon, post)) continue;
+          if (!passesQueryFilter(vm.filter, post)) continue;
           const relevance = monitorRelevance(cosines[j]!, vm.alpha, vm.words, s);
           if (relevance >= mon.minRelevance) out.push({ monitor: mon, post, relevance, matchedTerms: [] });
         }
@@ -130,7 +137,7 @@ export class MonitorMatcher {
       if (this.keywordMonitors.size > 0) {
         for (const id of this.keywords.match(s)) {
           const km = this.keywordMonitors.get(id)!;
-          if (!passesFilters(km.monitor, post)) continue;
+          if (!passesQueryFilter(km.filter, post)) continue;
           out.push({ monitor: km.monitor, post, relevance: 1, matchedTerms: matchedTerms(km.ast, s) });
         }
       }

@@ -2,9 +2,10 @@
  * A monitor as the domain sees it: what its owner sets (MonitorSpec), what the store keeps
  * besides (StoredMonitor), and the validation of a spec, whose errors name the field and rule.
  */
+import type { FilterParams } from "../core/request-rules.js";
 import { AppError } from "../errors/app-error.js";
-import { LEAD_TYPES, SENTIMENT_LABELS } from "../model/post.js";
 import { KeywordSyntaxError, parseKeywords } from "./keyword-parser.js";
+import { resolveMonitorFilter } from "./monitor-filters.js";
 
 /** The kinds of monitor. */
 export const MONITOR_KINDS = ["search", "leads", "keywords"] as const;
@@ -22,8 +23,6 @@ export const DEFAULT_MIN_RELEVANCE = 0.5;
 export const DEFAULT_MIN_SCORE = 50;
 /** Most channels per monitor. */
 export const MAX_CHANNELS = 5;
-/** Most values in one list filter. */
-export const MAX_FILTER_VALUES = 20;
 
 /** One destination. */
 export interface ChannelSpec {
@@ -40,14 +39,8 @@ export interface MonitorSpec {
   query: string;
   minRelevance: number;
   minScore: number;
-  leadTypes: string[];
-  sources: string[];
-  subforums: string[];
-  excludeSubforums: string[];
-  authors: string[];
-  minUpvotes: number | undefined;
-  minComments: number | undefined;
-  sentiments: string[];
+  /** Which posts the monitor considers: a PostFilter, as its owner sent it. */
+  filter: FilterParams;
   channels: ChannelSpec[];
   paused: boolean;
 }
@@ -67,16 +60,6 @@ export interface StoredMonitor extends MonitorSpec {
 
 function bad(field: string, message: string): AppError {
   return new AppError("INVALID_ARGUMENT", `${field} ${message}`, { field });
-}
-
-function checkList(field: string, values: readonly string[], allowed?: readonly string[]): void {
-  if (values.length > MAX_FILTER_VALUES)
-    throw bad(field, `must have at most ${MAX_FILTER_VALUES} values, got ${values.length}`);
-  values.forEach((v, i) => {
-    if (v.trim() === "") throw bad(`${field}[${i}]`, "must not be empty");
-    if (allowed !== undefined && !allowed.includes(v))
-      throw bad(`${field}[${i}]`, `must be one of ${allowed.join(", ")}, got "${v}"`);
-  });
 }
 
 function checkUrl(field: string, raw: string): void {
@@ -117,16 +100,7 @@ export function validateSpec(spec: MonitorSpec, prefix = "monitor"): void {
     throw bad(f("min_relevance"), `must be between 0 and 1, got ${spec.minRelevance}`);
   if (!(Number.isInteger(spec.minScore) && spec.minScore >= 0 && spec.minScore <= 100))
     throw bad(f("min_score"), `must be between 0 and 100, got ${spec.minScore}`);
-  checkList(f("lead_types"), spec.leadTypes, LEAD_TYPES);
-  checkList(f("sources"), spec.sources);
-  checkList(f("subforums"), spec.subforums);
-  checkList(f("exclude_subforums"), spec.excludeSubforums);
-  checkList(f("authors"), spec.authors);
-  checkList(f("sentiments"), spec.sentiments, SENTIMENT_LABELS);
-  if (spec.minUpvotes !== undefined && spec.minUpvotes < 0)
-    throw bad(f("min_upvotes"), `must be at least 0, got ${spec.minUpvotes}`);
-  if (spec.minComments !== undefined && spec.minComments < 0)
-    throw bad(f("min_comments"), `must be at least 0, got ${spec.minComments}`);
+  resolveMonitorFilter(spec.filter, prefix);
   if (spec.channels.length > MAX_CHANNELS)
     throw bad(f("channels"), `must have at most ${MAX_CHANNELS} entries, got ${spec.channels.length}`);
   spec.channels.forEach((c, i) => {

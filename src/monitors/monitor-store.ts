@@ -47,6 +47,17 @@ export interface AttemptRecord {
   error: string;
 }
 
+/** A stored attempt with its row number, which orders attempts and positions a page. */
+export interface ListedAttempt extends AttemptRecord {
+  id: number;
+}
+
+/** Where a page of monitors ends: the last monitor's creation time and id. */
+export interface MonitorPosition {
+  created: number;
+  id: string;
+}
+
 /** The outcome of an attempt for its delivery row. */
 export type AttemptOutcome = { kind: "delivered" } | { kind: "retry"; at: number } | { kind: "dead" };
 
@@ -56,8 +67,8 @@ export interface MonitorStore {
   get(accountId: string, id: string): Promise<StoredMonitor | undefined>;
   /** A monitor by id alone, for the delivery workers. */
   byId(id: string): Promise<StoredMonitor | undefined>;
-  /** Monitors of the account, oldest first, after `offset`. */
-  list(accountId: string, offset: number, limit: number): Promise<StoredMonitor[]>;
+  /** Monitors of the account, oldest first (by created, then id), after the one at `after`. */
+  list(accountId: string, after: MonitorPosition | undefined, limit: number): Promise<StoredMonitor[]>;
   /** Replaces a monitor's row (same id and account). */
   update(m: StoredMonitor): Promise<void>;
   /** Deletes a monitor with its events and deliveries; false when it did not exist. */
@@ -79,8 +90,8 @@ export interface MonitorStore {
   due(now: number, limit: number): Promise<DueDelivery[]>;
   /** Records an attempt and moves its delivery row on (one transaction). */
   recordAttempt(a: AttemptRecord, channelIndex: number, outcome: AttemptOutcome): Promise<void>;
-  /** Attempts of a monitor, newest first. */
-  attempts(monitorId: string, status: string, offset: number, limit: number): Promise<AttemptRecord[]>;
+  /** Attempts of a monitor, newest first, older than the attempt numbered `before` when given. */
+  attempts(monitorId: string, status: string, before: number | undefined, limit: number): Promise<ListedAttempt[]>;
   /** Queues an event again on every channel; false when it is not the monitor's. */
   redeliver(monitorId: string, eventId: string, now: number): Promise<boolean>;
   /** Pauses a monitor with a reason the owner can read. */

@@ -7,7 +7,7 @@ import { randomBase62 } from "../accounts/random-id.js";
 import { AppError } from "../errors/app-error.js";
 import type { MonitorSpec, StoredMonitor } from "./monitor-spec.js";
 import { validateSpec } from "./monitor-spec.js";
-import type { AttemptRecord, MonitorStore } from "./monitor-store.js";
+import type { ListedAttempt, MonitorPosition, MonitorStore } from "./monitor-store.js";
 
 /** How long a rotated-out secret keeps signing (as a second v1= value). */
 export const SECRET_GRACE_MS = 24 * 3600_000;
@@ -77,9 +77,9 @@ export class MonitorsCore {
     return m;
   }
 
-  /** A page of the account's monitors. */
-  list(owner: Owner, offset: number, limit: number): Promise<StoredMonitor[]> {
-    return this.store.list(owner.accountId, offset, limit);
+  /** A page of the account's monitors, after the one at `after`. */
+  list(owner: Owner, after: MonitorPosition | undefined, limit: number): Promise<StoredMonitor[]> {
+    return this.store.list(owner.accountId, after, limit);
   }
 
   /** Applies `patch` (already holding the masked fields) to the monitor. */
@@ -120,8 +120,14 @@ export class MonitorsCore {
     return { secret: rotated.secret, previousValidUntil: rotated.previousSecretUntil };
   }
 
-  /** Delivery attempts of the monitor, newest first. */
-  async attempts(owner: Owner, id: string, status: string, offset: number, limit: number): Promise<AttemptRecord[]> {
+  /** Delivery attempts of the monitor, newest first, older than the attempt numbered `before`. */
+  async attempts(
+    owner: Owner,
+    id: string,
+    status: string,
+    before: number | undefined,
+    limit: number,
+  ): Promise<ListedAttempt[]> {
     if (status !== "" && status !== "delivered" && status !== "failed" && status !== "dead_lettered") {
       throw new AppError(
         "INVALID_ARGUMENT",
@@ -130,7 +136,7 @@ export class MonitorsCore {
       );
     }
     await this.get(owner, id);
-    return this.store.attempts(id, status, offset, limit);
+    return this.store.attempts(id, status, before, limit);
   }
 
   /** Queues an event again on every channel. */

@@ -5,11 +5,15 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import type { FilterParams } from "../core/request-rules.js";
+import { emptyFilter } from "./monitor-filters.js";
 import type { ChannelSpec, StoredMonitor } from "./monitor-spec.js";
 import type {
   AttemptOutcome,
   AttemptRecord,
   DueDelivery,
+  ListedAttempt,
+  MonitorPosition,
   MonitorStore,
   NewEvent,
   StoredEvent,
@@ -103,12 +107,47 @@ interface EventRow {
   created: number;
 }
 
-function toMonitor(r: MonitorRow): StoredMonitor {
-  const spec = JSON.parse(r.spec) as SpecJson;
+/** The filter fields a spec held before the filter became a PostFilter. */
+interface LegacyFilterFields {
+  leadTypes?: string[];
+  sources?: string[];
+  subforums?: string[];
+  excludeSubforums?: string[];
+  authors?: string[];
+  minUpvotes?: number | null;
+  minComments?: number | null;
+  sentiments?: string[];
+}
+
+/** A spec column as read: rows written before the filter was a PostFilter have the legacy fields. */
+type SpecRow = Omit<SpecJson, "filter"> & { filter?: FilterParams } & LegacyFilterFields;
+
+/** A spec row's filter, reading the fields of rows written before the filter was a PostFilter. */
+function filterOf(spec: SpecRow): FilterParams {
+  if (spec.filter !== undefined) return spec.filter;
   return {
-    ...spec,
-    minUpvotes: spec.minUpvotes ?? undefined,
-    minComments: spec.minComments ?? undefined,
+    ...emptyFilter(),
+    sources: spec.sources ?? [],
+    subforums: spec.subforums ?? [],
+    excludeSubforums: spec.excludeSubforums ?? [],
+    authors: spec.authors ?? [],
+    sentiments: spec.sentiments ?? [],
+    leadTypes: spec.leadTypes ?? [],
+    ...(typeof spec.minUpvotes === "number" ? { minUpvotes: spec.minUpvotes } : {}),
+    ...(typeof spec.minComments === "number" ? { minComments: spec.minComments } : {}),
+  };
+}
+
+function toMonitor(r: MonitorRow): StoredMonitor {
+  const spec = JSON.parse(r.spec) as SpecRow;
+  return {
+    name: spec.name,
+    kind: spec.kind,
+    query: spec.query,
+    minRelevance: spec.minRelevance,
+    minScore: spec.minScore,
+    filter: filterOf(spec),
+    channels: spec.channels,
     id: r.id,
     accountId: r.account_id,
     paused: r.paused === 1,
@@ -134,7 +173,7 @@ function specJson(m: StoredMonitor): string {
     updated: _u,
     ...spec
   } = m;
-  return JSON.stringify({ ...spec, minUpvotes: spec.minUpvotes ?? null, minComments: spec.minComments ?? null });
+  return JSON.stringify(spec);
 }
 
 function toEvent(r: EventRow): StoredEvent {
@@ -213,10 +252,18 @@ class SqliteMonitorStore implements MonitorStore {
     return r === undefined ? undefined : toMonitor(r);
   }
 
-  async list(accountId: string, offset: number, limit: number): Promise<StoredMonitor[]> {
-    const rows = this.db
-      .prepare("SELECT * FROM monitors WHERE account_id = ? ORDER BY created, id LIMIT ? OFFSET ?")
-      .all(accountId, limit, offset) as MonitorRow[];
+  async list(accountId: string, after: MonitorPosition | undefined, limit: number): Promise<StoredMonitor[]> {
+    const rows = (
+      after === undefined
+        ? this.db
+            .prepare("SELECT * FROM monitors WHERE account_id = ? ORDER BY created, id LIMIT ?")
+            .all(accountId, limit)
+        : this.db
+            .prepare(
+              "SELECT * FROM monitors WHERE account_id = ? AND (created > ? OR (created = ? AND id > ?)) ORDER BY created, id LIMIT ?",
+            )
+            .all(accountId, after.created, after.created, after.id, limit)
+    ) as MonitorRow[];
     return rows.map(toMonitor);
   }
 
@@ -351,12 +398,26 @@ class SqliteMonitorStore implements MonitorStore {
     })();
   }
 
-  async attempts(monitorId: string, status: string, offset: number, limit: number): Promise<AttemptRecord[]> {
+  async attempts(
+    monitorId: string,
+    status: string,
+    before: number | undefined,
+    limit: number,
+  ): Promise<ListedAttempt[]> {
+    const where = ["monitor_id = ?"];
+    const args: (string | number)[] = [monitorId];
+    if (status !== "") {
+      where.push("status = ?");
+      args.push(status);
+    }
+    if (before !== undefined) {
+      where.push("id < ?");
+      args.push(before);
+    }
     const rows = this.db
-      .prepare(
-        `SELECT * FROM attempts WHERE monitor_id = ? ${status === "" ? "" : "AND status = ?"} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...(status === "" ? [monitorId, limit, offset] : [monitorId, status, limit, offset])) as {
+      .prepare(`SELECT * FROM attempts WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`)
+      .all(...args, limit) as {
+      id: number;
       seq: number;
       monitor_id: string;
       channel: string;
@@ -368,6 +429,7 @@ class SqliteMonitorStore implements MonitorStore {
       error: string;
     }[];
     return rows.map((r) => ({
+      id: r.id,
       eventId: eventIdOf(r.seq),
       monitorId: r.monitor_id,
       channel: r.channel,

@@ -152,15 +152,17 @@ function alwaysInResponse(field: DescField): boolean {
 
 /** Registers the component schema of `desc` (once) and returns its name. */
 export function componentFor(ctx: SchemaContext, desc: DescMessage, role: Role): string {
-  const name = desc.name;
-  const owner = ctx.owners.get(name);
+  let name = desc.name;
+  let owner = ctx.owners.get(name);
+  if (owner !== undefined && owner.typeName === desc.typeName && owner.role !== role) {
+    // A message sent in requests and echoed in responses (PostFilter: a search's filter and a
+    // monitor's) needs two components, since required fields and rules differ by role.
+    name = `${desc.name}${role === "response" ? "Output" : "Input"}`;
+    owner = ctx.owners.get(name);
+  }
   if (owner !== undefined) {
     if (owner.typeName !== desc.typeName)
       throw new Error(`component name ${name} would stand for both ${owner.typeName} and ${desc.typeName}`);
-    if (owner.role !== role)
-      throw new Error(
-        `${desc.typeName} is used both in requests and in responses; their schemas differ, so give each its own message`,
-      );
     return name;
   }
   ctx.owners.set(name, { typeName: desc.typeName, role });

@@ -45,7 +45,7 @@ export function filterPosts(): IndexedPost[] {
 }
 
 /** Filters each exercising one key, then combinations. */
-function filterCases(): [string, QueryFilter][] {
+export function filterCases(): [string, QueryFilter][] {
   return [
     ["sources", { sources: ["hackernews"] }],
     ["sources (two)", { sources: ["reddit", "stackexchange"] }],

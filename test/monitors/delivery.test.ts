@@ -14,6 +14,7 @@ import { after, before, describe, test } from "node:test";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { DeliveryWorker } from "../../src/monitors/delivery-worker.js";
+import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { monitorPercolator } from "../../src/monitors/monitor-percolator.js";
 import type { MonitorStore } from "../../src/monitors/monitor-store.js";
 import { MonitorsCore } from "../../src/monitors/monitors-core.js";
@@ -119,14 +120,7 @@ describe("monitor delivery to loopback receivers", () => {
       query,
       minRelevance: 0.5,
       minScore: 50,
-      leadTypes: [],
-      sources: [],
-      subforums: [],
-      excludeSubforums: [],
-      authors: [],
-      minUpvotes: undefined,
-      minComments: undefined,
-      sentiments: [],
+      filter: emptyFilter(),
       channels: [{ type: "webhook", url, email: "", emailMode: "instant" }],
       paused: false,
     });
@@ -179,7 +173,7 @@ describe("monitor delivery to loopback receivers", () => {
     const seen = flaky.bodies.map((x) => x.id);
     assert.deepEqual(seen.slice(3), [...new Set(seen)], `${seen}`);
     assert.equal(new Set(seen).size, 3);
-    const attempts = await store.attempts(b.monitor.id, "", 0, 100);
+    const attempts = await store.attempts(b.monitor.id, "", undefined, 100);
     assert.deepEqual(attempts.map((x) => `${x.status}:${x.responseCode}`).reverse(), [
       "failed:500",
       "failed:500",
@@ -219,12 +213,12 @@ describe("monitor delivery to loopback receivers", () => {
     } finally {
       await worker.stop();
     }
-    const [last] = await store.attempts(r.monitor.id, "dead_lettered", 0, 1);
+    const [last] = await store.attempts(r.monitor.id, "dead_lettered", undefined, 1);
     assert.equal(last!.responseCode, 302);
     assert.match(last!.error, /redirects are not followed/);
     assert.equal(redirect.bodies.length > 1, true, "retried before giving up");
     assert.match((await store.byId(r.monitor.id))!.pausedReason, /kept failing .* dead-lettered/);
-    const [hung] = await store.attempts(h.monitor.id, "dead_lettered", 0, 1);
+    const [hung] = await store.attempts(h.monitor.id, "dead_lettered", undefined, 1);
     assert.match(hung!.error, /no answer within 300 ms/);
     // RedeliverEvent queues it again; once resumed it goes out.
     assert.equal(await store.redeliver(r.monitor.id, last!.eventId, Date.now()), true);
@@ -250,9 +244,9 @@ describe("monitor delivery to loopback receivers", () => {
     });
     await worker.tick();
     assert.equal(ok.bodies.length, 0);
-    const [lit] = await store.attempts(m.monitor.id, "", 0, 1);
+    const [lit] = await store.attempts(m.monitor.id, "", undefined, 1);
     assert.match(lit!.error, /127\.0\.0\.1 is a private or loopback address/);
-    const [named] = await store.attempts(byName.monitor.id, "", 0, 1);
+    const [named] = await store.attempts(byName.monitor.id, "", undefined, 1);
     assert.match(named!.error, /localhost resolves to .*, a private or loopback address/);
     await ok.close();
   });

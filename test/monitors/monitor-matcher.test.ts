@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { IndexedPost } from "../../src/model/post.js";
 import { keywordSubject } from "../../src/monitors/keyword-match.js";
+import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { coverageWords, MonitorMatcher, monitorRelevance } from "../../src/monitors/monitor-matcher.js";
 import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 
@@ -24,14 +25,7 @@ function monitor(id: string, over: Partial<StoredMonitor>): StoredMonitor {
     query: "crm for dentists",
     minRelevance: 0.5,
     minScore: 50,
-    leadTypes: [],
-    sources: [],
-    subforums: [],
-    excludeSubforums: [],
-    authors: [],
-    minUpvotes: undefined,
-    minComments: undefined,
-    sentiments: [],
+    filter: emptyFilter(),
     channels: [],
     paused: false,
     pausedReason: "",
@@ -77,8 +71,8 @@ describe("monitor matcher, vector side", () => {
   const monitors = [
     monitor("search", {}),
     monitor("strict", { minRelevance: 0.95 }),
-    monitor("leads", { kind: "leads", minScore: 60, leadTypes: ["buying_intent"] }),
-    monitor("filtered", { excludeSubforums: ["dentistry"] }),
+    monitor("leads", { kind: "leads", minScore: 60, filter: { ...emptyFilter(), leadTypes: ["buying_intent"] } }),
+    monitor("filtered", { filter: { ...emptyFilter(), excludeSubforums: ["dentistry"] } }),
     monitor("paused", { paused: true }),
   ];
   const matcher = new MonitorMatcher(monitors, new Map(monitors.map((m) => [m.id, q])), 4, alphas);

@@ -115,7 +115,8 @@ describe("MonitorService over gRPC and REST", () => {
     assert.match(redeliver.error!.details, /has no event "evt_0000000zzz"/);
 
     const test = await call("testMonitor", { monitorId: id });
-    assert.equal(test.error?.code, grpc.status.UNIMPLEMENTED);
+    assert.equal(test.error, undefined, test.error?.details);
+    assert.deepEqual((test.response as any).events, [], "an empty index has nothing to match");
 
     assert.equal((await call("deleteMonitor", { monitorId: id })).error, undefined);
     assert.equal((await call("getMonitor", { monitorId: id })).error?.code, grpc.status.NOT_FOUND);
@@ -135,8 +136,16 @@ describe("MonitorService over gRPC and REST", () => {
         /^monitor\.min_relevance must be between 0 and 1, got 1\.5$/,
       ],
       [
-        { ...KEYWORDS, sentiments: ["angry"] },
-        /^monitor\.sentiments\[0\] must be one of positive, neutral, negative, got "angry"$/,
+        { ...KEYWORDS, filter: { sentiments: ["angry"] } },
+        /^monitor\.filter\.sentiments\[0\] must be one of "positive", "neutral", "negative", got "angry"$/,
+      ],
+      [
+        { ...KEYWORDS, filter: { subforums: ["sales"], excludeSubforums: ["sales"] } },
+        /^monitor\.filter\.exclude_subforums lists "sales", which the subforums filter includes/,
+      ],
+      [
+        { ...KEYWORDS, filter: { startDate: "2024-02-30" } },
+        /^monitor\.filter\.start_date is not a real calendar date: "2024-02-30"$/,
       ],
       [
         { ...KEYWORDS, channels: [{ type: "webhook", url: "ftp://x" }] },
@@ -174,8 +183,7 @@ describe("MonitorService over gRPC and REST", () => {
         kind: "leads",
         query: "looking for a CRM",
         min_score: 70,
-        lead_types: ["buying_intent"],
-        min_upvotes: 3,
+        filter: { lead_types: ["buying_intent"], min_upvotes: 3 },
       },
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -183,8 +191,9 @@ describe("MonitorService over gRPC and REST", () => {
     const m = created.body.data.monitor;
     assert.equal(m.kind, "leads");
     assert.equal(m.min_score, 70);
-    assert.equal(m.min_upvotes, 3);
-    assert.deepEqual(m.lead_types, ["buying_intent"]);
+    assert.equal(m.filter.min_upvotes, 3);
+    assert.deepEqual(m.filter.lead_types, ["buying_intent"]);
+    assert.deepEqual(m.filter.sources, [], "the filter is a whole PostFilter in responses");
     assert.match(created.body.data.signing_secret, /^whsec_/);
 
     const got = await rest("/api/v1/monitors/get", { monitor_id: m.id });
@@ -193,12 +202,13 @@ describe("MonitorService over gRPC and REST", () => {
     assert.ok(listed.body.data.monitors.some((x: any) => x.id === m.id));
     const updated = await rest("/api/v1/monitors/update", {
       monitor_id: m.id,
-      monitor: { min_score: 80, subforums: ["sales"] },
-      update_mask: "minScore,subforums",
+      monitor: { min_score: 80, filter: { subforums: ["sales"] } },
+      update_mask: "minScore,filter",
     });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.equal(updated.body.data.monitor.min_score, 80);
-    assert.deepEqual(updated.body.data.monitor.subforums, ["sales"]);
+    assert.deepEqual(updated.body.data.monitor.filter.subforums, ["sales"]);
+    assert.deepEqual(updated.body.data.monitor.filter.lead_types, [], "the mask replaces the filter as a whole");
     const rotated = await rest("/api/v1/monitors/rotate-secret", { monitor_id: m.id });
     assert.match(rotated.body.data.signing_secret, /^whsec_/);
     assert.equal((await rest("/api/v1/monitors/deliveries", { monitor_id: m.id })).body.data.deliveries.length, 0);
@@ -206,7 +216,9 @@ describe("MonitorService over gRPC and REST", () => {
     assert.equal(redeliver.status, 404);
     assert.equal(redeliver.body.success, false);
     assert.equal(redeliver.body.error.code, "not_found");
-    assert.equal((await rest("/api/v1/monitors/test", { monitor_id: m.id })).status, 501);
+    const tested = await rest("/api/v1/monitors/test", { monitor_id: m.id, days: 3 });
+    assert.equal(tested.status, 200, JSON.stringify(tested.body));
+    assert.deepEqual(tested.body.data, { events: [], scanned: 0, matched: 0 });
 
     const foreign = await rest("/api/v1/monitors/delete", { monitor_id: m.id }, otherKey);
     assert.equal(foreign.status, 404);

@@ -7,6 +7,8 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import type { FieldMask, FieldMaskJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { PostFilter, PostFilterJson } from "./filter_pb.js";
+import { file_threadsight_v1_filter } from "./filter_pb.js";
 import type { SemanticSearchResult, SemanticSearchResultJson } from "./search_pb.js";
 import { file_threadsight_v1_search } from "./search_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file threadsight/v1/monitors.proto.
  */
 export const file_threadsight_v1_monitors: GenFile = /*@__PURE__*/
-  fileDesc("Ch10aHJlYWRzaWdodC92MS9tb25pdG9ycy5wcm90bxIOdGhyZWFkc2lnaHQudjEisgQKB01vbml0b3ISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARISCgpsZWFkX3R5cGVzGAcgAygJEg8KB3NvdXJjZXMYCCADKAkSEQoJc3ViZm9ydW1zGAkgAygJEhkKEWV4Y2x1ZGVfc3ViZm9ydW1zGAogAygJEg8KB2F1dGhvcnMYCyADKAkSGAoLbWluX3Vwdm90ZXMYDCABKAVIAogBARIZCgxtaW5fY29tbWVudHMYDSABKAVIA4gBARISCgpzZW50aW1lbnRzGA4gAygJEjAKCGNoYW5uZWxzGA8gAygLMh4udGhyZWFkc2lnaHQudjEuTW9uaXRvckNoYW5uZWwSDgoGcGF1c2VkGBAgASgIEhUKDXBhdXNlZF9yZWFzb24YESABKAkSLwoLY3JlYXRlX3RpbWUYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWNyZXRfaGludBgUIAEoCUIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlQg4KDF9taW5fdXB2b3Rlc0IPCg1fbWluX2NvbW1lbnRzIqEDCg9Nb25pdG9yU2V0dGluZ3MSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARISCgpsZWFkX3R5cGVzGAcgAygJEg8KB3NvdXJjZXMYCCADKAkSEQoJc3ViZm9ydW1zGAkgAygJEhkKEWV4Y2x1ZGVfc3ViZm9ydW1zGAogAygJEg8KB2F1dGhvcnMYCyADKAkSGAoLbWluX3Vwdm90ZXMYDCABKAVIAogBARIZCgxtaW5fY29tbWVudHMYDSABKAVIA4gBARISCgpzZW50aW1lbnRzGA4gAygJEjEKCGNoYW5uZWxzGA8gAygLMh8udGhyZWFkc2lnaHQudjEuQ2hhbm5lbFNldHRpbmdzEg4KBnBhdXNlZBgQIAEoCEIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlQg4KDF9taW5fdXB2b3Rlc0IPCg1fbWluX2NvbW1lbnRzIk8KD0NoYW5uZWxTZXR0aW5ncxIMCgR0eXBlGAEgASgJEgsKA3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRISCgplbWFpbF9tb2RlGAQgASgJIk4KDk1vbml0b3JDaGFubmVsEgwKBHR5cGUYASABKAkSCwoDdXJsGAIgASgJEg0KBWVtYWlsGAMgASgJEhIKCmVtYWlsX21vZGUYBCABKAkiSAoUQ3JlYXRlTW9uaXRvclJlcXVlc3QSMAoHbW9uaXRvchgBIAEoCzIfLnRocmVhZHNpZ2h0LnYxLk1vbml0b3JTZXR0aW5ncyJZChVDcmVhdGVNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3ISFgoOc2lnbmluZ19zZWNyZXQYAiABKAkiJwoRR2V0TW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCSI+ChJHZXRNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3IiTwoTTGlzdE1vbml0b3JzUmVxdWVzdBIWCglwYWdlX3NpemUYASABKAVIAIgBARISCgpwYWdlX3Rva2VuGAIgASgJQgwKCl9wYWdlX3NpemUiWgoUTGlzdE1vbml0b3JzUmVzcG9uc2USKQoIbW9uaXRvcnMYASADKAsyFy50aHJlYWRzaWdodC52MS5Nb25pdG9yEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKNAQoUVXBkYXRlTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIwCgdtb25pdG9yGAIgASgLMh8udGhyZWFkc2lnaHQudjEuTW9uaXRvclNldHRpbmdzEi8KC3VwZGF0ZV9tYXNrGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJBChVVcGRhdGVNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3IiKgoURGVsZXRlTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCSIrChVEZWxldGVNb25pdG9yUmVzcG9uc2USEgoKbW9uaXRvcl9pZBgBIAEoCSIwChpSb3RhdGVNb25pdG9yU2VjcmV0UmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJIm8KG1JvdGF0ZU1vbml0b3JTZWNyZXRSZXNwb25zZRIWCg5zaWduaW5nX3NlY3JldBgBIAEoCRI4ChRwcmV2aW91c192YWxpZF91bnRpbBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilAEKElRlc3RNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEjAKB21vbml0b3IYAiABKAsyHy50aHJlYWRzaWdodC52MS5Nb25pdG9yU2V0dGluZ3MSEQoEZGF5cxgDIAEoBUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCBwoFX2RheXNCCAoGX2xpbWl0IlQKE1Rlc3RNb25pdG9yUmVzcG9uc2USLAoGZXZlbnRzGAEgAygLMhwudGhyZWFkc2lnaHQudjEuTW9uaXRvckV2ZW50Eg8KB3NjYW5uZWQYAiABKAUidQoVTGlzdERlbGl2ZXJpZXNSZXF1ZXN0EhIKCm1vbml0b3JfaWQYASABKAkSDgoGc3RhdHVzGAIgASgJEhYKCXBhZ2Vfc2l6ZRgDIAEoBUgAiAEBEhIKCnBhZ2VfdG9rZW4YBCABKAlCDAoKX3BhZ2Vfc2l6ZSJfChZMaXN0RGVsaXZlcmllc1Jlc3BvbnNlEiwKCmRlbGl2ZXJpZXMYASADKAsyGC50aHJlYWRzaWdodC52MS5EZWxpdmVyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkizgEKCERlbGl2ZXJ5EhAKCGV2ZW50X2lkGAEgASgJEhIKCm1vbml0b3JfaWQYAiABKAkSDwoHY2hhbm5lbBgDIAEoCRIPCgdhdHRlbXB0GAQgASgFEg4KBnN0YXR1cxgFIAEoCRIVCg1yZXNwb25zZV9jb2RlGAYgASgFEhIKCmxhdGVuY3lfbXMYByABKAUSMAoMYXR0ZW1wdF90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVlcnJvchgJIAEoCSI9ChVSZWRlbGl2ZXJFdmVudFJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCSIqChZSZWRlbGl2ZXJFdmVudFJlc3BvbnNlEhAKCGV2ZW50X2lkGAEgASgJIkEKE1dhdGNoTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIWCg5hZnRlcl9ldmVudF9pZBgCIAEoCSJDChRXYXRjaE1vbml0b3JSZXNwb25zZRIrCgVldmVudBgBIAEoCzIcLnRocmVhZHNpZ2h0LnYxLk1vbml0b3JFdmVudCLQAQoMTW9uaXRvckV2ZW50EgoKAmlkGAEgASgJEhIKCm1vbml0b3JfaWQYAiABKAkSLwoLY3JlYXRlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm9yaWdpbhgEIAEoCRIyCgRwb3N0GAUgASgLMiQudGhyZWFkc2lnaHQudjEuU2VtYW50aWNTZWFyY2hSZXN1bHQSKwoGcmVhc29uGAYgASgLMhsudGhyZWFkc2lnaHQudjEuTWF0Y2hSZWFzb24ijAEKC01hdGNoUmVhc29uEgwKBGtpbmQYASABKAkSEQoJcmVsZXZhbmNlGAIgASgBEhIKCmxlYWRfc2NvcmUYAyABKAUSEQoJbGVhZF90eXBlGAQgASgJEhUKDW1hdGNoZWRfdGVybXMYBSADKAkSDgoGYXV0aG9yGAYgASgJEg4KBnNvdXJjZRgHIAEoCTKKCgoOTW9uaXRvclNlcnZpY2USeQoNQ3JlYXRlTW9uaXRvchIkLnRocmVhZHNpZ2h0LnYxLkNyZWF0ZU1vbml0b3JSZXF1ZXN0GiUudGhyZWFkc2lnaHQudjEuQ3JlYXRlTW9uaXRvclJlc3BvbnNlIhuC0+STAhU6ASoiEC9hcGkvdjEvbW9uaXRvcnMSdAoKR2V0TW9uaXRvchIhLnRocmVhZHNpZ2h0LnYxLkdldE1vbml0b3JSZXF1ZXN0GiIudGhyZWFkc2lnaHQudjEuR2V0TW9uaXRvclJlc3BvbnNlIh+C0+STAhk6ASoiFC9hcGkvdjEvbW9uaXRvcnMvZ2V0EnsKDExpc3RNb25pdG9ycxIjLnRocmVhZHNpZ2h0LnYxLkxpc3RNb25pdG9yc1JlcXVlc3QaJC50aHJlYWRzaWdodC52MS5MaXN0TW9uaXRvcnNSZXNwb25zZSIggtPkkwIaOgEqIhUvYXBpL3YxL21vbml0b3JzL2xpc3QSgAEKDVVwZGF0ZU1vbml0b3ISJC50aHJlYWRzaWdodC52MS5VcGRhdGVNb25pdG9yUmVxdWVzdBolLnRocmVhZHNpZ2h0LnYxLlVwZGF0ZU1vbml0b3JSZXNwb25zZSIigtPkkwIcOgEqIhcvYXBpL3YxL21vbml0b3JzL3VwZGF0ZRKAAQoNRGVsZXRlTW9uaXRvchIkLnRocmVhZHNpZ2h0LnYxLkRlbGV0ZU1vbml0b3JSZXF1ZXN0GiUudGhyZWFkc2lnaHQudjEuRGVsZXRlTW9uaXRvclJlc3BvbnNlIiKC0+STAhw6ASoiFy9hcGkvdjEvbW9uaXRvcnMvZGVsZXRlEpkBChNSb3RhdGVNb25pdG9yU2VjcmV0EioudGhyZWFkc2lnaHQudjEuUm90YXRlTW9uaXRvclNlY3JldFJlcXVlc3QaKy50aHJlYWRzaWdodC52MS5Sb3RhdGVNb25pdG9yU2VjcmV0UmVzcG9uc2UiKYLT5JMCIzoBKiIeL2FwaS92MS9tb25pdG9ycy9yb3RhdGUtc2VjcmV0EngKC1Rlc3RNb25pdG9yEiIudGhyZWFkc2lnaHQudjEuVGVzdE1vbml0b3JSZXF1ZXN0GiMudGhyZWFkc2lnaHQudjEuVGVzdE1vbml0b3JSZXNwb25zZSIggtPkkwIaOgEqIhUvYXBpL3YxL21vbml0b3JzL3Rlc3QShwEKDkxpc3REZWxpdmVyaWVzEiUudGhyZWFkc2lnaHQudjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GiYudGhyZWFkc2lnaHQudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZSImgtPkkwIgOgEqIhsvYXBpL3YxL21vbml0b3JzL2RlbGl2ZXJpZXMShgEKDlJlZGVsaXZlckV2ZW50EiUudGhyZWFkc2lnaHQudjEuUmVkZWxpdmVyRXZlbnRSZXF1ZXN0GiYudGhyZWFkc2lnaHQudjEuUmVkZWxpdmVyRXZlbnRSZXNwb25zZSIlgtPkkwIfOgEqIhovYXBpL3YxL21vbml0b3JzL3JlZGVsaXZlchJbCgxXYXRjaE1vbml0b3ISIy50aHJlYWRzaWdodC52MS5XYXRjaE1vbml0b3JSZXF1ZXN0GiQudGhyZWFkc2lnaHQudjEuV2F0Y2hNb25pdG9yUmVzcG9uc2UwAWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_threadsight_v1_search]);
+  fileDesc("Ch10aHJlYWRzaWdodC92MS9tb25pdG9ycy5wcm90bxIOdGhyZWFkc2lnaHQudjEi+QMKB01vbml0b3ISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARIqCgZmaWx0ZXIYFSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEjAKCGNoYW5uZWxzGA8gAygLMh4udGhyZWFkc2lnaHQudjEuTW9uaXRvckNoYW5uZWwSDgoGcGF1c2VkGBAgASgIEhUKDXBhdXNlZF9yZWFzb24YESABKAkSLwoLY3JlYXRlX3RpbWUYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWNyZXRfaGludBgUIAEoCUIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlSgQIBxAPUgpsZWFkX3R5cGVzUgdzb3VyY2VzUglzdWJmb3J1bXNSEWV4Y2x1ZGVfc3ViZm9ydW1zUgdhdXRob3JzUgttaW5fdXB2b3Rlc1IMbWluX2NvbW1lbnRzUgpzZW50aW1lbnRzIugCCg9Nb25pdG9yU2V0dGluZ3MSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARIqCgZmaWx0ZXIYFSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEjEKCGNoYW5uZWxzGA8gAygLMh8udGhyZWFkc2lnaHQudjEuQ2hhbm5lbFNldHRpbmdzEg4KBnBhdXNlZBgQIAEoCEIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlSgQIBxAPUgpsZWFkX3R5cGVzUgdzb3VyY2VzUglzdWJmb3J1bXNSEWV4Y2x1ZGVfc3ViZm9ydW1zUgdhdXRob3JzUgttaW5fdXB2b3Rlc1IMbWluX2NvbW1lbnRzUgpzZW50aW1lbnRzIk8KD0NoYW5uZWxTZXR0aW5ncxIMCgR0eXBlGAEgASgJEgsKA3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRISCgplbWFpbF9tb2RlGAQgASgJIk4KDk1vbml0b3JDaGFubmVsEgwKBHR5cGUYASABKAkSCwoDdXJsGAIgASgJEg0KBWVtYWlsGAMgASgJEhIKCmVtYWlsX21vZGUYBCABKAkiSAoUQ3JlYXRlTW9uaXRvclJlcXVlc3QSMAoHbW9uaXRvchgBIAEoCzIfLnRocmVhZHNpZ2h0LnYxLk1vbml0b3JTZXR0aW5ncyJZChVDcmVhdGVNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3ISFgoOc2lnbmluZ19zZWNyZXQYAiABKAkiJwoRR2V0TW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCSI+ChJHZXRNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3IiTwoTTGlzdE1vbml0b3JzUmVxdWVzdBIWCglwYWdlX3NpemUYASABKAVIAIgBARISCgpwYWdlX3Rva2VuGAIgASgJQgwKCl9wYWdlX3NpemUiWgoUTGlzdE1vbml0b3JzUmVzcG9uc2USKQoIbW9uaXRvcnMYASADKAsyFy50aHJlYWRzaWdodC52MS5Nb25pdG9yEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKNAQoUVXBkYXRlTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIwCgdtb25pdG9yGAIgASgLMh8udGhyZWFkc2lnaHQudjEuTW9uaXRvclNldHRpbmdzEi8KC3VwZGF0ZV9tYXNrGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJBChVVcGRhdGVNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3IiKgoURGVsZXRlTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCSIrChVEZWxldGVNb25pdG9yUmVzcG9uc2USEgoKbW9uaXRvcl9pZBgBIAEoCSIwChpSb3RhdGVNb25pdG9yU2VjcmV0UmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJIm8KG1JvdGF0ZU1vbml0b3JTZWNyZXRSZXNwb25zZRIWCg5zaWduaW5nX3NlY3JldBgBIAEoCRI4ChRwcmV2aW91c192YWxpZF91bnRpbBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilAEKElRlc3RNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEjAKB21vbml0b3IYAiABKAsyHy50aHJlYWRzaWdodC52MS5Nb25pdG9yU2V0dGluZ3MSEQoEZGF5cxgDIAEoBUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCBwoFX2RheXNCCAoGX2xpbWl0ImUKE1Rlc3RNb25pdG9yUmVzcG9uc2USLAoGZXZlbnRzGAEgAygLMhwudGhyZWFkc2lnaHQudjEuTW9uaXRvckV2ZW50Eg8KB3NjYW5uZWQYAiABKAUSDwoHbWF0Y2hlZBgDIAEoBSJ1ChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFgoJcGFnZV9zaXplGAMgASgFSACIAQESEgoKcGFnZV90b2tlbhgEIAEoCUIMCgpfcGFnZV9zaXplIl8KFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USLAoKZGVsaXZlcmllcxgBIAMoCzIYLnRocmVhZHNpZ2h0LnYxLkRlbGl2ZXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSLOAQoIRGVsaXZlcnkSEAoIZXZlbnRfaWQYASABKAkSEgoKbW9uaXRvcl9pZBgCIAEoCRIPCgdjaGFubmVsGAMgASgJEg8KB2F0dGVtcHQYBCABKAUSDgoGc3RhdHVzGAUgASgJEhUKDXJlc3BvbnNlX2NvZGUYBiABKAUSEgoKbGF0ZW5jeV9tcxgHIAEoBRIwCgxhdHRlbXB0X3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWVycm9yGAkgASgJIj0KFVJlZGVsaXZlckV2ZW50UmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJIioKFlJlZGVsaXZlckV2ZW50UmVzcG9uc2USEAoIZXZlbnRfaWQYASABKAkiQQoTV2F0Y2hNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJIkMKFFdhdGNoTW9uaXRvclJlc3BvbnNlEisKBWV2ZW50GAEgASgLMhwudGhyZWFkc2lnaHQudjEuTW9uaXRvckV2ZW50ItABCgxNb25pdG9yRXZlbnQSCgoCaWQYASABKAkSEgoKbW9uaXRvcl9pZBgCIAEoCRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGb3JpZ2luGAQgASgJEjIKBHBvc3QYBSABKAsyJC50aHJlYWRzaWdodC52MS5TZW1hbnRpY1NlYXJjaFJlc3VsdBIrCgZyZWFzb24YBiABKAsyGy50aHJlYWRzaWdodC52MS5NYXRjaFJlYXNvbiKMAQoLTWF0Y2hSZWFzb24SDAoEa2luZBgBIAEoCRIRCglyZWxldmFuY2UYAiABKAESEgoKbGVhZF9zY29yZRgDIAEoBRIRCglsZWFkX3R5cGUYBCABKAkSFQoNbWF0Y2hlZF90ZXJtcxgFIAMoCRIOCgZhdXRob3IYBiABKAkSDgoGc291cmNlGAcgASgJMooKCg5Nb25pdG9yU2VydmljZRJ5Cg1DcmVhdGVNb25pdG9yEiQudGhyZWFkc2lnaHQudjEuQ3JlYXRlTW9uaXRvclJlcXVlc3QaJS50aHJlYWRzaWdodC52MS5DcmVhdGVNb25pdG9yUmVzcG9uc2UiG4LT5JMCFToBKiIQL2FwaS92MS9tb25pdG9ycxJ0CgpHZXRNb25pdG9yEiEudGhyZWFkc2lnaHQudjEuR2V0TW9uaXRvclJlcXVlc3QaIi50aHJlYWRzaWdodC52MS5HZXRNb25pdG9yUmVzcG9uc2UiH4LT5JMCGToBKiIUL2FwaS92MS9tb25pdG9ycy9nZXQSewoMTGlzdE1vbml0b3JzEiMudGhyZWFkc2lnaHQudjEuTGlzdE1vbml0b3JzUmVxdWVzdBokLnRocmVhZHNpZ2h0LnYxLkxpc3RNb25pdG9yc1Jlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvbW9uaXRvcnMvbGlzdBKAAQoNVXBkYXRlTW9uaXRvchIkLnRocmVhZHNpZ2h0LnYxLlVwZGF0ZU1vbml0b3JSZXF1ZXN0GiUudGhyZWFkc2lnaHQudjEuVXBkYXRlTW9uaXRvclJlc3BvbnNlIiKC0+STAhw6ASoiFy9hcGkvdjEvbW9uaXRvcnMvdXBkYXRlEoABCg1EZWxldGVNb25pdG9yEiQudGhyZWFkc2lnaHQudjEuRGVsZXRlTW9uaXRvclJlcXVlc3QaJS50aHJlYWRzaWdodC52MS5EZWxldGVNb25pdG9yUmVzcG9uc2UiIoLT5JMCHDoBKiIXL2FwaS92MS9tb25pdG9ycy9kZWxldGUSmQEKE1JvdGF0ZU1vbml0b3JTZWNyZXQSKi50aHJlYWRzaWdodC52MS5Sb3RhdGVNb25pdG9yU2VjcmV0UmVxdWVzdBorLnRocmVhZHNpZ2h0LnYxLlJvdGF0ZU1vbml0b3JTZWNyZXRSZXNwb25zZSIpgtPkkwIjOgEqIh4vYXBpL3YxL21vbml0b3JzL3JvdGF0ZS1zZWNyZXQSeAoLVGVzdE1vbml0b3ISIi50aHJlYWRzaWdodC52MS5UZXN0TW9uaXRvclJlcXVlc3QaIy50aHJlYWRzaWdodC52MS5UZXN0TW9uaXRvclJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvbW9uaXRvcnMvdGVzdBKHAQoOTGlzdERlbGl2ZXJpZXMSJS50aHJlYWRzaWdodC52MS5MaXN0RGVsaXZlcmllc1JlcXVlc3QaJi50aHJlYWRzaWdodC52MS5MaXN0RGVsaXZlcmllc1Jlc3BvbnNlIiaC0+STAiA6ASoiGy9hcGkvdjEvbW9uaXRvcnMvZGVsaXZlcmllcxKGAQoOUmVkZWxpdmVyRXZlbnQSJS50aHJlYWRzaWdodC52MS5SZWRlbGl2ZXJFdmVudFJlcXVlc3QaJi50aHJlYWRzaWdodC52MS5SZWRlbGl2ZXJFdmVudFJlc3BvbnNlIiWC0+STAh86ASoiGi9hcGkvdjEvbW9uaXRvcnMvcmVkZWxpdmVyElsKDFdhdGNoTW9uaXRvchIjLnRocmVhZHNpZ2h0LnYxLldhdGNoTW9uaXRvclJlcXVlc3QaJC50aHJlYWRzaWdodC52MS5XYXRjaE1vbml0b3JSZXNwb25zZTABYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_threadsight_v1_filter, file_threadsight_v1_search]);
 
 /**
  * Monitor is a saved query matched against every new or updated post.
@@ -69,61 +71,14 @@ export type Monitor = Message<"threadsight.v1.Monitor"> & {
   minScore?: number | undefined;
 
   /**
-   * Only posts of these lead types (pain_point, solution_request, buying_intent, comparison,
-   * advice_request); empty = any. With kind "search" or "keywords" it also requires a lead.
+   * Which posts the monitor considers, with the same fields, rules and error messages as the
+   * filter of SemanticSearch and FindLeads. start_date and end_date bound the post's creation
+   * time, so a monitor with an end_date in the past matches no new post. lead_types also
+   * requires a lead with kind "search" or "keywords".
    *
-   * @generated from field: repeated string lead_types = 7;
+   * @generated from field: threadsight.v1.PostFilter filter = 21;
    */
-  leadTypes: string[];
-
-  /**
-   * Filter: only posts from these sources (reddit, hackernews, stackexchange, ...); empty = any.
-   *
-   * @generated from field: repeated string sources = 8;
-   */
-  sources: string[];
-
-  /**
-   * Filter: only posts from these subforums (exact names); empty = any.
-   *
-   * @generated from field: repeated string subforums = 9;
-   */
-  subforums: string[];
-
-  /**
-   * Filter: no posts from these subforums (exact names).
-   *
-   * @generated from field: repeated string exclude_subforums = 10;
-   */
-  excludeSubforums: string[];
-
-  /**
-   * Filter: only posts by these authors (exact usernames); empty = any.
-   *
-   * @generated from field: repeated string authors = 11;
-   */
-  authors: string[];
-
-  /**
-   * Filter: only posts with at least this many net votes.
-   *
-   * @generated from field: optional int32 min_upvotes = 12;
-   */
-  minUpvotes?: number | undefined;
-
-  /**
-   * Filter: only posts with at least this many comments.
-   *
-   * @generated from field: optional int32 min_comments = 13;
-   */
-  minComments?: number | undefined;
-
-  /**
-   * Filter: only posts with one of these sentiments (positive, neutral, negative); empty = any.
-   *
-   * @generated from field: repeated string sentiments = 14;
-   */
-  sentiments: string[];
+  filter?: PostFilter | undefined;
 
   /**
    * Where matches are pushed, besides WatchMonitor streams; at most 5.
@@ -222,61 +177,14 @@ export type MonitorJson = {
   minScore?: number;
 
   /**
-   * Only posts of these lead types (pain_point, solution_request, buying_intent, comparison,
-   * advice_request); empty = any. With kind "search" or "keywords" it also requires a lead.
+   * Which posts the monitor considers, with the same fields, rules and error messages as the
+   * filter of SemanticSearch and FindLeads. start_date and end_date bound the post's creation
+   * time, so a monitor with an end_date in the past matches no new post. lead_types also
+   * requires a lead with kind "search" or "keywords".
    *
-   * @generated from field: repeated string lead_types = 7;
+   * @generated from field: threadsight.v1.PostFilter filter = 21;
    */
-  leadTypes?: string[];
-
-  /**
-   * Filter: only posts from these sources (reddit, hackernews, stackexchange, ...); empty = any.
-   *
-   * @generated from field: repeated string sources = 8;
-   */
-  sources?: string[];
-
-  /**
-   * Filter: only posts from these subforums (exact names); empty = any.
-   *
-   * @generated from field: repeated string subforums = 9;
-   */
-  subforums?: string[];
-
-  /**
-   * Filter: no posts from these subforums (exact names).
-   *
-   * @generated from field: repeated string exclude_subforums = 10;
-   */
-  excludeSubforums?: string[];
-
-  /**
-   * Filter: only posts by these authors (exact usernames); empty = any.
-   *
-   * @generated from field: repeated string authors = 11;
-   */
-  authors?: string[];
-
-  /**
-   * Filter: only posts with at least this many net votes.
-   *
-   * @generated from field: optional int32 min_upvotes = 12;
-   */
-  minUpvotes?: number;
-
-  /**
-   * Filter: only posts with at least this many comments.
-   *
-   * @generated from field: optional int32 min_comments = 13;
-   */
-  minComments?: number;
-
-  /**
-   * Filter: only posts with one of these sentiments (positive, neutral, negative); empty = any.
-   *
-   * @generated from field: repeated string sentiments = 14;
-   */
-  sentiments?: string[];
+  filter?: PostFilterJson;
 
   /**
    * Where matches are pushed, besides WatchMonitor streams; at most 5.
@@ -375,61 +283,14 @@ export type MonitorSettings = Message<"threadsight.v1.MonitorSettings"> & {
   minScore?: number | undefined;
 
   /**
-   * Only posts of these lead types (pain_point, solution_request, buying_intent, comparison,
-   * advice_request); empty = any. With kind "search" or "keywords" it also requires a lead.
+   * Which posts the monitor considers, with the same fields, rules and error messages as the
+   * filter of SemanticSearch and FindLeads. start_date and end_date bound the post's creation
+   * time, so a monitor with an end_date in the past matches no new post. lead_types also
+   * requires a lead with kind "search" or "keywords".
    *
-   * @generated from field: repeated string lead_types = 7;
+   * @generated from field: threadsight.v1.PostFilter filter = 21;
    */
-  leadTypes: string[];
-
-  /**
-   * Filter: only posts from these sources (reddit, hackernews, stackexchange, ...); empty = any.
-   *
-   * @generated from field: repeated string sources = 8;
-   */
-  sources: string[];
-
-  /**
-   * Filter: only posts from these subforums (exact names); empty = any.
-   *
-   * @generated from field: repeated string subforums = 9;
-   */
-  subforums: string[];
-
-  /**
-   * Filter: no posts from these subforums (exact names).
-   *
-   * @generated from field: repeated string exclude_subforums = 10;
-   */
-  excludeSubforums: string[];
-
-  /**
-   * Filter: only posts by these authors (exact usernames); empty = any.
-   *
-   * @generated from field: repeated string authors = 11;
-   */
-  authors: string[];
-
-  /**
-   * Filter: only posts with at least this many net votes.
-   *
-   * @generated from field: optional int32 min_upvotes = 12;
-   */
-  minUpvotes?: number | undefined;
-
-  /**
-   * Filter: only posts with at least this many comments.
-   *
-   * @generated from field: optional int32 min_comments = 13;
-   */
-  minComments?: number | undefined;
-
-  /**
-   * Filter: only posts with one of these sentiments (positive, neutral, negative); empty = any.
-   *
-   * @generated from field: repeated string sentiments = 14;
-   */
-  sentiments: string[];
+  filter?: PostFilter | undefined;
 
   /**
    * Where matches are pushed, besides WatchMonitor streams; at most 5.
@@ -491,61 +352,14 @@ export type MonitorSettingsJson = {
   minScore?: number;
 
   /**
-   * Only posts of these lead types (pain_point, solution_request, buying_intent, comparison,
-   * advice_request); empty = any. With kind "search" or "keywords" it also requires a lead.
+   * Which posts the monitor considers, with the same fields, rules and error messages as the
+   * filter of SemanticSearch and FindLeads. start_date and end_date bound the post's creation
+   * time, so a monitor with an end_date in the past matches no new post. lead_types also
+   * requires a lead with kind "search" or "keywords".
    *
-   * @generated from field: repeated string lead_types = 7;
+   * @generated from field: threadsight.v1.PostFilter filter = 21;
    */
-  leadTypes?: string[];
-
-  /**
-   * Filter: only posts from these sources (reddit, hackernews, stackexchange, ...); empty = any.
-   *
-   * @generated from field: repeated string sources = 8;
-   */
-  sources?: string[];
-
-  /**
-   * Filter: only posts from these subforums (exact names); empty = any.
-   *
-   * @generated from field: repeated string subforums = 9;
-   */
-  subforums?: string[];
-
-  /**
-   * Filter: no posts from these subforums (exact names).
-   *
-   * @generated from field: repeated string exclude_subforums = 10;
-   */
-  excludeSubforums?: string[];
-
-  /**
-   * Filter: only posts by these authors (exact usernames); empty = any.
-   *
-   * @generated from field: repeated string authors = 11;
-   */
-  authors?: string[];
-
-  /**
-   * Filter: only posts with at least this many net votes.
-   *
-   * @generated from field: optional int32 min_upvotes = 12;
-   */
-  minUpvotes?: number;
-
-  /**
-   * Filter: only posts with at least this many comments.
-   *
-   * @generated from field: optional int32 min_comments = 13;
-   */
-  minComments?: number;
-
-  /**
-   * Filter: only posts with one of these sentiments (positive, neutral, negative); empty = any.
-   *
-   * @generated from field: repeated string sentiments = 14;
-   */
-  sentiments?: string[];
+  filter?: PostFilterJson;
 
   /**
    * Where matches are pushed, besides WatchMonitor streams; at most 5.
@@ -1236,14 +1050,14 @@ export const RotateMonitorSecretResponseSchema: GenMessage<RotateMonitorSecretRe
  */
 export type TestMonitorRequest = Message<"threadsight.v1.TestMonitorRequest"> & {
   /**
-   * A saved monitor to test; or leave empty and give monitor.
+   * A saved monitor to test (also a paused one); or leave empty and give monitor.
    *
    * @generated from field: string monitor_id = 1;
    */
   monitorId: string;
 
   /**
-   * An unsaved monitor to test (its channels are ignored).
+   * An unsaved monitor to test (its channels and paused flag are ignored).
    *
    * @generated from field: threadsight.v1.MonitorSettings monitor = 2;
    */
@@ -1271,14 +1085,14 @@ export type TestMonitorRequest = Message<"threadsight.v1.TestMonitorRequest"> & 
  */
 export type TestMonitorRequestJson = {
   /**
-   * A saved monitor to test; or leave empty and give monitor.
+   * A saved monitor to test (also a paused one); or leave empty and give monitor.
    *
    * @generated from field: string monitor_id = 1;
    */
   monitorId?: string;
 
   /**
-   * An unsaved monitor to test (its channels are ignored).
+   * An unsaved monitor to test (its channels and paused flag are ignored).
    *
    * @generated from field: threadsight.v1.MonitorSettings monitor = 2;
    */
@@ -1313,18 +1127,28 @@ export const TestMonitorRequestSchema: GenMessage<TestMonitorRequest, {jsonType:
  */
 export type TestMonitorResponse = Message<"threadsight.v1.TestMonitorResponse"> & {
   /**
-   * The events the monitor would have sent, newest post first.
+   * The events the monitor would have sent, newest post first, with the payload a webhook
+   * would get; id is empty (nothing was stored), origin is "test" and monitor_id is the tested
+   * monitor's (empty for an unsaved one).
    *
    * @generated from field: repeated threadsight.v1.MonitorEvent events = 1;
    */
   events: MonitorEvent[];
 
   /**
-   * Number of posts of the period the monitor was run over.
+   * Number of posts of the period the monitor was run over: every post of the period that
+   * passes the monitor's filter, or the 10,000 nearest to its query by meaning when there are more.
    *
    * @generated from field: int32 scanned = 2;
    */
   scanned: number;
+
+  /**
+   * Number of those posts the monitor matched; events holds the newest `limit` of them.
+   *
+   * @generated from field: int32 matched = 3;
+   */
+  matched: number;
 };
 
 /**
@@ -1334,18 +1158,28 @@ export type TestMonitorResponse = Message<"threadsight.v1.TestMonitorResponse"> 
  */
 export type TestMonitorResponseJson = {
   /**
-   * The events the monitor would have sent, newest post first.
+   * The events the monitor would have sent, newest post first, with the payload a webhook
+   * would get; id is empty (nothing was stored), origin is "test" and monitor_id is the tested
+   * monitor's (empty for an unsaved one).
    *
    * @generated from field: repeated threadsight.v1.MonitorEvent events = 1;
    */
   events?: MonitorEventJson[];
 
   /**
-   * Number of posts of the period the monitor was run over.
+   * Number of posts of the period the monitor was run over: every post of the period that
+   * passes the monitor's filter, or the 10,000 nearest to its query by meaning when there are more.
    *
    * @generated from field: int32 scanned = 2;
    */
   scanned?: number;
+
+  /**
+   * Number of those posts the monitor matched; events holds the newest `limit` of them.
+   *
+   * @generated from field: int32 matched = 3;
+   */
+  matched?: number;
 };
 
 /**
@@ -1828,7 +1662,7 @@ export type MonitorEvent = Message<"threadsight.v1.MonitorEvent"> & {
   createTime?: Timestamp | undefined;
 
   /**
-   * What wrote the post: "ingest", "sync" or "reenrich".
+   * What wrote the post: "ingest", "sync" or "reenrich"; "test" in a TestMonitor answer.
    *
    * @generated from field: string origin = 4;
    */
@@ -1879,7 +1713,7 @@ export type MonitorEventJson = {
   createTime?: TimestampJson;
 
   /**
-   * What wrote the post: "ingest", "sync" or "reenrich".
+   * What wrote the post: "ingest", "sync" or "reenrich"; "test" in a TestMonitor answer.
    *
    * @generated from field: string origin = 4;
    */
