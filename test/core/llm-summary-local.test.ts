@@ -17,7 +17,7 @@ import { SearchCore } from "../../src/core/search.js";
 import { createLlmSummarizer } from "../../src/core/summary/llm.js";
 import { MATCH_FLOOR } from "../../src/core/summary/match-floor.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import { missingBackend } from "../harness/backend-policy.js";
 import { hasSmolLm2, type LlamaServer, startLlamaServer } from "../harness/llama-server.js";
 import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";

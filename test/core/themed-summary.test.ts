@@ -16,7 +16,7 @@ import type { SummaryInput } from "../../src/core/summary/summarizer.js";
 import { themeGroups, wardCuts } from "../../src/core/summary/theme-clusters.js";
 import { createExtractiveSummarizer, themedSummary } from "../../src/core/summary/themed-summary.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import type { SentimentLabel } from "../../src/model/post.js";
 import { DIMS, embed, MODEL, makePost } from "../index/synthetic.js";
 import { checkThemedSummary } from "./summary-check.js";
