@@ -26,6 +26,7 @@ export const ERROR_WHEN: Partial<Record<ErrorKind, string>> = {
   INVALID_DATE: "not `YYYY-MM-DD`, not a real day, or start after end",
   UNSUPPORTED_MEDIA_TYPE:
     "not `application/json`, or a `Content-Encoding` other than gzip, deflate, br (`Accept-Encoding` lists them)",
+  NOT_ACCEPTABLE: "an export whose `Accept` header names no format it can give (NDJSON or CSV)",
   PAYLOAD_TOO_LARGE: "body over `MAX_BODY_BYTES` (also once decompressed)",
   NOT_FOUND: "unknown path (a path a few characters off one we serve is named: `did you mean ...?`)",
   METHOD_NOT_ALLOWED: "wrong HTTP method (`Allow` says the right one)",

@@ -13,12 +13,14 @@ import type { AccountsStore } from "./accounts/store.js";
 import { retryingUsage } from "./accounts/usage-retry.js";
 import { leadService } from "./api/leads.js";
 import { monitorService } from "./api/monitors.js";
+import { postService } from "./api/posts.js";
 import { searchService } from "./api/search.js";
 import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
 import type { Config } from "./config.js";
 import { LeadsCore } from "./core/leads.js";
 import { PageTokens } from "./core/page-token.js";
+import { PostsCore } from "./core/posts.js";
 import { SearchCore } from "./core/search.js";
 import { createExtractiveSummarizer } from "./core/summary/themed-summary.js";
 import { createLlmSummarizer } from "./core/summary/llm.js";
@@ -197,6 +199,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
             alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha },
           }),
         ),
+        posts: postService(new PostsCore({ index })),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () =>

@@ -15,6 +15,7 @@ export type ErrorKind =
   | "OUT_OF_RANGE"
   | "INVALID_DATE"
   | "UNSUPPORTED_MEDIA_TYPE"
+  | "NOT_ACCEPTABLE"
   | "PAYLOAD_TOO_LARGE"
   | "NOT_FOUND"
   | "TOPICS_NOT_BUILT"
@@ -51,6 +52,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorRow>> = Object.freeze(
   OUT_OF_RANGE: { code: Code.InvalidArgument, http: 400, reason: "OUT_OF_RANGE" },
   INVALID_DATE: { code: Code.InvalidArgument, http: 400, reason: "INVALID_DATE" },
   UNSUPPORTED_MEDIA_TYPE: { code: Code.InvalidArgument, http: 415, reason: "UNSUPPORTED_MEDIA_TYPE" },
+  NOT_ACCEPTABLE: { code: Code.InvalidArgument, http: 406, reason: "NOT_ACCEPTABLE" },
   PAYLOAD_TOO_LARGE: { code: Code.ResourceExhausted, http: 413, reason: "PAYLOAD_TOO_LARGE" },
   NOT_FOUND: { code: Code.NotFound, http: 404, reason: "NOT_FOUND" },
   // The index has no topic model yet: the request is valid but cannot be answered until one is

@@ -7,22 +7,19 @@
  * Connect plugin, which needs raw bodies.
  */
 
-import type { DescMessage, DescService, JsonValue, MessageShape } from "@bufbuild/protobuf";
-import { create, toJson } from "@bufbuild/protobuf";
+import type { DescService, JsonValue } from "@bufbuild/protobuf";
+import { toJson } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { PEER_HEADER } from "../auth/context.js";
 import { AppError } from "../errors/app-error.js";
-import { DEFERRED_ERROR_HEADER, encodeDeferredError } from "../interceptors/deferred-error.js";
-import { PROTOCOL_HEADER } from "../interceptors/protocol.js";
-import { REQUEST_ID_HEADER } from "../observability/request-id.js";
 import { ACCEPTED_BODY_ENCODINGS, CONTENT_ENCODING_FIELD, decodeBody } from "./body-encoding.js";
 import { findDuplicateKey } from "./duplicate-keys.js";
-import { errorResponse, forwardHeaders } from "./envelope.js";
+import { forwardHeaders } from "./envelope.js";
+import { registerExportRoute } from "./export-route.js";
 import type { RestRoute } from "./http-rules.js";
-import { aliasPath, restRoutes } from "./http-rules.js";
+import { aliasPath, restRoutes, streamRoutes } from "./http-rules.js";
 import { encodeAnswer } from "./response-encoding.js";
-import { strictFromJson } from "./strict-json.js";
+import { clientGone, decodeInput, fastifyPath, rpcHeaders, sendError } from "./rest-call.js";
 
 /** Options of the gateway plugin. */
 export interface GatewayOptions {
@@ -34,45 +31,12 @@ export interface GatewayOptions {
 
 const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Request headers the RPC layer needs from a REST call. */
-function rpcHeaders(req: FastifyRequest): Headers {
-  const h = new Headers();
-  const auth = req.headers.authorization;
-  if (auth !== undefined) h.set("authorization", auth);
-  h.set(REQUEST_ID_HEADER, String(req.id));
-  h.set(PEER_HEADER, req.ip);
-  h.set(PROTOCOL_HEADER, "rest");
-  return h;
-}
-
-/** An AbortSignal that fires when the REST client goes away before we answer. */
-function clientGone(req: FastifyRequest, reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once("close", () => {
-    if (!reply.sent) controller.abort(new AppError("CANCELED", "the client closed the connection"));
-  });
-  return controller.signal;
-}
-
-function sendError(reply: FastifyReply, thrown: unknown, requestId: string): FastifyReply {
-  const { status, body, error } = errorResponse(thrown, requestId);
-  forwardHeaders(error.metadata, (n, v) => void reply.header(n, v));
-  return reply.code(status).type("application/json; charset=utf-8").send(body);
-}
-
 function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transport): void {
   const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     let data: JsonValue;
     try {
       const headers = rpcHeaders(req);
-      let input: MessageShape<DescMessage>;
-      try {
-        input = strictFromJson(route.method.input, route.body === "" ? {} : req.body);
-      } catch (decodeError) {
-        if (!(decodeError instanceof AppError)) throw decodeError;
-        input = create(route.method.input);
-        headers.set(DEFERRED_ERROR_HEADER, encodeDeferredError(decodeError));
-      }
+      const input = decodeInput(route.method.input, route.body === "" ? {} : req.body, headers);
       const res = await transport.unary(route.method, clientGone(req, reply), undefined, headers, input);
       forwardHeaders(res.header, (n, v) => void reply.header(n, v));
       forwardHeaders(res.trailer, (n, v) => void reply.header(n, v));
@@ -95,10 +59,10 @@ function registerRoute(app: FastifyInstance, route: RestRoute, transport: Transp
   const paths = [route.path, aliasPath(route.path)].filter((p): p is string => p !== undefined);
   const others = ALL_METHODS.filter((m) => m !== route.httpMethod);
   for (const url of paths) {
-    app.route({ method: route.httpMethod, url, handler });
+    app.route({ method: route.httpMethod, url: fastifyPath(url), handler });
     app.route({
       method: [...others],
-      url,
+      url: fastifyPath(url),
       handler: async (req, reply) => {
         reply.header("allow", route.httpMethod === "GET" ? "GET, HEAD" : route.httpMethod);
         return sendError(
@@ -170,4 +134,5 @@ export async function restGateway(app: FastifyInstance, opts: GatewayOptions): P
     return sendError(reply, mapped, String(req.id));
   });
   for (const route of restRoutes(opts.services)) registerRoute(app, route, opts.transport);
+  for (const route of streamRoutes(opts.services)) registerExportRoute(app, route, opts.transport);
 }

@@ -4,7 +4,7 @@
  * adds its REST route with no route code written by hand.
  */
 
-import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescMethodServerStreaming, DescMethodUnary, DescService } from "@bufbuild/protobuf";
 import { getOption, hasOption } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
 
@@ -19,12 +19,38 @@ export interface RestRoute {
   method: DescMethodUnary;
 }
 
+/** One streaming REST route: a server-streaming RPC with a POST annotation and body "*". */
+export interface StreamRoute {
+  path: string;
+  method: DescMethodServerStreaming;
+}
+
 /** Collects the annotated unary methods of the given services. Path templates are not supported. */
 export function restRoutes(services: readonly DescService[]): RestRoute[] {
-  const routes: RestRoute[] = [];
+  return annotated(services, "unary").map((r) => ({ ...r, method: r.method as DescMethodUnary }));
+}
+
+/**
+ * Collects the annotated server-streaming methods: the gateway writes each as a streaming
+ * response (gateway/export-route.ts), never through the unary transcoder.
+ */
+export function streamRoutes(services: readonly DescService[]): StreamRoute[] {
+  return annotated(services, "server_streaming").map((r) => {
+    if (r.httpMethod !== "POST" || r.body !== "*") {
+      throw new Error(`${r.method.parent.typeName}.${r.method.name}: a streaming route must be a POST with body "*"`);
+    }
+    return { path: r.path, method: r.method as DescMethodServerStreaming };
+  });
+}
+
+/** An annotated method of either kind, before it is narrowed. */
+type Annotated = Omit<RestRoute, "method"> & { method: DescMethod };
+
+function annotated(services: readonly DescService[], kind: "unary" | "server_streaming"): Annotated[] {
+  const routes: Annotated[] = [];
   for (const service of services) {
     for (const method of service.methods) {
-      if (method.methodKind !== "unary" || !hasOption(method, http)) continue;
+      if (method.methodKind !== kind || !hasOption(method, http)) continue;
       const rule = getOption(method, http);
       const pattern = rule.pattern;
       if (pattern.case === undefined || pattern.case === "custom") continue;
@@ -37,7 +63,7 @@ export function restRoutes(services: readonly DescService[]): RestRoute[] {
         httpMethod: pattern.case.toUpperCase() as RestRoute["httpMethod"],
         path: pattern.value,
         body: rule.body,
-        method: method as DescMethodUnary,
+        method,
       });
     }
   }

@@ -3,8 +3,8 @@
  * (RangeError naming the field) whichever backend is configured.
  */
 
-import type { Page, QueryFilter } from "./search-index.js";
-import { FILTER_LISTS, FILTER_NUMBERS } from "./search-index.js";
+import type { Page, QueryFilter, ScanQuery } from "./search-index.js";
+import { FILTER_LISTS, FILTER_NUMBERS, SCAN_LIMIT_MAX } from "./search-index.js";
 
 /** Largest `limit` and `offset + limit` either backend serves (Weaviate's default maximum). */
 export const MAX_RESULT_WINDOW = 10_000;
@@ -20,6 +20,17 @@ export function checkPage(page: Page): void {
   if (page.offset + page.limit > MAX_RESULT_WINDOW) {
     throw new RangeError(`offset + limit must be at most ${MAX_RESULT_WINDOW}, got ${page.offset + page.limit}`);
   }
+}
+
+/** Throws RangeError unless a scan page's limit is 1..SCAN_LIMIT_MAX and its cursor a finite time and an id. */
+export function checkScan(query: ScanQuery): void {
+  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > SCAN_LIMIT_MAX) {
+    throw new RangeError(`limit must be a whole number between 1 and ${SCAN_LIMIT_MAX}, got ${query.limit}`);
+  }
+  if (query.after !== undefined && (!Number.isFinite(query.after.created) || typeof query.after.id !== "string")) {
+    throw new RangeError("after must hold a finite created time and a string id");
+  }
+  checkFilter(query.filter);
 }
 
 /**

@@ -18,7 +18,15 @@
 import type { IndexedPost } from "../model/post.js";
 import type { RollupWriter } from "../topics/rollup.js";
 import { samePost } from "./same-post.js";
-import type { HybridQuery, IndexInfo, KeywordQuery, SearchIndex, UpsertResult, VectorQuery } from "./search-index.js";
+import type {
+  HybridQuery,
+  IndexInfo,
+  KeywordQuery,
+  ScanQuery,
+  SearchIndex,
+  UpsertResult,
+  VectorQuery,
+} from "./search-index.js";
 
 /** Written ids remembered for skipping the pre-read (about 100 MB of strings at this size). */
 export const MAX_TRACKED_IDS = 1_000_000;
@@ -101,6 +109,10 @@ export class RollupMaintainingIndex implements SearchIndex {
 
   get(ids: readonly string[], signal?: AbortSignal) {
     return this.inner.get(ids, signal);
+  }
+
+  scan(query: ScanQuery, signal?: AbortSignal) {
+    return this.inner.scan(query, signal);
   }
 
   count(signal?: AbortSignal) {

@@ -130,6 +130,31 @@ export interface KeywordQuery extends Page {
   filter?: QueryFilter;
 }
 
+/** Where a scan resumes: just after this post in (created, id) order. */
+export interface ScanCursor {
+  /** The last post's `created`, epoch ms. */
+  created: number;
+  /** The last post's id. */
+  id: string;
+}
+
+/**
+ * One keyset page of a full pass over the posts matching a filter, in export order: `created`
+ * ascending, then id ascending (ids compared by their UTF-8 bytes, as both engines compare
+ * strings). The next page starts after the last post of this one, so a pass reads each match
+ * exactly once in constant memory, however many there are.
+ */
+export interface ScanQuery {
+  filter?: QueryFilter;
+  /** Absent for the first page. */
+  after?: ScanCursor;
+  /** Posts per page, 1..{@link SCAN_LIMIT_MAX}. */
+  limit: number;
+}
+
+/** Largest scan page. */
+export const SCAN_LIMIT_MAX = 1_000;
+
 /** Result of a batch write. */
 export interface UpsertResult {
   inserted: number;
@@ -185,6 +210,8 @@ export interface SearchIndex {
    * reads them to reuse the embedding of a post whose text has not changed.
    */
   getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]>;
+  /** One keyset page of the posts matching a filter, in (created, id) order; fewer than `limit` only on the last page. */
+  scan(query: ScanQuery, signal?: AbortSignal): Promise<EnrichedPost[]>;
   /** Number of stored posts. */
   count(signal?: AbortSignal): Promise<number>;
   /** Cheap liveness check for readiness and health. */

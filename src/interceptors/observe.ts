@@ -5,7 +5,7 @@
  * the in-memory transport), Connect, gRPC and gRPC-Web are observed identically.
  */
 
-import type { Interceptor } from "@connectrpc/connect";
+import type { ConnectError, Interceptor } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { AppError } from "../errors/app-error.js";
@@ -29,11 +29,7 @@ export function observeInterceptor(logger: Logger, metrics: RpcMetrics): Interce
     };
     const requestId = req.header.get(REQUEST_ID_HEADER) ?? "";
     const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e9;
-    try {
-      const res = await next(req);
-      metrics.observe(labels, elapsed());
-      return res;
-    } catch (thrown) {
+    const failed = (thrown: unknown): ConnectError => {
       let err = toConnectError(thrown);
       labels.code = connectCodeName(err.code);
       const seconds = elapsed();
@@ -55,7 +51,28 @@ export function observeInterceptor(logger: Logger, metrics: RpcMetrics): Interce
       } else {
         logger.info({ ...fields, message: err.rawMessage }, "rpc rejected");
       }
-      throw err;
+      return err;
+    };
+    let res: Awaited<ReturnType<typeof next>>;
+    try {
+      res = await next(req);
+    } catch (thrown) {
+      throw failed(thrown);
     }
+    if (!res.stream) {
+      metrics.observe(labels, elapsed());
+      return res;
+    }
+    // A server stream runs its handler while it is read: observe it when it ends.
+    const source = res.message;
+    async function* observed() {
+      try {
+        yield* source;
+      } catch (thrown) {
+        throw failed(thrown);
+      }
+      metrics.observe(labels, elapsed());
+    }
+    return { ...res, message: observed() };
   };
 }

@@ -179,6 +179,30 @@ export class LimitEnforcer {
   }
 
   /**
+   * Counts one more quota call of `caller`, with no per-minute point: a streamed operation
+   * charged per block of what it sends (operations.ts STREAMED_UNITS) pays each block after the
+   * first here, the stream itself having been admitted once. Throws LimitExceededError
+   * (QUOTA_EXCEEDED) when the quota has no call left, AppError UNAVAILABLE when the store fails.
+   */
+  async admitMore(caller: Caller): Promise<void> {
+    const plan = this.planOf(caller);
+    const limits = effectiveLimits(plan, caller.overrides);
+    if (limits.quota === null) return;
+    const now = this.clock();
+    const w = quotaWindow(caller.accountId, limits, now);
+    const quota = this.deps.quotaStore.counter(limits.quota, w.counterSeconds);
+    try {
+      await quota.consume(w.key, w.windowSeconds === undefined ? {} : { windowSeconds: w.windowSeconds });
+    } catch (rej) {
+      if (!(rej instanceof RateLimiterRes)) throw storeUnavailable(rej);
+      await refund(quota, w.key, rej, w.windowSeconds);
+      const current = await this.snapshot(caller);
+      const snapshot = { ...current, quota: quotaState(limits.quota, w, rej, now, 0) };
+      throw new LimitExceededError("QUOTA_EXCEEDED", snapshot, this.deps.catalog);
+    }
+  }
+
+  /**
    * Gives back the quota point admit() took for `caller` at `admittedAt` (the snapshot's `now`,
    * so the point goes back to the period it was taken from). The per-minute point is kept.
    * Skipped when that period has ended or ends within REFUND_GUARD_MS (a late give-back would

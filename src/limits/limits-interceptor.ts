@@ -27,8 +27,9 @@ import { toConnectError } from "../errors/to-connect.js";
 import type { LimitEnforcer } from "./enforcer.js";
 import { LimitExceededError } from "./limit-exceeded.js";
 import { applyHeaders, limitHeaders, retryAfterHeader } from "./limit-headers.js";
+import { meteredStream } from "./metered-stream.js";
 import type { Operation } from "./operations.js";
-import { operationOf } from "./operations.js";
+import { operationOf, STREAMED_UNITS } from "./operations.js";
 import type { LimitSnapshot } from "./snapshot.js";
 
 /** Retry-After sent with a 503 when the limits store cannot answer, seconds. */
@@ -135,6 +136,25 @@ export function createLimitsInterceptor(deps: LimitsInterceptorDeps): Intercepto
     let res: Awaited<ReturnType<typeof next>>;
     try {
       res = await next(req);
+      if (res.stream) {
+        // The handler runs as the stream is read: charge and record as it goes (metered-stream.ts).
+        applyHeaders(res.header, headers);
+        return {
+          ...res,
+          message: meteredStream(res.message, {
+            units: STREAMED_UNITS.get(operation),
+            admitMore: () => deps.enforcer.admitMore(caller),
+            release: () => deps.enforcer.release(caller, snapshot.now),
+            record: (calls) =>
+              deps.usage
+                .recordUsage(caller.keyId, day, operation, calls)
+                .catch((err: unknown) => deps.onUsageError?.(err, caller.keyId, operation)),
+            onReleaseError: (err) => deps.onReleaseError?.(err, caller.keyId, operation),
+            toError: (err) => (err instanceof LimitExceededError ? limitExceededToConnect(err) : toConnectError(err)),
+            isServiceFault,
+          }),
+        };
+      }
     } catch (err) {
       const ce = toConnectError(err);
       if (isServiceFault(ce.code)) {

@@ -6,8 +6,9 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { KEY_PREFIX } from "../accounts/key-format.js";
-import type { RestRoute } from "../gateway/http-rules.js";
-import { aliasPath, restRoutes } from "../gateway/http-rules.js";
+import { CSV_COLUMNS } from "../gateway/export-format.js";
+import type { RestRoute, StreamRoute } from "../gateway/http-rules.js";
+import { aliasPath, restRoutes, streamRoutes } from "../gateway/http-rules.js";
 import { operationOf } from "../limits/operations.js";
 import {
   errorBodySchema,
@@ -103,6 +104,54 @@ function operation(ctx: SchemaContext, route: RestRoute): JsonSchema {
   return op;
 }
 
+/**
+ * A streaming route (ExportPosts): the same request body, and a 200 that is NDJSON (one element
+ * of the response message's repeated field per line) or CSV, ending with a line saying how the
+ * stream ended (gateway/export-format.ts).
+ */
+function streamOperation(ctx: SchemaContext, route: StreamRoute): JsonSchema {
+  const { method } = route;
+  const rpc = `${method.parent.typeName}/${method.name}`;
+  const comment = ctx.comments(`${method.parent.typeName}.${method.name}`) ?? method.name;
+  const alias = aliasPath(route.path);
+  const item = method.output.fields.find((f) => f.fieldKind === "list" && f.listKind === "message");
+  if (item === undefined || item.fieldKind !== "list" || item.listKind !== "message")
+    throw new Error(`${rpc}: a streaming route's response must hold a repeated message field`);
+  const input = componentFor(ctx, method.input, "request");
+  const line = componentFor(ctx, item.message, "response");
+  const notes = [
+    `gRPC: \`${rpc}\` (server streaming).`,
+    "Counts toward the quota: one call per started 1,000 posts (see docs/guides/search-filters.md).",
+    ...(alias !== undefined ? [`Also served at \`${alias}\`.`] : []),
+  ];
+  const responses: JsonSchema = {
+    "200": {
+      description:
+        'The export, streamed. NDJSON: one object per line, then `{"end":{"exported":N}}` when complete or `{"error":{...,"exported":N}}` when it stopped early (the quota ran out). CSV: a header row, one row per post, then `#end,N` or `#error,REASON,message,N`.',
+      headers: responseHeaders({ metered: true, success: true }),
+      content: {
+        "application/x-ndjson": { schema: { $ref: `#/components/schemas/${line}` } },
+        "text/csv": {
+          schema: { type: "string", description: `Columns: ${CSV_COLUMNS.join(", ")}.` },
+        },
+      },
+    },
+  };
+  for (const status of operationErrorStatuses())
+    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  return {
+    tags: [method.parent.name],
+    operationId: method.localName,
+    summary: summaryOf(method.name),
+    description: `${comment}\n\n${notes.join(" ")}`,
+    requestBody: {
+      required: false,
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${input}` } } },
+    },
+    responses,
+  };
+}
+
 function sortedByKey<T>(record: Map<string, T>): Record<string, T> {
   return Object.fromEntries([...record.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
@@ -115,6 +164,7 @@ export function buildOpenApi(input: DocumentInput): JsonSchema {
     const item = (paths[route.path] ??= {});
     item[route.httpMethod.toLowerCase()] = operation(ctx, route);
   }
+  for (const route of streamRoutes(input.services)) (paths[route.path] ??= {}).post = streamOperation(ctx, route);
   assertRulesUsed(ctx);
   const schemas = new Map(ctx.components);
   if (schemas.has("ErrorBody"))

@@ -56,6 +56,36 @@ describe("service on Weaviate", { skip }, () => {
     assert.equal(ready.status, 200);
   });
 
+  test("ExportPosts streams every post oldest first, and GetPosts finds them, from Weaviate", async () => {
+    const res = await fetch(`${svc.url}/api/v1/posts:export`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/x-ndjson" },
+      body: JSON.stringify({ filter: { sources: ["reddit", "hackernews"] } }),
+    });
+    assert.equal(res.status, 200);
+    const lines = (await res.text())
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const posts = lines.slice(0, -1);
+    assert.deepEqual(lines.at(-1), { end: { exported: posts.length } });
+    assert.equal(posts.length, await svc.service.index.count());
+    const key2 = (p: Record<string, any>) => [Date.parse(p.created), p.id] as const;
+    for (let i = 1; i < posts.length; i++) {
+      const [a, b] = [key2(posts[i - 1]!), key2(posts[i]!)];
+      assert.ok(a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]), `${posts[i - 1]!.id} before ${posts[i]!.id}`);
+    }
+    const ids = posts.slice(0, 3).map((p) => p.id as string);
+    const got = await fetch(`${svc.url}/api/v1/posts:batchGet`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ ids: [...ids, "reddit:missing"] }),
+    });
+    const data = ((await got.json()) as { data: { posts: Record<string, any>[]; not_found: string[] } }).data;
+    assert.deepEqual(data.posts, posts.slice(0, 3));
+    assert.deepEqual(data.not_found, ["reddit:missing"]);
+  });
+
   test("Weaviate gone: 503 BACKEND_UNAVAILABLE quickly, readiness false", async () => {
     await weaviate.stop();
     const started = Date.now();

@@ -68,17 +68,18 @@ export function callUnary<I extends DescMessage, O extends DescMessage>(
   });
 }
 
-/** Starts a server-streaming RPC through the generic client's method. */
+/** Starts a server-streaming RPC through the generic client's method, with optional request metadata. */
 export function callServerStream<I extends DescMessage, O extends DescMessage>(
   client: grpc.Client,
   method: DescMethodServerStreaming<I, O>,
   request: MessageInitShape<I>,
   options: grpc.CallOptions = {},
+  metadata: Record<string, string> = {},
 ): grpc.ClientReadableStream<MessageShape<O>> {
   const fn = rpc(client, method.name);
-  return fn.call(client, create(method.input, request), new grpc.Metadata(), options) as grpc.ClientReadableStream<
-    MessageShape<O>
-  >;
+  const md = new grpc.Metadata();
+  for (const [k, v] of Object.entries(metadata)) md.set(k, v);
+  return fn.call(client, create(method.input, request), md, options) as grpc.ClientReadableStream<MessageShape<O>>;
 }
 
 // makeGenericClientConstructor attaches one method per RPC name; grpc-js types them loosely.

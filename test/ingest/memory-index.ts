@@ -12,6 +12,7 @@ import type {
   IndexInfo,
   KeywordQuery,
   QueryFilter,
+  ScanQuery,
   SearchIndex,
   UpsertResult,
   VectorQuery,
@@ -107,6 +108,18 @@ export class MemoryIndex implements SearchIndex {
       const row = this.rows.get(id);
       return row === undefined ? [] : [{ ...row, vector: Float32Array.from(row.vector) }];
     });
+  }
+
+  /** Every match sorted by (created, id), cut after the cursor: the reference order of a scan. */
+  async scan(query: ScanQuery): Promise<EnrichedPost[]> {
+    const after = query.after;
+    return this.filtered(query.filter)
+      .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .filter(
+        (p) => after === undefined || p.created > after.created || (p.created === after.created && p.id > after.id),
+      )
+      .slice(0, query.limit)
+      .map(strip);
   }
 
   async count(): Promise<number> {

@@ -84,6 +84,8 @@ describe("threadsight plans / usage", () => {
       { operation: "trends", count: 2 },
       { operation: "leads", count: 0 },
       { operation: "monitors", count: 0 },
+      { operation: "get_posts", count: 0 },
+      { operation: "export_posts", count: 0 },
     ]);
   });
 

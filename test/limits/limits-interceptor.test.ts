@@ -303,6 +303,8 @@ describe("limits interceptor (Variant B, Connect router)", () => {
         ["trends", 0],
         ["leads", 0],
         ["monitors", 0],
+        ["get_posts", 0],
+        ["export_posts", 0],
       ],
     );
     const rows = await h.store.usageBetween(info.id, utcDay(now), utcDay(now));
@@ -335,6 +337,8 @@ describe("limits interceptor (Variant B, Connect router)", () => {
           ["trends", 0],
           ["leads", 0],
           ["monitors", 0],
+          ["get_posts", 0],
+          ["export_posts", 0],
         ],
       );
     }

@@ -425,6 +425,8 @@ function registerPortalSuite(backend: Backend): void {
       trends: 1,
       leads: 1,
       monitors: 0,
+      get_posts: 0,
+      export_posts: 0,
     });
     assert.equal(u.daily.length, 3);
     assert.deepEqual(u.daily.at(-1), { day: today, count: 2 });

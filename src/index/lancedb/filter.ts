@@ -5,7 +5,7 @@
  */
 
 import { checkFilter } from "../query-checks.js";
-import type { QueryFilter } from "../search-index.js";
+import type { QueryFilter, ScanCursor } from "../search-index.js";
 
 /** An SQL string literal for `value`; NUL (which SQL strings cannot hold) is rejected. */
 export function sqlString(value: string): string {
@@ -56,4 +56,13 @@ export function lanceWhere(filter: QueryFilter | undefined): string | undefined 
 /** `id IN (...)` for a list of ids. */
 export function idsWhere(ids: readonly string[]): string {
   return `id IN (${ids.map(sqlString).join(", ")})`;
+}
+
+/**
+ * The keyset predicate of a scan page: posts strictly after `after` in (created, id) order.
+ * The id comparison is on strings, which DataFusion compares by their UTF-8 bytes.
+ */
+export function afterWhere(after: ScanCursor): string {
+  const created = sqlNumber(Math.trunc(after.created));
+  return `(created > ${created} OR (created = ${created} AND id > ${sqlString(after.id)}))`;
 }

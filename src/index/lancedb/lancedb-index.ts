@@ -30,13 +30,14 @@ import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType, Scored } from "../fusion.js";
 import { candidateDepth, fuse } from "../fusion.js";
 import { keywordDepth, stablePage } from "../paging.js";
-import { checkAlpha, checkPage, checkVector } from "../query-checks.js";
+import { checkAlpha, checkPage, checkScan, checkVector } from "../query-checks.js";
 import type {
   Hit,
   HybridCandidate,
   HybridQuery,
   IndexInfo,
   KeywordQuery,
+  ScanQuery,
   SearchIndex,
   UpsertResult,
   VectorQuery,
@@ -56,6 +57,7 @@ import {
   keywordQuery,
   pageColumns,
   rowsByIdQuery,
+  scanQuery,
   vectorIndexStats,
   vectorPlan,
   vectorQuery,
@@ -327,6 +329,19 @@ export class LanceDbIndex implements SearchIndex {
       ]),
     );
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async scan(query: ScanQuery, signal?: AbortSignal): Promise<EnrichedPost[]> {
+    const { table } = this.opened();
+    checkScan(query);
+    const where = lanceWhere(query.filter);
+    checkAborted(signal);
+    const batch = await engineCall(
+      ENGINE,
+      () => scanQuery(table, where, query.after, query.limit, POST_COLUMNS).toArrow(),
+      signal,
+    );
+    return postsOf(batch, POST_COLUMNS);
   }
 
   async count(signal?: AbortSignal): Promise<number> {

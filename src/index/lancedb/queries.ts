@@ -30,8 +30,9 @@
 
 import type { IndexStatistics, Query, Table, VectorQuery } from "@lancedb/lancedb";
 import { MultiMatchQuery } from "@lancedb/lancedb";
+import type { ScanCursor } from "../search-index.js";
 import { LEAD_FIELDS } from "../search-index.js";
-import { idsWhere } from "./filter.js";
+import { afterWhere, idsWhere } from "./filter.js";
 import { POST_COLUMNS } from "./schema.js";
 
 /** Weight of a title match relative to a content match in keyword scoring. */
@@ -168,4 +169,31 @@ export function rowsByIdQuery(table: Table, ids: readonly string[], columns: rea
     .where(idsWhere(ids))
     .select([...columns])
     .limit(ids.length);
+}
+
+/**
+ * One keyset page of a scan: the rows matching `where` after `after`, sorted by created, then
+ * id, the first `limit`. The engine keeps only the top `limit` rows while it sorts (a TopK
+ * sort), so a page costs one filtered pass and constant memory however many rows match.
+ */
+export function scanQuery(
+  table: Table,
+  where: string | undefined,
+  after: ScanCursor | undefined,
+  limit: number,
+  columns: readonly string[],
+): Query {
+  const predicate = [where, after === undefined ? undefined : afterWhere(after)]
+    .filter((p): p is string => p !== undefined)
+    .map((p) => `(${p})`)
+    .join(" AND ");
+  const q = table
+    .query()
+    .select([...columns])
+    .orderBy([
+      { columnName: "created", ascending: true, nullsFirst: false },
+      { columnName: "id", ascending: true, nullsFirst: false },
+    ])
+    .limit(limit);
+  return predicate === "" ? q : q.where(predicate);
 }

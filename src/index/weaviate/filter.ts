@@ -8,7 +8,7 @@ import type { FilterValue } from "weaviate-client";
 import { Filters } from "weaviate-client";
 import { LEAD_TYPES } from "../../model/post.js";
 import { checkFilter } from "../query-checks.js";
-import type { QueryFilter } from "../search-index.js";
+import type { QueryFilter, ScanCursor } from "../search-index.js";
 
 /** The property-filter builder of a collection (`collection.filter`). */
 export interface FilterBuilder {
@@ -54,4 +54,24 @@ export function weaviateWhere(f: FilterBuilder, filter: QueryFilter | undefined)
   }
   if (parts.length === 0) return undefined;
   return parts.length === 1 ? parts[0] : Filters.and(...parts);
+}
+
+/** The comparisons a scan's keyset filter needs (`collection.filter.byProperty`). */
+export interface KeysetFilterBuilder {
+  byProperty(name: string): {
+    greaterThan(value: string | Date): FilterValue;
+    equal(value: string | Date): FilterValue;
+  };
+}
+
+/**
+ * The keyset filter of a scan page: posts strictly after `after` in (created, postId) order.
+ * The id travels as a typed value; Weaviate compares text by its bytes, as LanceDB does.
+ */
+export function weaviateAfter(f: KeysetFilterBuilder, after: ScanCursor): FilterValue {
+  const created = new Date(Math.trunc(after.created));
+  return Filters.or(
+    f.byProperty("created").greaterThan(created),
+    Filters.and(f.byProperty("created").equal(created), f.byProperty("postId").greaterThan(after.id)),
+  );
 }

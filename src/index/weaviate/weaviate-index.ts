@@ -22,20 +22,21 @@
  */
 
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
-import { reconfigure } from "weaviate-client";
+import { Filters, reconfigure } from "weaviate-client";
 import type { EnrichedPost, IndexedPost } from "../../model/post.js";
 import { checkAborted } from "../abort.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
 import { keywordDepth, stablePage } from "../paging.js";
-import { checkAlpha, checkFilter, checkPage, checkVector, MAX_RESULT_WINDOW } from "../query-checks.js";
+import { checkAlpha, checkFilter, checkPage, checkScan, checkVector, MAX_RESULT_WINDOW } from "../query-checks.js";
 import type {
   Hit,
   HybridQuery,
   IndexInfo,
   KeywordQuery,
   QueryFilter,
+  ScanQuery,
   SearchIndex,
   UpsertResult,
   VectorQuery,
@@ -44,7 +45,8 @@ import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-in
 import { splitValid } from "../upsert-checks.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate, withCallSignal } from "./connect.js";
-import { weaviateWhere } from "./filter.js";
+import type { KeysetFilterBuilder } from "./filter.js";
+import { weaviateAfter, weaviateWhere } from "./filter.js";
 import { hybridRequest } from "./hybrid-window.js";
 import { watchLiveness } from "./liveness-watch.js";
 import {
@@ -293,6 +295,29 @@ export class WeaviateIndex implements SearchIndex {
       }),
     );
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async scan(query: ScanQuery, signal?: AbortSignal): Promise<EnrichedPost[]> {
+    const posts = this.opened();
+    checkScan(query);
+    const where = this.where(query.filter);
+    const after =
+      query.after === undefined
+        ? undefined
+        : weaviateAfter(posts.filter as unknown as KeysetFilterBuilder, query.after);
+    const filters = where && after ? Filters.and(where, after) : (where ?? after);
+    checkAborted(signal);
+    const res = await this.call(
+      () =>
+        posts.query.fetchObjects({
+          limit: query.limit,
+          ...(filters ? { filters } : {}),
+          sort: posts.sort.byProperty("created" as never, true).byProperty("postId" as never, true),
+          returnProperties: RETURN_PROPERTIES,
+        }),
+      signal,
+    );
+    return (res.objects as WObject[]).map((o) => fromProperties(o.properties));
   }
 
   async count(signal?: AbortSignal): Promise<number> {

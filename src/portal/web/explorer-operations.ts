@@ -48,7 +48,17 @@ const TEXT: Readonly<Record<Operation, Omit<ExplorerOperation, "id" | "restPath"
       { label: "Alternative to Mailchimp", body: { query: "alternative to mailchimp", limit: 5, min_score: 40 } },
     ],
   },
-  // Not offered in the explorer (its services are not listed below); named for the usage table.
+  // Not offered in the explorer (their services are not listed below); named for the usage table.
+  get_posts: {
+    label: "Get posts",
+    description: "Stored posts by id, up to 100 at a time, with the ids that were not found.",
+    examples: [],
+  },
+  export_posts: {
+    label: "Export posts",
+    description: "Every post matching a filter, streamed as NDJSON or CSV; one call per started 1,000 posts.",
+    examples: [],
+  },
   monitors: {
     label: "Monitors",
     description: "Managing saved searches that push new matching posts to webhooks, Slack, e-mail and streams.",

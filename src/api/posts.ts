@@ -1,0 +1,55 @@
+/**
+ * PostService handlers: GetPosts and ExportPosts map the request to PostsCore and its posts
+ * to StoredPost messages. Rules and paging live in core/posts.ts.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { PostService, StoredPost } from "../../gen/threadsight/v1/posts_pb.js";
+import {
+  ExportPostsResponseSchema,
+  GetPostsResponseSchema,
+  StoredPostSchema,
+} from "../../gen/threadsight/v1/posts_pb.js";
+import type { PostsCore } from "../core/posts.js";
+import type { EnrichedPost } from "../model/post.js";
+import { timestamp } from "./timestamps.js";
+
+/** A stored post as its message: every field the API shows, content whole. */
+export function storedPost(post: EnrichedPost): StoredPost {
+  return create(StoredPostSchema, {
+    id: post.id,
+    title: post.title,
+    content: post.content,
+    subforum: post.subforum,
+    upvotes: post.upvotes,
+    comments: post.comments,
+    created: timestamp(post.created),
+    sentiment: post.sentiment,
+    url: post.url,
+    source: post.source,
+    author: post.author,
+    sentimentScore: post.sentimentScore,
+    leadType: post.leadType,
+    leadScore: Math.round(post.leadScore),
+    painPoint: post.painPoint,
+    opportunity: post.opportunity,
+    industry: post.industry,
+    targetProduct: post.targetProduct,
+  });
+}
+
+/** Creates the PostService implementation over the posts core. */
+export function postService(core: PostsCore): ServiceImpl<typeof PostService> {
+  return {
+    async getPosts(req, ctx) {
+      const found = await core.get(req.ids, ctx.signal);
+      return create(GetPostsResponseSchema, { posts: found.posts.map(storedPost), notFound: found.notFound });
+    },
+
+    async *exportPosts(req, ctx) {
+      for await (const batch of core.export({ filter: req.filter, format: req.format }, ctx.signal)) {
+        yield create(ExportPostsResponseSchema, { posts: batch.map(storedPost) });
+      }
+    },
+  };
+}
