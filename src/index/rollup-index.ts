@@ -103,6 +103,11 @@ export class RollupMaintainingIndex implements SearchIndex {
     return this.inner.get(ids, signal);
   }
 
+  /** The inner index's aggregate, when it has one (reads pass through). */
+  get aggregate(): SearchIndex["aggregate"] {
+    return this.inner.aggregate?.bind(this.inner);
+  }
+
   count(signal?: AbortSignal) {
     return this.inner.count(signal);
   }

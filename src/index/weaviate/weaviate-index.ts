@@ -25,6 +25,7 @@ import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import { reconfigure } from "weaviate-client";
 import type { EnrichedPost, IndexedPost } from "../../model/post.js";
 import { checkAborted } from "../abort.js";
+import type { AggregateQuery, AggregateResult } from "../aggregate-query.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
@@ -42,6 +43,7 @@ import type {
 } from "../search-index.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
+import { aggregateWeaviate } from "./aggregate.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate, withCallSignal } from "./connect.js";
 import { weaviateWhere } from "./filter.js";
@@ -293,6 +295,14 @@ export class WeaviateIndex implements SearchIndex {
       }),
     );
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {
+    const posts = this.opened();
+    checkFilter(query.filter);
+    if (query.near) checkVector(query.near.vector, this.dimensions);
+    checkAborted(signal);
+    return aggregateWeaviate(posts, query, (work) => this.call(work, signal));
   }
 
   async count(signal?: AbortSignal): Promise<number> {
