@@ -15,6 +15,7 @@ import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import type { FastifyInstance } from "fastify";
 import Fastify, { LogController } from "fastify";
 import type { Logger } from "pino";
+import { InsightsService } from "../gen/threadsight/v1/insights_pb.js";
 import { LeadService } from "../gen/threadsight/v1/leads_pb.js";
 import { MonitorService } from "../gen/threadsight/v1/monitors_pb.js";
 import { SearchService } from "../gen/threadsight/v1/search_pb.js";
@@ -65,6 +66,7 @@ export const API_SERVICES: readonly DescService[] = [
   LeadService,
   UsageService,
   MonitorService,
+  InsightsService,
 ];
 
 /** Implementations of the public services; a missing one answers `unimplemented`. */
@@ -74,6 +76,7 @@ export interface Implementations {
   leads?: Partial<ServiceImpl<typeof LeadService>>;
   usage?: Partial<ServiceImpl<typeof UsageService>>;
   monitors?: Partial<ServiceImpl<typeof MonitorService>>;
+  insights?: Partial<ServiceImpl<typeof InsightsService>>;
 }
 
 /** After SHUTDOWN_TIMEOUT_MS, how long calls aborted by the shutdown get to send their answer, ms. */
@@ -114,6 +117,7 @@ function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
     router.service(LeadService, impl.leads ?? {});
     router.service(UsageService, impl.usage ?? {});
     router.service(MonitorService, impl.monitors ?? {});
+    router.service(InsightsService, impl.insights ?? {});
   };
 }
 

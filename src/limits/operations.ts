@@ -3,8 +3,8 @@
  * (UsageService, health, reflection) is free.
  */
 
-/** The metered operations: the four queries, and managing monitors (every MonitorService call). */
-export const OPERATIONS = ["semantic_search", "vector_search", "trends", "leads", "monitors"] as const;
+/** The metered operations: the four queries, managing monitors (every MonitorService call), and AggregatePosts. */
+export const OPERATIONS = ["semantic_search", "vector_search", "trends", "leads", "monitors", "aggregate"] as const;
 /** One of {@link OPERATIONS}. */
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -13,6 +13,7 @@ const BY_METHOD: ReadonlyMap<string, Operation> = new Map([
   ["threadsight.v1.SearchService/VectorSearch", "vector_search"],
   ["threadsight.v1.TrendService/ListTrends", "trends"],
   ["threadsight.v1.LeadService/FindLeads", "leads"],
+  ["threadsight.v1.InsightsService/AggregatePosts", "aggregate"],
 ]);
 
 /** Every MonitorService call counts, under one name. */

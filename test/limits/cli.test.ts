@@ -84,6 +84,7 @@ describe("threadsight plans / usage", () => {
       { operation: "trends", count: 2 },
       { operation: "leads", count: 0 },
       { operation: "monitors", count: 0 },
+      { operation: "aggregate", count: 0 },
     ]);
   });
 

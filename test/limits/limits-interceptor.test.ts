@@ -303,6 +303,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
         ["trends", 0],
         ["leads", 0],
         ["monitors", 0],
+        ["aggregate", 0],
       ],
     );
     const rows = await h.store.usageBetween(info.id, utcDay(now), utcDay(now));
@@ -335,6 +336,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
           ["trends", 0],
           ["leads", 0],
           ["monitors", 0],
+          ["aggregate", 0],
         ],
       );
     }

@@ -425,6 +425,7 @@ function registerPortalSuite(backend: Backend): void {
       trends: 1,
       leads: 1,
       monitors: 0,
+      aggregate: 0,
     });
     assert.equal(u.daily.length, 3);
     assert.deepEqual(u.daily.at(-1), { day: today, count: 2 });
