@@ -11,6 +11,7 @@ import { createKeyService } from "./accounts/key-service.js";
 import { openAccountsStore } from "./accounts/open-store.js";
 import type { AccountsStore } from "./accounts/store.js";
 import { retryingUsage } from "./accounts/usage-retry.js";
+import { insightsService } from "./api/insights.js";
 import { leadService } from "./api/leads.js";
 import { monitorService } from "./api/monitors.js";
 import { postService } from "./api/posts.js";
@@ -18,6 +19,7 @@ import { searchService } from "./api/search.js";
 import { trendService } from "./api/trends.js";
 import { usageService } from "./api/usage.js";
 import type { Config } from "./config.js";
+import { AggregateCore } from "./core/aggregate.js";
 import { LeadsCore } from "./core/leads.js";
 import { PageTokens } from "./core/page-token.js";
 import { PostsCore } from "./core/posts.js";
@@ -185,6 +187,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       implementations: {
         search: searchService(search),
         trends: trendService(trends),
+        insights: insightsService(new AggregateCore({ index, embedder })),
         leads: leadService(
           new LeadsCore({ index, embedder, hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha }),
         ),

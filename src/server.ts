@@ -15,6 +15,7 @@ import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import type { FastifyInstance } from "fastify";
 import Fastify, { LogController } from "fastify";
 import type { Logger } from "pino";
+import { InsightsService } from "../gen/threadsight/v1/insights_pb.js";
 import { LeadService } from "../gen/threadsight/v1/leads_pb.js";
 import { MonitorService } from "../gen/threadsight/v1/monitors_pb.js";
 import { PostService } from "../gen/threadsight/v1/posts_pb.js";
@@ -67,6 +68,7 @@ export const API_SERVICES: readonly DescService[] = [
   UsageService,
   MonitorService,
   PostService,
+  InsightsService,
 ];
 
 /** Implementations of the public services; a missing one answers `unimplemented`. */
@@ -77,6 +79,7 @@ export interface Implementations {
   usage?: Partial<ServiceImpl<typeof UsageService>>;
   monitors?: Partial<ServiceImpl<typeof MonitorService>>;
   posts?: Partial<ServiceImpl<typeof PostService>>;
+  insights?: Partial<ServiceImpl<typeof InsightsService>>;
 }
 
 /** After SHUTDOWN_TIMEOUT_MS, how long calls aborted by the shutdown get to send their answer, ms. */
@@ -118,6 +121,7 @@ function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
     router.service(UsageService, impl.usage ?? {});
     router.service(MonitorService, impl.monitors ?? {});
     router.service(PostService, impl.posts ?? {});
+    router.service(InsightsService, impl.insights ?? {});
   };
 }
 

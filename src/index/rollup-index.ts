@@ -115,6 +115,11 @@ export class RollupMaintainingIndex implements SearchIndex {
     return this.inner.scan(query, signal);
   }
 
+  /** The inner index's aggregate, when it has one (reads pass through). */
+  get aggregate(): SearchIndex["aggregate"] {
+    return this.inner.aggregate?.bind(this.inner);
+  }
+
   count(signal?: AbortSignal) {
     return this.inner.count(signal);
   }

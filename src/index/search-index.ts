@@ -4,6 +4,7 @@
  * cannot tell them apart except by speed.
  */
 import type { EnrichedPost, IndexedPost } from "../model/post.js";
+import type { AggregateQuery, AggregateResult } from "./aggregate-query.js";
 
 /** Filters shared by every query. All optional; absent means "no restriction". */
 export interface QueryFilter {
@@ -212,6 +213,12 @@ export interface SearchIndex {
   getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]>;
   /** One keyset page of the posts matching a filter, in (created, id) order; fewer than `limit` only on the last page. */
   scan(query: ScanQuery, signal?: AbortSignal): Promise<EnrichedPost[]>;
+  /**
+   * Counts and a date histogram of the posts a filter (and a similarity threshold) selects,
+   * computed in the engine (aggregate-query.ts). Optional: AggregatePosts answers
+   * `unimplemented` over an index without it.
+   */
+  aggregate?(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult>;
   /** Number of stored posts. */
   count(signal?: AbortSignal): Promise<number>;
   /** Cheap liveness check for readiness and health. */

@@ -4,9 +4,9 @@
  */
 
 /**
- * The metered operations: the four queries, managing monitors (every MonitorService call), and
+ * The metered operations: the four queries, managing monitors (every MonitorService call),
  * reading posts (GetPosts; ExportPosts, one call per started block of posts, see
- * {@link STREAMED_UNITS}).
+ * {@link STREAMED_UNITS}) and AggregatePosts.
  */
 export const OPERATIONS = [
   "semantic_search",
@@ -16,6 +16,7 @@ export const OPERATIONS = [
   "monitors",
   "get_posts",
   "export_posts",
+  "aggregate",
 ] as const;
 /** One of {@link OPERATIONS}. */
 export type Operation = (typeof OPERATIONS)[number];
@@ -27,6 +28,7 @@ const BY_METHOD: ReadonlyMap<string, Operation> = new Map([
   ["threadsight.v1.LeadService/FindLeads", "leads"],
   ["threadsight.v1.PostService/GetPosts", "get_posts"],
   ["threadsight.v1.PostService/ExportPosts", "export_posts"],
+  ["threadsight.v1.InsightsService/AggregatePosts", "aggregate"],
 ]);
 
 /** How a streamed operation is charged: one call per started block of `unitsPerCall` units. */

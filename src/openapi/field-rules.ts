@@ -3,7 +3,10 @@
  * enforces: request bounds from request-rules.ts and the closed value sets of responses.
  * Numbers are never written here, so the document cannot drift from the checks.
  */
+
+import { AGGREGATE_RULES, GROUP_BY_NAMES } from "../core/aggregate.js";
 import { RULES, SORT_ORDERS, SUBFORUM_FORBIDDEN_CHARS } from "../core/request-rules.js";
+import { INTERVALS } from "../index/aggregate-query.js";
 import { OPERATIONS } from "../limits/operations.js";
 import { LEAD_TYPES, SENTIMENT_LABELS } from "../model/post.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -47,6 +50,17 @@ export const REQUEST_FIELD_RULES: Readonly<Record<string, FieldRule>> = Object.f
   min_comments: { schema: { minimum: 0, maximum: RULES.minCountMax } },
   sentiments: { schema: { maxItems: RULES.filterValuesMax }, items: { enum: [...SENTIMENT_LABELS] } },
   lead_types: { schema: { maxItems: RULES.filterValuesMax }, items: { enum: [...LEAD_TYPES] } },
+  // AggregatePosts: its query is optional (empty counts every post the filter selects).
+  "threadsight.v1.AggregatePostsRequest.query": { schema: { maxLength: RULES.queryMaxChars } },
+  group_by: { schema: { uniqueItems: true }, items: { enum: [...GROUP_BY_NAMES] } },
+  top_n: {
+    schema: {
+      minimum: AGGREGATE_RULES.topNMin,
+      maximum: AGGREGATE_RULES.topNMax,
+      default: AGGREGATE_RULES.topNDefault,
+    },
+  },
+  interval: { schema: { enum: ["", ...INTERVALS] } },
 });
 
 /** Items of a list of exact names (authors, excluded subforums). */
@@ -60,5 +74,8 @@ export const RESPONSE_FIELD_RULES: Readonly<Record<string, FieldRule>> = Object.
   "threadsight.v1.Lead.lead_type": { schema: { enum: [...LEAD_TYPES] } },
   "threadsight.v1.OperationUsage.operation": { schema: { enum: [...OPERATIONS] } },
   "threadsight.v1.DateRange.start": { schema: { format: "date" } },
+  "threadsight.v1.FieldCounts.field": { schema: { enum: [...GROUP_BY_NAMES] } },
+  "threadsight.v1.AggregatePostsResponse.interval": { schema: { enum: ["", ...INTERVALS] } },
+  "threadsight.v1.HistogramBucket.start": { schema: { format: "date" } },
   "threadsight.v1.DateRange.end": { schema: { format: "date" } },
 });

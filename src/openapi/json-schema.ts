@@ -21,7 +21,7 @@ export type Role = "request" | "response";
 /** Inputs of the conversion and the component schemas it collects. */
 export interface SchemaContext {
   comments: CommentLookup;
-  /** Rules for request fields, by field name. */
+  /** Rules for request fields, by field name, or by full name for one message's field. */
   requestRules: Readonly<Record<string, FieldRule>>;
   /** Rules for response fields, by full field name. */
   responseRules: Readonly<Record<string, FieldRule>>;
@@ -121,8 +121,10 @@ function valueSchema(ctx: SchemaContext, field: DescField, role: Role): JsonSche
   }
 }
 
+/** A request field's rule is found by its full name first (one message's exception), then by its name. */
 function ruleFor(ctx: SchemaContext, field: DescField, role: Role): FieldRule | undefined {
-  const key = role === "request" ? field.name : `${field.parent.typeName}.${field.name}`;
+  const full = `${field.parent.typeName}.${field.name}`;
+  const key = role === "request" && ctx.requestRules[full] === undefined ? field.name : full;
   const rule = (role === "request" ? ctx.requestRules : ctx.responseRules)[key];
   if (rule !== undefined) ctx.usedRules.add(`${role}:${key}`);
   return rule;

@@ -9,6 +9,8 @@ import { skippedTotal } from "../../src/ingest/ingest-stats.js";
 import { SKIP_REASONS } from "../../src/ingest/read-item.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { table } from "../eval/format.js";
+import type { AggregateBenchResult } from "./aggregate.js";
+import { AGGREGATE_TEXT, aggregateSection } from "./aggregate.js";
 import type { CapacityResult } from "./capacity.js";
 import type { CopyResult } from "./copy-index.js";
 import type { FloorResult } from "./floor.js";
@@ -300,7 +302,7 @@ export function renderReport(tag = "full"): string {
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
     "The measured sections are kept in docs/benchmarks.json; those measured before it was kept in the repository (2026-11-27)",
     "are carried over from the previous report as they stood (report-carry-over.ts): their lines name no processor.",
-    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights --backend lancedb|weaviate|all [--posts N] [--rounds R]`; `--only report` rewrites this file from the stored sections.",
+    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate --backend lancedb|weaviate|all [--posts N] [--rounds R]`; `--only report` rewrites this file from the stored sections.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
     "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
@@ -404,6 +406,13 @@ export function renderReport(tag = "full"): string {
     "",
     ...RETAG_TEXT,
     "",
+    "## AggregatePosts: a one-year weekly histogram",
+    "",
+    ...AGGREGATE_TEXT,
+    "",
+    ...(of("aggregate:").length === 0
+      ? ["Not measured yet for this data size (`npm run bench -- --only aggregate --backend lancedb`).", ""]
+      : of<AggregateBenchResult>("aggregate:").flatMap(([, s]) => [aggregateSection(s), ""])),
     "## Scaling",
     "",
     ...renderScaling(of<ScalingRow>("scaling:")),

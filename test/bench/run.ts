@@ -3,7 +3,7 @@
  * writes docs/BENCHMARKS.md from every section measured so far (kept in BENCH_DIR/results.json,
  * each with the date and load at its start), so parts can be re-run alone:
  *
- *   npm run bench -- --only ratio,reingest,ingest,copy,search,limits --backend lancedb|weaviate|all --posts N
+ *   npm run bench -- --only ratio,reingest,ingest,copy,search,limits,aggregate --backend lancedb|weaviate|all --posts N
  *
  * ratio: embedder raw vs pipeline throughput on slices (--ratio-posts 1000,4000); reingest: a
  * slice ingested, then the same files again (3 rounds at most); ingest: the whole corpora into the kept
@@ -47,6 +47,7 @@ const PARTS = [
   "limits",
   "scaling",
   "insights",
+  "aggregate",
   "report",
 ] as const;
 type Part = (typeof PARTS)[number];
@@ -216,6 +217,17 @@ async function main(): Promise<void> {
         const t0 = Date.now();
         const res = await benchFloor(target, { rounds: Math.max(opts.rounds, 5), queriesPerRound: 20 }, log);
         saveResult(`floor:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("aggregate")) {
+        const { benchAggregate } = await import("./aggregate.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchAggregate(
+          target,
+          { rounds: Math.min(opts.rounds, 3), queries: Math.min(opts.queries, 20) },
+          log,
+        );
+        saveResult(`aggregate:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
       }
       if (opts.parts.includes("capacity")) {
         const { benchCapacity } = await import("./capacity.js");

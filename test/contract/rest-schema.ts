@@ -113,6 +113,25 @@ const DATA: Record<string, Record<string, unknown>> = {
     processing_time_ms: int,
   }),
   "/api/v1/leads": object({ query: str, results: { type: "array", items: lead }, total: int, processing_time_ms: int }),
+  "/api/v1/aggregate": object({
+    query: str,
+    total: int,
+    groups: {
+      type: "array",
+      items: object({
+        field: { enum: ["subforum", "source", "sentiment", "lead_type", "author"] },
+        values: { type: "array", items: object({ value: { type: "string", minLength: 1 }, count: int }) },
+        other_count: int,
+      }),
+    },
+    interval: { enum: ["", "day", "week", "month"] },
+    histogram: {
+      type: "array",
+      items: object({ start: day, post_count: int, total_upvotes: int, total_comments: int, mean_sentiment: num }),
+    },
+    min_similarity: num,
+    processing_time_ms: int,
+  }),
   "/api/v1/usage": object({
     plan: str,
     period_start: isoUtc,

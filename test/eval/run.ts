@@ -21,6 +21,7 @@ import { table } from "./format.js";
 import { loadEvalResults, readPreviousReport, type StoredEval, saveEvalResult } from "./results-store.js";
 import { retrievalSection } from "./retrieval.js";
 import type { EvalSection } from "./section.js";
+import { aggregateThresholdSection } from "./sections/aggregate-threshold.js";
 import { buyingIntentSection } from "./sections/buying-intent.js";
 import { enrichmentCostSection } from "./sections/enrichment-cost.js";
 import { industrySection } from "./sections/industry.js";
@@ -43,6 +44,7 @@ export const SECTIONS: readonly EvalSection[] = [
   industrySection,
   enrichmentCostSection,
   retrievalSection,
+  aggregateThresholdSection,
   summarySection,
   trendsHnSection,
   trendsRedditSection,

@@ -15,6 +15,7 @@ import { serverReading } from "../../src/index/lancedb/readers.js";
 import { rowsTable } from "../../src/index/lancedb/rows.js";
 import { postsSchema, toRow } from "../../src/index/lancedb/schema.js";
 import type { IndexedPost } from "../../src/model/post.js";
+import { registerAggregateContract } from "./aggregate-contract.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
 import { withPostsTable } from "./lance-table.js";
@@ -32,6 +33,7 @@ async function lanceFixture() {
 
 registerIndexContract("lancedb", lanceFixture);
 registerFilterContract("lancedb", lanceFixture);
+registerAggregateContract("lancedb", lanceFixture);
 registerSearchContract("lancedb", lanceFixture);
 
 describe("LanceDbIndex with a trained vector index", () => {

@@ -20,6 +20,7 @@ import type { WeaviateIndexOptions } from "../../src/index/weaviate/weaviate-ind
 import { flatSearchCutoffOf, WeaviateIndex } from "../../src/index/weaviate/weaviate-index.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import { registerAggregateContract } from "./aggregate-contract.js";
 import { registerIndexContract } from "./contract.js";
 import { registerFilterContract } from "./filter-contract.js";
 import { registerSearchContract } from "./search-contract.js";
@@ -75,6 +76,7 @@ async function weaviateFixture() {
 
 registerIndexContract("weaviate", weaviateFixture, skip ? { skip } : {});
 registerFilterContract("weaviate", weaviateFixture, skip ? { skip } : {});
+registerAggregateContract("weaviate", weaviateFixture, skip ? { skip } : {});
 registerSearchContract("weaviate", weaviateFixture, skip ? { skip } : {});
 
 describe("WeaviateIndex connection failures", { skip: skip ?? false }, () => {

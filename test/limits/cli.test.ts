@@ -86,6 +86,7 @@ describe("threadsight plans / usage", () => {
       { operation: "monitors", count: 0 },
       { operation: "get_posts", count: 0 },
       { operation: "export_posts", count: 0 },
+      { operation: "aggregate", count: 0 },
     ]);
   });
 

@@ -305,6 +305,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
         ["monitors", 0],
         ["get_posts", 0],
         ["export_posts", 0],
+        ["aggregate", 0],
       ],
     );
     const rows = await h.store.usageBetween(info.id, utcDay(now), utcDay(now));
@@ -339,6 +340,7 @@ describe("limits interceptor (Variant B, Connect router)", () => {
           ["monitors", 0],
           ["get_posts", 0],
           ["export_posts", 0],
+          ["aggregate", 0],
         ],
       );
     }

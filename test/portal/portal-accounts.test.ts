@@ -427,6 +427,7 @@ function registerPortalSuite(backend: Backend): void {
       monitors: 0,
       get_posts: 0,
       export_posts: 0,
+      aggregate: 0,
     });
     assert.equal(u.daily.length, 3);
     assert.deepEqual(u.daily.at(-1), { day: today, count: 2 });

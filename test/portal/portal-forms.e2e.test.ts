@@ -308,6 +308,81 @@ describe("portal forms and explorer in Chromium", { skip }, () => {
     await screenshot(page, "forms-explorer-trends");
   });
 
+  test("explorer: aggregate with filters charts the weekly histogram the API returned; a refused call costs nothing", async () => {
+    const before = await usedCount();
+    const section = await explorerSection("aggregate");
+    await page.fill("#explorer-key", key);
+    // The search forms gain the filter and the sort too.
+    assert.equal(await page.locator("#semantic_search-filter-min_upvotes").count(), 1);
+    assert.ok((await page.locator("#semantic_search-sort option").count()) >= 6, "the sort orders");
+    // Inverted dates and an unknown sentiment are refused in the page.
+    // A sample post's own title (2013-06-14): the set cannot be empty.
+    await page.fill("#aggregate-query", "If your website requires this and doesn't let me in without it");
+    await page.selectOption("#aggregate-interval", "week");
+    await page.fill("#aggregate-filter-start_date", "2013-12-31");
+    await page.fill("#aggregate-filter-end_date", "2013-01-01");
+    await page.fill("#aggregate-filter-sentiments", "positive, angry");
+    await section.getByRole("button", { name: "Try it" }).click();
+    assert.match(
+      (await page.locator("#aggregate-filter-start_date-error").textContent())!,
+      /filter.start_date must be on or before filter.end_date/,
+    );
+    assert.match((await page.locator("#aggregate-filter-sentiments-error").textContent())!, /got "angry"/);
+    assert.equal(await section.getAttribute("data-refused"), "1");
+    assert.equal(await section.locator(".response-status[data-status]").count(), 0, "nothing was sent");
+    // Fixed, with more filters: sent once, and the chart shows every bucket of the answer.
+    await page.fill("#aggregate-filter-start_date", "2013-01-01");
+    await page.fill("#aggregate-filter-end_date", "2013-12-31");
+    await page.fill("#aggregate-filter-sentiments", "positive, neutral, negative");
+    await page.fill("#aggregate-filter-sources", "reddit");
+    await page.fill("#aggregate-filter-exclude_subforums", "no-such-subforum");
+    await page.fill("#aggregate-filter-min_comments", "0");
+    await page.fill("#aggregate-group_by", "sentiment");
+    await section.getByRole("button", { name: "Try it" }).click();
+    await section.locator(".response-status[data-status]").waitFor();
+    assert.equal(await section.locator(".response-status").getAttribute("data-status"), "200");
+    // The body as the curl command shows it: one shell-quoted argument ('\'' is a quote).
+    const quoted = (await section.locator(".cmd-curl").textContent())!.split(" -d ").at(-1)!.trim();
+    const sent = JSON.parse(quoted.slice(1, -1).replaceAll("'\\''", "'"));
+    assert.deepEqual(sent.filter.sources, ["reddit"]);
+    assert.equal(sent.filter.min_comments, 0);
+    const data = JSON.parse((await section.locator(".response-body").textContent())!).data as {
+      total: number;
+      histogram: { start: string; post_count: number }[];
+    };
+    // 2013 in ISO weeks: from Monday 2012-12-31 to Monday 2013-12-30.
+    assert.equal(data.histogram.length, 53);
+    assert.equal(data.histogram[0]!.start, "2012-12-31");
+    assert.ok(data.total > 0, "the query matches some of the sample");
+    assert.equal(await section.locator(".response-chart").isVisible(), true);
+    const drawn = await section.locator(".response-chart canvas").evaluate((c) => {
+      const chart = (
+        globalThis as unknown as {
+          Chart: {
+            getChart(c: unknown): {
+              config: { type: string };
+              data: { labels: string[]; datasets: { data: number[] }[] };
+            };
+          };
+        }
+      ).Chart.getChart(c);
+      return { type: chart.config.type, labels: chart.data.labels, counts: chart.data.datasets[0]!.data };
+    });
+    assert.deepEqual(drawn, {
+      type: "line",
+      labels: data.histogram.map((b) => b.start),
+      counts: data.histogram.map((b) => b.post_count),
+    });
+    assert.ok(await section.locator(".result-card h4", { hasText: "sentiment" }).count());
+    await screenshot(page, "forms-explorer-aggregate");
+    let after = await usedCount();
+    for (let i = 0; i < 40 && after === before; i++) {
+      await sleep(250);
+      after = await usedCount();
+    }
+    assert.equal(after, before + 1, "only the sent call was counted");
+  });
+
   test("every page fits 360, 768 and 1280 px with no horizontal overflow; dates do not wrap", async () => {
     const pages = [
       "dashboard",

@@ -192,8 +192,8 @@ export const GetUsageResponseSchema: GenMessage<GetUsageResponse, {jsonType: Get
  */
 export type OperationUsage = Message<"threadsight.v1.OperationUsage"> & {
   /**
-   * Operation name: semantic_search, vector_search, trends, leads or monitors (every
-   * MonitorService call).
+   * Operation name: semantic_search, vector_search, trends, leads, monitors (every
+   * MonitorService call) or aggregate (AggregatePosts).
    *
    * @generated from field: string operation = 1;
    */
@@ -214,8 +214,8 @@ export type OperationUsage = Message<"threadsight.v1.OperationUsage"> & {
  */
 export type OperationUsageJson = {
   /**
-   * Operation name: semantic_search, vector_search, trends, leads or monitors (every
-   * MonitorService call).
+   * Operation name: semantic_search, vector_search, trends, leads, monitors (every
+   * MonitorService call) or aggregate (AggregatePosts).
    *
    * @generated from field: string operation = 1;
    */

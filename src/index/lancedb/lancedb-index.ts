@@ -26,6 +26,7 @@ import { connect } from "@lancedb/lancedb";
 import type { Schema as ArrowSchema, Table as ArrowTable } from "apache-arrow";
 import type { EnrichedPost, IndexedPost } from "../../model/post.js";
 import { checkAborted } from "../abort.js";
+import type { AggregateQuery, AggregateResult } from "../aggregate-query.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType, Scored } from "../fusion.js";
 import { candidateDepth, fuse } from "../fusion.js";
@@ -44,6 +45,7 @@ import type {
 } from "../search-index.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
+import { aggregateLance } from "./aggregate.js";
 import { lanceWhere } from "./filter.js";
 import type { IndexingMode } from "./maintenance.js";
 import {
@@ -342,6 +344,12 @@ export class LanceDbIndex implements SearchIndex {
       signal,
     );
     return postsOf(batch, POST_COLUMNS);
+  }
+
+  async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {
+    const { table, dimensions } = this.opened();
+    if (query.near) checkVector(query.near.vector, dimensions);
+    return engineCall(ENGINE, () => aggregateLance(table, query, signal), signal);
   }
 
   async count(signal?: AbortSignal): Promise<number> {

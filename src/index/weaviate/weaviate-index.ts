@@ -25,6 +25,7 @@ import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import { Filters, reconfigure } from "weaviate-client";
 import type { EnrichedPost, IndexedPost } from "../../model/post.js";
 import { checkAborted } from "../abort.js";
+import type { AggregateQuery, AggregateResult } from "../aggregate-query.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
@@ -43,6 +44,7 @@ import type {
 } from "../search-index.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
+import { aggregateWeaviate } from "./aggregate.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate, withCallSignal } from "./connect.js";
 import type { KeysetFilterBuilder } from "./filter.js";
@@ -318,6 +320,14 @@ export class WeaviateIndex implements SearchIndex {
       signal,
     );
     return (res.objects as WObject[]).map((o) => fromProperties(o.properties));
+  }
+
+  async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {
+    const posts = this.opened();
+    checkFilter(query.filter);
+    if (query.near) checkVector(query.near.vector, this.dimensions);
+    checkAborted(signal);
+    return aggregateWeaviate(posts, query, (work) => this.call(work, signal));
   }
 
   async count(signal?: AbortSignal): Promise<number> {

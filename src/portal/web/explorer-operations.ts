@@ -2,6 +2,7 @@
  * The operations the explorer offers, derived from the proto's google.api.http rules and the
  * metered-operation table, so a new paid RPC with a REST route appears without page changes.
  */
+import { InsightsService } from "../../../gen/threadsight/v1/insights_pb.js";
 import { LeadService } from "../../../gen/threadsight/v1/leads_pb.js";
 import { SearchService } from "../../../gen/threadsight/v1/search_pb.js";
 import { TrendService } from "../../../gen/threadsight/v1/trends_pb.js";
@@ -48,6 +49,25 @@ const TEXT: Readonly<Record<Operation, Omit<ExplorerOperation, "id" | "restPath"
       { label: "Alternative to Mailchimp", body: { query: "alternative to mailchimp", limit: 5, min_score: 40 } },
     ],
   },
+  aggregate: {
+    label: "Aggregate",
+    description:
+      "Counts of the posts a filter (and optionally a query) selects, by subforum, source, sentiment, lead type or author, and a day, week or month histogram.",
+    examples: [
+      {
+        label: "Notion, weekly",
+        body: { query: "notion", interval: "week", group_by: ["subforum"], top_n: 5 },
+      },
+      {
+        label: "Hacker News by month, 2013",
+        body: {
+          filter: { sources: ["hackernews"], start_date: "2013-01-01", end_date: "2013-12-31" },
+          interval: "month",
+          group_by: ["sentiment"],
+        },
+      },
+    ],
+  },
   // Not offered in the explorer (their services are not listed below); named for the usage table.
   get_posts: {
     label: "Get posts",
@@ -69,7 +89,7 @@ const TEXT: Readonly<Record<Operation, Omit<ExplorerOperation, "id" | "restPath"
 /** The metered operations with a POST route, in the documented order. */
 export function explorerOperations(): ExplorerOperation[] {
   const found = new Map<Operation, ExplorerOperation>();
-  for (const route of restRoutes([SearchService, TrendService, LeadService])) {
+  for (const route of restRoutes([SearchService, TrendService, LeadService, InsightsService])) {
     const op = operationOf(route.method.parent.typeName, route.method.name);
     if (op === undefined || route.httpMethod !== "POST") continue;
     found.set(op, {

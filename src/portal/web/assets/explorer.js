@@ -1,7 +1,8 @@
 // The API explorer: builds one form per operation from the OpenAPI document, checks the documented
 // rules (required, length, bounds, dates) before a call is spent, sends the real API call with
 // the key typed (or handed over from the keys page) as a Bearer token, and renders the answer as
-// cards (summary first, then each result), a chart of post counts for trends, the raw JSON and
+// cards (summary first, then each result), a chart of post counts for trends and of posts over
+// time for aggregates, the raw JSON and
 // headers one click away, and equivalent curl and buf curl commands. Everything the server
 // returns is written with textContent, never parsed as HTML.
 const OPENAPI_URL = "/api/v1/openapi.json";
@@ -53,7 +54,8 @@ function dateProblem(name, text) {
 
 // One labelled control per schema property; it knows how to read, set and check its value.
 function control(opId, name, prop, required) {
-  const id = `${opId}-${name}`;
+  // "filter.start_date" -> "<op>-filter-start_date": ids stay usable as CSS selectors.
+  const id = `${opId}-${name.replaceAll(".", "-")}`;
   const wrap = el("div", { class: "field" });
   wrap.append(el("label", { for: id }, name + (required ? " (required)" : "")));
   const hintId = `${id}-hint`;
@@ -93,7 +95,9 @@ function control(opId, name, prop, required) {
     read = () => (input.checked ? true : undefined);
   } else if (prop.type === "array") {
     input = el("input", { id, name, type: "text", placeholder: "comma-separated", spellcheck: "false" });
-    hint.textContent = `${prop.description ?? ""} Separate values with commas.`.trim();
+    const allowed = resolveItems(prop).enum;
+    const among = Array.isArray(allowed) ? ` One or more of: ${allowed.join(", ")}.` : "";
+    hint.textContent = `${prop.description ?? ""}${among} Separate values with commas.`.trim();
     read = () => {
       const items = input.value
         .split(",")
@@ -105,6 +109,9 @@ function control(opId, name, prop, required) {
       const items = read() ?? [];
       if (prop.maxItems !== undefined && items.length > prop.maxItems)
         return `${name} must list at most ${prop.maxItems} values, got ${items.length}`;
+      const allowed = resolveItems(prop).enum;
+      const odd = Array.isArray(allowed) ? items.find((s) => !allowed.includes(s)) : undefined;
+      if (odd !== undefined) return `${name} values must be among ${allowed.join(", ")}, got "${odd}"`;
       const max = resolveItems(prop).maxLength;
       const long = max === undefined ? undefined : items.find((s) => [...s].length > max);
       return long === undefined ? undefined : `each of ${name} must be at most ${max} characters`;
@@ -168,14 +175,16 @@ function problems(controls) {
     c.show(message);
     if (message !== undefined) found.push({ control: c, message });
   }
-  const start = controls.find((c) => c.name === "start_date");
-  const end = controls.find((c) => c.name === "end_date");
-  const s = start?.read();
-  const e = end?.read();
-  if (s && e && !found.some((p) => p.control === start || p.control === end) && s > e) {
-    const message = `start_date must be on or before end_date, got ${s} > ${e}`;
-    start.show(message);
-    found.push({ control: start, message });
+  for (const prefix of ["", "filter."]) {
+    const start = controls.find((c) => c.name === `${prefix}start_date`);
+    const end = controls.find((c) => c.name === `${prefix}end_date`);
+    const s = start?.read();
+    const e = end?.read();
+    if (s && e && !found.some((p) => p.control === start || p.control === end) && s > e) {
+      const message = `${prefix}start_date must be on or before ${prefix}end_date, got ${s} > ${e}`;
+      start.show(message);
+      found.push({ control: start, message });
+    }
   }
   return found;
 }
@@ -270,9 +279,20 @@ function summaryCard(op, data) {
   const lines = [];
   if (typeof data.ai_summary === "string" && data.ai_summary !== "")
     box.append(el("p", { class: "ai-summary" }, data.ai_summary));
-  const count = Array.isArray(data.results) ? data.results.length : Array.isArray(data.trends) ? data.trends.length : 0;
-  lines.push(`${NUMBER.format(count)} ${op === "trends" ? "topic" : "result"}${count === 1 ? "" : "s"}`);
-  if (typeof data.total === "number" && data.total !== count) lines.push(`${NUMBER.format(data.total)} in all`);
+  if (op === "aggregate") {
+    lines.push(`${NUMBER.format(data.total ?? 0)} matching post${data.total === 1 ? "" : "s"}`);
+    if (data.min_similarity) lines.push(`query similarity at least ${data.min_similarity}`);
+    if (Array.isArray(data.histogram) && data.histogram.length > 0)
+      lines.push(`${NUMBER.format(data.histogram.length)} ${data.interval} buckets`);
+  } else {
+    const count = Array.isArray(data.results)
+      ? data.results.length
+      : Array.isArray(data.trends)
+        ? data.trends.length
+        : 0;
+    lines.push(`${NUMBER.format(count)} ${op === "trends" ? "topic" : "result"}${count === 1 ? "" : "s"}`);
+    if (typeof data.total === "number" && data.total !== count) lines.push(`${NUMBER.format(data.total)} in all`);
+  }
   if (data.date_range) lines.push(`${data.date_range.start} to ${data.date_range.end} (UTC days)`);
   if (typeof data.processing_time_ms === "number")
     lines.push(`${NUMBER.format(data.processing_time_ms)} ms on the server`);
@@ -341,7 +361,58 @@ function render(section, status, parsed) {
     trendsChart(section, data.trends);
   } else if (Array.isArray(data.results)) {
     cards.append(...resultCards(data.results, (r) => r.title || r.id));
+  } else if (Array.isArray(data.histogram) && Array.isArray(data.groups)) {
+    cards.append(...groupCards(data.groups));
+    histogramChart(section, data.histogram);
   }
+}
+
+// One card per counted field: its top values, then the posts outside them.
+function groupCards(groups) {
+  return groups.map((g) =>
+    card(g.field, undefined, [...g.values.map((v) => [v.value, v.count]), ["(all others)", g.other_count]]),
+  );
+}
+
+// The "over time" chart: posts per bucket, every bucket the API returned (empty ones included).
+function histogramChart(section, buckets) {
+  const holder = section.querySelector(".response-chart");
+  const canvas = holder.querySelector("canvas");
+  charts.get(section)?.destroy();
+  charts.delete(section);
+  const Chart = globalThis.Chart;
+  if (buckets.length === 0 || typeof Chart !== "function") {
+    holder.hidden = true;
+    return;
+  }
+  holder.hidden = false;
+  canvas.setAttribute("aria-label", `Posts over time: ${buckets.map((b) => `${b.start} ${b.post_count}`).join(", ")}`);
+  const chart = new Chart(canvas, {
+    type: "line",
+    data: {
+      labels: buckets.map((b) => b.start),
+      datasets: [
+        {
+          label: "Posts",
+          data: buckets.map((b) => b.post_count),
+          borderColor: "#0a55c2",
+          backgroundColor: "#0a55c2",
+          pointRadius: buckets.length > 60 ? 0 : 3,
+        },
+      ],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      plugins: { legend: { display: false }, title: { display: true, text: "Posts over time" } },
+      scales: { y: { beginAtZero: true, ticks: { precision: 0, callback: (v) => NUMBER.format(v) } } },
+    },
+  });
+  holder.style.height = "260px";
+  chart.resize();
+  charts.set(section, chart);
+  section.dataset.chartBuckets = buckets.map((b) => `${b.start}:${b.post_count}`).join(",");
 }
 
 async function send(section, controls) {
@@ -377,7 +448,12 @@ async function send(section, controls) {
   const body = {};
   for (const c of controls) {
     const v = c.read();
-    if (v !== undefined) body[c.name] = v;
+    if (v === undefined) continue;
+    // "filter.sources" goes into body.filter.sources: the request's nested PostFilter.
+    const path = c.name.split(".");
+    let at = body;
+    for (const part of path.slice(0, -1)) at = at[part] ??= {};
+    at[path.at(-1)] = v;
   }
   const json = JSON.stringify(body);
   commands(section, json);
@@ -427,7 +503,7 @@ async function send(section, controls) {
 
 function fill(controls, example) {
   for (const c of controls) {
-    c.set(example[c.name]);
+    c.set(c.name.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), example));
     c.show(undefined);
   }
 }
@@ -451,10 +527,28 @@ async function main() {
     const op = doc.paths?.[section.dataset.restPath]?.post;
     const schema = resolve(doc, op?.requestBody?.content?.["application/json"]?.schema);
     const required = new Set(schema.required ?? []);
-    const controls = Object.entries(schema.properties ?? {}).map(([name, prop]) =>
-      control(section.dataset.operation, name, resolve(doc, prop), required.has(name)),
-    );
-    holder.replaceChildren(...controls.map((c) => c.wrap));
+    const controls = [];
+    const parts = [];
+    for (const [name, raw] of Object.entries(schema.properties ?? {})) {
+      const prop = resolve(doc, raw);
+      if (prop.type === "object" && prop.properties) {
+        // A nested message (the PostFilter): one fieldset, its controls named "filter.<field>".
+        const set = el("fieldset", { class: "nested" });
+        set.append(el("legend", {}, name));
+        if (prop.description) set.append(el("p", { class: "hint" }, prop.description));
+        for (const [sub, subProp] of Object.entries(prop.properties)) {
+          const c = control(section.dataset.operation, `${name}.${sub}`, resolve(doc, subProp), false);
+          controls.push(c);
+          set.append(c.wrap);
+        }
+        parts.push(set);
+        continue;
+      }
+      const c = control(section.dataset.operation, name, prop, required.has(name));
+      controls.push(c);
+      parts.push(c.wrap);
+    }
+    holder.replaceChildren(...parts);
     for (const button of section.querySelectorAll("button.example")) {
       button.addEventListener("click", () => {
         try {

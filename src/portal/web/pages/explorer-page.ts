@@ -16,7 +16,7 @@ import { layout } from "../layout.js";
 export interface ExplorerExample {
   label: string;
   /** The JSON request body (REST field names). */
-  body: Readonly<Record<string, string | number>>;
+  body: Readonly<Record<string, unknown>>;
 }
 
 /** One operation the explorer offers. */
