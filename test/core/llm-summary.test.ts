@@ -32,7 +32,7 @@ describe("LLM summary over an OpenAI-compatible server", () => {
       baseUrl: fake.url,
       model: "test-model",
       apiKey: "sk-test",
-      timeoutMs: 300,
+      timeoutMs: 1500,
       onFallback: (r) => fallbacks.push(r),
     });
 
@@ -92,7 +92,7 @@ describe("LLM summary over an OpenAI-compatible server", () => {
   });
 
   test("timeouts, HTTP errors and malformed bodies fall back to extractive", async () => {
-    fake.behave({ kind: "complete", content: "too late [1].", delayMs: 1000 });
+    fake.behave({ kind: "complete", content: "too late [1].", delayMs: 4000 });
     assert.equal(await summarizer().summarize("price", results), themedSummary("price", results));
     assert.equal(fallbacks.at(-1), "timeout");
     fake.behave({ kind: "status", status: 500 });

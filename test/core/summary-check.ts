@@ -11,7 +11,7 @@ import { monthOf } from "../../src/core/summary/themed-summary.js";
 const OPENING =
   /^(At least )?(\d+) posts? matched "(.*?)"(?: with relevance (\d\.\d\d) or more)?(?:\.|, in (two|three) themes\.|; this page holds (\d+) of them\.|; the (\d+) on this page fall into (two|three) themes\.)/;
 const THEME =
-  / (?:On ([^,]+), )?(\d+) posts? \(([\d, and]+)\)(?: in ([A-Z][a-z]{2} \d{4})| from ([A-Z][a-z]{2} \d{4}) to ([A-Z][a-z]{2} \d{4}))?(?:, ([a-z\d, ]+))?:( one is titled)? "([^"]*)" \[(\d+)\]\./g;
+  / (?:On ([^,]+), )?(\d+) posts? \(([\d, and]+)\)(?: in ([A-Z][a-z]{2} \d{4})| from ([A-Z][a-z]{2} \d{4}) to ([A-Z][a-z]{2} \d{4}))?(?:, ([a-z\d, ]+))?(?::( one is titled)? "([^"]*)" \[(\d+)\])?\./g;
 const WORDS: Record<string, number> = { two: 2, three: 3 };
 
 /** What the summary was told beyond the page. */
@@ -78,6 +78,7 @@ export function checkThemedSummary(
     }
     const text = posts.map((p) => `${p.title} ${p.content}`.toLowerCase()).join(" ");
     for (const w of label.split(/ and | /)) assert.ok(text.includes(w), `label word "${w}" is in the theme's posts`);
+    if (m[10] === undefined) return { label, members, quote: "", cited: 0 };
     const cited = Number(m[10]);
     assert.ok(members.includes(cited), "the quote comes from one of the theme's posts");
     const source = results[cited - 1]!;

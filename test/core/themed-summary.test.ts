@@ -77,7 +77,7 @@ const PAGE: SummaryInput[] = [
   title: title as string,
   content: content as string,
   subforum: "smallbusiness",
-  relevance: i === 7 ? 0.2 : 0.95 - i * 0.05,
+  relevance: i === 7 ? 0.2 : 0.99 - i * 0.03,
   created: T0 + i * 40 * DAY,
   sentiment: sentiment as SentimentLabel,
   vector: near(axis as number, (i % 3) * 0.1),
@@ -107,7 +107,7 @@ describe("themedSummary", () => {
     const themes = checkThemedSummary(s, PAGE, { matched: 12, floor: MATCH_FLOOR });
     assert.match(
       s,
-      /^12 posts matched "payment processor problems" with relevance 0\.50 or more; the 7 on this page fall into three themes\./,
+      /^12 posts matched "payment processor problems" with relevance 0\.65 or more; the 7 on this page fall into three themes\./,
     );
     assert.deepEqual(
       themes.map((t) => t.members),
@@ -131,10 +131,16 @@ describe("themedSummary", () => {
 
   it("quotes a title only when the post has no body", () => {
     const links = PAGE.slice(0, 2).map((r) => ({ ...r, content: "" }));
-    const s = themedSummary("payments", links);
+    const s = themedSummary("stripe fees paypal", links);
     const [theme] = checkThemedSummary(s, links, { matched: 2, floor: MATCH_FLOOR });
     assert.match(s, /one is titled/);
     assert.ok(links.some((r) => r.title === theme!.quote));
+  });
+
+  it("states a theme without a quote when none of its posts names a query term", () => {
+    const s = themedSummary("quantum computing", PAGE);
+    checkThemedSummary(s, PAGE, { matched: 7, floor: MATCH_FLOOR });
+    assert.doesNotMatch(s, /\[\d+\]/, "nothing is quoted, so nothing is cited");
   });
 
   it("without relevance or vectors every result matches and forms one theme", () => {
@@ -147,7 +153,7 @@ describe("themedSummary", () => {
     const low = PAGE.map((r) => ({ ...r, relevance: 0.1 }));
     assert.match(
       themedSummary("payments", low),
-      /^No post on this page matched "payments" with relevance 0\.50 or more; the nearest is "Stripe fees for small shops" \[1\]\.$/,
+      /^No post on this page matched "payments" with relevance 0\.65 or more; the nearest is "Stripe fees for small shops" \[1\]\.$/,
     );
   });
 });

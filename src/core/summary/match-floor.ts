@@ -9,7 +9,7 @@
  * matched results best separate threads judged relevant from the rest (F1 of "matched" against
  * "judged relevant" over our hybrid retrieval's first page); train_part2 is reported beside it.
  */
-export const MATCH_FLOOR = 0.5;
+export const MATCH_FLOOR = 0.65;
 
 /**
  * How many fused candidates SemanticSearch scores against the floor to count the matches: the

@@ -21,7 +21,8 @@ export interface Theme {
   span?: { first: number; last: number };
   /** Members per sentiment label, when the members carry labels. */
   sentiment?: Record<SentimentLabel, number>;
-  quote: { result: number; text: string; fromTitle: boolean };
+  /** The quoted sentence, absent when no post of the theme names a query term. */
+  quote?: { result: number; text: string; fromTitle: boolean } | undefined;
 }
 
 /** Everything the summary states. */
@@ -40,7 +41,7 @@ export interface SummaryMaterial {
 const MIN_CHARS = 25;
 const MAX_CHARS = 280;
 /** The quote is taken from one of the theme's first this many posts closest to its centre and the query. */
-const QUOTE_POSTS = 2;
+const QUOTE_POSTS = 3;
 
 function sentimentMix(results: readonly SummaryInput[], members: readonly number[]): Theme["sentiment"] {
   if (members.some((i) => results[i]!.sentiment === undefined)) return undefined;
@@ -55,23 +56,39 @@ function timeSpan(results: readonly SummaryInput[], members: readonly number[]):
 }
 
 /**
- * The theme's members ordered by how well they stand for it: closeness to the theme's centre
- * plus closeness to the query when vectors are known, else by their order in the results.
+ * Weight of closeness to the query against closeness to the theme's centre, in ranking a theme's
+ * posts; with RANK_WEIGHT, chosen on SemEval-2016 T3 train_part2 by the share of quotes from
+ * relevant threads (docs/EVALUATION.md, "ai_summary"), dev only reported.
+ */
+const QUERY_WEIGHT = 6;
+/** Weight of a result's position in the page (RANK_WEIGHT / (1 + position)): the page comes ranked. */
+const RANK_WEIGHT = 1;
+
+/**
+ * The theme's members ordered by how well they stand for it and answer the query: closeness to
+ * the theme's centre, closeness to the query (weighted more: a theme is quoted for the question
+ * asked) and the result's position; by position alone when vectors are missing.
  */
 function representatives(results: readonly SummaryInput[], members: readonly number[], queryVector?: Float32Array) {
   const vectors = members.map((i) => results[i]!.vector);
   if (vectors.some((v) => v === undefined)) return [...members];
   const centre = centroid(vectors as Float32Array[]);
   const score = (i: number) =>
-    cosine(results[i]!.vector!, centre) + (queryVector !== undefined ? cosine(results[i]!.vector!, queryVector) : 0);
+    cosine(results[i]!.vector!, centre) +
+    (queryVector !== undefined ? QUERY_WEIGHT * cosine(results[i]!.vector!, queryVector) : 0) +
+    RANK_WEIGHT / (1 + i);
   return [...members].sort((a, b) => score(b) - score(a) || a - b);
 }
 
+/** Prior of a sentence from the theme's first, second, ... representative. */
+const POST_PRIOR = [0.3, 0.15, 0];
+
 /**
  * The sentence to quote for a theme: of the bodies of its best representatives, the sentence of
- * quotable length naming the most query and label terms (rarer terms among the theme's posts
- * weigh more), with a small lead for the first representative; the best representative's title
- * only when none of them has a quotable body sentence.
+ * quotable length naming the most query terms (and then label terms), with a lead for the better
+ * representatives; a title only for a post with no body. A sentence naming no query term is not
+ * quoted: when no post of the theme has one, the theme is stated without a quote rather than
+ * quoting what does not answer.
  */
 function pickQuote(
   results: readonly SummaryInput[],
@@ -79,20 +96,27 @@ function pickQuote(
   queryStems: ReadonlySet<string>,
   labelStems: ReadonlySet<string>,
 ): Theme["quote"] {
-  let best: { result: number; text: string; score: number } | undefined;
+  let best: { result: number; text: string; score: number; fromTitle: boolean } | undefined;
   for (const [rank, i] of ranked.slice(0, QUOTE_POSTS).entries()) {
-    for (const [position, text] of sentences(results[i]!.content).entries()) {
+    const r = results[i]!;
+    const body = sentences(r.content);
+    const texts = body.length > 0 ? body : [r.title];
+    for (const [position, text] of texts.entries()) {
       const ts = new Set(terms(text));
-      if (text.length < MIN_CHARS || text.length > MAX_CHARS || ts.size < 3) continue;
-      let overlap = 0;
-      for (const t of ts) overlap += (queryStems.has(t) ? 1 : 0) + (labelStems.has(t) ? 0.5 : 0);
-      const score = overlap / Math.sqrt(ts.size) + (rank === 0 ? 0.3 : 0) + (position === 0 ? 0.1 : 0);
-      if (best === undefined || score > best.score) best = { result: i, text, score };
+      if (body.length > 0 && (text.length < MIN_CHARS || text.length > MAX_CHARS)) continue;
+      if (ts.size < 3) continue;
+      let q = 0;
+      let l = 0;
+      for (const t of ts) {
+        if (queryStems.has(t)) q++;
+        if (labelStems.has(t)) l++;
+      }
+      if (q === 0) continue;
+      const score = (q + 0.5 * l) / Math.sqrt(ts.size) + POST_PRIOR[rank]! + (position === 0 ? 0.1 : 0);
+      if (best === undefined || score > best.score) best = { result: i, text, score, fromTitle: body.length === 0 };
     }
   }
-  if (best !== undefined) return { result: best.result, text: best.text, fromTitle: false };
-  const first = ranked[0]!;
-  return { result: first, text: results[first]!.title, fromTitle: true };
+  return best === undefined ? undefined : { result: best.result, text: best.text, fromTitle: best.fromTitle };
 }
 
 /** Computes the summary's material from the page of results. */

@@ -1,9 +1,9 @@
 /**
  * Groups a page of results into two or three themes by their embeddings: Ward's agglomerative
  * clustering over the vectors, the number of themes chosen by silhouette. Written here rather
- * than taken from a library because it runs over one page (at most a hundred vectors), where the
- * O(n^3) merge loop costs well under a millisecond, and because it must be deterministic: the
- * same page must always give the same summary, which the random starts of k-means do not.
+ * than taken from a library because it runs over one page (at most a hundred vectors), where a
+ * plain O(n^3) merge loop is cheap, and because it must be deterministic: the same page must
+ * always give the same summary, which the random starts of k-means do not.
  */
 
 /** Cosine similarity of two vectors (not assumed to be normalised). */

@@ -7,6 +7,18 @@
  */
 import { termTokens } from "./text-units.js";
 
+/**
+ * Words that say how a post is written, not what it is about; text-units' stop list covers the
+ * function words already.
+ */
+const NOT_A_SUBJECT = new Set(
+  (
+    "because currently really actually think know want need like get got going make made use using " +
+    "way thing things something anyone someone people question questions thanks help please one two " +
+    "new good best great lot little much many even still well back also"
+  ).split(" "),
+);
+
 /** What the label is made from: each post's title and body. */
 export interface LabelledText {
   title: string;
@@ -21,20 +33,23 @@ interface Gram {
 }
 
 /** The unigrams and adjacent-word bigrams of one post, keyed by stem. */
-function grams(text: LabelledText, skip: ReadonlySet<string>): Map<string, Gram> {
+function grams(text: LabelledText, skip: ReadonlySet<string>, titleOnly: boolean): Map<string, Gram> {
   const out = new Map<string, Gram>();
   const add = (key: string, form: string) => {
     const g = out.get(key) ?? { key, forms: new Map<string, number>() };
     g.forms.set(form, (g.forms.get(form) ?? 0) + 1);
     out.set(key, g);
   };
-  for (const part of [text.title, text.content]) {
+  // Numbers and contractions ("don't") name nothing a theme is about.
+  const unfit = (t: { stem: string; word: string }) =>
+    skip.has(t.stem) || NOT_A_SUBJECT.has(t.word) || /^\d+$|'/.test(t.word);
+  for (const part of titleOnly ? [text.title] : [text.title, text.content]) {
     const tokens = termTokens(part);
     tokens.forEach((t, i) => {
-      if (skip.has(t.stem) || /^\d+$/.test(t.word)) return;
+      if (unfit(t)) return;
       add(t.stem, t.word);
       const next = tokens[i + 1];
-      if (next !== undefined && !skip.has(next.stem) && !/^\d+$/.test(next.word) && next.stem !== t.stem)
+      if (next !== undefined && !unfit(next) && next.stem !== t.stem)
         add(`${t.stem} ${next.stem}`, `${t.word} ${next.word}`);
     });
   }
@@ -51,14 +66,17 @@ const BIGRAM_SHARE = 0.75;
 /**
  * Labels for each theme (`groups` index into `texts`), in the groups' order: a bigram, or two
  * words joined by "and", or one word; "" when the theme has no word of its own. `queryStems`
- * are the query's terms, left out. A term must be in two of a theme's posts when it has two.
+ * are the query's terms, left out. A term must be in two of a theme's posts when it has two; a
+ * theme of one post is labelled from its title.
  */
 export function themeLabels(
   texts: readonly LabelledText[],
   groups: readonly (readonly number[])[],
   queryStems: ReadonlySet<string>,
 ): string[] {
-  const perPost = texts.map((t) => grams(t, queryStems));
+  // A theme of one post is named from its title: any word of its body would be "distinctive".
+  const single = new Set(groups.filter((g) => g.length === 1).map((g) => g[0]!));
+  const perPost = texts.map((t, i) => grams(t, queryStems, single.has(i)));
   // Document frequency of each gram in each group.
   const df = groups.map((g) => {
     const counts = new Map<string, { n: number; forms: Map<string, number> }>();

@@ -47,8 +47,9 @@ function themeSentence(theme: Theme): string {
   const head = theme.label === "" ? posts.charAt(0).toUpperCase() + posts.slice(1) : `On ${theme.label}, ${posts}`;
   const span = theme.span !== undefined ? ` ${spanText(theme.span)}` : "";
   const mix = theme.sentiment !== undefined ? `, ${mixText(theme.sentiment)}` : "";
-  const says = theme.quote.fromTitle ? "titled" : "";
-  return `${head}${span}${mix}:${says === "" ? "" : ` one is ${says}`} ${quoted(theme.quote.text)} [${theme.quote.result + 1}].`;
+  if (theme.quote === undefined) return `${head}${span}${mix}.`;
+  const says = theme.quote.fromTitle ? " one is titled" : "";
+  return `${head}${span}${mix}:${says} ${quoted(theme.quote.text)} [${theme.quote.result + 1}].`;
 }
 
 function opening(query: string, m: SummaryMaterial): string {

@@ -17,75 +17,20 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../../src/config.js";
 import { shorten } from "../../../src/core/snippet.js";
-import {
-  extractiveSummary,
-  RANK_PRIOR,
-  RELATIVE_FLOOR,
-  type SummaryWeights,
-} from "../../../src/core/summary/extractive.js";
-import type { SummaryInput } from "../../../src/core/summary/summarizer.js";
+import { RANK_PRIOR, RELATIVE_FLOOR } from "../../../src/core/summary/extractive.js";
 import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
 import { LanceDbIndex } from "../../../src/index/lancedb/lancedb-index.js";
 import { embedCached } from "../embedding-cache.js";
 import { fmt, table } from "../format.js";
 import { type Dataset, FOLDER, fill, loadQuestionSimilarity, type Query, SPLITS } from "../retrieval.js";
 import type { EvalContext, EvalSection } from "../section.js";
+import { READ, type Result, tally } from "../summary-tally.js";
+import { engineOrderRows, examplesReport, serviceSection } from "./summary-themes.js";
 
-/** Results the extractive summarizer reads (RESULTS_READ in extractive.ts). */
-const READ = 8;
 /** Rank weights compared on train_part2 to choose RANK_PRIOR (dev is only read). */
 const RANK_WEIGHTS = [0.25, 0.5, 1, 2];
 /** Relative floors compared on train_part2, with our retrieval's results, to choose RELATIVE_FLOOR. */
 const FLOORS = [0, 0.4, 0.5, 0.6, 0.7, 0.8];
-
-/** A result the summarizer reads, with the thread id the judgements name. */
-type Result = SummaryInput & { id: string };
-
-interface Tally {
-  questions: number;
-  quotes: number;
-  relevantQuotes: number;
-  firstRelevant: number;
-  anyRelevant: number;
-  /** Distinct results cited, summed over summaries: how many posts a summary speaks for. */
-  postsQuoted: number;
-  readRelevant: number;
-  read: number;
-  top3Relevant: number;
-}
-
-function tally(queries: readonly Query[], results: (q: Query) => Result[], weights: SummaryWeights = {}): Tally {
-  const t: Tally = {
-    questions: 0,
-    quotes: 0,
-    relevantQuotes: 0,
-    firstRelevant: 0,
-    anyRelevant: 0,
-    postsQuoted: 0,
-    readRelevant: 0,
-    read: 0,
-    top3Relevant: 0,
-  };
-  for (const q of queries) {
-    const relevant = (id: string) => (q.grades.get(id) ?? 0) >= 1;
-    if (![...q.grades.keys()].some(relevant)) continue;
-    const rs = results(q);
-    const cited = [...extractiveSummary(q.subject, rs, weights).matchAll(/\[(\d+)\]/g)].map(
-      (m) => rs[Number(m[1]) - 1]!.id,
-    );
-    t.questions++;
-    t.quotes += cited.length;
-    t.relevantQuotes += cited.filter(relevant).length;
-    if (cited.length > 0 && relevant(cited[0]!)) t.firstRelevant++;
-    if (cited.some(relevant)) t.anyRelevant++;
-    t.postsQuoted += new Set(cited).size;
-    const read = rs.slice(0, READ);
-    t.read += read.length;
-    t.readRelevant += read.filter((r) => relevant(r.id)).length;
-    t.top3Relevant += rs.slice(0, 3).filter((r) => relevant(r.id)).length;
-  }
-  return t;
-}
 
 /**
  * Our retrieval's first page for each question's subject line: LanceDB hybrid search over all the
@@ -183,6 +128,9 @@ async function run(ctx: EvalContext): Promise<string> {
         undefined,
       );
   }
+  rows.push(...(await engineOrderRows(data, results)));
+  const service = await serviceSection(ctx, data);
+  const examples = await examplesReport(ctx);
   const swept = RANK_WEIGHTS.map((w) => {
     const [train, dev] = SPLITS.map((split) =>
       tally(
@@ -325,9 +273,22 @@ async function run(ctx: EvalContext): Promise<string> {
       oursRows,
     ),
     "",
+    "### The themed summary",
+    "",
+    "Since the themed summary (src/core/summary/themed-summary.ts) the service no longer returns the",
+    "quote list above: it groups the matched results into two or three themes and quotes each theme's",
+    "most representative sentence. In the first table its row reads the same ten threads in the task's",
+    "order, with their vectors and no relevance (so all ten count as matched). Below, as the service",
+    "runs it.",
+    "",
+    service,
+    "",
+    examples,
+    "",
     "What this does not measure: whether the quoted sentence itself answers (a relevant thread's",
-    "sentence may be an aside), how readable the framing is, or the LLM summary (SUMMARY_LLM_URL),",
-    "which needs a model this machine cannot run.",
+    "sentence may be an aside), how readable the framing is, whether a theme's label names what its",
+    "posts share, or the LLM summary (SUMMARY_LLM_URL): the local model the tests run",
+    "(SmolLM2-135M-Instruct) is too small to judge it by, and none larger installs here.",
   ].join("\n");
 }
 
