@@ -16,7 +16,7 @@ import { extractiveSummary } from "../../src/core/summary/extractive.js";
 import type { SummaryInput } from "../../src/core/summary/summarizer.js";
 import { createExtractiveSummarizer } from "../../src/core/summary/themed-summary.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { LanceDbIndex } from "../../src/index/lancedb-index.js";
+import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import type { Hit } from "../../src/index/search-index.js";
 import type { Post } from "../../src/model/post.js";
 import { CACHE_MODEL, embedCached } from "./embedding-cache.js";
