@@ -19,6 +19,7 @@ import { REQUEST_ID_HEADER } from "../observability/request-id.js";
 import { ACCEPTED_BODY_ENCODINGS, CONTENT_ENCODING_FIELD, decodeBody } from "./body-encoding.js";
 import { findDuplicateKey } from "./duplicate-keys.js";
 import { errorResponse, forwardHeaders } from "./envelope.js";
+import { registerEventStream } from "./event-stream.js";
 import type { RestRoute } from "./http-rules.js";
 import { aliasPath, restRoutes } from "./http-rules.js";
 import { encodeAnswer } from "./response-encoding.js";
@@ -35,7 +36,7 @@ export interface GatewayOptions {
 const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Request headers the RPC layer needs from a REST call. */
-function rpcHeaders(req: FastifyRequest): Headers {
+export function rpcHeaders(req: FastifyRequest): Headers {
   const h = new Headers();
   const auth = req.headers.authorization;
   if (auth !== undefined) h.set("authorization", auth);
@@ -54,7 +55,8 @@ function clientGone(req: FastifyRequest, reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-function sendError(reply: FastifyReply, thrown: unknown, requestId: string): FastifyReply {
+/** Answers an error in the REST envelope, with its status and headers. */
+export function sendError(reply: FastifyReply, thrown: unknown, requestId: string): FastifyReply {
   const { status, body, error } = errorResponse(thrown, requestId);
   forwardHeaders(error.metadata, (n, v) => void reply.header(n, v));
   return reply.code(status).type("application/json; charset=utf-8").send(body);
@@ -170,4 +172,5 @@ export async function restGateway(app: FastifyInstance, opts: GatewayOptions): P
     return sendError(reply, mapped, String(req.id));
   });
   for (const route of restRoutes(opts.services)) registerRoute(app, route, opts.transport);
+  registerEventStream(app, opts.transport);
 }
