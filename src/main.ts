@@ -122,9 +122,13 @@ export async function createService(config: Config, logger: Logger, options: Ser
 
     const monitorStore = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
     closers.push(() => monitorStore.close());
+    // E-mail channels use the SMTP server the portal's verification mail uses.
+    const monitorMailer = config.smtpUrl === undefined ? undefined : createSmtpMailer(config.smtpUrl, config.smtpFrom);
+    if (monitorMailer !== undefined) closers.push(() => monitorMailer.close());
     const deliveries = new DeliveryWorker({
       store: monitorStore,
       allowPrivate: config.monitorsAllowPrivateWebhooks,
+      ...(monitorMailer !== undefined ? { mailer: monitorMailer } : {}),
       onError: (err) => logger.error({ err }, "monitor delivery pass failed"),
     });
     deliveries.start();

@@ -1,8 +1,8 @@
 /**
  * MonitorService handlers: map the request to the monitors domain (monitors-core.ts) and the
  * result back. The caller's account owns what it creates; its plan sets how many monitors may be
- * active. TestMonitor is a dry run (monitor-dry-run.ts). WatchMonitor answers unimplemented until
- * it is built.
+ * active. TestMonitor is a dry run (monitor-dry-run.ts); WatchMonitor follows the outbox
+ * (event-follower.ts).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { create, fromJson } from "@bufbuild/protobuf";
@@ -30,15 +30,18 @@ import {
   RotateMonitorSecretResponseSchema,
   TestMonitorResponseSchema,
   UpdateMonitorResponseSchema,
+  WatchMonitorResponseSchema,
 } from "../../gen/threadsight/v1/monitors_pb.js";
 import { CALLER } from "../auth/context.js";
 import type { PageTokens } from "../core/page-token.js";
 import { requestFingerprint } from "../core/page-token.js";
 import type { FilterParams } from "../core/request-rules.js";
 import { AppError } from "../errors/app-error.js";
+import { toConnectError } from "../errors/to-connect.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
 import { findPlan } from "../limits/plan-catalog.js";
 import type { MonitorDryRun } from "../monitors/monitor-dry-run.js";
+import { eventJson } from "../monitors/monitor-event.js";
 import { emptyFilter } from "../monitors/monitor-filters.js";
 import type { ChannelSpec, MonitorKind, MonitorSpec, StoredMonitor } from "../monitors/monitor-spec.js";
 import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE, validateSpec } from "../monitors/monitor-spec.js";
@@ -311,6 +314,21 @@ export function monitorService(
         nextPageToken:
           rows.length > size && last !== undefined ? pageTokens.encodeAfter(String(last.id), fingerprint) : "",
       });
+    },
+    async *watchMonitor(req, ctx) {
+      let events: Awaited<ReturnType<MonitorsCore["watch"]>>;
+      try {
+        events = await core.watch(owner(ctx, catalog), req.monitorId, req.afterEventId, ctx.signal);
+      } catch (err) {
+        // A stream's error is raised while its messages are read, past the interceptor that
+        // turns AppErrors into their table codes for unary calls.
+        throw toConnectError(err);
+      }
+      for await (const item of events) {
+        yield create(WatchMonitorResponseSchema, {
+          ...("event" in item ? { event: fromJson(MonitorEventSchema, eventJson(item.event)) } : {}),
+        });
+      }
     },
     async redeliverEvent(req, ctx) {
       await core.redeliver(owner(ctx, catalog), req.monitorId, req.eventId);

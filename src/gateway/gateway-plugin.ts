@@ -15,6 +15,7 @@ import { AppError } from "../errors/app-error.js";
 import { ACCEPTED_BODY_ENCODINGS, CONTENT_ENCODING_FIELD, decodeBody } from "./body-encoding.js";
 import { findDuplicateKey } from "./duplicate-keys.js";
 import { forwardHeaders } from "./envelope.js";
+import { registerEventStream } from "./event-stream.js";
 import { registerExportRoute } from "./export-route.js";
 import type { RestRoute } from "./http-rules.js";
 import { aliasPath, restRoutes, streamRoutes } from "./http-rules.js";
@@ -135,4 +136,5 @@ export async function restGateway(app: FastifyInstance, opts: GatewayOptions): P
   });
   for (const route of restRoutes(opts.services)) registerRoute(app, route, opts.transport);
   for (const route of streamRoutes(opts.services)) registerExportRoute(app, route, opts.transport);
+  registerEventStream(app, opts.transport);
 }

@@ -8,6 +8,8 @@
  * with a reason its owner can read, since its endpoint has been failing all that time.
  */
 
+import type { EmailSender } from "./email-message.js";
+import { sendEmail } from "./email-message.js";
 import type { PostOutcome } from "./http-post.js";
 import { postJson } from "./http-post.js";
 import { eventJson } from "./monitor-event.js";
@@ -43,6 +45,8 @@ export interface DeliveryDeps {
   onError?: (err: unknown) => void;
   /** Longest wait for a receiver, ms (http-post.ts's default when absent). */
   timeoutMs?: number;
+  /** Sends e-mail channels' messages; without it they fail (and are retried) with a reason. */
+  mailer?: EmailSender;
 }
 
 /** Delay before attempt `attempt + 1`: full jitter over an exponential step, capped. */
@@ -56,6 +60,7 @@ async function send(
   d: DueDelivery,
   opts: { allowPrivate: boolean; timeoutMs?: number },
   now: number,
+  mailer: EmailSender | undefined,
 ): Promise<PostOutcome> {
   const channel = m.channels[d.channelIndex];
   if (channel === undefined) return { ok: true, status: 0, latencyMs: 0, error: "" };
@@ -70,7 +75,7 @@ async function send(
     };
     return postJson(channel.url, body, headers, opts);
   }
-  return { ok: false, status: 0, latencyMs: 0, error: "e-mail delivery is not available in this version" };
+  return sendEmail(mailer, m, event, channel.email);
 }
 
 /** Runs the workers until stopped. */
@@ -111,6 +116,7 @@ export class DeliveryWorker {
         ...(this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {}),
       },
       at,
+      this.deps.mailer,
     );
     const attempt = d.attempts + 1;
     const record = {

@@ -58,6 +58,9 @@ export interface StoredMonitor extends MonitorSpec {
   updated: number;
 }
 
+/** One address: a local part, "@", a domain with a dot; no spaces or angle brackets (header injection). */
+const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+
 function bad(field: string, message: string): AppError {
   return new AppError("INVALID_ARGUMENT", `${field} ${message}`, { field });
 }
@@ -108,9 +111,16 @@ export function validateSpec(spec: MonitorSpec, prefix = "monitor"): void {
     if (!(CHANNEL_TYPES as readonly string[]).includes(c.type))
       throw bad(`${cf}.type`, `must be one of ${CHANNEL_TYPES.join(", ")}, got "${c.type}"`);
     if (c.type === "email") {
-      throw new AppError("UNIMPLEMENTED", `${cf}.type "email" is not available yet; use webhook or slack`, {
-        field: `${cf}.type`,
-      });
+      if (!EMAIL.test(c.email) || c.email.length > 254)
+        throw bad(`${cf}.email`, `must be an e-mail address such as "alerts@example.com", got "${c.email}"`);
+      if (c.emailMode === "digest") {
+        throw new AppError("UNIMPLEMENTED", `${cf}.email_mode "digest" is not available yet; use "instant"`, {
+          field: `${cf}.email_mode`,
+        });
+      }
+      if (c.emailMode !== "instant")
+        throw bad(`${cf}.email_mode`, `must be "instant" or "digest", got "${c.emailMode}"`);
+      return;
     }
     checkUrl(`${cf}.url`, c.url);
   });

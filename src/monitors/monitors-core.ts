@@ -5,9 +5,12 @@
  */
 import { randomBase62 } from "../accounts/random-id.js";
 import { AppError } from "../errors/app-error.js";
+import type { Followed, FollowTiming } from "./event-follower.js";
+import { FOLLOW_TIMING, followEvents } from "./event-follower.js";
 import type { MonitorSpec, StoredMonitor } from "./monitor-spec.js";
 import { validateSpec } from "./monitor-spec.js";
 import type { ListedAttempt, MonitorPosition, MonitorStore } from "./monitor-store.js";
+import { seqOfEventId } from "./monitor-store.js";
 
 /** How long a rotated-out secret keeps signing (as a second v1= value). */
 export const SECRET_GRACE_MS = 24 * 3600_000;
@@ -33,6 +36,7 @@ export class MonitorsCore {
   constructor(
     private readonly store: MonitorStore,
     private readonly clock: () => number = Date.now,
+    private readonly timing: FollowTiming = FOLLOW_TIMING,
   ) {}
 
   private async checkActiveLimit(owner: Owner, excluding?: string): Promise<void> {
@@ -137,6 +141,28 @@ export class MonitorsCore {
     }
     await this.get(owner, id);
     return this.store.attempts(id, status, before, limit);
+  }
+
+  /**
+   * Follows the monitor's events after `afterEventId` (every later one, then live ones), or only
+   * new ones when it is empty. Ownership and the id are checked before the first message.
+   */
+  async watch(owner: Owner, id: string, afterEventId: string, signal: AbortSignal): Promise<AsyncGenerator<Followed>> {
+    await this.get(owner, id);
+    let after: number;
+    if (afterEventId === "") after = await this.store.lastSeq(id);
+    else {
+      const seq = seqOfEventId(afterEventId);
+      if (seq === undefined) {
+        throw new AppError(
+          "INVALID_ARGUMENT",
+          `after_event_id must be an event id such as "evt_000000001a", got "${afterEventId}"`,
+          { field: "after_event_id" },
+        );
+      }
+      after = seq;
+    }
+    return followEvents(this.store, id, after, signal, this.timing);
   }
 
   /** Queues an event again on every channel. */

@@ -158,11 +158,16 @@ describe("MonitorService over gRPC and REST", () => {
       assert.match(out.error!.details, message);
     }
     assert.match((await call("createMonitor", {})).error!.details, /^monitor is required$/);
-    const email = await call("createMonitor", {
-      monitor: { ...KEYWORDS, channels: [{ type: "email", email: "a@example.com" }] },
+    const digest = await call("createMonitor", {
+      monitor: { ...KEYWORDS, channels: [{ type: "email", email: "a@example.com", emailMode: "digest" }] },
     });
-    assert.equal(email.error?.code, grpc.status.UNIMPLEMENTED);
-    assert.match(email.error!.details, /channels\[0\]\.type "email" is not available yet/);
+    assert.equal(digest.error?.code, grpc.status.UNIMPLEMENTED);
+    assert.match(digest.error!.details, /channels\[0\]\.email_mode "digest" is not available yet/);
+    const email = await call("createMonitor", {
+      monitor: { ...KEYWORDS, paused: true, channels: [{ type: "email", email: "a@example.com" }] },
+    });
+    assert.equal(email.error, undefined, email.error?.details);
+    assert.equal((email.response as any).monitor.channels[0].emailMode, "instant");
   });
 
   test("the plan's active-monitor limit is enforced; a paused monitor does not count", async () => {

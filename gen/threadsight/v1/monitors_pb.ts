@@ -1604,7 +1604,7 @@ export const WatchMonitorRequestSchema: GenMessage<WatchMonitorRequest, {jsonTyp
  */
 export type WatchMonitorResponse = Message<"threadsight.v1.WatchMonitorResponse"> & {
   /**
-   * The event.
+   * The event; absent in the first message and in keep-alive messages.
    *
    * @generated from field: threadsight.v1.MonitorEvent event = 1;
    */
@@ -1618,7 +1618,7 @@ export type WatchMonitorResponse = Message<"threadsight.v1.WatchMonitorResponse"
  */
 export type WatchMonitorResponseJson = {
   /**
-   * The event.
+   * The event; absent in the first message and in keep-alive messages.
    *
    * @generated from field: threadsight.v1.MonitorEvent event = 1;
    */
@@ -1965,9 +1965,12 @@ export const MonitorService: GenService<{
     output: typeof RedeliverEventResponseSchema;
   },
   /**
-   * WatchMonitor streams a monitor's events as they are written, starting after after_event_id
-   * (so a client that reconnects resumes where it stopped) or with new events only. REST form:
-   * GET /api/v1/monitors/watch?monitor_id=... as Server-Sent Events (Last-Event-ID resumes).
+   * WatchMonitor streams a monitor's events from the outbox, starting after after_event_id (so a
+   * client that reconnects gets every event after the last one it saw, then live ones) or with
+   * new events only. The first message, and one every 15 s with no event, has no event: it says
+   * the stream is open. A stream counts as one call. REST form: GET
+   * /api/v1/monitors/{monitor_id}/events as Server-Sent Events (id: is the event id; the
+   * Last-Event-ID header or the since query parameter resumes).
    *
    * @generated from rpc threadsight.v1.MonitorService.WatchMonitor
    */

@@ -1,0 +1,181 @@
+/**
+ * The e-mail channel against a real SMTP server (aiosmtpd on loopback): each matching post
+ * arrives as one message with the post and why it matched, the attempt records the SMTP reply
+ * code, and an unreachable server is a failed attempt that is retried, not a lost event.
+ * Channel validation names the field and rule.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { Embedder } from "../../src/enrich/embedder.js";
+import type { IndexedPost } from "../../src/model/post.js";
+import { DeliveryWorker } from "../../src/monitors/delivery-worker.js";
+import { emptyFilter } from "../../src/monitors/monitor-filters.js";
+import { monitorPercolator } from "../../src/monitors/monitor-percolator.js";
+import type { ChannelSpec } from "../../src/monitors/monitor-spec.js";
+import type { MonitorStore } from "../../src/monitors/monitor-store.js";
+import { MonitorsCore } from "../../src/monitors/monitors-core.js";
+import { openSqliteMonitorStore } from "../../src/monitors/sqlite-monitor-store.js";
+import { createSmtpMailer } from "../../src/portal/mailer.js";
+import type { SmtpServer } from "../harness/smtp.js";
+import { startSmtp } from "../harness/smtp.js";
+
+const noEmbedding: Embedder = {
+  model: "none",
+  dimensions: 4,
+  embed: async () => assert.fail("keyword monitors must not embed"),
+  close: async () => undefined,
+};
+
+function post(
+  n: number,
+  title: string,
+  content = "We have outgrown our spreadsheet and want something our team will use.",
+): IndexedPost {
+  return {
+    id: `reddit:m${n}`,
+    source: "reddit",
+    nativeId: `m${n}`,
+    title,
+    content,
+    subforum: "SaaS",
+    author: "jane",
+    upvotes: 3,
+    comments: 1,
+    created: Date.UTC(2026, 0, 1),
+    url: `https://example.com/m${n}`,
+    sentiment: "neutral",
+    sentimentScore: 0,
+    leadType: "solution_request",
+    leadScore: 72,
+    painPoint: "",
+    opportunity: "",
+    industry: "",
+    targetProduct: "",
+    topicId: "",
+    vector: new Float32Array([1, 0, 0, 0]),
+  };
+}
+
+async function until(cond: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("monitor e-mail channel over SMTP", () => {
+  let smtp: SmtpServer;
+  let dir: string;
+  let store: MonitorStore;
+  let core: MonitorsCore;
+  const owner = { accountId: "acct_mail", maxActiveMonitors: null, planName: "Test" };
+  before(async () => {
+    smtp = await startSmtp();
+    dir = await mkdtemp(path.join(os.tmpdir(), "threadsight-mail-"));
+    store = openSqliteMonitorStore(path.join(dir, "monitors.sqlite"));
+    core = new MonitorsCore(store);
+  });
+  after(async () => {
+    await store.close();
+    await smtp.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const email = (to: string, emailMode: ChannelSpec["emailMode"] = "instant"): ChannelSpec => ({
+    type: "email",
+    url: "",
+    email: to,
+    emailMode,
+  });
+
+  function monitor(channels: ChannelSpec[], query = '"spreadsheet" OR crm') {
+    return core.create(owner, {
+      name: "CRM leads",
+      kind: "keywords",
+      query,
+      minRelevance: 0.5,
+      minScore: 50,
+      filter: emptyFilter(),
+      channels,
+      paused: false,
+    });
+  }
+
+  test("instant: one message per event with the post and why it matched", { skip: false }, async (t) => {
+    if (smtp.skip) return t.skip(smtp.skip);
+    const { monitor: m } = await monitor([email("owner@example.com")]);
+    const percolate = monitorPercolator({
+      store,
+      embedder: noEmbedding,
+      alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 },
+    });
+    await percolate(
+      [post(1, "Which CRM for a 5-person agency?"), post(2, "Unrelated bakery question", "Flour prices went up.")],
+      "ingest",
+    );
+    const mailer = createSmtpMailer(smtp.url, "alerts@threadsight.test");
+    const worker = new DeliveryWorker({ store, allowPrivate: false, pollMs: 10, mailer });
+    worker.start();
+    try {
+      const mail = await smtp.waitFor("owner@example.com");
+      assert.equal(mail.subject, "[CRM leads] Which CRM for a 5-person agency?");
+      assert.match(mail.text, /Monitor "CRM leads" matched a post\./);
+      assert.match(mail.text, /https:\/\/example\.com\/m1/);
+      assert.match(mail.text, /reddit \/ SaaS, by jane/);
+      assert.match(mail.text, /outgrown our spreadsheet/);
+      assert.match(mail.text, /Why it matched: contains spreadsheet, crm; lead: solution_request, score 72\./);
+      await until(async () => (await store.attempts(m.id, "delivered", undefined, 5)).length === 1, "the attempt");
+    } finally {
+      await worker.stop();
+      mailer.close();
+    }
+    const [attempt] = await store.attempts(m.id, "", undefined, 5);
+    assert.equal(attempt!.channel, "email");
+    assert.equal(attempt!.responseCode, 250);
+    assert.equal((await smtp.messages()).filter((x) => x.to.includes("owner@example.com")).length, 1, "only the match");
+  });
+
+  test("an unreachable SMTP server is a failed attempt, retried; the event waits", async () => {
+    const { monitor: m } = await monitor([email("down@example.com")], "invoice");
+    const percolate = monitorPercolator({
+      store,
+      embedder: noEmbedding,
+      alphas: { hybridAlpha: 0.5, shortQueryAlpha: 0.3 },
+    });
+    await percolate([post(3, "Best invoice tool for retainers?")], "ingest");
+    const mailer = createSmtpMailer("smtp://127.0.0.1:9", "alerts@threadsight.test");
+    const worker = new DeliveryWorker({
+      store,
+      allowPrivate: false,
+      pollMs: 10,
+      mailer,
+      retry: { baseDelayMs: 20, maxDelayMs: 50, retryWindowMs: 60_000 },
+    });
+    worker.start();
+    try {
+      await until(async () => (await store.attempts(m.id, "failed", undefined, 5)).length >= 2, "two failed attempts");
+    } finally {
+      await worker.stop();
+      mailer.close();
+    }
+    const [last] = await store.attempts(m.id, "failed", undefined, 1);
+    assert.match(last!.error, /^SMTP: /);
+    assert.equal((await store.byId(m.id))!.paused, false, "inside the retry window the monitor stays active");
+  });
+
+  test("validation names the field and rule", async () => {
+    await assert.rejects(monitor([email("not-an-address")]), /monitor\.channels\[0\]\.email must be an e-mail address/);
+    await assert.rejects(
+      monitor([email("a@b.co\r\nBcc: x@y.z")]),
+      /monitor\.channels\[0\]\.email must be an e-mail address/,
+    );
+    await assert.rejects(
+      monitor([email("a@example.com", "digest")]),
+      /monitor\.channels\[0\]\.email_mode "digest" is not available yet; use "instant"/,
+    );
+  });
+});
