@@ -102,5 +102,19 @@ export function registerExportRoute(app: FastifyInstance, route: StreamRoute, tr
     return reply.code(200).type(writer.contentType).header("cache-control", "no-store").send(Readable.from(body()));
   };
   const paths = [route.path, aliasPath(route.path)].filter((p): p is string => p !== undefined);
-  for (const url of paths) app.route({ method: "POST", url: fastifyPath(url), handler });
+  for (const url of paths) {
+    app.route({ method: "POST", url: fastifyPath(url), handler });
+    app.route({
+      method: ["GET", "PUT", "PATCH", "DELETE"],
+      url: fastifyPath(url),
+      handler: async (req, reply) => {
+        reply.header("allow", "POST");
+        return sendError(
+          reply,
+          new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url}; use POST`),
+          String(req.id),
+        );
+      },
+    });
+  }
 }

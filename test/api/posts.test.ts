@@ -228,6 +228,20 @@ describe("PostService: GetPosts and ExportPosts", () => {
     assert.equal(rows.at(-1)![1], "QUOTA_EXCEEDED");
   });
 
+  test("an export is recorded as one export_posts call per started 1,000 posts", async () => {
+    const fresh = await svc.createKey("enterprise", "usage");
+    const out = await grpcExport(client, fresh, {});
+    assert.equal(out.ids.length, POSTS);
+    const none = await postText(exportUrl(), { filter: { authors: ["nobody"] } }, fresh);
+    assert.deepEqual(ndjson(none.text), [{ end: { exported: 0 } }]);
+    const usage = await rest(svc.url, "/api/v1/usage", { key: fresh });
+    assert.equal(usage.status, 200, JSON.stringify(usage.body));
+    const ops = Object.fromEntries(
+      (usage.body.data.operations as { operation: string; count: number }[]).map((o) => [o.operation, o.count]),
+    );
+    assert.equal(ops.export_posts, Math.ceil(POSTS / 1000) + 1);
+  });
+
   test("bad input is a 400 naming the field over REST and INVALID_ARGUMENT over gRPC", async () => {
     const cases: { path: "batchGet" | "export"; body: Record<string, unknown>; field: string; message: RegExp }[] = [
       { path: "batchGet", body: { ids: [] }, field: "ids", message: /ids is required/ },
@@ -304,6 +318,9 @@ describe("PostService: GetPosts and ExportPosts", () => {
     assert.match(csvLow.headers.get("content-type") ?? "", /^text\/csv/);
     const anon = await rest(svc.url, "/api/v1/posts:export", { body: {}, headers: { accept: "application/json" } });
     assert.equal(anon.status, 401);
+    const get = await rest(svc.url, "/api/v1/posts:export", { key });
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get("allow"), "POST");
   });
 
   test("buf curl calls GetPosts through reflection", async () => {

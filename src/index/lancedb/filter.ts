@@ -59,10 +59,11 @@ export function idsWhere(ids: readonly string[]): string {
 }
 
 /**
- * The keyset predicate of a scan page: posts strictly after `after` in (created, id) order.
- * The id comparison is on strings, which DataFusion compares by their UTF-8 bytes.
+ * The keyset predicate of a scan page: posts strictly after `after` in (created, id) order,
+ * written with a bare `created >=` conjunct so that the btree index on `created` can skip
+ * the rows earlier pages read. DataFusion compares the ids by their UTF-8 bytes.
  */
 export function afterWhere(after: ScanCursor): string {
   const created = sqlNumber(Math.trunc(after.created));
-  return `(created > ${created} OR (created = ${created} AND id > ${sqlString(after.id)}))`;
+  return `created >= ${created} AND (created > ${created} OR id > ${sqlString(after.id)})`;
 }

@@ -60,7 +60,7 @@ export function weaviateWhere(f: FilterBuilder, filter: QueryFilter | undefined)
 export interface KeysetFilterBuilder {
   byProperty(name: string): {
     greaterThan(value: string | Date): FilterValue;
-    equal(value: string | Date): FilterValue;
+    greaterOrEqual(value: Date): FilterValue;
   };
 }
 
@@ -70,8 +70,10 @@ export interface KeysetFilterBuilder {
  */
 export function weaviateAfter(f: KeysetFilterBuilder, after: ScanCursor): FilterValue {
   const created = new Date(Math.trunc(after.created));
-  return Filters.or(
-    f.byProperty("created").greaterThan(created),
-    Filters.and(f.byProperty("created").equal(created), f.byProperty("postId").greaterThan(after.id)),
+  // created >= c AND (created > c OR postId > id): the same posts as the textbook OR form, with
+  // a range conjunct the created index answers first.
+  return Filters.and(
+    f.byProperty("created").greaterOrEqual(created),
+    Filters.or(f.byProperty("created").greaterThan(created), f.byProperty("postId").greaterThan(after.id)),
   );
 }
