@@ -219,6 +219,7 @@ describe("gRPC clients against the real service", () => {
       "threadsight.v1.TrendService",
       "threadsight.v1.LeadService",
       "threadsight.v1.UsageService",
+      "threadsight.v1.InsightsService",
       "grpc.health.v1.Health",
       "grpc.reflection.v1.ServerReflection",
     ]) {
@@ -234,6 +235,10 @@ describe("gRPC clients against the real service", () => {
         ["threadsight.v1.LeadService/FindLeads", { query: "need an accountant", min_score: 0 }],
         ["threadsight.v1.TrendService/ListTrends", {}],
         ["threadsight.v1.UsageService/GetUsage", {}],
+        [
+          "threadsight.v1.InsightsService/AggregatePosts",
+          { query: "marketing", group_by: ["source"], interval: "month" },
+        ],
       ];
       for (const [path, body] of calls) {
         // No --schema: buf curl resolves the method through our reflection service.
