@@ -44,6 +44,7 @@ import type { SearchResult } from "./search.js";
 import type { ProfileResult } from "./search-profile.js";
 import { count, fixed } from "./stats.js";
 import { storedVectorsNote } from "./stored-vectors.js";
+import { syncSection } from "./sync.js";
 
 const GOALS = { ratio: 0.9, semanticP50: 30, vectorP50: 25, memoryMs: 0.2, redisMs: 1 };
 
@@ -302,7 +303,7 @@ export function renderReport(tag = "full"): string {
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
     "The measured sections are kept in docs/benchmarks.json; those measured before it was kept in the repository (2026-11-27)",
     "are carried over from the previous report as they stood (report-carry-over.ts): their lines name no processor.",
-    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate --backend lancedb|weaviate|all [--posts N] [--rounds R]`; `--only report` rewrites this file from the stored sections.",
+    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate,sync --backend lancedb|weaviate|all [--posts N] [--rounds R]`; `--only report` rewrites this file from the stored sections.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
     "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
@@ -397,6 +398,9 @@ export function renderReport(tag = "full"): string {
     "## Limiter overhead",
     "",
     ...of<LimitsResult>("limits").flatMap(([, s]) => [limitsSection(s), ""]),
+    "## Live sync",
+    "",
+    ...of<unknown>("sync:").flatMap(([, s]) => [syncSection(s), ""]),
     "## Insights: ListTrends and FindLeads",
     "",
     ...INSIGHTS_TEXT,

@@ -6,12 +6,13 @@
  * (an idempotent upsert by id) and skips none.
  */
 import type { PostWriteDeps } from "../../ingest/pipeline.js";
-import { ingestPosts } from "../../ingest/pipeline.js";
+import { prepareRows, writeRows } from "../../ingest/pipeline.js";
+import type { IndexedPost } from "../../model/post.js";
 import type { SourceErrorKind } from "../http/http-error.js";
 import { errorKind, SourceRequestError } from "../http/http-error.js";
 import type { Politeness } from "../http/polite-client.js";
 import { createPoliteClient } from "../http/polite-client.js";
-import type { Connector } from "../source.js";
+import type { Connector, SourceBatch } from "../source.js";
 import type { SourceRecord, SourceStore } from "../store/source-store.js";
 import { UNHEALTHY_AFTER_FAILURES } from "../store/source-store.js";
 import type { SyncMetrics } from "./sync-metrics.js";
@@ -98,8 +99,32 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
       log: deps.log,
       now,
     });
-    for await (const batch of batches) {
-      const result = await deps.writeLock(() => ingestPosts(batch.posts, deps.write, signal));
+    // Stages overlapped as `ingest` overlaps them: batch k+1 is fetched and embedded while
+    // batch k is written. Only batch k's cursor is saved after its write, so the exactly-once
+    // rule holds; a batch's failure surfaces when its turn comes.
+    const iterator = batches[Symbol.asyncIterator]();
+    const quietly = <T>(p: Promise<T>): Promise<T> => {
+      p.catch(() => undefined);
+      return p;
+    };
+    const prepare = (posts: SourceBatch["posts"]): Promise<IndexedPost[]> =>
+      quietly(prepareRows(posts, deps.write, signal));
+    let step = await iterator.next();
+    let rows = step.done === true ? undefined : prepare(step.value.posts);
+    let following = step.done === true ? undefined : quietly(iterator.next());
+    while (step.done !== true) {
+      const batch = step.value;
+      const prepared = await rows!;
+      const writing = quietly(deps.writeLock(() => writeRows(prepared, deps.write)));
+      // A failure fetching batch k+1 waits until batch k is written and its cursor saved.
+      const next = await following!.then(
+        (value) => ({ value, error: undefined }),
+        (error: unknown) => ({ value: undefined, error }),
+      );
+      const nextStep = next.value;
+      rows = nextStep === undefined || nextStep.done === true ? undefined : prepare(nextStep.value.posts);
+      following = nextStep === undefined || nextStep.done === true ? undefined : quietly(iterator.next());
+      const result = await writing;
       const writtenAt = now();
       for (const post of batch.posts) deps.metrics?.lag.observe(labels, Math.max(0, (writtenAt - post.created) / 1000));
       const unchanged = result.unchanged ?? 0;
@@ -124,6 +149,8 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
       // Another instance took the source over (this one stalled past its lease): stop here, so
       // the two never advance one cursor from different places.
       if (!held) throw new SourceRequestError("internal", "lease lost to another instance; stopping this poll");
+      if (next.error !== undefined) throw next.error;
+      step = nextStep!;
     }
   } catch (err) {
     clearInterval(heartbeat);
