@@ -137,7 +137,7 @@ function streamOperation(ctx: SchemaContext, route: StreamRoute): JsonSchema {
       },
     },
   };
-  for (const status of operationErrorStatuses())
+  for (const status of operationErrorStatuses(true))
     responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   return {
     tags: [method.parent.name],

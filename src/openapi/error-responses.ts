@@ -18,6 +18,9 @@ import type { JsonSchema } from "./json-schema.js";
  */
 const NOT_FROM_AN_OPERATION: ReadonlySet<number> = new Set([405, 499]);
 
+/** Statuses only a streaming route answers: 406 when `Accept` allows none of its formats. */
+const STREAMING_ONLY: ReadonlySet<number> = new Set([406]);
+
 const ROWS: readonly ErrorRow[] = Object.values(ERROR_TABLE);
 
 function unique<T>(values: readonly T[]): T[] {
@@ -29,9 +32,9 @@ export function errorStatuses(): number[] {
   return unique(ROWS.map((r) => r.http)).sort((a, b) => a - b);
 }
 
-/** The statuses every operation may answer with, ascending. */
-export function operationErrorStatuses(): number[] {
-  return errorStatuses().filter((s) => !NOT_FROM_AN_OPERATION.has(s));
+/** The statuses an operation may answer with, ascending; a unary one never negotiates a format. */
+export function operationErrorStatuses(streaming = false): number[] {
+  return errorStatuses().filter((s) => !NOT_FROM_AN_OPERATION.has(s) && (streaming || !STREAMING_ONLY.has(s)));
 }
 
 /** Name of the response component of a status. */
