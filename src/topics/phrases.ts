@@ -24,12 +24,12 @@ export function candidatePhrases(keywords: readonly string[]): string[] {
   return out;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A matcher of `phrase` ("a b") as two adjacent whole words of lower-cased text. */
 export function phraseMatcher(phrase: string): RegExp {
   const [a = "", b = ""] = phrase.split(" ");
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(a)}\\s+${escape(b)}(?![\\p{L}\\p{N}])`, "u");
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(a)}\\s+${escapeRegExp(b)}(?![\\p{L}\\p{N}])`, "u");
 }
 
 /** Of `phrases`, those the text (title and body) writes, each once. */
