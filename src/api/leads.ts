@@ -11,7 +11,7 @@ export function leadService(core: LeadsCore): ServiceImpl<typeof LeadService> {
     async findLeads(req, ctx) {
       const started = performance.now();
       const leads = await core.find(
-        { query: req.query, limit: req.limit, minScore: req.minScore, filter: req.filter },
+        { query: req.query, limit: req.limit, minScore: req.minScore, filter: req.filter, sort: req.sort },
         ctx.signal,
       );
       const results = leads.map(({ post }) =>

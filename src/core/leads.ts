@@ -16,8 +16,9 @@ import { keywordText } from "./keyword-text.js";
 import { leadQuerySubject } from "./lead-query.js";
 import { queryVector } from "./query-vector.js";
 import type { FilterParams } from "./request-rules.js";
-import { requireText, resolveFilter, resolveLimit, resolveMinScore } from "./request-rules.js";
+import { RULES, requireText, resolveFilter, resolveLimit, resolveMinScore, resolveSort } from "./request-rules.js";
 import { shorten } from "./snippet.js";
+import { sortWindow } from "./sort-order.js";
 
 /** Weight of relevance in the lead ranking (documented in the README). */
 export const LEAD_RELEVANCE_WEIGHT = 0.6;
@@ -40,6 +41,8 @@ export interface LeadsParams {
   minScore: number | undefined;
   /** The request's PostFilter, absent when not sent. */
   filter?: FilterParams | undefined;
+  /** The request's sort order; "" for relevance. */
+  sort?: string | undefined;
 }
 
 /** A lead with its rank. */
@@ -57,20 +60,23 @@ export class LeadsCore {
     const limit = resolveLimit(params.limit);
     const minScore = resolveMinScore(params.minScore);
     const filter = resolveFilter(params.filter);
+    const sort = resolveSort(params.sort ?? "");
+    // Another order sorts the best-ranked leads of a window as deep as search sorts (sort-order.ts).
+    const wanted = sort === "relevance" ? limit : RULES.sortWindow;
     // The embedding is handed over as a promise: the index starts its keyword side (already
     // restricted to leads above the bar by the engine-side filter) while the query is embedded,
     // so the two overlap instead of adding up (the embedding is the larger cost).
     // Retrieved by what the ask is for (lead-query.ts); the response echoes the query as sent.
     const subject = leadQuerySubject(query);
     const vector = queryVector(this.deps.embedder, subject, signal);
-    const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, limit);
+    const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, wanted);
     const text = keywordText(subject);
     const hits = await this.deps.index.hybrid(
       {
         text,
         vector,
         alpha: alphaFor(text, this.deps),
-        limit: limit * CANDIDATES_PER_RESULT,
+        limit: Math.min(wanted * CANDIDATES_PER_RESULT, RULES.sortWindow),
         offset: 0,
         filter: { ...filter, minLeadScore: minScore },
         fields: "lead",
@@ -80,12 +86,13 @@ export class LeadsCore {
     );
     // Ranked again on the posts as read: a post rewritten between ranking and reading is judged
     // by what is returned.
-    return best(
+    const ranked = best(
       hits,
       (h) => ({ id: h.post.id, score: h.score, leadType: h.post.leadType, leadScore: h.post.leadScore }),
       minScore,
-      limit,
-    ).map((h) => ({
+      wanted,
+    );
+    return (sort === "relevance" ? ranked : sortWindow(ranked, sort).slice(0, limit)).map((h) => ({
       post: { ...h.post, content: shorten(h.post.content) },
       score: h.score,
       rank: leadRank(h.score, h.post.leadScore),

@@ -118,6 +118,7 @@ const CASES: BadCase[] = [
   ...INJECTIONS.map(
     (s): BadCase => ({ route: "semantic", body: { sort: s }, field: "sort", message: /^sort must be one of/ }),
   ),
+  { route: "leads", body: { sort: "sideways" }, field: "sort", message: /^sort must be one of/ },
 ];
 
 const PATHS = { semantic: "/api/v1/search/semantic", vector: "/api/v1/search/vector", leads: "/api/v1/leads" } as const;
@@ -234,7 +235,9 @@ describe("search filters and sort over REST and gRPC", () => {
       );
       assert.equal(out.error, undefined, out.error?.details);
     }
-    const lead = await rest(svc.url, PATHS.leads, { key, body: { query: "need a crm", filter } });
-    assert.equal(lead.status, 200);
+    for (const sort of ["", "relevance", "newest", "oldest", "top", "most_commented"]) {
+      const lead = await rest(svc.url, PATHS.leads, { key, body: { query: "need a crm", filter, sort } });
+      assert.equal(lead.status, 200, `leads ${sort}: ${JSON.stringify(lead.body)}`);
+    }
   });
 });

@@ -96,6 +96,45 @@ function leadSuite(name: string, getIndex: () => SearchIndex, getEmbedder: () =>
     assert.ok(dropped > 3, `ranking dropped candidates in only ${dropped} cases`);
   });
 
+  test(`${name}: another sort orders the best-ranked leads by its key, ties by id`, async () => {
+    const core = new LeadsCore({
+      index: getIndex(),
+      embedder: getEmbedder(),
+      hybridAlpha: ALPHA,
+      shortQueryAlpha: ALPHA,
+    });
+    const signal = AbortSignal.timeout(120_000);
+    const keys = {
+      newest: (l: { post: EnrichedPost }) => l.post.created,
+      oldest: (l: { post: EnrichedPost }) => -l.post.created,
+      top: (l: { post: EnrichedPost }) => l.post.upvotes,
+      most_commented: (l: { post: EnrichedPost }) => l.post.comments,
+    };
+    let checked = 0;
+    for (const query of QUERIES.slice(0, 3)) {
+      // Every lead of the sample is within both windows, so the sorted page is the ranked set sorted.
+      const ranked = await core.find({ query, limit: 100, minScore: 60 }, signal);
+      assert.ok(ranked.length < 100, `${query}: the sample should hold fewer than 100 leads`);
+      for (const [sort, key] of Object.entries(keys)) {
+        const page = await core.find({ query, limit: 10, minScore: 60, sort }, signal);
+        const expected = [...ranked]
+          .sort((a, b) => key(b) - key(a) || (a.post.id < b.post.id ? -1 : a.post.id > b.post.id ? 1 : 0))
+          .slice(0, 10);
+        assert.deepEqual(
+          page.map((l) => l.post.id),
+          expected.map((l) => l.post.id),
+          `${query} sorted ${sort}`,
+        );
+        checked += page.length;
+      }
+    }
+    assert.ok(checked > 40, `only ${checked} sorted leads checked`);
+    await assert.rejects(
+      core.find({ query: QUERIES[0]!, limit: 10, minScore: 0, sort: "sideways" }, signal),
+      /sort must be one of/,
+    );
+  });
+
   test(`${name}: hybrid reads and returns only the candidates choose picks, in its order`, async () => {
     const index = getIndex();
     const [vector] = await getEmbedder().embed([QUERIES[0]!]);

@@ -18,6 +18,7 @@ import path from "node:path";
 import { test } from "node:test";
 import type { DescService } from "@bufbuild/protobuf";
 import { fromJsonString } from "@bufbuild/protobuf";
+import { EVENT_STREAM_PATH } from "../../src/gateway/event-stream.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 
 const CLI_FROM_SOURCE = "node --import tsx test/harness/cli-entry.ts";
@@ -184,6 +185,12 @@ test("every command line of the guides names real commands, options, scripts, va
       const route = new URL(/^https?:/.test(url) ? url : `http://${url}`).pathname;
       const data = words[words.findIndex((w) => w === "-d" || w === "--data") + 1];
       const method = data !== undefined && words.includes("-d") ? "post" : "get";
+      // The monitor event stream (Server-Sent Events) is a route of its own, outside the document.
+      const eventStream = new RegExp(`^${EVENT_STREAM_PATH.replace(/:[a-z_]+/g, "[^/]+")}$`);
+      if (method === "get" && eventStream.test(route)) {
+        checked++;
+        continue;
+      }
       if (route.startsWith("/api/v1/") && route !== "/api/v1/openapi.json") {
         const op = openapi.paths[route]?.[method];
         assert.ok(op !== undefined, `${where}: the OpenAPI document has no ${method.toUpperCase()} ${route}`);

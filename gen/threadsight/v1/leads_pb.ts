@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file threadsight/v1/leads.proto.
  */
 export const file_threadsight_v1_leads: GenFile = /*@__PURE__*/
-  fileDesc("Chp0aHJlYWRzaWdodC92MS9sZWFkcy5wcm90bxIOdGhyZWFkc2lnaHQudjEikQEKEEZpbmRMZWFkc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEgoFbGltaXQYAiABKAVIAIgBARIWCgltaW5fc2NvcmUYAyABKAVIAYgBARIqCgZmaWx0ZXIYBCABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyQggKBl9saW1pdEIMCgpfbWluX3Njb3JlInQKEUZpbmRMZWFkc1Jlc3BvbnNlEg0KBXF1ZXJ5GAEgASgJEiUKB3Jlc3VsdHMYAiADKAsyFC50aHJlYWRzaWdodC52MS5MZWFkEg0KBXRvdGFsGAMgASgFEhoKEnByb2Nlc3NpbmdfdGltZV9tcxgEIAEoBSL+AQoETGVhZBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCHN1YmZvcnVtGAQgASgJEg4KBmF1dGhvchgFIAEoCRIPCgd1cHZvdGVzGAYgASgFEhAKCGNvbW1lbnRzGAcgASgFEhIKCmxlYWRfc2NvcmUYCCABKAUSEQoJbGVhZF90eXBlGAkgASgJEhIKCnBhaW5fcG9pbnQYCiABKAkSEwoLb3Bwb3J0dW5pdHkYCyABKAkSEAoIaW5kdXN0cnkYDCABKAkSFgoOdGFyZ2V0X3Byb2R1Y3QYDSABKAkSCwoDdXJsGA4gASgJMnkKC0xlYWRTZXJ2aWNlEmoKCUZpbmRMZWFkcxIgLnRocmVhZHNpZ2h0LnYxLkZpbmRMZWFkc1JlcXVlc3QaIS50aHJlYWRzaWdodC52MS5GaW5kTGVhZHNSZXNwb25zZSIYgtPkkwISOgEqIg0vYXBpL3YxL2xlYWRzYgZwcm90bzM", [file_google_api_annotations, file_threadsight_v1_filter]);
+  fileDesc("Chp0aHJlYWRzaWdodC92MS9sZWFkcy5wcm90bxIOdGhyZWFkc2lnaHQudjEinwEKEEZpbmRMZWFkc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEgoFbGltaXQYAiABKAVIAIgBARIWCgltaW5fc2NvcmUYAyABKAVIAYgBARIqCgZmaWx0ZXIYBCABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEgwKBHNvcnQYBSABKAlCCAoGX2xpbWl0QgwKCl9taW5fc2NvcmUidAoRRmluZExlYWRzUmVzcG9uc2USDQoFcXVlcnkYASABKAkSJQoHcmVzdWx0cxgCIAMoCzIULnRocmVhZHNpZ2h0LnYxLkxlYWQSDQoFdG90YWwYAyABKAUSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFIv4BCgRMZWFkEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NvbnRlbnQYAyABKAkSEAoIc3ViZm9ydW0YBCABKAkSDgoGYXV0aG9yGAUgASgJEg8KB3Vwdm90ZXMYBiABKAUSEAoIY29tbWVudHMYByABKAUSEgoKbGVhZF9zY29yZRgIIAEoBRIRCglsZWFkX3R5cGUYCSABKAkSEgoKcGFpbl9wb2ludBgKIAEoCRITCgtvcHBvcnR1bml0eRgLIAEoCRIQCghpbmR1c3RyeRgMIAEoCRIWCg50YXJnZXRfcHJvZHVjdBgNIAEoCRILCgN1cmwYDiABKAkyeQoLTGVhZFNlcnZpY2USagoJRmluZExlYWRzEiAudGhyZWFkc2lnaHQudjEuRmluZExlYWRzUmVxdWVzdBohLnRocmVhZHNpZ2h0LnYxLkZpbmRMZWFkc1Jlc3BvbnNlIhiC0+STAhI6ASoiDS9hcGkvdjEvbGVhZHNiBnByb3RvMw", [file_google_api_annotations, file_threadsight_v1_filter]);
 
 /**
  * FindLeadsRequest is the body of POST /api/v1/leads.
@@ -48,6 +48,15 @@ export type FindLeadsRequest = Message<"threadsight.v1.FindLeadsRequest"> & {
    * @generated from field: threadsight.v1.PostFilter filter = 4;
    */
   filter?: PostFilter | undefined;
+
+  /**
+   * Result order: "relevance" (default: the blend of relevance and lead score), "newest",
+   * "oldest", "top" (upvotes), "most_commented". Other orders sort the best-ranked leads (up to
+   * 1,000 of them), ties by post id (see docs/guides/search-filters.md).
+   *
+   * @generated from field: string sort = 5;
+   */
+  sort: string;
 };
 
 /**
@@ -83,6 +92,15 @@ export type FindLeadsRequestJson = {
    * @generated from field: threadsight.v1.PostFilter filter = 4;
    */
   filter?: PostFilterJson;
+
+  /**
+   * Result order: "relevance" (default: the blend of relevance and lead score), "newest",
+   * "oldest", "top" (upvotes), "most_commented". Other orders sort the best-ranked leads (up to
+   * 1,000 of them), ties by post id (see docs/guides/search-filters.md).
+   *
+   * @generated from field: string sort = 5;
+   */
+  sort?: string;
 };
 
 /**
