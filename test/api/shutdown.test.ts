@@ -46,7 +46,7 @@ describe("graceful shutdown of threadsight serve", { skip: corporaSkip() }, () =
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test("in-flight calls finish, then the process exits 0", async () => {
+  test("in-flight calls finish, then the process exits 0", async (t) => {
     const env = {
       ...process.env,
       THREADSIGHT_DATA_DIR: dataDir,
@@ -87,14 +87,27 @@ describe("graceful shutdown of threadsight serve", { skip: corporaSkip() }, () =
       { env, stdio: ["ignore", "pipe", "inherit"] },
     );
     const exited = new Promise<number | null>((resolve) => server.on("close", (code) => resolve(code)));
+    // A failed check must not leave the server running (the test process would never end).
+    t.after(() => {
+      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
+    });
     const listening = JSON.parse(await waitForLine(server, /threadsight listening/, 60_000)) as { port: number };
     const url = `http://127.0.0.1:${listening.port}`;
 
+    // A stored post's own title as the query: its post matches above the summary's relevance
+    // floor, so the summary goes to the model (a query nothing matches is summarised without it).
+    const found = await fetch(`${url}/api/v1/search/vector`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "finding a cofounder", limit: 1 }),
+    });
+    const title = ((await found.json()) as { data: { results: { title: string }[] } }).data.results[0]?.title;
+    assert.ok(title, "the sample holds a post to search for");
     fake.behave({ kind: "complete", content: "A slow but fine summary [1].", delayMs: 1500 });
     const inflight = fetch(`${url}/api/v1/search/semantic`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: "finding a cofounder", limit: 3 }),
+      body: JSON.stringify({ query: title, limit: 3 }),
     });
     // Let the call reach the summary model, then ask the server to stop.
     const deadline = Date.now() + 10_000;
