@@ -157,9 +157,20 @@ describe("SIGTERM under load", { skip: corporaSkip() || undefined, timeout: 180_
       fake.behave({ kind: "complete", content: "A held but complete summary [1].", delayMs: 0 });
       assert.equal((await grpcCall(client, key, "open the HTTP/2 connection")).status, "OK");
       fake.behave({ kind: "complete", content: "A held but complete summary [1].", delayMs: 2_000 });
+      // Stored posts' own titles as the queries: each matches above the summary's relevance floor,
+      // so every call goes to the model (a query nothing matches is summarised without it).
+      const found = await fetch(`${server.url}/api/v1/search/vector`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: "startup", limit: 12 }),
+      });
+      const titles = ((await found.json()) as { data: { results: { title: string }[] } }).data.results.map(
+        (r) => r.title,
+      );
+      assert.equal(titles.length, 12, "the sample holds 12 posts to search for");
       const before = fake.requests.length;
-      const inflight = Array.from({ length: 12 }, (_, i) =>
-        i % 2 === 0 ? restCall(server.url, key, `in flight ${i}`) : grpcCall(client, key, `in flight ${i}`),
+      const inflight = titles.map((title, i) =>
+        i % 2 === 0 ? restCall(server.url, key, title) : grpcCall(client, key, title),
       );
       const deadline = Date.now() + 20_000;
       while (fake.requests.length - before < 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
