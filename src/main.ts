@@ -128,6 +128,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     const deliveries = new DeliveryWorker({
       store: monitorStore,
       allowPrivate: config.monitorsAllowPrivateWebhooks,
+      retry: config.monitorsRetry,
       ...(monitorMailer !== undefined ? { mailer: monitorMailer } : {}),
       onError: (err) => logger.error({ err }, "monitor delivery pass failed"),
     });

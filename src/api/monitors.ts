@@ -63,7 +63,8 @@ function owner(ctx: HandlerContext, catalog: PlanCatalog): Owner {
   const plan = findPlan(catalog, caller.plan);
   return {
     accountId: caller.accountId,
-    maxActiveMonitors: plan?.maxActiveMonitors ?? 0,
+    // null is the catalog's "unlimited"; only a plan missing from the catalog allows none.
+    maxActiveMonitors: plan === undefined ? 0 : plan.maxActiveMonitors,
     planName: plan?.name ?? caller.plan,
   };
 }

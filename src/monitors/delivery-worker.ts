@@ -3,9 +3,9 @@
  * monitor channel (only the head of each queue is sent), at least once (a delivery row is marked
  * delivered only after the receiver answered 2xx, so a crash mid-send sends it again).
  *
- * Retries back off exponentially with full jitter for RETRY_WINDOW_MS after the event was
- * written; then the event is dead-lettered (visible in ListDeliveries) and the monitor is paused
- * with a reason its owner can read, since its endpoint has been failing all that time.
+ * Retries back off exponentially with jitter (retry-schedule.ts) for the policy's window after
+ * the event was written; then the event is dead-lettered (visible in ListDeliveries) and the
+ * monitor is paused with a reason its owner can read, since its endpoint kept failing meanwhile.
  */
 
 import type { EmailSender } from "./email-message.js";
@@ -15,21 +15,10 @@ import { postJson } from "./http-post.js";
 import { eventJson } from "./monitor-event.js";
 import type { StoredMonitor } from "./monitor-spec.js";
 import type { DueDelivery, MonitorStore } from "./monitor-store.js";
+import type { RetryPolicy } from "./retry-schedule.js";
+import { DEFAULT_RETRY, retryDelay } from "./retry-schedule.js";
 import { slackMessage } from "./slack-message.js";
 import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.js";
-
-/** The retry schedule. */
-export interface RetryPolicy {
-  /** Delay before the second attempt, ms; doubles per attempt. */
-  baseDelayMs: number;
-  /** Longest delay between attempts, ms. */
-  maxDelayMs: number;
-  /** How long after the event was written it is retried before being dead-lettered, ms. */
-  retryWindowMs: number;
-}
-
-/** Production schedule: 10 s, 20 s, 40 s ... capped at 1 h, for 24 h. */
-export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 10_000, maxDelayMs: 3600_000, retryWindowMs: 24 * 3600_000 };
 
 /** What the workers need. */
 export interface DeliveryDeps {
@@ -47,12 +36,6 @@ export interface DeliveryDeps {
   timeoutMs?: number;
   /** Sends e-mail channels' messages; without it they fail (and are retried) with a reason. */
   mailer?: EmailSender;
-}
-
-/** Delay before attempt `attempt + 1`: full jitter over an exponential step, capped. */
-export function retryDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(step / 2 + random() * (step / 2));
 }
 
 async function send(

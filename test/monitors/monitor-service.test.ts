@@ -181,6 +181,14 @@ describe("MonitorService over gRPC and REST", () => {
     assert.match(over.error!.details, /the Free plan allows 1 active monitors and this account has 1/);
   });
 
+  test("a plan whose max_active_monitors is null (Enterprise) has no active-monitor limit", async () => {
+    const enterprise = await svc.createKey("enterprise");
+    for (let i = 0; i < 30; i++) {
+      const made = await call("createMonitor", { monitor: { ...KEYWORDS, name: `e${i}` } }, enterprise);
+      assert.equal(made.error, undefined, made.error?.details);
+    }
+  });
+
   test("REST: every route, the envelope and the error shape", async () => {
     const created = await rest("/api/v1/monitors", {
       monitor: {
