@@ -227,7 +227,7 @@ function baseEnv(dataDir: string, extra: Record<string, string> = {}): Record<st
   };
 }
 
-describe("monitor delivery faults", { timeout: 300_000 }, () => {
+describe("monitor delivery faults", { timeout: 600_000 }, () => {
   test("SIGKILL mid-delivery: after a restart every event is delivered at least once, in order", async (t) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "threadsight-monitor-kill-"));
     const rx = receiver(await freePort(), 250);

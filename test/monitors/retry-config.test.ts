@@ -1,8 +1,7 @@
-/** The delivery retry schedule: its defaults, the MONITORS_RETRY_* variables, and their errors. */
+/** The delivery retry schedule from the environment: its defaults, MONITORS_RETRY_*, and their errors. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { DEFAULT_RETRY, retryDelay, retryStep } from "../../src/monitors/retry-schedule.js";
 
 test("the schedule defaults to 10 s doubling, capped at 1 h, for 24 h; the variables set it", () => {
   assert.deepEqual(loadConfig({}).monitorsRetry, {
@@ -29,20 +28,5 @@ test("bad retry settings are refused naming the variable and the rule", () => {
   refused(
     { MONITORS_RETRY_BASE_MS: "5000", MONITORS_RETRY_MAX_DELAY_MS: "100" },
     /MONITORS_RETRY_MAX_DELAY_MS \(100\) must not be below MONITORS_RETRY_BASE_MS \(5000\)/,
-  );
-});
-
-test("steps double from the base up to the cap; the delay lies in [step/2, step]", () => {
-  assert.deepEqual(
-    [1, 2, 3, 4, 9, 10, 30].map((a) => retryStep(a, DEFAULT_RETRY)),
-    [10_000, 20_000, 40_000, 80_000, 2_560_000, 3_600_000, 3_600_000],
-  );
-  assert.equal(
-    retryDelay(3, DEFAULT_RETRY, () => 0),
-    20_000,
-  );
-  assert.equal(
-    retryDelay(3, DEFAULT_RETRY, () => 0.999999),
-    40_000,
   );
 });
