@@ -350,6 +350,11 @@ export function syncSection(s: { data: unknown; machine: MachineInfo }): string 
     `Sync / ingest, median of the rounds' ratios: **${fixed(100 * d.medianRatio)}%** (goal >= 90%${d.medianRatio >= 0.9 ? ": met" : ": not met"}).`,
     "",
   );
+  if (d.medianRatio < 0.9 && d.syncCpuS !== undefined && d.ingestCpuS !== undefined && d.fetchOnly !== undefined)
+    lines.push(
+      `Where the difference goes: the poll spends a median ${fixed(median(d.syncCpuS) - median(d.ingestCpuS))} s more CPU than \`ingest\` on the same posts, of which its ${d.fetchOnly.requests} requests alone take ${fixed(Math.min(...d.fetchOnly.cpuS))}-${fixed(Math.max(...d.fetchOnly.cpuS))} s (client and the in-process fake); on two cores that CPU comes out of the encoder's time. Reasons and next steps: [decision 0011](decisions/0011-sync-throughput.md).`,
+      "",
+    );
   const lag = d.lag;
   const p50Goal = lag.pollMs === undefined ? undefined : lag.intervalS * 1000 + lag.pollMs;
   lines.push(
