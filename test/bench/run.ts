@@ -15,7 +15,9 @@
  * operation; limits: limiter overhead, memory and Redis stores;
  * scaling: 10k/100k/1M posts replicated from the real corpora, per backend (see scaling.ts);
  * sync: live-source sync from the local HN API against plain ingest of the same posts, and the lag
- * from a post's publication to its being searchable (--sync-interval S, --sync-lag-seconds T; sync.ts).
+ * from a post's publication to its being searchable (--sync-interval S, --sync-lag-seconds T; sync.ts);
+ * monitors: ingest with 0, 1,000 and 10,000 active monitors, delivery latency and deliveries per
+ * second to a loopback webhook (--monitor-counts 0,1000,10000; monitors.ts).
  *
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
@@ -51,6 +53,7 @@ const PARTS = [
   "insights",
   "aggregate",
   "sync",
+  "monitors",
   "report",
 ] as const;
 type Part = (typeof PARTS)[number];
@@ -83,6 +86,7 @@ function options() {
       "drop-missing": { type: "boolean", default: false },
       "sync-interval": { type: "string" },
       "sync-lag-seconds": { type: "string" },
+      "monitor-counts": { type: "string" },
     },
   });
   const only = (values.only ?? PARTS.join(","))
@@ -116,6 +120,11 @@ function options() {
     // The issue's setting is a 30 s poll interval over a few minutes; brief runs may shorten both.
     syncInterval: int("sync-interval", values["sync-interval"], 30)!,
     syncLagSeconds: int("sync-lag-seconds", values["sync-lag-seconds"], 150)!,
+    monitorCounts: (values["monitor-counts"] ?? "0,1000,10000").split(",").map((v) => {
+      const t = v.trim();
+      if (!/^\d+$/.test(t)) throw new Error(`--monitor-counts takes whole numbers such as 0,1000,10000, got "${t}"`);
+      return Number(t);
+    }),
   };
 }
 
@@ -137,7 +146,8 @@ async function main(): Promise<void> {
   try {
     // "report" measures nothing: the report is written again from the stored sections.
     const needsIndex = opts.parts.some(
-      (p) => p !== "limits" && p !== "scaling" && p !== "insights" && p !== "sync" && p !== "report",
+      (p) =>
+        p !== "limits" && p !== "scaling" && p !== "insights" && p !== "sync" && p !== "monitors" && p !== "report",
     );
     if (needsIndex && opts.backends.includes("weaviate")) weaviate = await startBenchWeaviate();
     for (const backend of needsIndex ? opts.backends : []) {
@@ -282,6 +292,17 @@ async function main(): Promise<void> {
         log,
       );
       saveResult(`sync:lancedb:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+    }
+    if (opts.parts.includes("monitors")) {
+      // Its own scratch indexes, monitor stores and loopback receiver (monitors.ts); embedded backend only.
+      const { benchMonitors } = await import("./monitors.js");
+      const m = machineInfo();
+      const t0 = Date.now();
+      const res = await benchMonitors(
+        { posts: Math.min(opts.posts ?? 1000, 4000), rounds: Math.min(opts.rounds, 3), counts: opts.monitorCounts },
+        log,
+      );
+      saveResult(`monitors:lancedb:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
     }
   } finally {
     await weaviate?.stop();

@@ -77,11 +77,11 @@ describe("monitor matcher, vector side", () => {
   ];
   const matcher = new MonitorMatcher(monitors, new Map(monitors.map((m) => [m.id, q])), 4, alphas);
 
-  test("the batched product gives each pair's own relevance, and thresholds and rules apply", () => {
+  test("the batched product gives each pair's own relevance, and thresholds and rules apply", async () => {
     const near = post("near", unit(0.9, 0.1, 0, 0), { leadType: "buying_intent", leadScore: 80 });
     const far = post("far", unit(0, 1, 0, 0), { title: "unrelated" });
     const weakLead = post("weak", unit(0.9, 0.1, 0, 0), { leadType: "buying_intent", leadScore: 40 });
-    const matches = matcher.match([near, far, weakLead]);
+    const matches = await matcher.match([near, far, weakLead]);
     const got = matches.map((m) => `${m.monitor.id}:${m.post.id}`).sort();
     assert.deepEqual(got, ["leads:near", "search:near", "search:weak"]);
     const cos = unit(0.9, 0.1, 0, 0).reduce((s, x, i) => s + x * q[i]!, 0);
