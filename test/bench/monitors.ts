@@ -250,10 +250,11 @@ async function measureIngest(
     for (const n of o.counts) {
       const t0 = process.hrtime.bigint();
       const made = n === 0 ? undefined : await monitorStoreFile(n, texts, "http://127.0.0.1:9/unused");
+      const createdS = msSince(t0) / 1000;
       const kinds: Record<string, number> = {};
       for (const m of made?.monitors ?? []) kinds[m.kind] = (kinds[m.kind] ?? 0) + 1;
       const { embedder: queryEmbedder, compileS } = await withQueryVectors(embedder, made?.monitors ?? []);
-      log(`monitors: ${n} created in ${fixed(msSince(t0) / 1000)} s, queries embedded in ${fixed(compileS)} s`);
+      log(`monitors: ${n} created in ${fixed(createdS)} s, queries embedded in ${fixed(compileS)} s`);
       configs.push({
         n,
         ...(made !== undefined ? { template: made.file, dir: made.dir } : {}),
@@ -443,6 +444,7 @@ async function measureRate(
 export async function benchMonitors(o: MonitorBenchOptions, log: (line: string) => void): Promise<MonitorBenchResult> {
   const embedder = await startUseEmbedder(2);
   try {
+    log("monitors: embedded index only (the percolator and outbox do not depend on the search backend)");
     const texts = await monitorTexts(Math.max(...o.counts, 1000));
     const ingest = await measureIngest(embedder, texts, o, log);
     const posts = await freshPosts(400);

@@ -299,7 +299,7 @@ async function main(): Promise<void> {
       const m = machineInfo();
       const t0 = Date.now();
       const res = await benchMonitors(
-        { posts: Math.min(opts.posts ?? 1000, 4000), rounds: Math.min(opts.rounds, 3), counts: opts.monitorCounts },
+        { posts: Math.min(opts.posts ?? 500, 4000), rounds: Math.min(opts.rounds, 3), counts: opts.monitorCounts },
         log,
       );
       saveResult(`monitors:lancedb:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
