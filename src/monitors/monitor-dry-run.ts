@@ -98,7 +98,7 @@ export class MonitorDryRun {
       const ids = hits.slice(i, i + READ_BATCH).map((h) => h.post.id);
       const posts: IndexedPost[] = await this.deps.index.getIndexed(ids, signal);
       scanned += posts.length;
-      for (const m of matcher.match(posts))
+      for (const m of await matcher.match(posts))
         found.push({ payload: eventPayload(m, "test"), postCreated: m.post.created });
     }
     found.sort((a, b) => b.postCreated - a.postCreated);

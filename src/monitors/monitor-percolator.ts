@@ -54,7 +54,7 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
     if (rows.length === 0) return;
     const m = await current();
     if (m.size === 0) return;
-    const matches = m.match(rows);
+    const matches = await m.match(rows);
     if (matches.length === 0) return;
     const events = await deps.store.append(
       matches.map((x) => ({

@@ -24,6 +24,7 @@ import { INSIGHTS_TEXT, insightsSection } from "./insights.js";
 import type { LimitsResult } from "./limits.js";
 import type { MachineInfo } from "./machine.js";
 import { measuredWhen } from "./machine.js";
+import { monitorsSection } from "./monitors.js";
 import type { ProtocolResult } from "./protocol.js";
 import type { ReingestResult } from "./reingest.js";
 import { reingestSection } from "./reingest.js";
@@ -307,7 +308,7 @@ export function renderReport(tag = "full"): string {
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
     "The measured sections are kept in docs/benchmarks.json; those measured before it was kept in the repository (2026-11-27)",
     "are carried over from the previous report as they stood (report-carry-over.ts): their lines name no processor.",
-    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate,filtered,export,sync --backend lancedb|weaviate|all [--posts N] [--rounds R] [--replica N]`; `--only report` rewrites this file from the stored sections.",
+    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate,filtered,export,sync,monitors --backend lancedb|weaviate|all [--posts N] [--rounds R] [--replica N]`; `--only report` rewrites this file from the stored sections.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
     "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
@@ -405,6 +406,15 @@ export function renderReport(tag = "full"): string {
     "## Live sync",
     "",
     ...of<unknown>("sync:").flatMap(([, s]) => [syncSection(s), ""]),
+    "## Monitors",
+    "",
+    "test/bench/monitors.ts: ingest with 0, 1,000 and 10,000 active monitors of a fixed mix (monitor-mix.ts: search, leads and",
+    "keyword monitors from real forum questions and Hacker News titles, a third with a filter), delivery latency and",
+    "deliveries per second to a loopback webhook receiver that verifies each signature.",
+    "",
+    ...(of("monitors:").length === 0
+      ? ["Not measured yet for this data size (`npm run bench -- --only monitors`).", ""]
+      : of<unknown>("monitors:").flatMap(([, s]) => [monitorsSection(s), ""])),
     "## Insights: ListTrends and FindLeads",
     "",
     ...INSIGHTS_TEXT,

@@ -18,11 +18,12 @@
  * from a post's publication to its being searchable (--sync-interval S, --sync-lag-seconds T; sync.ts);
  * aggregate: AggregatePosts' one-year weekly histogram (aggregate.ts); filtered: search with a
  * selective and a broad filter against none (filtered.ts); export: ExportPosts' throughput and the
- * service's memory over a whole export (export.ts).
+ * service's memory over a whole export (export.ts);
+ * monitors: ingest with 0, 1,000 and 10,000 active monitors, delivery latency and deliveries per
+ * second to a loopback webhook (--monitor-counts 0,1000,10000; monitors.ts).
  *
  * --replica N runs the index parts over the replicated store of N posts that the scaling part kept
  * (SCALING_KEEP=1) instead of the real corpora's index, and stores them under their own keys.
- *
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
  * --rounds R repeats each timed measurement R times (medians reported); --no-write prints the
@@ -59,6 +60,7 @@ const PARTS = [
   "filtered",
   "export",
   "sync",
+  "monitors",
   "report",
 ] as const;
 type Part = (typeof PARTS)[number];
@@ -92,6 +94,7 @@ function options() {
       "sync-interval": { type: "string" },
       "sync-lag-seconds": { type: "string" },
       replica: { type: "string" },
+      "monitor-counts": { type: "string" },
     },
   });
   const only = (values.only ?? PARTS.join(","))
@@ -126,6 +129,11 @@ function options() {
     syncInterval: int("sync-interval", values["sync-interval"], 30)!,
     syncLagSeconds: int("sync-lag-seconds", values["sync-lag-seconds"], 150)!,
     replica: int("replica", values.replica, undefined),
+    monitorCounts: (values["monitor-counts"] ?? "0,1000,10000").split(",").map((v) => {
+      const t = v.trim();
+      if (!/^\d+$/.test(t)) throw new Error(`--monitor-counts takes whole numbers such as 0,1000,10000, got "${t}"`);
+      return Number(t);
+    }),
   };
 }
 
@@ -147,7 +155,8 @@ async function main(): Promise<void> {
   try {
     // "report" measures nothing: the report is written again from the stored sections.
     const needsIndex = opts.parts.some(
-      (p) => p !== "limits" && p !== "scaling" && p !== "insights" && p !== "sync" && p !== "report",
+      (p) =>
+        p !== "limits" && p !== "scaling" && p !== "insights" && p !== "sync" && p !== "monitors" && p !== "report",
     );
     // --replica N: the store of N replicated posts kept by the scaling part (SCALING_KEEP=1), its
     // sections stored apart from the real corpora's ("<part>:<backend>:r<N>:<tag>").
@@ -317,6 +326,17 @@ async function main(): Promise<void> {
         log,
       );
       saveResult(`sync:lancedb:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+    }
+    if (opts.parts.includes("monitors")) {
+      // Its own scratch indexes, monitor stores and loopback receiver (monitors.ts); embedded backend only.
+      const { benchMonitors } = await import("./monitors.js");
+      const m = machineInfo();
+      const t0 = Date.now();
+      const res = await benchMonitors(
+        { posts: Math.min(opts.posts ?? 500, 4000), rounds: Math.min(opts.rounds, 3), counts: opts.monitorCounts },
+        log,
+      );
+      saveResult(`monitors:lancedb:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
     }
   } finally {
     await weaviate?.stop();

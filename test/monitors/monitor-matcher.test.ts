@@ -78,11 +78,11 @@ describe("monitor matcher, vector side", () => {
   ];
   const matcher = new MonitorMatcher(monitors, new Map(monitors.map((m) => [m.id, q])), 4, alphas);
 
-  test("the batched product gives each pair's own relevance, and thresholds and rules apply", () => {
+  test("the batched product gives each pair's own relevance, and thresholds and rules apply", async () => {
     const near = post("near", unit(0.9, 0.1, 0, 0), { leadType: "buying_intent", leadScore: 80 });
     const far = post("far", unit(0, 1, 0, 0), { title: "unrelated" });
     const weakLead = post("weak", unit(0.9, 0.1, 0, 0), { leadType: "buying_intent", leadScore: 40 });
-    const matches = matcher.match([near, far, weakLead]);
+    const matches = await matcher.match([near, far, weakLead]);
     const got = matches.map((m) => `${m.monitor.id}:${m.post.id}`).sort();
     assert.deepEqual(got, ["leads:near", "search:near", "search:weak"]);
     const cos = unit(0.9, 0.1, 0, 0).reduce((s, x, i) => s + x * q[i]!, 0);
@@ -92,7 +92,7 @@ describe("monitor matcher, vector side", () => {
     assert.deepEqual(coverageWords("a crm for dentists to use"), ["crm", "for", "dentists", "use"]);
   });
 
-  test("search and leads monitors match the subject their query path retrieves, not its frame", () => {
+  test("search and leads monitors match the subject their query path retrieves, not its frame", async () => {
     assert.equal(monitorQueryText({ kind: "search", query: "What are people saying about Notion?" }), "Notion");
     assert.equal(monitorQueryText({ kind: "leads", query: "looking for a CRM for dentists" }), "CRM for dentists");
     assert.equal(monitorQueryText({ kind: "leads", query: "alternative to mailchimp" }), "mailchimp");
@@ -102,7 +102,7 @@ describe("monitor matcher, vector side", () => {
     const framed = monitor("framed", { kind: "leads", query: "looking for a CRM for dentists", minRelevance: 0 });
     const m = new MonitorMatcher([framed], new Map([["framed", q]]), 4, alphas);
     const lead = post("lead", unit(0, 1, 0, 0), { leadType: "buying_intent", leadScore: 90 });
-    const [hit] = m.match([lead]);
+    const [hit] = await m.match([lead]);
     assert.ok(Math.abs(hit!.relevance - 0.5 * (2 / 3)) < 1e-6, `relevance ${hit!.relevance}`);
   });
 });
