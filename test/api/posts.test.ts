@@ -65,7 +65,9 @@ function grpcExport(
       assert.ok(m.posts.length >= 1 && m.posts.length <= 100);
       ids.push(...m.posts.map((p) => p.id));
     });
-    call.on("error", (error: grpc.ServiceError) => resolve({ ids, error }));
+    // grpc-js emits the error as soon as the status arrives, while the last messages may still
+    // be buffered for 'data' on the next tick; collect those first.
+    call.on("error", (error: grpc.ServiceError) => setImmediate(() => resolve({ ids, error })));
     call.on("end", () => resolve({ ids, error: undefined }));
   });
 }
