@@ -214,7 +214,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
             alphas: { hybridAlpha: config.hybridAlpha, shortQueryAlpha: config.shortQueryAlpha },
           }),
         ),
-        posts: postService(new PostsCore({ index })),
+        posts: postService(new PostsCore({ index, embedder })),
       },
       ecosystem: ecosystemRoutes(API_SERVICES, health),
       readiness: async () =>

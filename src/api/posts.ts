@@ -14,8 +14,11 @@ import type { PostsCore } from "../core/posts.js";
 import type { EnrichedPost } from "../model/post.js";
 import { timestamp } from "./timestamps.js";
 
-/** A stored post as its message: every field the API shows, content whole. */
-export function storedPost(post: EnrichedPost): StoredPost {
+/**
+ * A stored post as its message: every field the API shows, content whole, and its similarity
+ * to the query when an export has one.
+ */
+export function storedPost(post: EnrichedPost, similarity?: number): StoredPost {
   return create(StoredPostSchema, {
     id: post.id,
     title: post.title,
@@ -35,6 +38,7 @@ export function storedPost(post: EnrichedPost): StoredPost {
     opportunity: post.opportunity,
     industry: post.industry,
     targetProduct: post.targetProduct,
+    ...(similarity !== undefined ? { similarityScore: similarity } : {}),
   });
 }
 
@@ -43,12 +47,15 @@ export function postService(core: PostsCore): ServiceImpl<typeof PostService> {
   return {
     async getPosts(req, ctx) {
       const found = await core.get(req.ids, ctx.signal);
-      return create(GetPostsResponseSchema, { posts: found.posts.map(storedPost), notFound: found.notFound });
+      return create(GetPostsResponseSchema, { posts: found.posts.map((p) => storedPost(p)), notFound: found.notFound });
     },
 
     async *exportPosts(req, ctx) {
-      for await (const batch of core.export({ filter: req.filter, format: req.format }, ctx.signal)) {
-        yield create(ExportPostsResponseSchema, { posts: batch.map(storedPost) });
+      const params = { filter: req.filter, format: req.format, query: req.query };
+      for await (const batch of core.export(params, ctx.signal)) {
+        yield create(ExportPostsResponseSchema, {
+          posts: batch.map(({ post, similarity }) => storedPost(post, similarity)),
+        });
       }
     },
   };

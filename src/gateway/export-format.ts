@@ -54,6 +54,9 @@ export const CSV_COLUMNS = [
   "target_product",
 ] as const;
 
+/** The CSV columns of an export with a query: the same, then the post's similarity to it. */
+export const CSV_QUERY_COLUMNS = [...CSV_COLUMNS, "similarity_score"] as const;
+
 /** One CSV field: quoted when it holds a quote, comma or line break, quotes doubled (RFC 4180). */
 export function csvField(value: unknown): string {
   const text = value === undefined || value === null ? "" : String(value);
@@ -62,7 +65,18 @@ export function csvField(value: unknown): string {
 
 const csvRow = (values: readonly unknown[]): string => `${values.map(csvField).join(",")}\r\n`;
 
-/** The writers by format. */
+/** The CSV writer over `columns`. */
+function csvWriter(columns: readonly string[]): ExportWriter {
+  return {
+    contentType: "text/csv; charset=utf-8; header=present",
+    head: () => csvRow(columns),
+    post: (post) => csvRow(columns.map((c) => post[c])),
+    end: (exported) => csvRow(["#end", exported]),
+    stop: (stop, exported) => csvRow(["#error", stop.reason, stop.message, exported]),
+  };
+}
+
+/** The writers by format, for an export without a query. */
 export const WRITERS: Readonly<Record<ExportFormat, ExportWriter>> = {
   ndjson: {
     contentType: "application/x-ndjson; charset=utf-8",
@@ -71,14 +85,18 @@ export const WRITERS: Readonly<Record<ExportFormat, ExportWriter>> = {
     end: (exported) => `${JSON.stringify({ end: { exported } })}\n`,
     stop: (stop, exported) => `${JSON.stringify({ error: { ...stop, exported } })}\n`,
   },
-  csv: {
-    contentType: "text/csv; charset=utf-8; header=present",
-    head: () => csvRow(CSV_COLUMNS),
-    post: (post) => csvRow(CSV_COLUMNS.map((c) => post[c])),
-    end: (exported) => csvRow(["#end", exported]),
-    stop: (stop, exported) => csvRow(["#error", stop.reason, stop.message, exported]),
-  },
+  csv: csvWriter(CSV_COLUMNS),
 };
+
+const QUERY_CSV = csvWriter(CSV_QUERY_COLUMNS);
+
+/**
+ * The writer of `format`; an export with a query adds the similarity_score column to CSV
+ * (NDJSON lines carry the field whenever it is set).
+ */
+export function writerFor(format: ExportFormat, withQuery: boolean): ExportWriter {
+  return format === "csv" && withQuery ? QUERY_CSV : WRITERS[format];
+}
 
 /** Media types each format answers to; a range like text/* or *\/* matches by prefix. */
 const MEDIA: Readonly<Record<ExportFormat, readonly string[]>> = {

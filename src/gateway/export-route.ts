@@ -17,7 +17,7 @@ import { EXPORT_FORMATS } from "../core/posts.js";
 import { AppError } from "../errors/app-error.js";
 import { errorResponse, forwardHeaders } from "./envelope.js";
 import type { ExportStop } from "./export-format.js";
-import { negotiateFormat, WRITERS } from "./export-format.js";
+import { negotiateFormat, writerFor } from "./export-format.js";
 import type { StreamRoute } from "./http-rules.js";
 import { aliasPath } from "./http-rules.js";
 import { decodeInput, deferError, fastifyPath, rpcHeaders, sendError } from "./rest-call.js";
@@ -56,7 +56,8 @@ export function registerExportRoute(app: FastifyInstance, route: StreamRoute, tr
     const requestId = String(req.id);
     const headers = rpcHeaders(req);
     const input = decodeInput(route.method.input, req.body, headers);
-    const writer = WRITERS[formatOf(req, String((input as { format?: unknown }).format ?? ""), headers)];
+    const fields = input as { format?: unknown; query?: unknown };
+    const writer = writerFor(formatOf(req, String(fields.format ?? ""), headers), fields.query !== undefined);
     let finished = false;
     const controller = new AbortController();
     reply.raw.once("close", () => {

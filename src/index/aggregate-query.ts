@@ -5,7 +5,7 @@
  * (test/index/aggregate-contract.ts) compares them with a brute-force count.
  */
 
-import type { QueryFilter } from "./search-index.js";
+import type { QueryFilter, SimilarityBound } from "./search-index.js";
 
 /** The fields posts can be counted by, as index (camelCase) names. */
 export const GROUP_FIELDS = ["subforum", "source", "sentiment", "leadType", "author"] as const;
@@ -21,7 +21,7 @@ export type Interval = (typeof INTERVALS)[number];
 export interface AggregateQuery {
   filter?: QueryFilter;
   /** Only posts whose cosine similarity to `vector` is at least `minSimilarity`. */
-  near?: { vector: Float32Array; minSimilarity: number };
+  near?: SimilarityBound;
   /** Fields to count by, each answered with its `topN` most frequent non-empty values. */
   groupBy: readonly GroupField[];
   topN: number;

@@ -3,7 +3,7 @@
  * (RangeError naming the field) whichever backend is configured.
  */
 
-import type { Page, QueryFilter, ScanQuery } from "./search-index.js";
+import type { Page, QueryFilter, ScanQuery, SimilarityBound } from "./search-index.js";
 import { FILTER_LISTS, FILTER_NUMBERS, SCAN_LIMIT_MAX } from "./search-index.js";
 
 /** Largest `limit` and `offset + limit` either backend serves (Weaviate's default maximum). */
@@ -31,6 +31,14 @@ export function checkScan(query: ScanQuery): void {
     throw new RangeError("after must hold a finite created time and a string id");
   }
   checkFilter(query.filter);
+}
+
+/** Throws RangeError unless a similarity bound holds a good vector and a threshold in -1..1. */
+export function checkBound(near: SimilarityBound, dimensions: number): void {
+  checkVector(near.vector, dimensions);
+  if (!(near.minSimilarity >= -1 && near.minSimilarity <= 1)) {
+    throw new RangeError(`minSimilarity must be between -1 and 1, got ${near.minSimilarity}`);
+  }
 }
 
 /**

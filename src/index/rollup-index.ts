@@ -115,6 +115,11 @@ export class RollupMaintainingIndex implements SearchIndex {
     return this.inner.scan(query, signal);
   }
 
+  /** The inner index's similar scan, when it has one (reads pass through). */
+  get scanSimilar(): SearchIndex["scanSimilar"] {
+    return this.inner.scanSimilar?.bind(this.inner);
+  }
+
   /** The inner index's aggregate, when it has one (reads pass through). */
   get aggregate(): SearchIndex["aggregate"] {
     return this.inner.aggregate?.bind(this.inner);

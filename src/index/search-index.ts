@@ -156,6 +156,31 @@ export interface ScanQuery {
 /** Largest scan page. */
 export const SCAN_LIMIT_MAX = 1_000;
 
+/** The similarity bound of an aggregate or a similar scan: cosine similarity to `vector` of at least `minSimilarity`. */
+export interface SimilarityBound {
+  vector: Float32Array;
+  minSimilarity: number;
+}
+
+/**
+ * One keyset page of a pass over the posts matching a filter whose cosine similarity to a
+ * vector is at least a threshold, in export order: the engine takes the next `limit` posts
+ * matching the filter after `after` (as {@link ScanQuery} does) and keeps those within the
+ * threshold, deciding it the way its aggregate does, so a whole pass is the set
+ * {@link SearchIndex.aggregate} counts for the same filter and bound.
+ */
+export interface SimilarScanQuery extends ScanQuery {
+  near: SimilarityBound;
+}
+
+/** A page of a similar scan. */
+export interface SimilarScanPage {
+  /** The page's posts within the threshold, in (created, id) order; `score` is the cosine similarity. May be empty before the end. */
+  hits: Hit[];
+  /** Where the next page starts (the last post examined); absent when the pass is over. */
+  next?: ScanCursor;
+}
+
 /** Result of a batch write. */
 export interface UpsertResult {
   inserted: number;
@@ -213,6 +238,11 @@ export interface SearchIndex {
   getIndexed(ids: readonly string[], signal?: AbortSignal): Promise<IndexedPost[]>;
   /** One keyset page of the posts matching a filter, in (created, id) order; fewer than `limit` only on the last page. */
   scan(query: ScanQuery, signal?: AbortSignal): Promise<EnrichedPost[]>;
+  /**
+   * One page of the posts matching a filter and a similarity threshold (ExportPosts with a
+   * query). Optional: such an export answers `unimplemented` over an index without it.
+   */
+  scanSimilar?(query: SimilarScanQuery, signal?: AbortSignal): Promise<SimilarScanPage>;
   /**
    * Counts and a date histogram of the posts a filter (and a similarity threshold) selects,
    * computed in the engine (aggregate-query.ts). Optional: AggregatePosts answers

@@ -134,7 +134,10 @@ function streamOperation(ctx: SchemaContext, route: StreamRoute): JsonSchema {
       content: {
         "application/x-ndjson": { schema: { $ref: `#/components/schemas/${line}` } },
         "text/csv": {
-          schema: { type: "string", description: `Columns: ${CSV_COLUMNS.join(", ")}.` },
+          schema: {
+            type: "string",
+            description: `Columns: ${CSV_COLUMNS.join(", ")}; an export with a query adds similarity_score last.`,
+          },
         },
       },
     },

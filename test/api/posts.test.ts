@@ -65,8 +65,15 @@ function grpcExport(
       assert.ok(m.posts.length >= 1 && m.posts.length <= 100);
       ids.push(...m.posts.map((p) => p.id));
     });
-    call.on("error", (error: grpc.ServiceError) => resolve({ ids, error }));
-    call.on("end", () => resolve({ ids, error: undefined }));
+    // grpc-js emits the error (and 'end') as soon as the status arrives, while the last
+    // messages may still be buffered for 'data' on the next tick; collect those first.
+    let error: grpc.ServiceError | undefined;
+    const done = () => setImmediate(() => resolve({ ids, error }));
+    call.on("error", (e: grpc.ServiceError) => {
+      error = e;
+      done();
+    });
+    call.on("end", done);
   });
 }
 

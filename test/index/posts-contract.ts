@@ -1,18 +1,21 @@
 /**
- * The post-reading part of the SearchIndex contract: `get` by ids and `scan`, the keyset pass
- * behind ExportPosts. Over 10,000 posts with many equal `created` times (so the id tie-break
- * is exercised across page edges), a whole scan must equal a brute-force sort of the matching
- * posts by (created, id), page size aside, and the set a filtered vector search returns.
- * lancedb-posts.test.ts and weaviate-posts.test.ts register it on fresh storage.
+ * The post-reading part of the SearchIndex contract: `get` by ids, and `scan` and
+ * `scanSimilar`, the keyset passes behind ExportPosts without and with a query. Over 10,000
+ * posts with many equal `created` times (so the id tie-break is exercised across page edges), a
+ * whole scan must equal a brute-force sort of the matching posts by (created, id), page size
+ * aside, and the set a filtered vector search returns; a whole similar scan must equal the
+ * brute-force set above the threshold in the same order, and the set the index's own aggregate
+ * counts for the same filter and threshold. lancedb-posts.test.ts and weaviate-posts.test.ts
+ * register it on fresh storage.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { QueryFilter, ScanCursor, SearchIndex } from "../../src/index/search-index.js";
+import type { Hit, QueryFilter, ScanCursor, SearchIndex, SimilarityBound } from "../../src/index/search-index.js";
 import type { EnrichedPost, IndexedPost } from "../../src/model/post.js";
 import { SENTIMENT_LABELS } from "../../src/model/post.js";
 import type { IndexFixture } from "./contract.js";
 import { matchesFilter } from "./filter-reference.js";
-import { DIMS, embed, MODEL, makePost } from "./synthetic.js";
+import { cosine, DIMS, embed, MODEL, makePost } from "./synthetic.js";
 
 /** Posts in the suite: past 10,000, so an export spans many pages of the largest size. */
 export const SCAN_POSTS = 10_240;
@@ -65,11 +68,56 @@ export async function scanAll(
   throw new Error(`scan did not end within ${maxPages} pages`);
 }
 
+/** Every hit of a similar scan, page by page, and how many pages came back empty before the end. */
+export async function scanSimilarAll(
+  index: SearchIndex,
+  filter: QueryFilter | undefined,
+  near: SimilarityBound,
+  limit: number,
+  maxPages = 10_000,
+): Promise<{ hits: Hit[]; emptyPages: number }> {
+  const hits: Hit[] = [];
+  let emptyPages = 0;
+  let cursor: ScanCursor | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const got = await index.scanSimilar!({
+      ...(filter ? { filter } : {}),
+      ...(cursor ? { after: cursor } : {}),
+      near,
+      limit,
+    });
+    assert.ok(got.hits.length <= limit);
+    hits.push(...got.hits);
+    if (got.next === undefined) return { hits, emptyPages };
+    if (got.hits.length === 0) emptyPages++;
+    cursor = got.next;
+  }
+  throw new Error(`similar scan did not end within ${maxPages} pages`);
+}
+
+/**
+ * A threshold in the widest gap between the distinct similarities of `sims`, among those that
+ * keep between `minShare` and `maxShare` of the posts, so float rounding cannot move a post
+ * across it.
+ */
+export function gapThreshold(sims: readonly number[], minShare: number, maxShare: number): number {
+  const sorted = [...sims].sort((a, b) => a - b);
+  let best = 0;
+  let at = Number.NaN;
+  for (let i = 1; i < sorted.length; i++) {
+    const kept = (sorted.length - i) / sorted.length;
+    const gap = sorted[i]! - sorted[i - 1]!;
+    if (kept >= minShare && kept <= maxShare && gap > best) [best, at] = [gap, (sorted[i]! + sorted[i - 1]!) / 2];
+  }
+  assert.ok(best > 1e-3, `a clear gap between ${minShare} and ${maxShare} of the posts`);
+  return at;
+}
+
 /** Registers the posts contract for one backend. */
 export function registerPostsContract(
   name: string,
   factory: () => Promise<IndexFixture>,
-  opts: { skip?: string } = {},
+  opts: { skip?: string; aggregateGroupsTodo?: string } = {},
 ): void {
   describe(`SearchIndex posts contract: ${name}`, { skip: opts.skip ?? false }, () => {
     let fixture: IndexFixture;
@@ -165,9 +213,89 @@ export function registerPostsContract(
       assert.ok(only.every((p) => p.subforum === "x' OR '1'='1"));
     });
 
+    it("a similar scan is exactly the set the aggregate counts, in export order, with each similarity", async () => {
+      const vector = embed("post 7 words 3");
+      const sims = new Map(posts.map((p) => [p.id, cosine(p.vector, vector)]));
+      const broad = gapThreshold([...sims.values()], 0.1, 0.4);
+      const cases: { filter: QueryFilter; minSimilarity: number; limits: number[] }[] = [
+        { filter: {}, minSimilarity: broad, limits: [1000, 97] },
+        { filter: { sources: ["hackernews"], minUpvotes: 100 }, minSimilarity: broad, limits: [250] },
+        {
+          filter: { subforums: ["x' OR '1'='1"], sentiments: ["negative", "neutral"] },
+          minSimilarity: broad,
+          limits: [1000],
+        },
+        // Only the posts with the query's own vector: most pages hold none and the pass goes on.
+        { filter: {}, minSimilarity: 0.999, limits: [200] },
+      ];
+      for (const { filter, minSimilarity, limits } of cases) {
+        const label = `${JSON.stringify(filter)} >= ${minSimilarity}`;
+        const near = { vector, minSimilarity };
+        const want = posts
+          .filter((p) => matchesFilter(p, filter) && sims.get(p.id)! >= minSimilarity)
+          .sort(exportOrder)
+          .map((p) => p.id);
+        assert.ok(want.length > 10, `${label} selects ${want.length}`);
+        for (const limit of limits) {
+          const { hits, emptyPages } = await scanSimilarAll(index, filter, near, limit);
+          assert.deepEqual(
+            hits.map((h) => h.post.id),
+            want,
+            `${label}, page size ${limit}`,
+          );
+          for (const h of hits) assert.ok(Math.abs(h.score - sims.get(h.post.id)!) < 1e-5, `${h.post.id} similarity`);
+          if (minSimilarity === 0.999) assert.ok(emptyPages > 0, "pages without a match do not end the pass");
+        }
+        const agg = await index.aggregate!({ filter, near, groupBy: [], topN: 10 });
+        assert.equal(agg.total, want.length, label);
+      }
+      const first = posts.find((p) => p.id === expected({})[0])!;
+      const whole = await index.scanSimilar!({ near: { vector: first.vector, minSimilarity: 0.999 }, limit: 1 });
+      assert.deepEqual(
+        whole.hits.map((h) => h.post),
+        [posts.find((p) => p.id === first.id)].map((p) => {
+          const { vector: _x, ...stored } = p!;
+          return stored;
+        }),
+        "a hit carries the whole stored post",
+      );
+    });
+
+    it("the aggregate's counts by field with a threshold equal the similar scan's posts", {
+      todo: opts.aggregateGroupsTodo ?? false,
+    }, async () => {
+      const vector = embed("post 7 words 3");
+      const minSimilarity = gapThreshold(
+        posts.map((p) => cosine(p.vector, vector)),
+        0.1,
+        0.4,
+      );
+      for (const filter of [{}, { sources: ["hackernews"], minUpvotes: 100 }] as QueryFilter[]) {
+        const near = { vector, minSimilarity };
+        const { hits } = await scanSimilarAll(index, filter, near, 1000);
+        const agg = await index.aggregate!({ filter, near, groupBy: ["subforum", "source"], topN: 10 });
+        for (const g of agg.groups) {
+          const counts = new Map<string, number>();
+          for (const h of hits) counts.set(h.post[g.field], (counts.get(h.post[g.field]) ?? 0) + 1);
+          assert.deepEqual(
+            Object.fromEntries(g.values.map((v) => [v.value, v.count])),
+            Object.fromEntries(counts),
+            `${JSON.stringify(filter)} ${g.field}`,
+          );
+        }
+      }
+    });
+
     it("refuses a page size outside 1..1000", async () => {
       await assert.rejects(index.scan({ limit: 0 }), RangeError);
       await assert.rejects(index.scan({ limit: 1001 }), RangeError);
+      const near = { vector: embed("post"), minSimilarity: 0.5 };
+      await assert.rejects(index.scanSimilar!({ near, limit: 1001 }), RangeError);
+      await assert.rejects(index.scanSimilar!({ near: { ...near, minSimilarity: 2 }, limit: 10 }), RangeError);
+      await assert.rejects(
+        index.scanSimilar!({ near: { ...near, vector: new Float32Array(3) }, limit: 10 }),
+        RangeError,
+      );
     });
   });
 }

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file threadsight/v1/posts.proto.
  */
 export const file_threadsight_v1_posts: GenFile = /*@__PURE__*/
-  fileDesc("Chp0aHJlYWRzaWdodC92MS9wb3N0cy5wcm90bxIOdGhyZWFkc2lnaHQudjEiHgoPR2V0UG9zdHNSZXF1ZXN0EgsKA2lkcxgBIAMoCSJQChBHZXRQb3N0c1Jlc3BvbnNlEikKBXBvc3RzGAEgAygLMhoudGhyZWFkc2lnaHQudjEuU3RvcmVkUG9zdBIRCglub3RfZm91bmQYAiADKAki7QIKClN0b3JlZFBvc3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHY29udGVudBgDIAEoCRIQCghzdWJmb3J1bRgEIAEoCRIPCgd1cHZvdGVzGAUgASgFEhAKCGNvbW1lbnRzGAYgASgFEisKB2NyZWF0ZWQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXNlbnRpbWVudBgIIAEoCRILCgN1cmwYCSABKAkSDgoGc291cmNlGAogASgJEg4KBmF1dGhvchgLIAEoCRIXCg9zZW50aW1lbnRfc2NvcmUYDCABKAESEQoJbGVhZF90eXBlGA0gASgJEhIKCmxlYWRfc2NvcmUYDiABKAUSEgoKcGFpbl9wb2ludBgPIAEoCRITCgtvcHBvcnR1bml0eRgQIAEoCRIQCghpbmR1c3RyeRgRIAEoCRIWCg50YXJnZXRfcHJvZHVjdBgSIAEoCSJQChJFeHBvcnRQb3N0c1JlcXVlc3QSKgoGZmlsdGVyGAEgASgLMhoudGhyZWFkc2lnaHQudjEuUG9zdEZpbHRlchIOCgZmb3JtYXQYAiABKAkiQAoTRXhwb3J0UG9zdHNSZXNwb25zZRIpCgVwb3N0cxgBIAMoCzIaLnRocmVhZHNpZ2h0LnYxLlN0b3JlZFBvc3Qy+gEKC1Bvc3RTZXJ2aWNlEnAKCEdldFBvc3RzEh8udGhyZWFkc2lnaHQudjEuR2V0UG9zdHNSZXF1ZXN0GiAudGhyZWFkc2lnaHQudjEuR2V0UG9zdHNSZXNwb25zZSIhgtPkkwIbOgEqIhYvYXBpL3YxL3Bvc3RzOmJhdGNoR2V0EnkKC0V4cG9ydFBvc3RzEiIudGhyZWFkc2lnaHQudjEuRXhwb3J0UG9zdHNSZXF1ZXN0GiMudGhyZWFkc2lnaHQudjEuRXhwb3J0UG9zdHNSZXNwb25zZSIfgtPkkwIZOgEqIhQvYXBpL3YxL3Bvc3RzOmV4cG9ydDABYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_threadsight_v1_filter]);
+  fileDesc("Chp0aHJlYWRzaWdodC92MS9wb3N0cy5wcm90bxIOdGhyZWFkc2lnaHQudjEiHgoPR2V0UG9zdHNSZXF1ZXN0EgsKA2lkcxgBIAMoCSJQChBHZXRQb3N0c1Jlc3BvbnNlEikKBXBvc3RzGAEgAygLMhoudGhyZWFkc2lnaHQudjEuU3RvcmVkUG9zdBIRCglub3RfZm91bmQYAiADKAkioQMKClN0b3JlZFBvc3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHY29udGVudBgDIAEoCRIQCghzdWJmb3J1bRgEIAEoCRIPCgd1cHZvdGVzGAUgASgFEhAKCGNvbW1lbnRzGAYgASgFEisKB2NyZWF0ZWQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXNlbnRpbWVudBgIIAEoCRILCgN1cmwYCSABKAkSDgoGc291cmNlGAogASgJEg4KBmF1dGhvchgLIAEoCRIXCg9zZW50aW1lbnRfc2NvcmUYDCABKAESEQoJbGVhZF90eXBlGA0gASgJEhIKCmxlYWRfc2NvcmUYDiABKAUSEgoKcGFpbl9wb2ludBgPIAEoCRITCgtvcHBvcnR1bml0eRgQIAEoCRIQCghpbmR1c3RyeRgRIAEoCRIWCg50YXJnZXRfcHJvZHVjdBgSIAEoCRIdChBzaW1pbGFyaXR5X3Njb3JlGBMgASgBSACIAQFCEwoRX3NpbWlsYXJpdHlfc2NvcmUibgoSRXhwb3J0UG9zdHNSZXF1ZXN0EioKBmZpbHRlchgBIAEoCzIaLnRocmVhZHNpZ2h0LnYxLlBvc3RGaWx0ZXISDgoGZm9ybWF0GAIgASgJEhIKBXF1ZXJ5GAMgASgJSACIAQFCCAoGX3F1ZXJ5IkAKE0V4cG9ydFBvc3RzUmVzcG9uc2USKQoFcG9zdHMYASADKAsyGi50aHJlYWRzaWdodC52MS5TdG9yZWRQb3N0MvoBCgtQb3N0U2VydmljZRJwCghHZXRQb3N0cxIfLnRocmVhZHNpZ2h0LnYxLkdldFBvc3RzUmVxdWVzdBogLnRocmVhZHNpZ2h0LnYxLkdldFBvc3RzUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS9wb3N0czpiYXRjaEdldBJ5CgtFeHBvcnRQb3N0cxIiLnRocmVhZHNpZ2h0LnYxLkV4cG9ydFBvc3RzUmVxdWVzdBojLnRocmVhZHNpZ2h0LnYxLkV4cG9ydFBvc3RzUmVzcG9uc2UiH4LT5JMCGToBKiIUL2FwaS92MS9wb3N0czpleHBvcnQwAWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_threadsight_v1_filter]);
 
 /**
  * GetPostsRequest is the body of POST /api/v1/posts:batchGet.
@@ -234,6 +234,14 @@ export type StoredPost = Message<"threadsight.v1.StoredPost"> & {
    * @generated from field: string target_product = 18;
    */
   targetProduct: string;
+
+  /**
+   * Cosine similarity between the export's query and the post, -1..1; set only in an
+   * ExportPosts stream that has a query (never by GetPosts).
+   *
+   * @generated from field: optional double similarity_score = 19;
+   */
+  similarityScore?: number | undefined;
 };
 
 /**
@@ -369,6 +377,14 @@ export type StoredPostJson = {
    * @generated from field: string target_product = 18;
    */
   targetProduct?: string;
+
+  /**
+   * Cosine similarity between the export's query and the post, -1..1; set only in an
+   * ExportPosts stream that has a query (never by GetPosts).
+   *
+   * @generated from field: optional double similarity_score = 19;
+   */
+  similarityScore?: number | "NaN" | "Infinity" | "-Infinity";
 };
 
 /**
@@ -398,6 +414,16 @@ export type ExportPostsRequest = Message<"threadsight.v1.ExportPostsRequest"> & 
    * @generated from field: string format = 2;
    */
   format: string;
+
+  /**
+   * Optional natural-language query, 1..500 characters (not blank) when present. The export is
+   * then the set AggregatePosts counts for the same query and filter: every matching post whose
+   * embedding similarity to the query is at least the encoder's min_similarity. The order stays
+   * created, then id. Absent: every post the filter selects.
+   *
+   * @generated from field: optional string query = 3;
+   */
+  query?: string | undefined;
 };
 
 /**
@@ -420,6 +446,16 @@ export type ExportPostsRequestJson = {
    * @generated from field: string format = 2;
    */
   format?: string;
+
+  /**
+   * Optional natural-language query, 1..500 characters (not blank) when present. The export is
+   * then the set AggregatePosts counts for the same query and filter: every matching post whose
+   * embedding similarity to the query is at least the encoder's min_similarity. The order stays
+   * created, then id. Absent: every post the filter selects.
+   *
+   * @generated from field: optional string query = 3;
+   */
+  query?: string;
 };
 
 /**
@@ -436,7 +472,8 @@ export const ExportPostsRequestSchema: GenMessage<ExportPostsRequest, {jsonType:
  */
 export type ExportPostsResponse = Message<"threadsight.v1.ExportPostsResponse"> & {
   /**
-   * The next posts in export order (created ascending, then id ascending), 1..100 of them.
+   * The next posts in export order (created ascending, then id ascending), 1..100 of them;
+   * each carries similarity_score when the request has a query.
    *
    * @generated from field: repeated threadsight.v1.StoredPost posts = 1;
    */
@@ -450,7 +487,8 @@ export type ExportPostsResponse = Message<"threadsight.v1.ExportPostsResponse"> 
  */
 export type ExportPostsResponseJson = {
   /**
-   * The next posts in export order (created ascending, then id ascending), 1..100 of them.
+   * The next posts in export order (created ascending, then id ascending), 1..100 of them;
+   * each carries similarity_score when the request has a query.
    *
    * @generated from field: repeated threadsight.v1.StoredPost posts = 1;
    */
@@ -466,7 +504,7 @@ export const ExportPostsResponseSchema: GenMessage<ExportPostsResponse, {jsonTyp
 
 /**
  * PostService reads stored posts directly: a batch lookup by id, and a bulk export of every
- * post matching a filter.
+ * post matching a filter (and, optionally, a query).
  *
  * @generated from service threadsight.v1.PostService
  */
@@ -484,7 +522,9 @@ export const PostService: GenService<{
   },
   /**
    * ExportPosts streams every post matching the filter, oldest first (created, then id), in
-   * messages of at most 100 posts. Metered per started 1,000 posts; when the quota runs out the
+   * messages of at most 100 posts. With a query, only the posts AggregatePosts counts for that
+   * query and filter (similarity at or above its min_similarity), in the same order, each with
+   * its similarity_score. Metered per started 1,000 posts sent; when the quota runs out the
    * stream ends with RESOURCE_EXHAUSTED after the posts already paid for. Over REST the answer
    * is NDJSON or CSV (see docs/guides/search-filters.md).
    *

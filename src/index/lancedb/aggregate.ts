@@ -13,7 +13,8 @@ import { checkAborted } from "../abort.js";
 import type { AggregateQuery, AggregateResult, Bucket, GroupField } from "../aggregate-query.js";
 import { bucketStart, fillBuckets, groupCounts, topValues } from "../aggregate-query.js";
 import { numberColumn, repeatedStrings } from "./arrow-columns.js";
-import { lanceWhere, sqlNumber } from "./filter.js";
+import { lanceWhere } from "./filter.js";
+import { thresholdQuery } from "./queries.js";
 
 /** Table column of each group field. */
 const COLUMN: Readonly<Record<GroupField, string>> = {
@@ -33,18 +34,8 @@ function scanOf(table: Table, query: AggregateQuery, columns: string[], rows: nu
     const q = table.query().select(columns);
     return where ? q.where(where) : q;
   }
-  // Cosine distance is 1 - similarity; a threshold of 1 - s keeps similarity >= s. The limit
-  // must be set and is every row, so only the threshold bounds the set.
-  const maxDistance = Number(sqlNumber(1 - query.near.minSimilarity));
-  const q = table
-    .query()
-    .nearestTo(query.near.vector)
-    .distanceType("cosine")
-    .bypassVectorIndex()
-    .distanceRange(undefined, maxDistance)
-    .select([...columns, "_distance"])
-    .limit(Math.max(1, rows));
-  return where ? q.where(where) : q;
+  // The limit must be set and is every row, so only the threshold bounds the set.
+  return thresholdQuery(table, query.near, where, rows, columns);
 }
 
 /** Runs `query` over `table` (the posts table); the caller maps engine errors. */

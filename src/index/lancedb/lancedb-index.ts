@@ -31,7 +31,7 @@ import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType, Scored } from "../fusion.js";
 import { candidateDepth, fuse } from "../fusion.js";
 import { keywordDepth, stablePage } from "../paging.js";
-import { checkAlpha, checkPage, checkScan, checkVector } from "../query-checks.js";
+import { checkAlpha, checkBound, checkPage, checkScan, checkVector } from "../query-checks.js";
 import { ScanWindows } from "../scan-window.js";
 import type {
   Hit,
@@ -41,13 +41,15 @@ import type {
   KeywordQuery,
   ScanQuery,
   SearchIndex,
+  SimilarScanPage,
+  SimilarScanQuery,
   UpsertResult,
   VectorQuery,
 } from "../search-index.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
 import { aggregateLance } from "./aggregate.js";
-import { lanceWhere } from "./filter.js";
+import { idsWhere, lanceWhere } from "./filter.js";
 import type { IndexingMode } from "./maintenance.js";
 import {
   DEFAULT_OPTIMIZE_EVERY_ROWS,
@@ -61,6 +63,7 @@ import {
   pageColumns,
   rowsByIdQuery,
   scanQuery,
+  thresholdQuery,
   vectorIndexStats,
   vectorPlan,
   vectorQuery,
@@ -358,6 +361,36 @@ export class LanceDbIndex implements SearchIndex {
         return keys.numRows === 0 ? undefined : Number(keys.getChild("created")!.get(keys.numRows - 1));
       },
     });
+  }
+
+  /**
+   * The scan's keyset page read as keys only (id, created), then the aggregate's exact threshold
+   * search over just those ids: a vector search returns rows by distance, so the page is chosen
+   * first and the search only decides which of its posts pass (and reads them whole).
+   */
+  async scanSimilar(query: SimilarScanQuery, signal?: AbortSignal): Promise<SimilarScanPage> {
+    const { table, dimensions } = this.opened();
+    checkScan(query);
+    checkBound(query.near, dimensions);
+    const where = lanceWhere(query.filter);
+    checkAborted(signal);
+    const run = async (): Promise<SimilarScanPage> => {
+      const keys = await scanQuery(table, where, query.after, query.limit, ["id", "created"]).toArrow();
+      if (keys.numRows === 0) return { hits: [] };
+      const ids = Array.from(column(keys, "id"), String);
+      const last = ids.length - 1;
+      const next =
+        ids.length === query.limit ? { created: Number(column(keys, "created")[last]), id: ids[last]! } : undefined;
+      checkAborted(signal);
+      const rows = await thresholdQuery(table, query.near, idsWhere(ids), ids.length, POST_COLUMNS).toArrow();
+      const distances = rows.numRows === 0 ? [] : (column(rows, "_distance") as ArrayLike<number>);
+      const order = new Map(ids.map((id, i) => [id, i]));
+      const hits = postsOf(rows, POST_COLUMNS)
+        .map((post, i) => ({ post, score: 1 - distances[i]! }))
+        .sort((a, b) => order.get(a.post.id)! - order.get(b.post.id)!);
+      return { hits, ...(next ? { next } : {}) };
+    };
+    return engineCall(ENGINE, run, signal);
   }
 
   async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {

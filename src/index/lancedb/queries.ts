@@ -30,7 +30,7 @@
 
 import type { IndexStatistics, Query, Table, VectorQuery } from "@lancedb/lancedb";
 import { MultiMatchQuery } from "@lancedb/lancedb";
-import type { ScanCursor } from "../search-index.js";
+import type { ScanCursor, SimilarityBound } from "../search-index.js";
 import { LEAD_FIELDS } from "../search-index.js";
 import { afterWhere, idsWhere, sqlNumber } from "./filter.js";
 import { POST_COLUMNS } from "./schema.js";
@@ -202,4 +202,30 @@ export function scanQuery(
     ])
     .limit(limit);
   return predicate === "" ? q : q.where(predicate);
+}
+
+/**
+ * Every row matching `where` whose cosine similarity to the bound's vector is at least its
+ * threshold, at most `limit` of them, nearest first; rows carry `_distance`. An exact (flat)
+ * search whatever vector index the table has: AggregatePosts counts with it and ExportPosts
+ * selects with it, so the two agree post for post. Cosine distance is 1 - similarity, so a
+ * distance bound of 1 - s keeps similarity >= s.
+ */
+export function thresholdQuery(
+  table: Table,
+  near: SimilarityBound,
+  where: string | undefined,
+  limit: number,
+  columns: readonly string[],
+): VectorQuery {
+  const maxDistance = Number(sqlNumber(1 - near.minSimilarity));
+  const q = table
+    .query()
+    .nearestTo(near.vector)
+    .distanceType("cosine")
+    .bypassVectorIndex()
+    .distanceRange(undefined, maxDistance)
+    .select([...columns, "_distance"])
+    .limit(Math.max(1, limit));
+  return where ? q.where(where) : q;
 }

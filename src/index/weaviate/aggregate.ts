@@ -31,6 +31,15 @@ const PROPERTY: Readonly<Record<GroupField, string>> = {
   author: "author",
 };
 
+/**
+ * The `distance` bound of a `nearVector` that keeps cosine similarity >= `minSimilarity`
+ * (Weaviate's cosine distance is 1 - similarity). AggregatePosts counts with it and ExportPosts
+ * selects with it, so the two agree post for post.
+ */
+export function thresholdDistance(minSimilarity: number): number {
+  return 1 - minSimilarity;
+}
+
 /** Runs `query` over `posts`; `call` wraps each engine call (errors, abort, liveness). */
 export async function aggregateWeaviate(
   posts: Posts,
@@ -40,7 +49,7 @@ export async function aggregateWeaviate(
   const base = weaviateWhere(posts.filter, query.filter);
   const near = query.near;
   const vector = near ? Array.from(near.vector) : [];
-  const nearOpts = near ? { distance: 1 - near.minSimilarity } : {};
+  const nearOpts = near ? { distance: thresholdDistance(near.minSimilarity) } : {};
   const m = posts.metrics;
 
   /** One aggregate over `filters` with `metrics`. */

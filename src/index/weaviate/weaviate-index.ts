@@ -30,7 +30,15 @@ import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
 import { keywordDepth, stablePage } from "../paging.js";
-import { checkAlpha, checkFilter, checkPage, checkScan, checkVector, MAX_RESULT_WINDOW } from "../query-checks.js";
+import {
+  checkAlpha,
+  checkBound,
+  checkFilter,
+  checkPage,
+  checkScan,
+  checkVector,
+  MAX_RESULT_WINDOW,
+} from "../query-checks.js";
 import { ScanWindows } from "../scan-window.js";
 import type {
   Hit,
@@ -40,12 +48,14 @@ import type {
   QueryFilter,
   ScanQuery,
   SearchIndex,
+  SimilarScanPage,
+  SimilarScanQuery,
   UpsertResult,
   VectorQuery,
 } from "../search-index.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
-import { aggregateWeaviate } from "./aggregate.js";
+import { aggregateWeaviate, thresholdDistance } from "./aggregate.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate, withCallSignal } from "./connect.js";
 import type { KeysetFilterBuilder } from "./filter.js";
@@ -303,36 +313,82 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   async scan(query: ScanQuery, signal?: AbortSignal): Promise<EnrichedPost[]> {
+    checkScan(query);
+    // One page among the posts created before `before` (all when absent), scan-window.ts.
+    const read = async (before: number | undefined, properties: string[]) =>
+      (await this.scanPage(query, properties, signal, before)).map((o) => fromProperties(o.properties));
+    return this.scanWindows.page(JSON.stringify(query.filter ?? {}), query.after?.created, query.limit, {
+      read: (before) => read(before, RETURN_PROPERTIES),
+      lastCreated: async () => (await read(undefined, ["created", "postId"])).at(-1)?.created,
+    });
+  }
+
+  /**
+   * The scan's keyset page read as keys only (uuid, postId, created), then the aggregate's
+   * `nearVector` with the same distance bound over just those objects: a vector search returns
+   * objects by distance, so the page is chosen first and the search only decides which of its
+   * posts pass (and reads them whole). A page of at most 1,000 objects is below the flat-search
+   * cutoff, so the search over it is exact.
+   */
+  async scanSimilar(query: SimilarScanQuery, signal?: AbortSignal): Promise<SimilarScanPage> {
     const posts = this.opened();
     checkScan(query);
+    checkBound(query.near, this.dimensions);
+    const keys = await this.scanPage(query, ["postId", "created"], signal);
+    if (keys.length === 0) return { hits: [] };
+    const lastKey = fromProperties(keys[keys.length - 1]!.properties);
+    const next = keys.length === query.limit ? { created: lastKey.created, id: lastKey.id } : undefined;
+    checkAborted(signal);
+    const res = await this.call(
+      () =>
+        posts.query.nearVector(Array.from(query.near.vector), {
+          distance: thresholdDistance(query.near.minSimilarity),
+          limit: keys.length,
+          filters: posts.filter.byId().containsAny(keys.map((o) => o.uuid)),
+          returnMetadata: ["distance"],
+          returnProperties: RETURN_PROPERTIES,
+        }),
+      signal,
+    );
+    const order = new Map(keys.map((o, i) => [o.uuid, i]));
+    const hits = (res.objects as WObject[])
+      .sort((a, b) => order.get(a.uuid)! - order.get(b.uuid)!)
+      .map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
+    return { hits, ...(next ? { next } : {}) };
+  }
+
+  /**
+   * One keyset page of `query` (checked), in (created, postId) order, with `properties`; only
+   * posts created before `before` when it is given.
+   */
+  private async scanPage(
+    query: ScanQuery,
+    properties: string[],
+    signal?: AbortSignal,
+    before?: number,
+  ): Promise<WObject[]> {
+    const posts = this.opened();
     const where = this.where(query.filter);
     const after =
       query.after === undefined
         ? undefined
         : weaviateAfter(posts.filter as unknown as KeysetFilterBuilder, query.after);
     checkAborted(signal);
-    // One page among the posts created before `before` (all when absent), scan-window.ts.
-    const fetch = async (before: number | undefined, returnProperties: string[]): Promise<EnrichedPost[]> => {
-      const range =
-        before === undefined ? undefined : posts.filter.byProperty("created").lessThan(new Date(Math.ceil(before)));
-      const parts = [where, after, range].filter((f): f is FilterValue => f !== undefined);
-      const filters = parts.length > 1 ? Filters.and(...parts) : parts[0];
-      const res = await this.call(
-        () =>
-          posts.query.fetchObjects({
-            limit: query.limit,
-            ...(filters ? { filters } : {}),
-            sort: posts.sort.byProperty("created" as never, true).byProperty("postId" as never, true),
-            returnProperties: returnProperties as never,
-          }),
-        signal,
-      );
-      return (res.objects as WObject[]).map((o) => fromProperties(o.properties));
-    };
-    return this.scanWindows.page(JSON.stringify(query.filter ?? {}), query.after?.created, query.limit, {
-      read: (before) => fetch(before, RETURN_PROPERTIES),
-      lastCreated: async () => (await fetch(undefined, ["created", "postId"])).at(-1)?.created,
-    });
+    const range =
+      before === undefined ? undefined : posts.filter.byProperty("created").lessThan(new Date(Math.ceil(before)));
+    const parts = [where, after, range].filter((f): f is FilterValue => f !== undefined);
+    const filters = parts.length > 1 ? Filters.and(...parts) : parts[0];
+    const res = await this.call(
+      () =>
+        posts.query.fetchObjects({
+          limit: query.limit,
+          ...(filters ? { filters } : {}),
+          sort: posts.sort.byProperty("created" as never, true).byProperty("postId" as never, true),
+          returnProperties: properties as never,
+        }),
+      signal,
+    );
+    return res.objects as WObject[];
   }
 
   async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {
