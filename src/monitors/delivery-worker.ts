@@ -3,33 +3,29 @@
  * monitor channel (only the head of each queue is sent), at least once (a delivery row is marked
  * delivered only after the receiver answered 2xx, so a crash mid-send sends it again).
  *
- * Retries back off exponentially with full jitter for RETRY_WINDOW_MS after the event was
- * written; then the event is dead-lettered (visible in ListDeliveries) and the monitor is paused
- * with a reason its owner can read, since its endpoint has been failing all that time.
+ * Retries back off exponentially with jitter (retry-schedule.ts) for the policy's window after
+ * the event was written; then the event is dead-lettered (visible in ListDeliveries) and the
+ * monitor is paused with a reason its owner can read, since its endpoint kept failing meanwhile.
+ *
+ * Two things hold a delivery back without counting an attempt: the plan's daily delivery budget
+ * (the delivery waits for the next UTC day, with a "deferred" row saying so) and an e-mail
+ * digest's period (its events wait for the period's end, then go out as one message, all marked
+ * delivered only once the SMTP server accepted it).
  */
 
-import type { EmailSender } from "./email-message.js";
-import { sendEmail } from "./email-message.js";
+import type { DeliveryAllowance } from "./delivery-allowance.js";
+import { DEFAULT_DIGEST_INTERVAL, DIGEST_MAX_POSTS, digestMessage, periodEnd, periodStart } from "./email-digest.js";
+import type { EmailMessage, EmailSender } from "./email-message.js";
+import { emailMessage, sendEmail } from "./email-message.js";
 import type { PostOutcome } from "./http-post.js";
 import { postJson } from "./http-post.js";
 import { eventJson } from "./monitor-event.js";
 import type { StoredMonitor } from "./monitor-spec.js";
-import type { DueDelivery, MonitorStore } from "./monitor-store.js";
+import type { AttemptRecord, DueDelivery, MonitorStore, StoredEvent } from "./monitor-store.js";
+import type { RetryPolicy } from "./retry-schedule.js";
+import { DEFAULT_RETRY, retryDelay } from "./retry-schedule.js";
 import { slackMessage } from "./slack-message.js";
 import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.js";
-
-/** The retry schedule. */
-export interface RetryPolicy {
-  /** Delay before the second attempt, ms; doubles per attempt. */
-  baseDelayMs: number;
-  /** Longest delay between attempts, ms. */
-  maxDelayMs: number;
-  /** How long after the event was written it is retried before being dead-lettered, ms. */
-  retryWindowMs: number;
-}
-
-/** Production schedule: 10 s, 20 s, 40 s ... capped at 1 h, for 24 h. */
-export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 10_000, maxDelayMs: 3600_000, retryWindowMs: 24 * 3600_000 };
 
 /** What the workers need. */
 export interface DeliveryDeps {
@@ -47,17 +43,20 @@ export interface DeliveryDeps {
   timeoutMs?: number;
   /** Sends e-mail channels' messages; without it they fail (and are retried) with a reason. */
   mailer?: EmailSender;
+  /** The plan's daily delivery budget; absent = unlimited. */
+  allowance?: DeliveryAllowance;
 }
 
-/** Delay before attempt `attempt + 1`: full jitter over an exponential step, capped. */
-export function retryDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(step / 2 + random() * (step / 2));
+/** What one send covers: the head delivery, and for a digest every event the message lists. */
+interface Batch {
+  events: StoredEvent[];
+  message?: EmailMessage;
 }
 
 async function send(
   m: StoredMonitor,
   d: DueDelivery,
+  batch: Batch,
   opts: { allowPrivate: boolean; timeoutMs?: number },
   now: number,
   mailer: EmailSender | undefined,
@@ -75,7 +74,7 @@ async function send(
     };
     return postJson(channel.url, body, headers, opts);
   }
-  return sendEmail(mailer, m, event, channel.email);
+  return sendEmail(mailer, batch.message ?? emailMessage(m, event, channel.email));
 }
 
 /** Runs the workers until stopped. */
@@ -100,6 +99,26 @@ export class DeliveryWorker {
     return due.length;
   }
 
+  /**
+   * The events one send covers. A digest channel's head waits for the end of its period (null:
+   * deferred); then the message lists every pending event of the periods that have ended.
+   */
+  private async batchOf(m: StoredMonitor, d: DueDelivery, now: number): Promise<Batch | null> {
+    const channel = m.channels[d.channelIndex];
+    if (channel?.type !== "email" || channel.emailMode !== "digest") return { events: [d.event] };
+    const interval = channel.digestInterval ?? DEFAULT_DIGEST_INTERVAL;
+    const due = periodEnd(d.event.created, interval);
+    if (now < due) {
+      await this.deps.store.defer(d.event.id, d.channelIndex, due);
+      return null;
+    }
+    const until = periodStart(now, interval);
+    const events = await this.deps.store.pendingEvents(m.id, d.channelIndex, until, DIGEST_MAX_POSTS);
+    // The head is pending and older than `until`, so it is always the first of them.
+    if (events[0]?.seq !== d.event.seq) events.unshift(d.event);
+    return { events, message: digestMessage(m, events.map(eventJson), channel.email, until) };
+  }
+
   private async deliver(d: DueDelivery): Promise<void> {
     const { store } = this.deps;
     const clock = this.deps.clock ?? Date.now;
@@ -108,9 +127,33 @@ export class DeliveryWorker {
     if (m === undefined) return;
     const channel = m.channels[d.channelIndex]?.type ?? "webhook";
     const at = clock();
+    const batch = await this.batchOf(m, d, at);
+    if (batch === null) return;
+    const attempt = d.attempts + 1;
+    const allowed = this.deps.allowance === undefined ? undefined : await this.deps.allowance.take(m.accountId, at);
+    if (allowed !== undefined && !allowed.ok) {
+      // Held back, not failed: no attempt is spent, and the retry window restarts when it is sent.
+      const note: AttemptRecord | undefined =
+        allowed.reason === ""
+          ? undefined
+          : {
+              eventId: d.event.id,
+              monitorId: m.id,
+              channel,
+              attempt,
+              status: "deferred",
+              responseCode: 0,
+              latencyMs: 0,
+              at,
+              error: allowed.reason,
+            };
+      await store.defer(d.event.id, d.channelIndex, allowed.retryAt, note);
+      return;
+    }
     const out = await send(
       m,
       d,
+      batch,
       {
         allowPrivate: this.deps.allowPrivate,
         ...(this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {}),
@@ -118,27 +161,29 @@ export class DeliveryWorker {
       at,
       this.deps.mailer,
     );
-    const attempt = d.attempts + 1;
-    const record = {
-      eventId: d.event.id,
-      monitorId: m.id,
-      channel,
-      attempt,
-      responseCode: out.status,
-      latencyMs: out.latencyMs,
-      at,
-      error: out.error,
-    };
+    if (!out.ok && allowed?.ok) await this.deps.allowance?.giveBack(allowed.token).catch(this.deps.onError);
+    const records = (status: AttemptRecord["status"]): AttemptRecord[] =>
+      batch.events.map((e) => ({
+        eventId: e.id,
+        monitorId: m.id,
+        channel,
+        attempt,
+        status,
+        responseCode: out.status,
+        latencyMs: out.latencyMs,
+        at,
+        error: out.error,
+      }));
     if (out.ok) {
-      await store.recordAttempt({ ...record, status: "delivered" }, d.channelIndex, { kind: "delivered" });
+      await store.recordAttempts(records("delivered"), d.channelIndex, { kind: "delivered" });
       return;
     }
     const next = clock() + retryDelay(attempt, policy, this.deps.random);
-    if (next - d.event.created <= policy.retryWindowMs) {
-      await store.recordAttempt({ ...record, status: "failed" }, d.channelIndex, { kind: "retry", at: next });
+    if (next - d.windowStart <= policy.retryWindowMs) {
+      await store.recordAttempts(records("failed"), d.channelIndex, { kind: "retry", at: next });
       return;
     }
-    await store.recordAttempt({ ...record, status: "dead_lettered" }, d.channelIndex, { kind: "dead" });
+    await store.recordAttempts(records("dead_lettered"), d.channelIndex, { kind: "dead" });
     const hours = Math.round(policy.retryWindowMs / 3600_000);
     await store.pause(
       m.id,

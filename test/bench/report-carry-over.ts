@@ -139,7 +139,7 @@ export function carryOver(fresh: string, current: string): string {
     if (!measured(section.lines) && (measured(before) || (unmeasured(section.lines) && !unmeasured(before)))) {
       carried = true;
       // The new report's method and goal lines, then the current one's figures without its prose.
-      const intro = section.lines.filter((l) => !l.startsWith(PLACEHOLDER));
+      const intro = leadingProse(section.lines).filter((l) => !l.startsWith(PLACEHOLDER));
       out.push(...intro);
       while (out.length > 0 && out.at(-1)!.trim() === "") out.pop();
       out.push("", ...withoutLeadingProse(before));
@@ -174,10 +174,20 @@ export function carryOver(fresh: string, current: string): string {
  * and the decision records replace.
  */
 function withoutLeadingProse(lines: readonly string[]): string[] {
-  const figure = (l: string) => l.startsWith("|") || BACKEND_LINE.test(l) || l.includes("(measured ");
   const paras = paragraphs(lines);
-  const first = paras.findIndex((p) => p.some(figure));
+  const first = paras.findIndex((p) => p.some(isFigure));
   return (first < 0 ? paras : paras.slice(first)).flatMap((p) => [...p, ""]);
+}
+
+/** The paragraphs before a section's first figure (its method and goal lines). */
+function leadingProse(lines: readonly string[]): string[] {
+  const paras = paragraphs(lines);
+  const first = paras.findIndex((p) => p.some(isFigure));
+  return (first < 0 ? paras : paras.slice(0, first)).flatMap((p) => [...p, ""]);
+}
+
+function isFigure(l: string): boolean {
+  return l.startsWith("|") || BACKEND_LINE.test(l) || l.includes("(measured ");
 }
 
 const CARRIED_MACHINE =

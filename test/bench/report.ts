@@ -13,6 +13,10 @@ import type { AggregateBenchResult } from "./aggregate.js";
 import { AGGREGATE_TEXT, aggregateSection } from "./aggregate.js";
 import type { CapacityResult } from "./capacity.js";
 import type { CopyResult } from "./copy-index.js";
+import type { ExportResult } from "./export.js";
+import { EXPORT_TEXT, exportSection } from "./export.js";
+import type { FilteredResult } from "./filtered.js";
+import { FILTERED_TEXT, filteredSection } from "./filtered.js";
 import type { FloorResult } from "./floor.js";
 import type { FullIngest, RatioResult } from "./ingest.js";
 import type { InsightsResult } from "./insights.js";
@@ -301,12 +305,12 @@ export function renderReport(tag = "full"): string {
     "# Benchmarks",
     "",
     "Written by `npm run bench` (test/bench/run.ts) from the stored sections (docs/benchmarks.json); nothing here is typed",
-    "by hand. Re-run parts with `npm run bench -- --only <sections> --backend lancedb|weaviate|all [--posts N] [--rounds R]`",
-    "(sections: ratio, reingest, ingest, copy, search, profile, protocol, floor, capacity, limits, scaling, insights,",
-    "aggregate, sync); `npm run bench -- --only report` rewrites this file from the stored sections without measuring.",
-    "Sections measured before the store was kept in the repository are carried over as they stood (report-carry-over.ts).",
-    "Each figure is a median over several runs in one session on a shared machine: every section states the machine and",
-    "its load average at the start. Why each figure is what it is: the decision records in docs/decisions/.",
+    "by hand. Re-run parts with `npm run bench -- --only <sections> --backend lancedb|weaviate|all [--posts N] [--rounds R]",
+    "[--replica N]` (sections: ratio, reingest, ingest, copy, search, profile, protocol, floor, capacity, limits, scaling,",
+    "insights, aggregate, filtered, export, sync); `npm run bench -- --only report` rewrites this file from the stored",
+    "sections without measuring. Sections measured before the store was kept in the repository are carried over as they",
+    "stood (report-carry-over.ts). Each figure is a median over several runs in one session on a shared machine: every",
+    "section states the machine and its load average at the start. Why each figure is what it is: docs/decisions/.",
     "",
     `- Written: ${new Date().toISOString()}`,
     machines.length > 0
@@ -400,6 +404,20 @@ export function renderReport(tag = "full"): string {
     ...(of("aggregate:").length === 0
       ? ["Not measured yet for this data size (`npm run bench -- --only aggregate --backend lancedb`).", ""]
       : of<AggregateBenchResult>("aggregate:").flatMap(([, s]) => [aggregateSection(s), ""])),
+    "## Filtered search against unfiltered",
+    "",
+    ...FILTERED_TEXT,
+    "",
+    ...(of("filtered:").length === 0
+      ? ["Not measured yet for this data size (`npm run bench -- --only filtered`).", ""]
+      : of<FilteredResult>("filtered:").flatMap(([, s]) => [filteredSection(s), ""])),
+    "## ExportPosts: throughput and memory",
+    "",
+    ...EXPORT_TEXT,
+    "",
+    ...(of("export:").length === 0
+      ? ["Not measured yet for this data size (`npm run bench -- --only export`).", ""]
+      : of<ExportResult>("export:").flatMap(([, s]) => [exportSection(s), ""])),
     "## Scaling",
     "",
     "Method: the kept index's real posts and vectors replicated to 10,000, 100,000 and 1,000,000 posts (every further copy",
