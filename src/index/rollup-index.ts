@@ -3,17 +3,16 @@
  * the stored versions of the ids being written (so a re-ingested post takes its old contribution
  * back instead of counting twice), writes the posts, then records the delta for the posts that
  * were written. A post identical to its stored version (every field and the vector) is left out
- * of the write and counted `unchanged`. Everything else passes through. Rollups trail the posts by one write; readers
- * check that the rollups count every post before using them (src/topics/rollup-freshness.ts).
+ * of the write and counted `unchanged`. Everything else passes through. Rollups trail the posts
+ * by one write; src/index/rollup-gate.ts decides when a reader may use them.
  *
  * The pre-read is skipped for ids that cannot exist yet: when the index was empty at open(), only
  * ids this instance has written since can have a stored version, so a first load into a fresh
- * index (the common bulk case) reads nothing back, where it otherwise read every batch. That
- * holds with one writer, which the embedded index enforces (its writer lock); two processes
- * loading the same new Weaviate collection at once could both count a post they share, which
- * the freshness check above sees (rollups then count more posts than the index holds, so the
- * trends read the posts instead) and `threadsight topics rebuild` repairs. Past
- * {@link MAX_TRACKED_IDS} written ids the set stops growing and every id is read again.
+ * index reads nothing back. That holds with one writer, which the embedded index enforces (its
+ * writer lock); two processes loading the same new Weaviate collection at once could both count
+ * a post they share, which leaves the rollups over the post count once both are done, so the
+ * gate backfills them. Past {@link MAX_TRACKED_IDS} written ids the set stops growing and every
+ * id is read again.
  */
 import type { IndexedPost } from "../model/post.js";
 import type { RollupWriter } from "../topics/rollup.js";

@@ -5,8 +5,8 @@
  * cells current by deltas (a re-ingested post first takes its old contribution back, so nothing
  * is counted twice); a topic rebuild recomputes them all, since topic ids change. A TOTAL cell
  * counts every post (with or without a topic) and the newest `created`, so a reader can tell
- * rollups that cover the index from rollups some other writer bypassed (count mismatch), and
- * fall back to post-level aggregation then. Pure: storage lives in src/index/*-rollups.ts.
+ * rollups that cover the index from rollups that lag it (src/index/rollup-gate.ts decides
+ * what to do then). Pure: storage lives in src/index/{lancedb,weaviate}/rollups.ts.
  */
 import type { EnrichedPost } from "../model/post.js";
 import type { TimeWindow, TopicWindowStats, TrendInputs } from "./trend-store.js";
@@ -196,6 +196,20 @@ export function trendInputsFromCells(cells: readonly RollupCell[], window: TimeW
  */
 export function bucketsAligned(range: TimeWindow, bucketMs: number): boolean {
   return dayAligned(range) && bucketMs % DAY_MS === 0;
+}
+
+/** Throws unless `window` is whole UTC days: rollups, the only read path, hold whole days. */
+export function assertDayAligned(window: TimeWindow): void {
+  if (!dayAligned(window))
+    throw new RangeError(`a trend window must start and end on UTC day boundaries, got ${window.from}..${window.to}`);
+}
+
+/** Throws unless a bucketed range is whole days cut into whole-day buckets. */
+export function assertBucketsAligned(range: TimeWindow, bucketMs: number): void {
+  if (!bucketsAligned(range, bucketMs))
+    throw new RangeError(
+      `a bucketed trend range must be whole UTC days in buckets of whole days, got ${range.from}..${range.to} by ${bucketMs} ms`,
+    );
 }
 
 /** Rollup storage of one backend. */

@@ -1,9 +1,11 @@
 /**
  * What topics and trends need from an index, kept apart from SearchIndex because it is a
- * different workload: aggregates over `topicId` and `created` computed in the engine, a scan of
- * every vector for a rebuild, and bulk topic re-tagging. LanceDB (src/index/lancedb/trends.ts)
- * and Weaviate (src/index/weaviate/trends.ts) implement it over the same storage the search
- * adapters use; test/topics/trend-store-contract.ts holds both to the same answers.
+ * different workload: aggregates over `topicId` and `created` read from per-(topic, day)
+ * rollups, the most engaged posts per topic, a scan of every vector for a rebuild, and bulk
+ * topic re-tagging. LanceDB (src/index/lancedb/trends.ts) and Weaviate
+ * (src/index/weaviate/trends.ts) implement it over the same storage the search adapters use;
+ * test/topics/trend-store-contract.ts holds both to the answers of an oracle that folds the
+ * posts themselves (test/topics/trend-oracle.ts).
  */
 
 import type { RollupCell, RollupWriter } from "./rollup.js";
@@ -85,8 +87,9 @@ export function bySubforumCount(a: SubforumCount, b: SubforumCount): number {
 
 /**
  * The trends side of an index. Every method takes the caller's abort signal. As a RollupWriter
- * it also keeps the per-(topic, day) rollups (src/topics/rollup.ts) that answer day-aligned
- * windows without reading every post.
+ * it also keeps the per-(topic, day) rollups (src/topics/rollup.ts), which are the only source
+ * of its aggregates: windows are whole UTC days (a RangeError otherwise), and rollups that do
+ * not cover the posts are backfilled before they answer (src/index/rollup-gate.ts).
  */
 export interface TrendStore extends RollupWriter {
   /** "lancedb" or "weaviate". */
@@ -95,12 +98,13 @@ export interface TrendStore extends RollupWriter {
   open(): Promise<void>;
   /** `created` of the newest post, or undefined for an empty index. */
   latestCreated(signal?: AbortSignal): Promise<number | undefined>;
-  /** Aggregates per topic of the posts created within `window`. Order unspecified. */
+  /** Aggregates per topic of the posts created within `window` (whole UTC days). Order unspecified. */
   aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]>;
   /**
    * Post counts per topic in consecutive buckets of `bucketMs` starting at `range.from`
-   * (bucket i = [from + i*bucketMs, from + (i+1)*bucketMs - 1], cut at range.to). Each array
-   * has one entry per bucket; topics with no posts in the range are absent.
+   * (bucket i = [from + i*bucketMs, from + (i+1)*bucketMs - 1], cut at range.to); the range
+   * and the buckets are whole UTC days. Each array has one entry per bucket; topics with no
+   * posts in the range are absent.
    */
   countsByTopicAndBucket(range: TimeWindow, bucketMs: number, signal?: AbortSignal): Promise<Map<string, number[]>>;
   /**
@@ -132,7 +136,7 @@ export interface TrendStore extends RollupWriter {
   setTopics(assignments: readonly TopicAssignment[], signal?: AbortSignal): Promise<number>;
   /** Recomputes every rollup cell from the posts (after a re-tag, or to adopt an index written without them). */
   rebuildRollups(signal?: AbortSignal): Promise<void>;
-  /** The TOTAL rollup cell when rollups cover every post (and so answer), else undefined. */
+  /** The TOTAL rollup cell when rollups cover every post right now, else undefined (never backfills). */
   rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined>;
   close(): Promise<void>;
 }
@@ -158,21 +162,6 @@ export interface TopPostsAsk {
 export function baselineRange(window: TimeWindow, buckets: number): { range: TimeWindow; bucketMs: number } {
   const bucketMs = window.to - window.from + 1;
   return { range: { from: window.from - buckets * bucketMs, to: window.from - 1 }, bucketMs };
-}
-
-/** trendInputs from a store's two separate answers (the post-level paths and the test oracle). */
-export async function trendInputsByParts(
-  store: TrendStore,
-  window: TimeWindow,
-  buckets: number,
-  signal?: AbortSignal,
-): Promise<TrendInputs> {
-  const { range, bucketMs } = baselineRange(window, buckets);
-  const [stats, baselines] = await Promise.all([
-    store.aggregateByTopic(window, signal),
-    buckets > 0 ? store.countsByTopicAndBucket(range, bucketMs, signal) : new Map<string, number[]>(),
-  ]);
-  return { stats, baselines };
 }
 
 /** Number of buckets in a window of `window` that `bucketMs` makes (the last may be short). */

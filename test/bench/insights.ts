@@ -256,7 +256,7 @@ export async function benchInsights(
       `insights ${target.backend}: busiest calendar year ${busiest.start.slice(0, 4)}, ${busiest.posts} posts in ${busiest.topics} topics`,
     );
     log(
-      `insights ${target.backend}: ${fresh?.count ?? "?"} posts in rollups (${fresh ? "fresh" : "NOT fresh: trends read every post"}), ${yearStats.length} topics in ${year.start}..${year.end}`,
+      `insights ${target.backend}: ${fresh?.count ?? "?"} posts in rollups (${fresh ? "fresh" : "NOT fresh: the first read backfills them"}), ${yearStats.length} topics in ${year.start}..${year.end}`,
     );
     const split: InsightsSplit[] = [];
     const n = 9;
@@ -264,11 +264,6 @@ export async function benchInsights(
       what: "one-year aggregate from rollups",
       calls: n,
       p50: await timeMedian(n, () => store.aggregateByTopic(yearWindow, signal)),
-    });
-    split.push({
-      what: "one-year aggregate from posts",
-      calls: n,
-      p50: await timeMedian(n, () => store.aggregateByTopic({ from: yearWindow.from + 1, to: yearWindow.to }, signal)),
     });
     split.push({
       what: "one-year baselines (8 windows) from rollups",
@@ -588,51 +583,12 @@ const GOALS = { trendsYearP50: { lancedb: 100, weaviate: 1000 } as Record<string
 
 /** The fixed text above the insights sections of docs/BENCHMARKS.md. */
 export const INSIGHTS_TEXT = [
-  "ListTrends (limit 10) over a one-month and a one-year window ending on the newest day with posts and over the",
-  "calendar year with the most posts (trends-busiest-year: the newest year of these corpora holds few posts), and FindLeads",
-  `(limit 10, min_score ${MIN_SCORE}) at concurrency 1 (queries new to the service: embedding included) and 16 (the same`,
-  "queries by 16 callers), over REST and gRPC (rounds alternate which goes first) against the service in its own",
-  "process. The data is a copy of the kept embedded index (insights-lancedb-<tag>, topics rebuilt over it with",
-  "`threadsight topics rebuild`) and a Weaviate",
-  "filled from that copy without re-embedding (own server directory `weaviate-insights`). Window aggregates and",
-  "baselines come from the per-(topic, UTC day) rollups (src/topics/rollup.ts), kept at write time, folded in memory",
-  "from a snapshot of the cells that each store re-reads only after a write (LanceDB: table version; Weaviate: the",
-  "rewritten TOTAL cell); keywords and sample posts read the 100 most engaged posts per shown topic of the window and",
-  "the previous one in one store call, and their term counts are cached per post (recounted if the text changed).",
-  "The split below times, in the benchmark process, each step: the older per-part reads (one-year aggregate from",
-  "rollups and from every post, baselines read from rollups, top posts of one window) and the steps ListTrends runs;",
-  "for FindLeads, the query embedding, then FindLeads after it (30 candidates ranked by relevance and lead score",
-  "before any post is read, the 10 leads read with the lead fields only; on Weaviate, since 2026-11-23, the 30 come",
-  "with their lead fields in the hybrid call itself, which returns just them, and the 10 are chosen from that one",
-  "answer) next to the filtered hybrid that reads all 30 candidates whole (what FindLeads did before) and the hybrid",
-  "without the filter, in alternating passes.",
-  "On Weaviate the lead filter matches ~25k posts; the collection's flat-search cutoff (WEAVIATE_FLAT_SEARCH_CUTOFF,",
-  "default 20,000) sends such a filtered vector search to the HNSW graph with ACORN instead of an exact scan of every",
-  "match, as a 1M-post collection does anyway; the last row times FindLeads at Weaviate's own default, where the",
-  "scan runs, and says how many of those exact leads the configured setting also returns.",
+  "Method: ListTrends (limit 10) over a one-month, a one-year and the busiest calendar year's window, and FindLeads",
+  `(limit 10, min_score ${MIN_SCORE}) at concurrency 1 (fresh queries) and 16, over REST and gRPC against the service in its`,
+  "own process, on a copy of the kept embedded index with topics rebuilt and a Weaviate filled from it without",
+  "re-embedding; the split times each step in the benchmark process.",
   "Goals: ListTrends one year p50 <= 100 ms on LanceDB (and < 1 s on Weaviate at 1M posts); FindLeads p50 <= 30 ms.",
-  "Since 2026-11-25, ListTrends passes each shown topic's post counts in its window and the previous one (from the",
-  "aggregates it just read) with its ask for their keyword posts. The LanceDB store then reads the posts' text in its",
-  "ranking scan instead of by id afterwards when the windows hold at most 6 posts per post kept, and its rollup",
-  "snapshot parses each cell's subforum counts once instead of on every call; the Weaviate store skips the unsorted",
-  "1,000-object fetch for a topic known to hold more and goes straight to its two sorted fetches. On the same data",
-  "(AMD, 2026-11-25, runs of the old and new code alternating; gRPC p50, old / new): LanceDB (00:03-00:07 UTC) newest",
-  "year 37.5 and 39.6 / 26.5, 22.8 and 25.3 ms, busiest year unchanged within the noise (77.2 and 72.6 / 77.1, 66.3 and",
-  "77.5 ms: its windows hold ~7 posts per post kept, so it still reads by id), month 7.6 and 8.9 / 8.3, 5.6 and 7.2 ms;",
-  "over a 200-topic model of the same posts (the CLI's default k, where the busiest year's windows hold ~2 posts per",
-  "post kept) the busiest year went from 75.6 and 76.5 to 40.7 and 50.9 ms. Weaviate (00:13-00:26 UTC) busiest year",
-  "449.7 and 414.9 / 363.7 and 374.7 ms, newest year (115-124 ms) and month (23-27 ms) unchanged. FindLeads is not",
-  "touched (19.7-27.5 ms in every run). The tables below are the last new-code run of each backend (AMD, 2026-11-25).",
-  "On the Intel machine (not tabled: this file rewritten from that machine's results would drop the AMD runs of the",
-  "other sections) the figures follow the machine's load.",
-  "Three runs per backend at 06:38-06:45 UTC on 2026-11-24, backends alternating: FindLeads p50 over gRPC / REST",
-  "LanceDB 27.5 / 26.9, 25.6 / 25.1 and 27.4 / 27.9 ms, Weaviate 24.8 / 23.4, 23.0 / 23.4 and 20.4 / 22.0 ms",
-  "(**met** in every run), ListTrends one year over gRPC LanceDB 47.5, 45.6 and 50.1 ms, Weaviate 142.6, 140.4 and",
-  "129.6 ms; the unfiltered hybrid reference LanceDB 18.8-20.4 ms, Weaviate 12.8-13.5 ms. Earlier that day, after the",
-  "trends changes, on a busier machine: LanceDB at 01:44 and 01:53 UTC, the reference 24.1 and 39.2 ms, FindLeads",
-  "34.3 and 39.6 ms (**not met**), ListTrends one year 57.1 and 71.1 ms; Weaviate at 01:50 UTC, the reference 30.3 ms,",
-  "FindLeads 37.4 ms (**not met**), ListTrends one year 206.6 ms. What FindLeads adds to that reference stayed within a",
-  "few ms in every run: the engine's own time, and so the load, is what moves it.",
+  "How it was reached: [decision 0012](decisions/0012-insights-latency.md); the trend read path: [decision 0009](decisions/0009-trends-read-from-rollups.md).",
 ];
 
 /** One backend's insights section. */
@@ -665,7 +621,7 @@ export function insightsSection(s: StoredSection<InsightsResult & { copySeconds?
     });
   const when = measuredWhen(s.machine, s.durationS);
   return [
-    `**${d.backend}**, ${d.posts.toLocaleString("en-US")} posts, ${d.topicsInYear} topics active in ${d.year.start}..${d.year.end} (month: ${d.month.start}..${d.month.end}${d.busiestYear ? `; busiest year: ${d.busiestYear.start}..${d.busiestYear.end}, ${d.busiestYear.posts.toLocaleString("en-US")} posts in ${d.busiestYear.topics} topics` : ""}); rollups ${d.rollupsFresh ? "fresh" : "**not fresh** (trends read every post)"}${d.copySeconds === undefined ? "" : `; filled by copy in ${d.copySeconds.toFixed(0)} s`} (${when})`,
+    `**${d.backend}**, ${d.posts.toLocaleString("en-US")} posts, ${d.topicsInYear} topics active in ${d.year.start}..${d.year.end} (month: ${d.month.start}..${d.month.end}${d.busiestYear ? `; busiest year: ${d.busiestYear.start}..${d.busiestYear.end}, ${d.busiestYear.posts.toLocaleString("en-US")} posts in ${d.busiestYear.topics} topics` : ""}); rollups ${d.rollupsFresh ? "fresh" : "**not fresh** (the first read backfilled them)"}${d.copySeconds === undefined ? "" : `; filled by copy in ${d.copySeconds.toFixed(0)} s`} (${when})`,
     "",
     table(
       ["operation", "protocol", "concurrency", "calls/run", "rounds", "p50 ms", "p95 ms", "req/s", "goal / notes"],

@@ -187,3 +187,32 @@ test("a report that would still lose a section is not written, unless asked", ()
   writeReport(FRESH, false, file);
   assert.equal(readFileSync(file, "utf8"), carryOver(FRESH, CURRENT));
 });
+
+test("a section carried whole keeps the new method line and drops the old narrative before its figures", () => {
+  const current = [
+    "# Benchmarks",
+    "",
+    "## Insights",
+    "",
+    "Old narrative: how the figure was reached, with 12.3 ms from a run by hand.",
+    "",
+    "**lancedb**, 92,912 posts (measured 2026-11-25 00:29 UTC, 0.9 min)",
+    "",
+    "| op | p50 |",
+    "| trends | 26.1 |",
+    "",
+  ].join("\n");
+  const fresh = [
+    "# Benchmarks",
+    "",
+    "## Insights",
+    "",
+    "Method: ListTrends over a year. Goal: p50 <= 100 ms.",
+    "",
+  ].join("\n");
+  const out = carryOver(fresh, current);
+  assert.ok(out.includes("Method: ListTrends over a year."), out);
+  assert.ok(!out.includes("Old narrative"), out);
+  assert.ok(out.includes("**lancedb**, 92,912 posts (measured 2026-11-25 00:29 UTC, 0.9 min)"), out);
+  assert.ok(out.includes("| trends | 26.1 |"), out);
+});

@@ -138,7 +138,11 @@ export function carryOver(fresh: string, current: string): string {
     // only its placeholder says so), where the current one has something: the whole section.
     if (!measured(section.lines) && (measured(before) || (unmeasured(section.lines) && !unmeasured(before)))) {
       carried = true;
-      out.push(...before);
+      // The new report's method and goal lines, then the current one's figures without its prose.
+      const intro = leadingProse(section.lines).filter((l) => !l.startsWith(PLACEHOLDER));
+      out.push(...intro);
+      while (out.length > 0 && out.at(-1)!.trim() === "") out.pop();
+      out.push("", ...withoutLeadingProse(before));
       const at = oldSections.findIndex((s) => s.heading === section.heading);
       for (const sub of oldSections.slice(at + 1)) {
         if (!sub.heading.startsWith("### ") || freshHeadings.has(sub.heading)) break;
@@ -162,6 +166,28 @@ export function carryOver(fresh: string, current: string): string {
     for (const [, lines] of missing) out.push(...stillMissing(lines, freshNames));
   }
   return (carried ? withCarriedMachine(out, current.split("\n")) : out).join("\n");
+}
+
+/**
+ * A carried section's lines from its first figure on: paragraphs before the first table, backend
+ * block or measured line are the old report's narrative, which the renderer's own method line
+ * and the decision records replace.
+ */
+function withoutLeadingProse(lines: readonly string[]): string[] {
+  const paras = paragraphs(lines);
+  const first = paras.findIndex((p) => p.some(isFigure));
+  return (first < 0 ? paras : paras.slice(first)).flatMap((p) => [...p, ""]);
+}
+
+/** The paragraphs before a section's first figure (its method and goal lines). */
+function leadingProse(lines: readonly string[]): string[] {
+  const paras = paragraphs(lines);
+  const first = paras.findIndex((p) => p.some(isFigure));
+  return (first < 0 ? paras : paras.slice(0, first)).flatMap((p) => [...p, ""]);
+}
+
+function isFigure(l: string): boolean {
+  return l.startsWith("|") || BACKEND_LINE.test(l) || l.includes("(measured ");
 }
 
 const CARRIED_MACHINE =

@@ -1,27 +1,34 @@
 /**
  * Evaluated sections kept between runs, so `npm run eval -- --only a,b` re-runs some sections and
- * docs/EVALUATION.md still shows the others as last measured (each with its own run date).
- * Kept in THREADSIGHT_EVAL_DIR (default ~/.cache/threadsight-eval)/results.json; never edited by hand.
+ * docs/EVALUATION.md still shows the others as last measured (each with its own run date and
+ * machine). Kept beside the report it renders, in docs/evaluation.json (THREADSIGHT_EVAL_RESULTS
+ * names another file), so a session on a new machine starts from them; never edited by hand.
  *
  * A section never run into the store (a document written before the store existed) is carried
  * over from the current docs/EVALUATION.md: its body under its heading, and the summary rows
  * whose first cell no stored section claims.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { PACKAGE_ROOT } from "../../src/package-root.js";
 
 /** One evaluated section as the report shows it. */
 export interface StoredEval {
   ranAt: string;
   durationS: number;
+  /** The machine the section ran on ("not recorded" for runs older than the field). */
+  machine?: string;
   body: string;
   goals: string[][];
   data: string[][];
 }
 
-const DIR = path.resolve(process.env.THREADSIGHT_EVAL_DIR ?? path.join(os.homedir(), ".cache", "threadsight-eval"));
-const FILE = path.join(DIR, "results.json");
+/** The results store (committed with the report it renders). */
+export const EVAL_RESULTS_FILE = path.resolve(
+  process.env.THREADSIGHT_EVAL_RESULTS ?? path.join(PACKAGE_ROOT, "docs", "evaluation.json"),
+);
+const FILE = EVAL_RESULTS_FILE;
+const DIR = path.dirname(FILE);
 
 /** All stored sections by id. */
 export function loadEvalResults(): Record<string, StoredEval> {
@@ -34,7 +41,12 @@ export function saveEvalResult(id: string, section: StoredEval): void {
   mkdirSync(DIR, { recursive: true });
   const all = loadEvalResults();
   all[id] = section;
-  writeFileSync(`${FILE}.${process.pid}.tmp`, JSON.stringify(all, null, 1));
+  const sorted = Object.fromEntries(
+    Object.keys(all)
+      .sort()
+      .map((k) => [k, all[k]!]),
+  );
+  writeFileSync(`${FILE}.${process.pid}.tmp`, `${JSON.stringify(sorted, null, 1)}\n`);
   renameSync(`${FILE}.${process.pid}.tmp`, FILE);
 }
 

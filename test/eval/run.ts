@@ -84,7 +84,14 @@ async function runSection(section: EvalSection): Promise<StoredEval> {
   const durationS = Math.round((Date.now() - started) / 1000);
   process.stderr.write(`eval: ${section.id} done in ${durationS} s\n`);
   // Sections are re-run one at a time, on whatever machine is at hand, so each names its own.
-  return { ranAt, durationS, body: `Run: ${ranAt} (${durationS} s) on ${machineLine()}.\n\n${body}`, goals, data };
+  return {
+    ranAt,
+    durationS,
+    machine: machineLine(),
+    body: `Run: ${ranAt} (${durationS} s) on ${machineLine()}.\n\n${body}`,
+    goals,
+    data,
+  };
 }
 
 /** One row of the Runs table from a section body's first line ("Run: <ISO> (<n> s) on <machine>."). */
@@ -115,10 +122,20 @@ async function main(): Promise<void> {
   const previous = write ? readPreviousReport(out) : { bodies: new Map<string, string>(), goals: [], data: [] };
   const shown = SECTIONS.filter((s) => stored[s.id] !== undefined || previous.bodies.has(s.title));
   const claimed = (rows: readonly string[][]) => new Set(rows.map((r) => r[0]));
-  const storedGoals = shown.flatMap((s) => stored[s.id]?.goals ?? []);
+  // Each goal row names the machine and day of the section that measured it.
+  const stamped = (id: string, row: readonly string[]): string[] => {
+    const e = stored[id];
+    return [...row, e?.machine ?? "not recorded", e ? e.ranAt.slice(0, 10) : "not recorded"];
+  };
+  const storedGoals = shown.flatMap((s) => (stored[s.id]?.goals ?? []).map((g) => stamped(s.id, g)));
   const storedData = shown.flatMap((s) => stored[s.id]?.data ?? []);
   // Rows of sections carried over from the earlier report (no stored run yet) are kept as they were.
-  const goals = [...storedGoals, ...previous.goals.filter((r) => !claimed(storedGoals).has(r[0]))];
+  const goals = [
+    ...storedGoals,
+    ...previous.goals
+      .filter((r) => !claimed(storedGoals).has(r[0]))
+      .map((r) => [...r.slice(0, 3), "not recorded", "not recorded"]),
+  ];
   const data = [...storedData, ...previous.data.filter((r) => !claimed(storedData).has(r[0]))];
   const bodyOf = (s: EvalSection): string => stored[s.id]?.body ?? previous.bodies.get(s.title) ?? "";
   const parts = shown.map((s) => `## ${s.title}\n\n${bodyOf(s)}\n`);
@@ -127,9 +144,11 @@ async function main(): Promise<void> {
   const report = [
     "# Evaluation",
     "",
-    "Written by `npm run eval` (test/eval/run.ts); every figure below comes from its runs, each section",
-    "stating when and where it ran (`--only` re-runs some sections and keeps the others). Data is read",
-    "from the shared, openly licensed sets in `../shared/data` and never copied into the repository.",
+    "Written by `npm run eval` (test/eval/run.ts) from the stored sections (docs/evaluation.json); every figure",
+    "below comes from its runs, each section stating when and where it ran. Re-run sections with",
+    "`npm run eval -- --only <ids>`; `npm run eval -- --only report` rewrites this file from the store without",
+    "running anything. Data is read from the shared, openly licensed sets in `../shared/data` and never copied",
+    "into the repository.",
     "A section whose Run line names no machine ran before sections named theirs (2026-11-23); the header",
     "then named only the machine of the latest write, so theirs is not recorded. Only the enrichment",
     "cost section measures speed; the others' figures do not depend on the machine.",
@@ -142,7 +161,7 @@ async function main(): Promise<void> {
     "",
     "Where we stand:",
     "",
-    table(["goal", "ours", ""], goals),
+    table(["goal", "ours", "", "machine", "date (UTC)"], goals),
     "",
     "When and where each section ran (from its Run line):",
     "",

@@ -19,7 +19,7 @@ import { buildTopicModel } from "../../src/topics/build.js";
 import { loadTopicModel, topicModelPath } from "../../src/topics/model-file.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
 import { trendCorpus } from "./fixture.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
+import { TrendOracle } from "./trend-oracle.js";
 
 const { posts } = trendCorpus(true);
 const model = (extra: Partial<TopicModel> = {}): TopicModel => ({
@@ -73,7 +73,7 @@ describe("ensureTopicModel", () => {
   }
   /** A store over copies of `posts` (untagged), counting how often it is opened. */
   function stores(initial: number) {
-    const store = new MemoryTrendStore(posts.slice(0, initial).map((p) => ({ ...p, topicId: "" })));
+    const store = new TrendOracle(posts.slice(0, initial).map((p) => ({ ...p, topicId: "" })));
     let opened = 0;
     return {
       store,

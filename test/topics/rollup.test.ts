@@ -19,7 +19,7 @@ import {
   TOTAL_TOPIC,
 } from "../../src/topics/rollup.js";
 import { trendCorpus } from "./fixture.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
+import { TrendOracle } from "./trend-oracle.js";
 
 const DAY = 86_400_000;
 const post = (over: Partial<RollupPost> = {}): RollupPost => ({
@@ -76,7 +76,7 @@ describe("rollups", () => {
   it("folds cells into the oracle's per-topic stats and baselines", async () => {
     const posts = trendCorpus(true).posts;
     const cells = [...rollupAll(posts).values()];
-    const oracle = new MemoryTrendStore(posts);
+    const oracle = new TrendOracle(posts);
     const window = { from: Date.UTC(2024, 1, 1), to: Date.UTC(2024, 2, 1) - 1 };
     const inWindow = cells.filter((c) => c.day >= window.from && c.day <= window.to);
     const round = <T>(x: T): T =>

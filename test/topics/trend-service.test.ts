@@ -14,7 +14,7 @@ import { reasonOf, toConnectError } from "../../src/errors/to-connect.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import type { TopicModel } from "../../src/topics/topic-model.js";
 import { THEMES, trendCorpus } from "./fixture.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
+import { TrendOracle } from "./trend-oracle.js";
 
 const { posts } = trendCorpus(true);
 const built = buildTopicModel(posts, { k: 3, seed: 42 }).model;
@@ -27,7 +27,7 @@ const labelled: TopicModel = { ...built, topics: built.topics.map((t) => ({ ...t
 
 function client(withModel = true) {
   const core = new TrendsCore({
-    store: new MemoryTrendStore(posts),
+    store: new TrendOracle(posts),
     topics: async () => (withModel ? labelled : undefined),
   });
   const impl = trendService(core);

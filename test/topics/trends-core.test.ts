@@ -10,7 +10,7 @@ import { AppError } from "../../src/errors/app-error.js";
 import { buildTopicModel } from "../../src/topics/build.js";
 import { MIN_LABEL_COVERAGE } from "../../src/topics/topic-model.js";
 import { SURGE_WORDS, THEMES, trendCorpus } from "./fixture.js";
-import { MemoryTrendStore } from "./memory-trend-store.js";
+import { TrendOracle } from "./trend-oracle.js";
 
 const signal = new AbortController().signal;
 const { posts } = trendCorpus(true);
@@ -23,7 +23,7 @@ const themeOfTopic = (keywords: string[]) =>
 const labelled = { ...model, topics: model.topics.map((t) => ({ ...t, id: themeOfTopic(t.keywords) })) };
 assert.deepEqual(labelled.topics.map((t) => t.id).sort(), ["crypto", "python", "seo"]);
 
-function core(store = new MemoryTrendStore(posts.map((p) => ({ ...p }))), now = () => Date.UTC(2030, 0, 1)) {
+function core(store = new TrendOracle(posts.map((p) => ({ ...p }))), now = () => Date.UTC(2030, 0, 1)) {
   return new TrendsCore({ store, topics: async () => labelled, now });
 }
 
@@ -52,7 +52,7 @@ describe("TrendsCore.list", () => {
       topics: labelled.topics.map((t) => (t.id === "seo" ? { ...t, labelCoverage: MIN_LABEL_COVERAGE / 2 } : t)),
     };
     const out = await new TrendsCore({
-      store: new MemoryTrendStore(posts.map((p) => ({ ...p }))),
+      store: new TrendOracle(posts.map((p) => ({ ...p }))),
       topics: async () => seoless,
     }).list(ask, signal);
     assert.deepEqual(out.trends.map((t) => t.topicId).sort(), ["crypto", "python"]);
@@ -61,7 +61,7 @@ describe("TrendsCore.list", () => {
   });
 
   it("counts a keyword by the posts that use it: one post repeating a word does not make it trend", async () => {
-    const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    const store = new TrendOracle(posts.map((p) => ({ ...p })));
     // The most engaged crypto post of March, repeating one word forty times.
     const loud = posts.find((p) => p.topicId === "crypto" && p.created >= Date.UTC(2024, 2, 1))!;
     store.posts.push({
@@ -81,7 +81,7 @@ describe("TrendsCore.list", () => {
   });
 
   it("weighs a keyword's rise by its rarity in the model's corpus: a word nearly every post uses goes last", async () => {
-    const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    const store = new TrendOracle(posts.map((p) => ({ ...p })));
     const ask = { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 };
     const plain = (await new TrendsCore({ store, topics: async () => labelled }).list(ask, signal)).trends.find(
       (t) => t.topicId === "seo",
@@ -151,7 +151,7 @@ describe("TrendsCore.list", () => {
   });
 
   it("on an empty index returns nothing for the 30 days ending today", async () => {
-    const out = await core(new MemoryTrendStore([]), () => Date.UTC(2026, 10, 22, 13)).list(
+    const out = await core(new TrendOracle([]), () => Date.UTC(2026, 10, 22, 13)).list(
       { startDate: "", endDate: "", limit: undefined },
       signal,
     );
@@ -161,7 +161,7 @@ describe("TrendsCore.list", () => {
 
   it("refuses with TOPICS_NOT_BUILT, not an empty success, while no topic model exists", async () => {
     const bare = new TrendsCore({
-      store: new MemoryTrendStore(posts.map((p) => ({ ...p }))),
+      store: new TrendOracle(posts.map((p) => ({ ...p }))),
       topics: async () => undefined,
     });
     await assert.rejects(
@@ -179,7 +179,7 @@ describe("TrendsCore.list", () => {
       ...p,
       topicId: p.topicId === "seo" && p.created < Date.UTC(2024, 2, 1) ? "" : p.topicId,
     }));
-    const out = await core(new MemoryTrendStore(late)).list(
+    const out = await core(new TrendOracle(late)).list(
       { startDate: "2024-03-01", endDate: "2024-03-31", limit: 10 },
       signal,
     );
@@ -199,7 +199,7 @@ describe("TrendsCore.list", () => {
   });
 
   it("labels a topic the model does not know (yet) by its id", async () => {
-    const store = new MemoryTrendStore(posts.map((p) => ({ ...p })));
+    const store = new TrendOracle(posts.map((p) => ({ ...p })));
     // A model that predates these topics (they were assigned after its build) knows none of their ids.
     const older = { ...labelled, topics: [] };
     const out = await new TrendsCore({ store, topics: async () => older }).list(

@@ -1,19 +1,12 @@
 /**
  * TrendStore over the embedded LanceDB posts table (the same `<dataDir>/lancedb` directory and
- * `posts` table as LanceDbIndex). LanceDB's query API has filters and projections but no
- * GROUP BY, so aggregates are a filtered scan of only the needed columns (topic_id, created and
- * the summed fields), streamed batch by batch and folded here: memory stays O(topics), and the
- * scan is columnar, so a one-year window reads a few int and string columns, never titles or
- * vectors. Day-aligned windows (every ListTrends window) are answered from the per-(topic, day)
- * rollup table instead (src/index/lancedb/rollups.ts) whenever its TOTAL cell counts exactly the
- * posts the table holds; the scan stays as the fallback for rollups that are missing or were
- * bypassed, and as the oracle path of the contract suite. ListTrends' window and baselines
- * (trendInputs) are folded from a snapshot of the rollup table held until its version moves
- * (LanceDbRollups.trendInputs); its keyword posts for the window and the previous one
- * (topPostsFor) are ranked in one scan of the small columns, then one read by id fetches the
- * winners' text; when the caller's counts say the windows hold few posts beyond those kept, the
- * scan carries the text itself (textInScan). Timed by test/topics/measure-trends.ts and
- * test/bench/insights.ts.
+ * `posts` table as LanceDbIndex). Aggregates come only from the per-(topic, day) rollup table
+ * (src/index/lancedb/rollups.ts), gated by src/index/rollup-gate.ts: ListTrends' window and
+ * baselines are folded from a snapshot of that table held until its version moves. Keyword
+ * posts for the window and the previous one (topPostsFor) are ranked in one columnar scan of
+ * the small columns, then one read by id fetches the winners' text; when the caller's counts
+ * say the windows hold few posts beyond those kept, the scan carries the text itself
+ * (textInScan).
  */
 
 import type { Connection, Table } from "@lancedb/lancedb";
@@ -21,14 +14,13 @@ import { connect } from "@lancedb/lancedb";
 import type { RecordBatch } from "apache-arrow";
 import type { RollupCell, RollupPost } from "../../topics/rollup.js";
 import {
-  bucketsAligned,
+  assertBucketsAligned,
+  assertDayAligned,
   bucketsFromCells,
-  dayAligned,
   rollupAll,
   rollupDelta,
   statsFromCells,
 } from "../../topics/rollup.js";
-import { RollupFreshness } from "../../topics/rollup-freshness.js";
 import type {
   ScannedPost,
   TimeWindow,
@@ -39,16 +31,10 @@ import type {
   TrendInputs,
   TrendStore,
 } from "../../topics/trend-store.js";
-import {
-  bucketCount,
-  byEngagement,
-  bySubforumCount,
-  TOP_SUBFORUMS,
-  TOPIC_POST_CONTENT_CHARS,
-  trendInputsByParts,
-} from "../../topics/trend-store.js";
+import { bucketCount, byEngagement, TOPIC_POST_CONTENT_CHARS } from "../../topics/trend-store.js";
 import { checkAborted, raceAbort } from "../abort.js";
 import { guardEngine } from "../engine-call.js";
+import { DEFAULT_SETTLE_MS, RollupGate } from "../rollup-gate.js";
 import { IndexUnavailableError } from "../search-index.js";
 import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { idsWhere, sqlNumber, sqlString } from "./filter.js";
@@ -64,14 +50,8 @@ export interface LanceDbTrendStoreOptions {
   /** Directory of the LanceDB database (`LanceDbIndex.dirFor(dataDir)`). */
   dir: string;
   freshnessSeconds?: number;
-}
-
-interface Acc {
-  count: number;
-  upvotes: number;
-  comments: number;
-  sentiment: number;
-  subforums: Map<string, number>;
+  /** How long rollups must stay short of the posts, unmoved, before a read backfills them. */
+  settleMs?: number;
 }
 
 function windowWhere(w: TimeWindow): string {
@@ -98,21 +78,25 @@ export class LanceDbTrendStore implements TrendStore {
     if (!this.db) throw new Error("LanceDbTrendStore: call open() first");
     return this.db;
   });
-  private readonly freshness = new RollupFreshness(
-    (signal) => this.rollups.total(signal),
-    async (signal) => {
-      const table = await this.tableOrUndefined();
-      return table ? guard(() => table.countRows(), signal) : 0;
-    },
-  );
+  private readonly gate: RollupGate;
 
   constructor(private readonly opts: LanceDbTrendStoreOptions) {
     this.lock = new WriterLock(opts.dir);
+    this.gate = new RollupGate({
+      total: (signal) => this.rollups.total(signal),
+      posts: async (signal) => {
+        const table = await this.tableOrUndefined();
+        return table ? guard(() => table.countRows(), signal) : 0;
+      },
+      rebuild: (signal) => this.rebuildRollups(signal),
+      // Another process's commits reach this reader after the freshness interval: wait past it.
+      settleMs:
+        opts.settleMs ?? Math.max(DEFAULT_SETTLE_MS, 2_000 * (opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS)),
+    });
   }
 
-  /** The TOTAL rollup cell when rollups cover every post, else undefined (then posts are scanned). */
   async rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined> {
-    return this.freshness.check(signal);
+    return this.gate.fresh(signal);
   }
 
   async recordUpsert(
@@ -120,7 +104,7 @@ export class LanceDbTrendStore implements TrendStore {
     written: readonly RollupPost[],
     signal?: AbortSignal,
   ): Promise<void> {
-    this.freshness.invalidate();
+    this.gate.invalidate();
     await this.rollups.apply(rollupDelta(previous, written), signal);
   }
 
@@ -141,7 +125,7 @@ export class LanceDbTrendStore implements TrendStore {
         });
       }
     });
-    this.freshness.invalidate();
+    this.gate.invalidate();
     await this.rollups.replace(rollupAll(posts), signal);
   }
 
@@ -152,49 +136,14 @@ export class LanceDbTrendStore implements TrendStore {
   }
 
   async latestCreated(signal?: AbortSignal): Promise<number | undefined> {
-    const total = await this.rollupsFresh(signal);
-    if (total) return total.count > 0 ? total.maxCreated : undefined;
-    let latest: number | undefined;
-    await this.scan(undefined, ["created"], signal, (batch) => {
-      const created = column(batch, "created");
-      for (let i = 0; i < batch.numRows; i++) {
-        const c = Number(created(i));
-        if (latest === undefined || c > latest) latest = c;
-      }
-    });
-    return latest;
+    const total = await this.gate.ready(signal);
+    return total && total.count > 0 ? total.maxCreated : undefined;
   }
 
   async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal)))
-      return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
-    const acc = new Map<string, Acc>();
-    const cols = ["topic_id", "upvotes", "comments", "sentiment_score", "subforum"];
-    await this.scan(`${windowWhere(window)} AND topic_id <> ''`, cols, signal, (batch) => {
-      const [topic, up, com, sent, sub] = cols.map((c) => column(batch, c));
-      for (let i = 0; i < batch.numRows; i++) {
-        const id = String(topic!(i));
-        let a = acc.get(id);
-        if (!a) acc.set(id, (a = { count: 0, upvotes: 0, comments: 0, sentiment: 0, subforums: new Map() }));
-        a.count++;
-        a.upvotes += Number(up!(i));
-        a.comments += Number(com!(i));
-        a.sentiment += Number(sent!(i));
-        const s = String(sub!(i));
-        a.subforums.set(s, (a.subforums.get(s) ?? 0) + 1);
-      }
-    });
-    return [...acc].map(([topicId, a]) => ({
-      topicId,
-      count: a.count,
-      upvotes: a.upvotes,
-      comments: a.comments,
-      meanSentiment: a.sentiment / a.count,
-      topSubforums: [...a.subforums]
-        .map(([subforum, count]) => ({ subforum, count }))
-        .sort(bySubforumCount)
-        .slice(0, TOP_SUBFORUMS),
-    }));
+    assertDayAligned(window);
+    await this.gate.ready(signal);
+    return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
   }
 
   async countsByTopicAndBucket(
@@ -202,28 +151,16 @@ export class LanceDbTrendStore implements TrendStore {
     bucketMs: number,
     signal?: AbortSignal,
   ): Promise<Map<string, number[]>> {
-    const buckets = bucketCount(range, bucketMs);
-    const out = new Map<string, number[]>();
-    if (buckets === 0) return out;
-    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal)))
-      return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
-    await this.scan(`${windowWhere(range)} AND topic_id <> ''`, ["topic_id", "created"], signal, (batch) => {
-      const topic = column(batch, "topic_id");
-      const created = column(batch, "created");
-      for (let i = 0; i < batch.numRows; i++) {
-        const id = String(topic(i));
-        let counts = out.get(id);
-        if (!counts) out.set(id, (counts = new Array<number>(buckets).fill(0)));
-        counts[Math.floor((Number(created(i)) - range.from) / bucketMs)]!++;
-      }
-    });
-    return out;
+    if (bucketCount(range, bucketMs) === 0) return new Map();
+    assertBucketsAligned(range, bucketMs);
+    await this.gate.ready(signal);
+    return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
   }
 
   async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal)))
-      return this.rollups.trendInputs(window, buckets, signal);
-    return trendInputsByParts(this, window, buckets, signal);
+    assertDayAligned(window);
+    await this.gate.ready(signal);
+    return this.rollups.trendInputs(window, buckets, signal);
   }
 
   async topPosts(
@@ -352,15 +289,11 @@ export class LanceDbTrendStore implements TrendStore {
     checkAborted(signal);
     this.lock.acquire();
     // Only (id, topic_id): LanceDB then writes the topic column into the fragments that already
-    // hold the rows, so the vector, full-text and scalar indexes over the other columns stay valid
-    // and searches keep using them while a rebuild runs. A per-topic update() rewrote whole rows
-    // instead, which took them out of every index (the vector index dropped once every row had
-    // moved) until close() rebuilt it: re-tagging 62,888 posts took 160 s, searches meanwhile
-    // 3.5 s at the median (test/bench/retag.ts). LanceDB writes the join column again as well,
-    // which leaves the id index behind; without it the next call's join would rewrite whole rows,
-    // so it is rebuilt before returning (a btree over the id column: well under a second).
-    // One row per id (the last assignment wins, as it did per update): mergeInsert refuses a
-    // batch that matches a stored row twice.
+    // hold the rows, so the other columns' indexes stay valid and searches keep using them while
+    // a rebuild runs (whole-row updates took rows out of every index; decision 0009). The join
+    // column is written again too, which leaves the id index behind, so it is rebuilt before
+    // returning. One row per id (the last assignment wins): mergeInsert refuses a batch that
+    // matches a stored row twice.
     const latest = new Map(assignments.map((a) => [a.id, a.topicId]));
     const rows = rowsTable(
       [...latest].map(([id, topicId]) => ({ id, topic_id: topicId })),
@@ -428,12 +361,9 @@ const TEXT_COLUMNS = ["title", "content", "subforum"];
 
 /**
  * Whether topPostsFor reads the text in its ranking scan rather than afterwards by id: when the
- * asks' windows hold few posts beyond the ones kept. Reading ~2,000 winners by id costs about as
- * much as the ranking scan itself (the `id IN` lookup), while carrying the text makes the scan
- * cost grow with every post of the windows. Measured on the benchmark corpora (ListTrends' ten
- * topics, a year and the year before, ~2,000 posts kept; median ms, text in the scan vs by id):
- * 1.1 posts per post kept 11-14 vs 25-29, 2.0-2.2 19-38 vs 38-46, 3.9-4.3 31-37 vs 38-51, 5.7
- * 30 vs 39-40, and at 6.9 (the Reddit year's long self-posts) 55-89 vs 55-61.
+ * asks' windows hold few posts beyond the ones kept. A read of the winners by id costs about as
+ * much as the ranking scan, while text in the scan grows with every post of the windows; the
+ * ratio is where the two met on the benchmark corpora (decision 0009).
  */
 const TEXT_IN_SCAN_RATIO = 6;
 

@@ -1,34 +1,26 @@
 /**
  * TrendStore over the Weaviate posts collection (the same collection and properties as
- * WeaviateIndex). Aggregates run in the engine: one `aggregate.groupBy` on `topicId` per window,
- * filtered on `created`, returning counts, sums of upvotes and comments, the mean sentiment
- * score and the top subforums (topOccurrences) per group; a baseline is one count-only groupBy
- * per previous window, all in parallel. Sample posts are ranked on the small properties: from one
- * unsorted fetch when a topic has few posts in the window, else from two sorted fetches (by
- * upvotes and by comments) whose union provably holds the top n by engagement (widened when it
- * does not); titles and bodies are then read for the winners only.
- *
- * A filtered groupBy reads every object in the window, which at 1M posts takes seconds; so
- * day-aligned windows (every ListTrends window) are answered from the per-(topic, day) rollup
- * collection (src/index/weaviate/rollups.ts) whenever its TOTAL cell counts exactly the posts the
- * collection holds, and the groupBy stays as the fallback (rollups missing or bypassed).
- * ListTrends' window and baselines (trendInputs) come from a snapshot of the cells held between
- * writes (WeaviateRollups.trendInputs); its keyword posts for the window and the previous one
- * (topPostsFor) are ranked per topic in parallel and their text read in one fetch by id.
+ * WeaviateIndex). Aggregates come only from the per-(topic, day) rollup collection
+ * (src/index/weaviate/rollups.ts), gated by src/index/rollup-gate.ts: a filtered groupBy over
+ * the posts reads every object of the window, where the cells of a window are O(topics x days)
+ * small objects. ListTrends' window and baselines come from a snapshot of the cells held
+ * between writes. Sample posts are ranked on the small properties: from one unsorted fetch
+ * when a topic has few posts in the window, else from two sorted fetches (by upvotes and by
+ * comments) whose union provably holds the top n by engagement (widened when it does not);
+ * titles and bodies are then read for the winners only, in one fetch by id.
  */
 
 import type { Collection, FilterValue, WeaviateClient } from "weaviate-client";
 import { Filters } from "weaviate-client";
 import type { RollupCell, RollupPost } from "../../topics/rollup.js";
 import {
-  bucketsAligned,
+  assertBucketsAligned,
+  assertDayAligned,
   bucketsFromCells,
-  dayAligned,
   rollupAll,
   rollupDelta,
   statsFromCells,
 } from "../../topics/rollup.js";
-import { RollupFreshness } from "../../topics/rollup-freshness.js";
 import type {
   ScannedPost,
   TimeWindow,
@@ -39,22 +31,15 @@ import type {
   TrendInputs,
   TrendStore,
 } from "../../topics/trend-store.js";
-import {
-  bucketCount,
-  byEngagement,
-  bySubforumCount,
-  engagement,
-  TOP_SUBFORUMS,
-  TOPIC_POST_CONTENT_CHARS,
-  trendInputsByParts,
-} from "../../topics/trend-store.js";
+import { bucketCount, byEngagement, engagement, TOPIC_POST_CONTENT_CHARS } from "../../topics/trend-store.js";
 import { checkAborted, raceAbort } from "../abort.js";
 import { guardEngine } from "../engine-call.js";
+import { RollupGate } from "../rollup-gate.js";
 import { IndexUnavailableError } from "../search-index.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate } from "./connect.js";
 import { scanPages } from "./cursor.js";
-import { groups, rollupCollectionName, WeaviateRollups } from "./rollups.js";
+import { rollupCollectionName, WeaviateRollups } from "./rollups.js";
 import { postUuid, vectorOf } from "./schema.js";
 
 /** Connection settings: the endpoint and collection the search adapter uses. */
@@ -65,12 +50,10 @@ export interface WeaviateTrendStoreOptions extends WeaviateEndpoint {
   replicationFactor?: number;
   /** Posts per topic and window below which one unsorted fetch ranks them. Default 1,000. */
   unsortedFetch?: number;
+  /** How long rollups must stay short of the posts, unmoved, before a read backfills them. */
+  settleMs?: number;
 }
 
-/** Most groups one groupBy returns; more topics than this would be cut. */
-const MAX_GROUPS = 10_000;
-/** Subforum values asked per group; sorted and cut to TOP_SUBFORUMS here so ties break by name. */
-const SUBFORUM_CANDIDATES = 20;
 /** A topic with fewer posts than this in a window is ranked from one unsorted fetch. */
 const UNSORTED_FETCH = 1_000;
 /** Weaviate's default QUERY_MAXIMUM_RESULTS: the widest sorted fetch. */
@@ -106,13 +89,7 @@ export class WeaviateTrendStore implements TrendStore {
   /** Set once the collection is seen to exist; it is then not checked again. */
   private collection: Posts | undefined;
   private readonly rollups: WeaviateRollups;
-  private readonly freshness = new RollupFreshness(
-    (signal) => this.rollups.total(signal),
-    async (signal) => {
-      const posts = await this.posts(signal);
-      return posts ? (await guard(() => raceAbort(posts.aggregate.overAll(), signal), signal)).totalCount : 0;
-    },
-  );
+  private readonly gate: RollupGate;
 
   constructor(private readonly opts: WeaviateTrendStoreOptions) {
     this.rollups = new WeaviateRollups(
@@ -124,10 +101,19 @@ export class WeaviateTrendStore implements TrendStore {
       opts.consistency,
       opts.replicationFactor ?? 1,
     );
+    this.gate = new RollupGate({
+      total: (signal) => this.rollups.total(signal),
+      posts: async (signal) => {
+        const posts = await this.posts(signal);
+        return posts ? (await guard(() => raceAbort(posts.aggregate.overAll(), signal), signal)).totalCount : 0;
+      },
+      rebuild: (signal) => this.rebuildRollups(signal),
+      ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
+    });
   }
 
   async rollupsFresh(signal?: AbortSignal): Promise<RollupCell | undefined> {
-    return this.freshness.check(signal);
+    return this.gate.fresh(signal);
   }
 
   async recordUpsert(
@@ -135,7 +121,7 @@ export class WeaviateTrendStore implements TrendStore {
     written: readonly RollupPost[],
     signal?: AbortSignal,
   ): Promise<void> {
-    this.freshness.invalidate();
+    this.gate.invalidate();
     await this.rollups.apply(rollupDelta(previous, written), signal);
   }
 
@@ -168,7 +154,7 @@ export class WeaviateTrendStore implements TrendStore {
         }
       }, signal);
     }
-    this.freshness.invalidate();
+    this.gate.invalidate();
     await this.rollups.replace(rollupAll(found), signal);
   }
 
@@ -177,67 +163,14 @@ export class WeaviateTrendStore implements TrendStore {
   }
 
   async latestCreated(signal?: AbortSignal): Promise<number | undefined> {
-    const total = await this.rollupsFresh(signal);
-    if (total) return total.count > 0 ? total.maxCreated : undefined;
-    const posts = await this.posts(signal);
-    if (!posts) return undefined;
-    const res = await guard(
-      () =>
-        raceAbort(
-          posts.aggregate.overAll({ returnMetrics: posts.metrics.aggregate("created").date(["maximum"]) }),
-          signal,
-        ),
-      signal,
-    );
-    const max = (res.properties as Record<string, { maximum?: string }>).created?.maximum;
-    return res.totalCount === 0 || !max ? undefined : Date.parse(max);
+    const total = await this.gate.ready(signal);
+    return total && total.count > 0 ? total.maxCreated : undefined;
   }
 
   async aggregateByTopic(window: TimeWindow, signal?: AbortSignal): Promise<TopicWindowStats[]> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal)))
-      return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
-    const posts = await this.posts(signal);
-    if (!posts) return [];
-    const m = posts.metrics;
-    const found = await guard(
-      () =>
-        raceAbort(
-          groups(() =>
-            posts.aggregate.groupBy.overAll({
-              groupBy: { property: "topicId", limit: MAX_GROUPS },
-              filters: this.windowFilter(posts, window),
-              returnMetrics: [
-                m.aggregate("upvotes").integer(["sum"]),
-                m.aggregate("comments").integer(["sum"]),
-                m.aggregate("sentimentScore").number(["mean"]),
-                m.aggregate("subforum").text(["topOccurrencesValue", "topOccurrencesOccurs"], SUBFORUM_CANDIDATES),
-              ],
-            }),
-          ),
-          signal,
-        ),
-      signal,
-    );
-    return found
-      .filter((g) => g.totalCount > 0 && String(g.groupedBy.value) !== "")
-      .map((g) => {
-        const p = g.properties as Record<
-          string,
-          { sum?: number; mean?: number; topOccurrences?: { value?: string; occurs?: number }[] }
-        >;
-        const subforums = (p.subforum?.topOccurrences ?? []).map((o) => ({
-          subforum: String(o.value ?? ""),
-          count: Number(o.occurs ?? 0),
-        }));
-        return {
-          topicId: String(g.groupedBy.value),
-          count: g.totalCount,
-          upvotes: Number(p.upvotes?.sum ?? 0),
-          comments: Number(p.comments?.sum ?? 0),
-          meanSentiment: Number(p.sentimentScore?.mean ?? 0),
-          topSubforums: subforums.sort(bySubforumCount).slice(0, TOP_SUBFORUMS),
-        };
-      });
+    assertDayAligned(window);
+    await this.gate.ready(signal);
+    return statsFromCells(await this.rollups.read(window.from, window.to, true, signal));
   }
 
   async countsByTopicAndBucket(
@@ -245,50 +178,16 @@ export class WeaviateTrendStore implements TrendStore {
     bucketMs: number,
     signal?: AbortSignal,
   ): Promise<Map<string, number[]>> {
-    const buckets = bucketCount(range, bucketMs);
-    const out = new Map<string, number[]>();
-    const posts = await this.posts(signal);
-    if (!posts || buckets === 0) return out;
-    if (bucketsAligned(range, bucketMs) && (await this.rollupsFresh(signal)))
-      return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
-    // One race for the whole fan-out, so a call adds one abort listener, not one per bucket.
-    const perBucket = await guard(
-      () =>
-        raceAbort(
-          Promise.all(
-            Array.from({ length: buckets }, (_, b) => {
-              const w = {
-                from: range.from + b * bucketMs,
-                to: Math.min(range.to, range.from + (b + 1) * bucketMs - 1),
-              };
-              return groups(() =>
-                posts.aggregate.groupBy.overAll({
-                  groupBy: { property: "topicId", limit: MAX_GROUPS },
-                  filters: this.windowFilter(posts, w),
-                }),
-              );
-            }),
-          ),
-          signal,
-        ),
-      signal,
-    );
-    perBucket.forEach((found, b) => {
-      for (const g of found) {
-        const id = String(g.groupedBy.value);
-        if (id === "" || g.totalCount === 0) continue;
-        let counts = out.get(id);
-        if (!counts) out.set(id, (counts = new Array<number>(buckets).fill(0)));
-        counts[b] = g.totalCount;
-      }
-    });
-    return out;
+    if (bucketCount(range, bucketMs) === 0) return new Map();
+    assertBucketsAligned(range, bucketMs);
+    await this.gate.ready(signal);
+    return bucketsFromCells(await this.rollups.read(range.from, range.to, false, signal), range, bucketMs);
   }
 
   async trendInputs(window: TimeWindow, buckets: number, signal?: AbortSignal): Promise<TrendInputs> {
-    if (dayAligned(window) && (await this.rollupsFresh(signal)))
-      return this.rollups.trendInputs(window, buckets, signal);
-    return trendInputsByParts(this, window, buckets, signal);
+    assertDayAligned(window);
+    await this.gate.ready(signal);
+    return this.rollups.trendInputs(window, buckets, signal);
   }
 
   async topPosts(
@@ -458,18 +357,12 @@ export class WeaviateTrendStore implements TrendStore {
     return this.collection;
   }
 
-  /**
-   * Posts of the window with a topic: of `topicId` when given, else of any. The `!= ""` test is
-   * left out when a topic is named: it is implied, and Weaviate evaluates notEqual as the
-   * complement of "" over every object, which at 1M posts made each topic's top-posts fetch slow.
-   */
-  private windowFilter(posts: Posts, w: TimeWindow, topicId?: string): FilterValue {
+  /** Posts of topic `topicId` created within the window. */
+  private windowFilter(posts: Posts, w: TimeWindow, topicId: string): FilterValue {
     return Filters.and(
       posts.filter.byProperty("created").greaterOrEqual(new Date(Math.ceil(w.from))),
       posts.filter.byProperty("created").lessOrEqual(new Date(Math.floor(w.to))),
-      topicId === undefined
-        ? posts.filter.byProperty("topicId").notEqual("")
-        : posts.filter.byProperty("topicId").equal(topicId),
+      posts.filter.byProperty("topicId").equal(topicId),
     );
   }
 }

@@ -1,7 +1,10 @@
 /**
- * The test oracle: a TrendStore over an array, written as plainly as possible (filter, group,
- * sum). The contract suite checks that LanceDB and Weaviate give exactly what this gives, which
- * is how "both backends give the same trends" is tested; core tests use it for the edge cases.
+ * The trend oracle: a TrendStore that folds the posts themselves, written as plainly as
+ * possible (filter, group, sum), with no rollups. Production stores read aggregates only from
+ * rollups; this is the post-level computation they are compared with. The contract suite
+ * (trend-store-contract.ts) checks that LanceDB and Weaviate give exactly what this gives over
+ * the same posts, including after re-ingest and re-tag; core tests use it for the edge cases.
+ * Unlike the stores it also answers windows that are not whole days.
  */
 import type { EnrichedPost } from "../../src/model/post.js";
 import type {
@@ -15,20 +18,20 @@ import type {
   TrendStore,
 } from "../../src/topics/trend-store.js";
 import {
+  baselineRange,
   bucketCount,
   byEngagement,
   bySubforumCount,
   TOP_SUBFORUMS,
   TOPIC_POST_CONTENT_CHARS,
-  trendInputsByParts,
 } from "../../src/topics/trend-store.js";
 
 type StoredPost = EnrichedPost & { vector?: Float32Array };
 
 const inWindow = (p: { created: number }, w: TimeWindow) => p.created >= w.from && p.created <= w.to;
 
-/** An in-memory TrendStore over `posts` (mutated by setTopics). */
-export class MemoryTrendStore implements TrendStore {
+/** The oracle over `posts` (mutated by setTopics). */
+export class TrendOracle implements TrendStore {
   readonly backend = "memory";
   constructor(readonly posts: StoredPost[]) {}
 
@@ -83,7 +86,11 @@ export class MemoryTrendStore implements TrendStore {
   }
 
   async trendInputs(window: TimeWindow, buckets: number): Promise<TrendInputs> {
-    return trendInputsByParts(this, window, buckets);
+    const { range, bucketMs } = baselineRange(window, buckets);
+    return {
+      stats: await this.aggregateByTopic(window),
+      baselines: buckets > 0 ? await this.countsByTopicAndBucket(range, bucketMs) : new Map<string, number[]>(),
+    };
   }
 
   async topPostsFor(asks: readonly TopPostsAsk[], n: number): Promise<Map<string, TopicPost[]>[]> {
