@@ -181,6 +181,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     closers.push(() => health.stop());
 
     const metrics = createRpcMetrics();
+    const monitorsCore = new MonitorsCore(monitorStore);
     const app = await buildServer({
       config,
       logger,
@@ -205,7 +206,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
         ),
         usage: usageService({ enforcer: limits.enforcer, store: accounts }),
         monitors: monitorService(
-          new MonitorsCore(monitorStore),
+          monitorsCore,
           limits.catalog,
           pageTokens,
           new MonitorDryRun({
@@ -226,6 +227,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
         ),
       ...(config.portalEnabled
         ? {
+            portalMonitors: { core: monitorsCore, catalog: limits.catalog },
             portal: createPortalService({
               store: accounts,
               keys,

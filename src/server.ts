@@ -45,6 +45,7 @@ import { openApiText } from "./openapi/openapi-file.js";
 import { registerOpenApiRoute } from "./openapi/openapi-route.js";
 import type { PortalService } from "./portal/portal-service.js";
 import { registerFavicon } from "./portal/web/favicon.js";
+import type { PortalMonitors } from "./portal/web/portal-plugin.js";
 import { portalPlugin } from "./portal/web/portal-plugin.js";
 import type { ConnectionLimits } from "./transport/connection-limits.js";
 import {
@@ -111,6 +112,8 @@ export interface ServerDeps {
   readiness?: () => Promise<Record<string, boolean>>;
   /** The developer portal's domain; when present the portal pages are served under /portal. */
   portal?: PortalService;
+  /** The monitors domain the portal's monitors page manages, with the plans that limit it. */
+  portalMonitors?: PortalMonitors;
 }
 
 function apiRoutes(impl: Implementations): (router: ConnectRouter) => void {
@@ -305,6 +308,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       tls,
       cookieSecure: config.portalCookieSecure ?? true,
       maxBodyBytes: config.maxBodyBytes,
+      ...(deps.portalMonitors !== undefined ? { monitors: deps.portalMonitors } : {}),
     });
   }
   registerFavicon(app);

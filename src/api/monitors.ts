@@ -39,12 +39,12 @@ import type { FilterParams } from "../core/request-rules.js";
 import { AppError } from "../errors/app-error.js";
 import { toConnectError } from "../errors/to-connect.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
-import { findPlan } from "../limits/plan-catalog.js";
 import type { DigestInterval } from "../monitors/email-digest.js";
 import { DEFAULT_DIGEST_INTERVAL } from "../monitors/email-digest.js";
 import type { MonitorDryRun } from "../monitors/monitor-dry-run.js";
 import { eventJson } from "../monitors/monitor-event.js";
 import { emptyFilter } from "../monitors/monitor-filters.js";
+import { monitorOwner } from "../monitors/monitor-owner.js";
 import type { ChannelSpec, MonitorKind, MonitorSpec, StoredMonitor } from "../monitors/monitor-spec.js";
 import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE, validateSpec } from "../monitors/monitor-spec.js";
 import type { MonitorPosition } from "../monitors/monitor-store.js";
@@ -62,13 +62,7 @@ function owner(ctx: HandlerContext, catalog: PlanCatalog): Owner {
   const caller = ctx.values.get(CALLER);
   if (caller === undefined)
     throw new AppError("UNAUTHENTICATED", "an API key is required: send Authorization: Bearer <API_KEY>");
-  const plan = findPlan(catalog, caller.plan);
-  return {
-    accountId: caller.accountId,
-    // null is the catalog's "unlimited"; only a plan missing from the catalog allows none.
-    maxActiveMonitors: plan === undefined ? 0 : plan.maxActiveMonitors,
-    planName: plan?.name ?? caller.plan,
-  };
+  return monitorOwner(catalog, caller.accountId, caller.plan);
 }
 
 function pageSize(v: number | undefined): number {

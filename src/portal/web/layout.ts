@@ -32,6 +32,7 @@ const NAV: readonly { id: string; label: string; path: string; adminOnly?: boole
   { id: "dashboard", label: "Dashboard", path: "/dashboard" },
   { id: "plans", label: "Plans", path: "/plans" },
   { id: "keys", label: "API keys", path: "/keys" },
+  { id: "monitors", label: "Monitors", path: "/monitors" },
   { id: "explorer", label: "Explorer", path: "/explorer" },
   { id: "admin", label: "Admin", path: "/admin", adminOnly: true },
 ];

@@ -13,6 +13,8 @@ import { billingRoutes } from "./billing-routes.js";
 import { cookiePolicy } from "./cookies.js";
 import { FlashStore } from "./flash-store.js";
 import { keyRoutes } from "./key-routes.js";
+import type { MonitorPages } from "./monitor-routes.js";
+import { monitorRoutes } from "./monitor-routes.js";
 import type { PageContext } from "./page-context.js";
 import { FAILURE_STATUS, FAILURE_TITLE, findSession, PageError, sendPage, viewerOf } from "./page-context.js";
 import { errorPage } from "./pages/error-page.js";
@@ -28,7 +30,12 @@ export interface PortalPluginOptions {
   cookieSecure: boolean;
   /** Largest form body, bytes. */
   maxBodyBytes: number;
+  /** The monitors domain; when present the portal serves /portal/monitors. */
+  monitors?: PortalMonitors;
 }
+
+/** What the monitors pages manage: the monitors domain and the plans that limit it. */
+export type PortalMonitors = MonitorPages;
 
 function parseForm(body: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -82,6 +89,7 @@ export async function portalPlugin(app: FastifyInstance, opts: PortalPluginOptio
   accountRoutes(app, ctx);
   keyRoutes(app, ctx);
   toolsRoutes(app, ctx);
+  if (opts.monitors !== undefined) monitorRoutes(app, ctx, opts.monitors);
   // Not awaited: awaiting would bind the routes above before the error handler below is set.
   void app.register(billingRoutes, { service: opts.service, maxBodyBytes: opts.maxBodyBytes });
 

@@ -568,3 +568,14 @@ async function main() {
 }
 
 void main();
+
+// "Create a monitor from this query": the monitors page pre-fills its form from the link's query.
+for (const link of document.querySelectorAll("a.monitor-link[data-operation]")) {
+  link.addEventListener("click", () => {
+    const input = document.getElementById(`${link.dataset.operation}-query`);
+    const url = new URL(link.href);
+    if (input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement)
+      url.searchParams.set("query", input.value);
+    link.href = url.toString();
+  });
+}

@@ -10,7 +10,7 @@
 import type { SafeHtml } from "../html.js";
 import { html } from "../html.js";
 import type { Viewer } from "../layout.js";
-import { layout } from "../layout.js";
+import { layout, PORTAL_PREFIX } from "../layout.js";
 
 /** A ready-made request the explorer can fill in. */
 export interface ExplorerExample {
@@ -32,6 +32,16 @@ export interface ExplorerOperation {
   examples: readonly ExplorerExample[];
 }
 
+/** Operations whose query a monitor can keep watching, and the monitor kind it becomes. */
+const MONITOR_KIND_OF: Readonly<Record<string, string>> = { semantic_search: "search", leads: "leads" };
+
+/** "Create from a search": explorer.js adds the query typed in the form to the link on click. */
+function monitorLink(op: ExplorerOperation): SafeHtml {
+  const kind = MONITOR_KIND_OF[op.id];
+  if (kind === undefined) return html``;
+  return html`<p><a class="monitor-link" data-operation="${op.id}" href="${PORTAL_PREFIX}/monitors?kind=${kind}">Create a monitor from this query</a></p>`;
+}
+
 function operation(op: ExplorerOperation): SafeHtml {
   const examples = op.examples.map(
     (e) =>
@@ -46,6 +56,7 @@ function operation(op: ExplorerOperation): SafeHtml {
     <p class="field-error form-check" role="alert" hidden></p>
     <button type="submit">Try it</button>
   </form>
+  ${monitorLink(op)}
   <div class="response" hidden aria-live="polite">
     <h3>Response</h3>
     <p class="response-status"></p>
