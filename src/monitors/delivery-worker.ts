@@ -1,85 +1,41 @@
 /**
- * Delivery workers: read the outbox and push each event to its monitor's channels, in order per
- * monitor channel (only the head of each queue is sent), at least once (a delivery row is marked
- * delivered only after the receiver answered 2xx, so a crash mid-send sends it again).
+ * The embedded delivery runner: polls the SQLite outbox and pushes each event to its monitor's
+ * channels, in order per monitor channel (only the head of each queue is sent), at least once (a
+ * delivery row is marked delivered only after the receiver answered 2xx, so a crash mid-send
+ * sends it again). One process owns the file's deliveries; several instances use PostgreSQL and
+ * its queue (src/monitors/postgres/pg-delivery-queue.ts).
  *
  * Retries back off exponentially with full jitter for RETRY_WINDOW_MS after the event was
  * written; then the event is dead-lettered (visible in ListDeliveries) and the monitor is paused
  * with a reason its owner can read, since its endpoint has been failing all that time.
  */
 
-import type { EmailSender } from "./email-message.js";
-import { sendEmail } from "./email-message.js";
-import type { PostOutcome } from "./http-post.js";
-import { postJson } from "./http-post.js";
-import { eventJson } from "./monitor-event.js";
-import type { StoredMonitor } from "./monitor-spec.js";
+import type { AttemptDeps } from "./delivery-attempt.js";
+import { attemptDelivery } from "./delivery-attempt.js";
 import type { DueDelivery, MonitorStore } from "./monitor-store.js";
-import { slackMessage } from "./slack-message.js";
-import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.js";
-
-/** The retry schedule. */
-export interface RetryPolicy {
-  /** Delay before the second attempt, ms; doubles per attempt. */
-  baseDelayMs: number;
-  /** Longest delay between attempts, ms. */
-  maxDelayMs: number;
-  /** How long after the event was written it is retried before being dead-lettered, ms. */
-  retryWindowMs: number;
-}
-
-/** Production schedule: 10 s, 20 s, 40 s ... capped at 1 h, for 24 h. */
-export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 10_000, maxDelayMs: 3600_000, retryWindowMs: 24 * 3600_000 };
 
 /** What the workers need. */
-export interface DeliveryDeps {
+export interface DeliveryDeps extends AttemptDeps {
   store: MonitorStore;
-  allowPrivate: boolean;
-  retry?: RetryPolicy;
   /** How often the outbox is polled when idle, ms. */
   pollMs?: number;
   /** Deliveries sent at once (each from a different monitor channel). */
   concurrency?: number;
-  clock?: () => number;
-  random?: () => number;
   onError?: (err: unknown) => void;
-  /** Longest wait for a receiver, ms (http-post.ts's default when absent). */
-  timeoutMs?: number;
-  /** Sends e-mail channels' messages; without it they fail (and are retried) with a reason. */
-  mailer?: EmailSender;
 }
 
-/** Delay before attempt `attempt + 1`: full jitter over an exponential step, capped. */
-export function retryDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(step / 2 + random() * (step / 2));
-}
-
-async function send(
-  m: StoredMonitor,
-  d: DueDelivery,
-  opts: { allowPrivate: boolean; timeoutMs?: number },
-  now: number,
-  mailer: EmailSender | undefined,
-): Promise<PostOutcome> {
-  const channel = m.channels[d.channelIndex];
-  if (channel === undefined) return { ok: true, status: 0, latencyMs: 0, error: "" };
-  const event = eventJson(d.event);
-  if (channel.type === "slack") return postJson(channel.url, JSON.stringify(slackMessage(m, event)), {}, opts);
-  if (channel.type === "webhook") {
-    const body = JSON.stringify(event);
-    const secrets = m.previousSecret !== "" && m.previousSecretUntil > now ? [m.secret, m.previousSecret] : [m.secret];
-    const headers = {
-      [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(now / 1000), body),
-      "Threadsight-Event-Id": d.event.id,
-    };
-    return postJson(channel.url, body, headers, opts);
-  }
-  return sendEmail(mailer, m, event, channel.email);
+/** A delivery runner as the service drives it: started with the server, stopped at shutdown. */
+export interface DeliveryRunner {
+  /** Starts delivering in the background. */
+  start(): void;
+  /** One pass over what is due now; returns the deliveries attempted. */
+  tick(): Promise<number>;
+  /** Stops and waits for the deliveries in flight. */
+  stop(): Promise<void>;
 }
 
 /** Runs the workers until stopped. */
-export class DeliveryWorker {
+export class DeliveryWorker implements DeliveryRunner {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -102,49 +58,11 @@ export class DeliveryWorker {
 
   private async deliver(d: DueDelivery): Promise<void> {
     const { store } = this.deps;
-    const clock = this.deps.clock ?? Date.now;
-    const policy = this.deps.retry ?? DEFAULT_RETRY;
     const m = await store.byId(d.event.monitorId);
     if (m === undefined) return;
-    const channel = m.channels[d.channelIndex]?.type ?? "webhook";
-    const at = clock();
-    const out = await send(
-      m,
-      d,
-      {
-        allowPrivate: this.deps.allowPrivate,
-        ...(this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {}),
-      },
-      at,
-      this.deps.mailer,
-    );
-    const attempt = d.attempts + 1;
-    const record = {
-      eventId: d.event.id,
-      monitorId: m.id,
-      channel,
-      attempt,
-      responseCode: out.status,
-      latencyMs: out.latencyMs,
-      at,
-      error: out.error,
-    };
-    if (out.ok) {
-      await store.recordAttempt({ ...record, status: "delivered" }, d.channelIndex, { kind: "delivered" });
-      return;
-    }
-    const next = clock() + retryDelay(attempt, policy, this.deps.random);
-    if (next - d.event.created <= policy.retryWindowMs) {
-      await store.recordAttempt({ ...record, status: "failed" }, d.channelIndex, { kind: "retry", at: next });
-      return;
-    }
-    await store.recordAttempt({ ...record, status: "dead_lettered" }, d.channelIndex, { kind: "dead" });
-    const hours = Math.round(policy.retryWindowMs / 3600_000);
-    await store.pause(
-      m.id,
-      `the ${channel} channel kept failing for ${hours >= 1 ? `${hours} h` : `${Math.round(policy.retryWindowMs / 1000)} s`} (last: ${out.error}); event ${d.event.id} was dead-lettered. Fix the endpoint, then set paused to false and redeliver`,
-      clock(),
-    );
+    const result = await attemptDelivery(this.deps, m, d);
+    await store.recordAttempt(result.record, d.channelIndex, result.outcome);
+    if (result.pauseReason !== undefined) await store.pause(m.id, result.pauseReason, (this.deps.clock ?? Date.now)());
   }
 
   private async run(): Promise<void> {
