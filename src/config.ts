@@ -8,6 +8,8 @@ import path from "node:path";
 import type { PlanId } from "./accounts/caller.js";
 import { PLAN_IDS } from "./accounts/caller.js";
 import { defaultMiniLmDirectory } from "./enrich/minilm/minilm-files.js";
+import type { RetryPolicy } from "./monitors/retry-schedule.js";
+import { DEFAULT_RETRY } from "./monitors/retry-schedule.js";
 import type { MetricsAccess } from "./observability/metrics-access.js";
 import { PACKAGE_ROOT } from "./package-root.js";
 import type { ConnectionLimits } from "./transport/connection-limits.js";
@@ -86,6 +88,8 @@ export interface Config {
   portalEnabled: boolean;
   /** Let monitor webhooks reach private and loopback addresses (refused by default: SSRF). */
   monitorsAllowPrivateWebhooks: boolean;
+  /** Monitor deliveries' retry schedule (first delay, cap, how long an event is retried). */
+  monitorsRetry: Readonly<RetryPolicy>;
   /** Lifetime of a portal session (fixed, never extended), seconds. */
   portalSessionTtlSeconds: number;
   /** Secure, `__Host-`-prefixed portal cookies; false only for plain-HTTP hosts other than localhost. */
@@ -320,6 +324,22 @@ function connectionLimits(env: Env): Readonly<ConnectionLimits> {
   return Object.freeze(limits);
 }
 
+/** MONITORS_RETRY_*: the delivery retry schedule (compressed in tests to run an outage in seconds). */
+function monitorsRetry(env: Env): Readonly<RetryPolicy> {
+  const d = DEFAULT_RETRY;
+  const policy: RetryPolicy = {
+    baseDelayMs: int(env, "MONITORS_RETRY_BASE_MS", d.baseDelayMs, 1, 3_600_000),
+    maxDelayMs: int(env, "MONITORS_RETRY_MAX_DELAY_MS", d.maxDelayMs, 1, 86_400_000),
+    retryWindowMs: int(env, "MONITORS_RETRY_WINDOW_MS", d.retryWindowMs, 1_000, 30 * 86_400_000),
+  };
+  if (policy.maxDelayMs < policy.baseDelayMs) {
+    throw new ConfigError(
+      `MONITORS_RETRY_MAX_DELAY_MS (${policy.maxDelayMs}) must not be below MONITORS_RETRY_BASE_MS (${policy.baseDelayMs})`,
+    );
+  }
+  return Object.freeze(policy);
+}
+
 /** Reads and validates the whole configuration. Throws ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonly<Config> {
   const tlsCertFile = opt(env, "TLS_CERT_FILE");
@@ -379,6 +399,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
       .filter(Boolean),
     portalEnabled: bool(env, "PORTAL_ENABLED", true),
     monitorsAllowPrivateWebhooks: bool(env, "MONITORS_ALLOW_PRIVATE_WEBHOOKS", false),
+    monitorsRetry: monitorsRetry(env),
     portalSessionTtlSeconds: int(env, "PORTAL_SESSION_TTL_SECONDS", 12 * 3600, 1, 30 * 86_400),
     portalCookieSecure: bool(env, "PORTAL_COOKIE_SECURE", true),
     stripe: stripeConfig(env),

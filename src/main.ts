@@ -35,6 +35,7 @@ import { openSearchIndex } from "./index/open-index.js";
 import { openTrendStore } from "./index/open-trend-store.js";
 import type { SearchIndex } from "./index/search-index.js";
 import { createIngestEnricher } from "./ingest/ingest-enricher.js";
+import { dailyDeliveries } from "./limits/daily-deliveries.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import type { Limits } from "./limits/open-limits.js";
 import { openLimits } from "./limits/open-limits.js";
@@ -132,7 +133,14 @@ export async function createService(config: Config, logger: Logger, options: Ser
     // SQLite: one process polls the outbox. PostgreSQL: pg-boss shares the lanes among instances.
     const deliveries = monitors.runner({
       allowPrivate: config.monitorsAllowPrivateWebhooks,
+      retry: config.monitorsRetry,
       ...(monitorMailer !== undefined ? { mailer: monitorMailer } : {}),
+      allowance: dailyDeliveries({
+        catalog: limits.catalog,
+        store: limits.quotaStore,
+        planOf: async (accountId) => (await accounts.getAccount(accountId))?.plan,
+        onError: (err) => logger.warn({ err }, "monitor delivery limit could not be checked; retrying"),
+      }),
       onError: (err) => logger.error({ err }, "monitor delivery pass failed"),
     });
     deliveries.start();

@@ -40,6 +40,8 @@ import { AppError } from "../errors/app-error.js";
 import { toConnectError } from "../errors/to-connect.js";
 import type { PlanCatalog } from "../limits/plan-catalog.js";
 import { findPlan } from "../limits/plan-catalog.js";
+import type { DigestInterval } from "../monitors/email-digest.js";
+import { DEFAULT_DIGEST_INTERVAL } from "../monitors/email-digest.js";
 import type { MonitorDryRun } from "../monitors/monitor-dry-run.js";
 import { eventJson } from "../monitors/monitor-event.js";
 import { emptyFilter } from "../monitors/monitor-filters.js";
@@ -63,7 +65,8 @@ function owner(ctx: HandlerContext, catalog: PlanCatalog): Owner {
   const plan = findPlan(catalog, caller.plan);
   return {
     accountId: caller.accountId,
-    maxActiveMonitors: plan?.maxActiveMonitors ?? 0,
+    // null is the catalog's "unlimited"; only a plan missing from the catalog allows none.
+    maxActiveMonitors: plan === undefined ? 0 : plan.maxActiveMonitors,
     planName: plan?.name ?? caller.plan,
   };
 }
@@ -99,12 +102,18 @@ function attemptOf(key: string | undefined): number | undefined {
 }
 
 function channelsOf(s: MonitorSettings): ChannelSpec[] {
-  return s.channels.map((c) => ({
-    type: c.type as ChannelSpec["type"],
-    url: c.url,
-    email: c.email,
-    emailMode: (c.emailMode === "" ? "instant" : c.emailMode) as ChannelSpec["emailMode"],
-  }));
+  return s.channels.map((c) => {
+    const emailMode = (c.emailMode === "" ? "instant" : c.emailMode) as ChannelSpec["emailMode"];
+    const digest = c.type === "email" && emailMode === "digest";
+    const interval = c.digestInterval === "" && digest ? DEFAULT_DIGEST_INTERVAL : c.digestInterval;
+    return {
+      type: c.type as ChannelSpec["type"],
+      url: c.url,
+      email: c.email,
+      emailMode,
+      ...(interval !== "" ? { digestInterval: interval as DigestInterval } : {}),
+    };
+  });
 }
 
 /** A PostFilter message as the filter rules read it (absent: restricts nothing). */
@@ -163,6 +172,8 @@ export function monitorMessage(m: StoredMonitor): Monitor {
         url: c.url,
         email: c.email,
         emailMode: c.type === "email" ? c.emailMode : "",
+        digestInterval:
+          c.type === "email" && c.emailMode === "digest" ? (c.digestInterval ?? DEFAULT_DIGEST_INTERVAL) : "",
       }),
     ),
     paused: m.paused,

@@ -23,7 +23,7 @@ export const EVENT_STREAM_PATH = "/api/v1/monitors/:monitor_id/events";
 const QUERY_KEYS = ["since"] as const;
 
 /** What an SSE client waits before reconnecting, ms (the `retry:` field). */
-const RETRY_MS = 2_000;
+export const EVENT_STREAM_RETRY_MS = 2_000;
 
 /** The event id to resume after: Last-Event-ID (what EventSource sends) wins over `since`. */
 function resumeId(req: FastifyRequest): string {
@@ -89,7 +89,7 @@ export function registerEventStream(app: FastifyInstance, transport: Transport):
       "cache-control": "no-cache",
       "x-accel-buffering": "no",
     });
-    await write(reply, `retry: ${RETRY_MS}\n: open\n\n`);
+    await write(reply, `retry: ${EVENT_STREAM_RETRY_MS}\n: open\n\n`);
     try {
       for (;;) {
         const next = await messages.next();

@@ -1,30 +1,23 @@
 /**
  * One delivery attempt and what follows from it, shared by every delivery runner (the SQLite
- * poller and the PostgreSQL queue): send the event to its channel, then decide whether the
- * delivery is done, retried later with backoff, or dead-lettered with the monitor paused.
+ * poller and the PostgreSQL queue): work out what the send covers (a digest waits for its period,
+ * then lists every pending event of it), ask the daily delivery allowance, send, then decide
+ * whether the delivery is done, retried later with backoff, or dead-lettered with the monitor
+ * paused. The runner supplies where the outcome is written (its store, or a held transaction).
  */
-import type { EmailSender } from "./email-message.js";
-import { sendEmail } from "./email-message.js";
+import type { DeliveryAllowance } from "./delivery-allowance.js";
+import { DEFAULT_DIGEST_INTERVAL, DIGEST_MAX_POSTS, digestMessage, periodEnd, periodStart } from "./email-digest.js";
+import type { EmailMessage, EmailSender } from "./email-message.js";
+import { emailMessage, sendEmail } from "./email-message.js";
 import type { PostOutcome } from "./http-post.js";
 import { postJson } from "./http-post.js";
 import { eventJson } from "./monitor-event.js";
 import type { StoredMonitor } from "./monitor-spec.js";
-import type { AttemptOutcome, AttemptRecord, DueDelivery } from "./monitor-store.js";
+import type { AttemptRecord, DueDelivery, MonitorStore, StoredEvent } from "./monitor-store.js";
+import type { RetryPolicy } from "./retry-schedule.js";
+import { DEFAULT_RETRY, retryDelay } from "./retry-schedule.js";
 import { slackMessage } from "./slack-message.js";
 import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.js";
-
-/** The retry schedule. */
-export interface RetryPolicy {
-  /** Delay before the second attempt, ms; doubles per attempt. */
-  baseDelayMs: number;
-  /** Longest delay between attempts, ms. */
-  maxDelayMs: number;
-  /** How long after the event was written it is retried before being dead-lettered, ms. */
-  retryWindowMs: number;
-}
-
-/** Production schedule: 10 s, 20 s, 40 s ... capped at 1 h, for 24 h. */
-export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 10_000, maxDelayMs: 3600_000, retryWindowMs: 24 * 3600_000 };
 
 /** What an attempt needs besides the delivery. */
 export interface AttemptDeps {
@@ -36,24 +29,24 @@ export interface AttemptDeps {
   timeoutMs?: number;
   /** Sends e-mail channels' messages; without it they fail (and are retried) with a reason. */
   mailer?: EmailSender;
+  /** The plan's daily delivery budget; absent = unlimited. */
+  allowance?: DeliveryAllowance;
+  onError?: (err: unknown) => void;
 }
 
-/** The result of an attempt: the row for ListDeliveries, the delivery's next state, and a pause reason when it was dead-lettered. */
-export interface AttemptResult {
-  record: AttemptRecord;
-  outcome: AttemptOutcome;
-  pauseReason?: string;
-}
+/** Where an attempt reads a digest's events and writes its outcome: a store, or a runner's held transaction. */
+export type AttemptSink = Pick<MonitorStore, "pendingEvents" | "defer" | "recordAttempts" | "pause">;
 
-/** Delay before attempt `attempt + 1`: full jitter over an exponential step, capped. */
-export function retryDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(step / 2 + random() * (step / 2));
+/** What one send covers: the head delivery, and for a digest every event the message lists. */
+interface Batch {
+  events: StoredEvent[];
+  message?: EmailMessage;
 }
 
 async function send(
   m: StoredMonitor,
   d: DueDelivery,
+  batch: Batch,
   opts: { allowPrivate: boolean; timeoutMs?: number },
   now: number,
   mailer: EmailSender | undefined,
@@ -71,42 +64,103 @@ async function send(
     };
     return postJson(channel.url, body, headers, opts);
   }
-  return sendEmail(mailer, m, event, channel.email);
+  return sendEmail(mailer, batch.message ?? emailMessage(m, event, channel.email));
 }
 
-/** Sends `d` to monitor `m`'s channel and decides what happens to the delivery next. */
-export async function attemptDelivery(deps: AttemptDeps, m: StoredMonitor, d: DueDelivery): Promise<AttemptResult> {
+/**
+ * The events one send covers. A digest channel's head waits for the end of its period (null:
+ * deferred); then the message lists every pending event of the periods that have ended.
+ */
+async function batchOf(sink: AttemptSink, m: StoredMonitor, d: DueDelivery, now: number): Promise<Batch | null> {
+  const channel = m.channels[d.channelIndex];
+  if (channel?.type !== "email" || channel.emailMode !== "digest") return { events: [d.event] };
+  const interval = channel.digestInterval ?? DEFAULT_DIGEST_INTERVAL;
+  const due = periodEnd(d.event.created, interval);
+  if (now < due) {
+    await sink.defer(d.event.id, d.channelIndex, due);
+    return null;
+  }
+  const until = periodStart(now, interval);
+  const events = await sink.pendingEvents(m.id, d.channelIndex, until, DIGEST_MAX_POSTS);
+  // The head is pending and older than `until`, so it is always the first of them.
+  if (events[0]?.seq !== d.event.seq) events.unshift(d.event);
+  return { events, message: digestMessage(m, events.map(eventJson), channel.email, until) };
+}
+
+/**
+ * Delivers `d` of monitor `m` once and writes the outcome through `sink`: deferred (digest period
+ * or daily limit, no attempt counted), delivered, retried with backoff, or dead-lettered with the
+ * monitor paused once the retry window (counted from `d.windowStart`) is spent.
+ */
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  sink: AttemptSink,
+  m: StoredMonitor,
+  d: DueDelivery,
+): Promise<void> {
   const clock = deps.clock ?? Date.now;
   const policy = deps.retry ?? DEFAULT_RETRY;
   const channel = m.channels[d.channelIndex]?.type ?? "webhook";
   const at = clock();
+  const batch = await batchOf(sink, m, d, at);
+  if (batch === null) return;
+  const attempt = d.attempts + 1;
+  const allowed = deps.allowance === undefined ? undefined : await deps.allowance.take(m.accountId, at);
+  if (allowed !== undefined && !allowed.ok) {
+    // Held back, not failed: no attempt is spent, and the retry window restarts when it is sent.
+    const note: AttemptRecord | undefined =
+      allowed.reason === ""
+        ? undefined
+        : {
+            eventId: d.event.id,
+            monitorId: m.id,
+            channel,
+            attempt,
+            status: "deferred",
+            responseCode: 0,
+            latencyMs: 0,
+            at,
+            error: allowed.reason,
+          };
+    await sink.defer(d.event.id, d.channelIndex, allowed.retryAt, note);
+    return;
+  }
   const out = await send(
     m,
     d,
+    batch,
     { allowPrivate: deps.allowPrivate, ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}) },
     at,
     deps.mailer,
   );
-  const attempt = d.attempts + 1;
-  const base = {
-    eventId: d.event.id,
-    monitorId: m.id,
-    channel,
-    attempt,
-    responseCode: out.status,
-    latencyMs: out.latencyMs,
-    at,
-    error: out.error,
-  };
-  if (out.ok) return { record: { ...base, status: "delivered" }, outcome: { kind: "delivered" } };
+  if (!out.ok && allowed?.ok) await deps.allowance?.giveBack(allowed.token).catch(deps.onError);
+  const records = (status: AttemptRecord["status"]): AttemptRecord[] =>
+    batch.events.map((e) => ({
+      eventId: e.id,
+      monitorId: m.id,
+      channel,
+      attempt,
+      status,
+      responseCode: out.status,
+      latencyMs: out.latencyMs,
+      at,
+      error: out.error,
+    }));
+  if (out.ok) {
+    await sink.recordAttempts(records("delivered"), d.channelIndex, { kind: "delivered" });
+    return;
+  }
   const next = clock() + retryDelay(attempt, policy, deps.random);
-  if (next - d.event.created <= policy.retryWindowMs)
-    return { record: { ...base, status: "failed" }, outcome: { kind: "retry", at: next } };
+  if (next - d.windowStart <= policy.retryWindowMs) {
+    await sink.recordAttempts(records("failed"), d.channelIndex, { kind: "retry", at: next });
+    return;
+  }
+  await sink.recordAttempts(records("dead_lettered"), d.channelIndex, { kind: "dead" });
   const hours = Math.round(policy.retryWindowMs / 3600_000);
   const window = hours >= 1 ? `${hours} h` : `${Math.round(policy.retryWindowMs / 1000)} s`;
-  return {
-    record: { ...base, status: "dead_lettered" },
-    outcome: { kind: "dead" },
-    pauseReason: `the ${channel} channel kept failing for ${window} (last: ${out.error}); event ${d.event.id} was dead-lettered. Fix the endpoint, then set paused to false and redeliver`,
-  };
+  await sink.pause(
+    m.id,
+    `the ${channel} channel kept failing for ${window} (last: ${out.error}); event ${d.event.id} was dead-lettered. Fix the endpoint, then set paused to false and redeliver`,
+    clock(),
+  );
 }

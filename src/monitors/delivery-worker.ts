@@ -5,9 +5,14 @@
  * sends it again). One process owns the file's deliveries; several instances use PostgreSQL and
  * its queue (src/monitors/postgres/pg-delivery-queue.ts).
  *
- * Retries back off exponentially with full jitter for RETRY_WINDOW_MS after the event was
- * written; then the event is dead-lettered (visible in ListDeliveries) and the monitor is paused
- * with a reason its owner can read, since its endpoint has been failing all that time.
+ * Retries back off exponentially with jitter (retry-schedule.ts) for the policy's window after
+ * the event was written; then the event is dead-lettered (visible in ListDeliveries) and the
+ * monitor is paused with a reason its owner can read, since its endpoint kept failing meanwhile.
+ *
+ * Two things hold a delivery back without counting an attempt: the plan's daily delivery budget
+ * (the delivery waits for the next UTC day, with a "deferred" row saying so) and an e-mail
+ * digest's period (its events wait for the period's end, then go out as one message, all marked
+ * delivered only once the SMTP server accepted it).
  */
 
 import type { AttemptDeps } from "./delivery-attempt.js";
@@ -21,7 +26,6 @@ export interface DeliveryDeps extends AttemptDeps {
   pollMs?: number;
   /** Deliveries sent at once (each from a different monitor channel). */
   concurrency?: number;
-  onError?: (err: unknown) => void;
 }
 
 /** A delivery runner as the service drives it: started with the server, stopped at shutdown. */
@@ -60,9 +64,7 @@ export class DeliveryWorker implements DeliveryRunner {
     const { store } = this.deps;
     const m = await store.byId(d.event.monitorId);
     if (m === undefined) return;
-    const result = await attemptDelivery(this.deps, m, d);
-    await store.recordAttempt(result.record, d.channelIndex, result.outcome);
-    if (result.pauseReason !== undefined) await store.pause(m.id, result.pauseReason, (this.deps.clock ?? Date.now)());
+    await attemptDelivery(this.deps, store, m, d);
   }
 
   private async run(): Promise<void> {

@@ -54,18 +54,13 @@ export function emailMessage(m: StoredMonitor, event: JsonObject, to: string): E
   return { to, subject: `[${m.name}] ${title}`, text };
 }
 
-/** Sends the event's e-mail. Never throws: a refusal is a failed attempt with the SMTP code. */
-export async function sendEmail(
-  sender: EmailSender | undefined,
-  m: StoredMonitor,
-  event: JsonObject,
-  to: string,
-): Promise<PostOutcome> {
+/** Sends one message (an event's, or a digest's). Never throws: a refusal is a failed attempt with the SMTP code. */
+export async function sendEmail(sender: EmailSender | undefined, message: EmailMessage): Promise<PostOutcome> {
   if (sender === undefined)
     return { ok: false, status: 0, latencyMs: 0, error: "no SMTP server is configured (SMTP_URL)" };
   const started = performance.now();
   try {
-    await sender.send(emailMessage(m, event, to));
+    await sender.send(message);
     return { ok: true, status: SMTP_OK, latencyMs: Math.round(performance.now() - started), error: "" };
   } catch (err) {
     const code = (err as { responseCode?: unknown }).responseCode;

@@ -16,6 +16,7 @@ import type { IndexedPost } from "../model/post.js";
 import { eventPayload } from "./monitor-event.js";
 import { resolveMonitorFilter } from "./monitor-filters.js";
 import { MonitorMatcher } from "./monitor-matcher.js";
+import { monitorQueryText } from "./monitor-query.js";
 import type { StoredMonitor } from "./monitor-spec.js";
 
 /** Bounds and defaults of a dry run. */
@@ -78,7 +79,8 @@ export class MonitorDryRun {
       createdFrom: Math.max(own.createdFrom ?? since, since),
       ...(monitor.kind === "leads" ? { minLeadScore: monitor.minScore } : {}),
     };
-    const [vector] = await this.deps.embedder.embed([monitor.query], signal);
+    // The live path's text (monitor-query.ts), so both judge a post alike.
+    const [vector] = await this.deps.embedder.embed([monitorQueryText(monitor)], signal);
     const hits = await this.deps.index.nearVector(
       { vector: vector!, filter, limit: DRY_RUN_WINDOW, offset: 0, fields: "result" },
       signal,

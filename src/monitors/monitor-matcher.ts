@@ -23,6 +23,7 @@ import { keywordSubject, matchedTerms } from "./keyword-match.js";
 import { parseKeywords } from "./keyword-parser.js";
 import { wordsOf } from "./keyword-words.js";
 import { resolveMonitorFilter } from "./monitor-filters.js";
+import { monitorQueryText } from "./monitor-query.js";
 import type { StoredMonitor } from "./monitor-spec.js";
 
 /** One post matched by one monitor, and why. */
@@ -73,8 +74,8 @@ export class MonitorMatcher {
   >();
 
   /**
-   * @param queryVectors the embedded query of every search and leads monitor, by monitor id
-   *   (L2-normalised, like post vectors).
+   * @param queryVectors the embedded {@link monitorQueryText} of every search and leads monitor,
+   *   by monitor id (L2-normalised, like post vectors).
    */
   constructor(
     monitors: readonly StoredMonitor[],
@@ -89,11 +90,12 @@ export class MonitorMatcher {
         this.keywords.add(m.id, ast);
         this.keywordMonitors.set(m.id, { monitor: m, filter: resolveMonitorFilter(m.filter), ast });
       } else if (queryVectors.has(m.id)) {
+        const text = monitorQueryText(m);
         this.vectorMonitors.push({
           monitor: m,
           filter: resolveMonitorFilter(m.filter),
-          alpha: alphaFor(keywordText(m.query), alphas),
-          words: coverageWords(m.query),
+          alpha: alphaFor(keywordText(text), alphas),
+          words: coverageWords(text),
         });
       }
     }

@@ -1,9 +1,9 @@
 /**
  * Turns the upsert outcome of a batch into outbox events: keeps a matcher compiled for the
- * active monitors (rebuilt when the store's version moves, embedding each search or leads query
- * once), matches the written posts, and appends the events in one transaction. The caller awaits
- * it before moving its checkpoint past the batch, which is what makes an event impossible to
- * lose: until the append commits, a rerun reads the batch again.
+ * active monitors (rebuilt when the store's version moves, embedding each search or leads
+ * monitor's subject once, monitor-query.ts), matches the written posts, and appends the events
+ * in one transaction. The caller awaits it before moving its checkpoint past the batch, which is
+ * what makes an event impossible to lose: until the append commits, a rerun reads the batch again.
  */
 import type { HybridAlphas } from "../core/hybrid-alpha.js";
 import type { Embedder } from "../enrich/embedder.js";
@@ -11,6 +11,7 @@ import type { IndexedPost } from "../model/post.js";
 import type { EventOrigin } from "./monitor-event.js";
 import { eventPayload } from "./monitor-event.js";
 import { MonitorMatcher } from "./monitor-matcher.js";
+import { monitorQueryText } from "./monitor-query.js";
 import type { MonitorStore, StoredEvent } from "./monitor-store.js";
 
 /** Called with the rows an upsert wrote (rejected ones left out). */
@@ -37,14 +38,13 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
     const v = await deps.store.version();
     if (matcher !== undefined && v === version) return matcher;
     const monitors = await deps.store.active();
-    const missing = [
-      ...new Set(monitors.filter((m) => m.kind !== "keywords" && !vectors.has(m.query)).map((m) => m.query)),
-    ];
+    const byVector = monitors.filter((m) => m.kind !== "keywords");
+    const missing = [...new Set(byVector.map(monitorQueryText).filter((text) => !vectors.has(text)))];
     if (missing.length > 0) {
       const embedded = await deps.embedder.embed(missing);
-      missing.forEach((q, i) => vectors.set(q, embedded[i]!));
+      missing.forEach((text, i) => vectors.set(text, embedded[i]!));
     }
-    const byMonitor = new Map(monitors.filter((m) => m.kind !== "keywords").map((m) => [m.id, vectors.get(m.query)!]));
+    const byMonitor = new Map(byVector.map((m) => [m.id, vectors.get(monitorQueryText(m))!]));
     matcher = new MonitorMatcher(monitors, byMonitor, deps.embedder.dimensions, deps.alphas);
     version = v;
     return matcher;

@@ -4,6 +4,8 @@
  */
 import type { FilterParams } from "../core/request-rules.js";
 import { AppError } from "../errors/app-error.js";
+import type { DigestInterval } from "./email-digest.js";
+import { DIGEST_INTERVALS } from "./email-digest.js";
 import { KeywordSyntaxError, parseKeywords } from "./keyword-parser.js";
 import { resolveMonitorFilter } from "./monitor-filters.js";
 
@@ -30,6 +32,8 @@ export interface ChannelSpec {
   url: string;
   email: string;
   emailMode: "instant" | "digest";
+  /** Digest channels: how often the digest goes out; absent = DEFAULT_DIGEST_INTERVAL. */
+  digestInterval?: DigestInterval;
 }
 
 /** What a monitor's owner sets. */
@@ -113,15 +117,20 @@ export function validateSpec(spec: MonitorSpec, prefix = "monitor"): void {
     if (c.type === "email") {
       if (!EMAIL.test(c.email) || c.email.length > 254)
         throw bad(`${cf}.email`, `must be an e-mail address such as "alerts@example.com", got "${c.email}"`);
-      if (c.emailMode === "digest") {
-        throw new AppError("UNIMPLEMENTED", `${cf}.email_mode "digest" is not available yet; use "instant"`, {
-          field: `${cf}.email_mode`,
-        });
-      }
-      if (c.emailMode !== "instant")
+      if (c.emailMode !== "instant" && c.emailMode !== "digest")
         throw bad(`${cf}.email_mode`, `must be "instant" or "digest", got "${c.emailMode}"`);
-      return;
+      if (c.emailMode === "digest") {
+        if (c.digestInterval !== undefined && !(DIGEST_INTERVALS as readonly string[]).includes(c.digestInterval))
+          throw bad(
+            `${cf}.digest_interval`,
+            `must be one of ${DIGEST_INTERVALS.join(", ")}, got "${c.digestInterval}"`,
+          );
+        return;
+      }
     }
+    if (c.digestInterval !== undefined)
+      throw bad(`${cf}.digest_interval`, `only applies to an email channel with email_mode "digest"`);
+    if (c.type === "email") return;
     checkUrl(`${cf}.url`, c.url);
   });
 }

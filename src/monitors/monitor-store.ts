@@ -32,6 +32,11 @@ export interface DueDelivery {
   channelIndex: number;
   /** Attempts made so far. */
   attempts: number;
+  /**
+   * Epoch ms the retry window counts from: the event's creation, or the time a deferral (daily
+   * limit, digest period) last moved the delivery to, so a wait is never spent as retry time.
+   */
+  windowStart: number;
 }
 
 /** One attempt, as ListDeliveries shows it. */
@@ -40,7 +45,8 @@ export interface AttemptRecord {
   monitorId: string;
   channel: string;
   attempt: number;
-  status: "delivered" | "failed" | "dead_lettered";
+  /** "deferred": not sent, held back by the plan's daily delivery limit (error says until when). */
+  status: "delivered" | "failed" | "dead_lettered" | "deferred";
   responseCode: number;
   latencyMs: number;
   at: number;
@@ -90,6 +96,15 @@ export interface MonitorStore {
   due(now: number, limit: number): Promise<DueDelivery[]>;
   /** Records an attempt and moves its delivery row on (one transaction). */
   recordAttempt(a: AttemptRecord, channelIndex: number, outcome: AttemptOutcome): Promise<void>;
+  /** Records one attempt per event of a digest and moves all their delivery rows on (one transaction). */
+  recordAttempts(records: readonly AttemptRecord[], channelIndex: number, outcome: AttemptOutcome): Promise<void>;
+  /**
+   * Holds a pending delivery until `at` without counting an attempt (its retry window then starts
+   * at `at`); `note` is recorded as a "deferred" row for ListDeliveries when given.
+   */
+  defer(eventId: string, channelIndex: number, at: number, note?: AttemptRecord): Promise<void>;
+  /** Pending events of one monitor channel created before `createdBefore`, oldest first (a digest's content). */
+  pendingEvents(monitorId: string, channelIndex: number, createdBefore: number, limit: number): Promise<StoredEvent[]>;
   /** Attempts of a monitor, newest first, older than the attempt numbered `before` when given. */
   attempts(monitorId: string, status: string, before: number | undefined, limit: number): Promise<ListedAttempt[]>;
   /** Queues an event again on every channel; false when it is not the monitor's. */

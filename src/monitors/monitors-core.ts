@@ -15,6 +15,9 @@ import { seqOfEventId } from "./monitor-store.js";
 /** How long a rotated-out secret keeps signing (as a second v1= value). */
 export const SECRET_GRACE_MS = 24 * 3600_000;
 
+/** The statuses ListDeliveries can filter on. */
+const ATTEMPT_STATUSES = ["delivered", "failed", "dead_lettered", "deferred"] as const;
+
 /** What one call knows about its caller. */
 export interface Owner {
   accountId: string;
@@ -132,10 +135,10 @@ export class MonitorsCore {
     before: number | undefined,
     limit: number,
   ): Promise<ListedAttempt[]> {
-    if (status !== "" && status !== "delivered" && status !== "failed" && status !== "dead_lettered") {
+    if (status !== "" && !(ATTEMPT_STATUSES as readonly string[]).includes(status)) {
       throw new AppError(
         "INVALID_ARGUMENT",
-        `status must be one of delivered, failed, dead_lettered (or empty), got "${status}"`,
+        `status must be one of ${ATTEMPT_STATUSES.join(", ")} (or empty), got "${status}"`,
         { field: "status" },
       );
     }

@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   state TEXT NOT NULL,
   attempts INTEGER NOT NULL,
   next_at INTEGER NOT NULL,
+  window_start INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (seq, channel_index)
 );
 CREATE INDEX IF NOT EXISTS deliveries_head ON deliveries(state, monitor_id, channel_index, seq);
@@ -108,6 +109,13 @@ function toEvent(r: EventRow): StoredEvent {
   };
 }
 
+/** Stores made before deferrals existed lack deliveries.window_start; 0 means "the event's creation". */
+function addWindowStart(db: Database.Database): void {
+  const columns = db.prepare("PRAGMA table_info(deliveries)").all() as { name: string }[];
+  if (!columns.some((c) => c.name === "window_start"))
+    db.exec("ALTER TABLE deliveries ADD COLUMN window_start INTEGER NOT NULL DEFAULT 0");
+}
+
 /** Opens (creating as needed) the store at `file`. */
 export function openSqliteMonitorStore(file: string): MonitorStore {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -119,6 +127,7 @@ export function openSqliteMonitorStore(file: string): MonitorStore {
     // FULL: an event acknowledged to the pipeline must survive a power cut, not only a crash.
     db.pragma("synchronous = FULL");
     db.exec(SCHEMA);
+    addWindowStart(db);
   } catch (err) {
     db.close();
     throw err;
@@ -292,31 +301,79 @@ class SqliteMonitorStore implements MonitorStore {
     // A paused monitor's queue waits.
     const rows = this.db
       .prepare(
-        `SELECT d.channel_index, d.attempts, e.* FROM deliveries d
+        `SELECT d.channel_index, d.attempts, d.window_start, e.* FROM deliveries d
            JOIN events e ON e.seq = d.seq
            JOIN monitors m ON m.id = d.monitor_id AND m.paused = 0
           WHERE d.state = 'pending' AND d.next_at <= ?
             AND d.seq = (SELECT MIN(h.seq) FROM deliveries h WHERE h.state = 'pending' AND h.monitor_id = d.monitor_id AND h.channel_index = d.channel_index)
           ORDER BY d.next_at LIMIT ?`,
       )
-      .all(now, limit) as (EventRow & { channel_index: number; attempts: number })[];
-    return rows.map((r) => ({ event: toEvent(r), channelIndex: r.channel_index, attempts: r.attempts }));
+      .all(now, limit) as (EventRow & { channel_index: number; attempts: number; window_start: number })[];
+    return rows.map((r) => ({
+      event: toEvent(r),
+      channelIndex: r.channel_index,
+      attempts: r.attempts,
+      windowStart: Math.max(r.created, r.window_start),
+    }));
+  }
+
+  private insertAttempt(seq: number, a: AttemptRecord): void {
+    this.db
+      .prepare(
+        "INSERT INTO attempts (seq, monitor_id, channel, attempt, status, response_code, latency_ms, at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(seq, a.monitorId, a.channel, a.attempt, a.status, a.responseCode, a.latencyMs, a.at, a.error);
   }
 
   async recordAttempt(a: AttemptRecord, channelIndex: number, outcome: AttemptOutcome): Promise<void> {
-    const seq = seqOfEventId(a.eventId)!;
+    await this.recordAttempts([a], channelIndex, outcome);
+  }
+
+  async recordAttempts(
+    records: readonly AttemptRecord[],
+    channelIndex: number,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
+    const state = outcome.kind === "delivered" ? "delivered" : outcome.kind === "dead" ? "dead" : "pending";
     this.db.transaction(() => {
+      for (const a of records) {
+        const seq = seqOfEventId(a.eventId)!;
+        this.insertAttempt(seq, a);
+        const next = outcome.kind === "retry" ? outcome.at : a.at;
+        this.db
+          .prepare("UPDATE deliveries SET state = ?, attempts = ?, next_at = ? WHERE seq = ? AND channel_index = ?")
+          .run(state, a.attempt, next, seq, channelIndex);
+      }
+    })();
+  }
+
+  async defer(eventId: string, channelIndex: number, at: number, note?: AttemptRecord): Promise<void> {
+    const seq = seqOfEventId(eventId)!;
+    this.db.transaction(() => {
+      if (note !== undefined) this.insertAttempt(seq, note);
       this.db
         .prepare(
-          "INSERT INTO attempts (seq, monitor_id, channel, attempt, status, response_code, latency_ms, at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          "UPDATE deliveries SET next_at = ?, window_start = ? WHERE seq = ? AND channel_index = ? AND state = 'pending'",
         )
-        .run(seq, a.monitorId, a.channel, a.attempt, a.status, a.responseCode, a.latencyMs, a.at, a.error);
-      const state = outcome.kind === "delivered" ? "delivered" : outcome.kind === "dead" ? "dead" : "pending";
-      const next = outcome.kind === "retry" ? outcome.at : a.at;
-      this.db
-        .prepare("UPDATE deliveries SET state = ?, attempts = ?, next_at = ? WHERE seq = ? AND channel_index = ?")
-        .run(state, a.attempt, next, seq, channelIndex);
+        .run(at, at, seq, channelIndex);
     })();
+  }
+
+  async pendingEvents(
+    monitorId: string,
+    channelIndex: number,
+    createdBefore: number,
+    limit: number,
+  ): Promise<StoredEvent[]> {
+    return (
+      this.db
+        .prepare(
+          `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
+            WHERE d.monitor_id = ? AND d.channel_index = ? AND d.state = 'pending' AND e.created < ?
+            ORDER BY d.seq LIMIT ?`,
+        )
+        .all(monitorId, channelIndex, createdBefore, limit) as EventRow[]
+    ).map(toEvent);
   }
 
   async attempts(
@@ -369,7 +426,10 @@ class SqliteMonitorStore implements MonitorStore {
     return this.db.transaction(() => {
       const found =
         this.db.prepare("SELECT 1 FROM events WHERE seq = ? AND monitor_id = ?").get(seq, monitorId) !== undefined;
-      if (found) this.db.prepare("UPDATE deliveries SET state = 'pending', next_at = ? WHERE seq = ?").run(now, seq);
+      if (found)
+        this.db
+          .prepare("UPDATE deliveries SET state = 'pending', next_at = ?, window_start = ? WHERE seq = ?")
+          .run(now, now, seq);
       return found;
     })();
   }

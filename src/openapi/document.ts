@@ -5,7 +5,9 @@
  * here by hand except prose, so the document changes exactly when the contract does.
  */
 import type { DescService } from "@bufbuild/protobuf";
+import { MonitorEventSchema, MonitorService } from "../../gen/threadsight/v1/monitors_pb.js";
 import { KEY_PREFIX } from "../accounts/key-format.js";
+import { EVENT_STREAM_PATH, EVENT_STREAM_RETRY_MS } from "../gateway/event-stream.js";
 import { CSV_COLUMNS } from "../gateway/export-format.js";
 import type { RestRoute, StreamRoute } from "../gateway/http-rules.js";
 import { aliasPath, restRoutes, streamRoutes } from "../gateway/http-rules.js";
@@ -152,6 +154,76 @@ function streamOperation(ctx: SchemaContext, route: StreamRoute): JsonSchema {
   };
 }
 
+/** The SSE route's path in OpenAPI spelling: `{monitor_id}` for fastify's `:monitor_id`. */
+export const EVENT_STREAM_OPENAPI_PATH = EVENT_STREAM_PATH.replace(/:([a-z_]+)/g, "{$1}");
+
+/**
+ * WatchMonitor's REST form (gateway/event-stream.ts), which has no google.api.http rule because
+ * it is a GET answered as Server-Sent Events: a path parameter, the resume point as a header or
+ * a query parameter, and a 200 whose `data:` lines are MonitorEvent objects.
+ */
+function eventStreamOperation(ctx: SchemaContext): JsonSchema {
+  const method = MonitorService.method.watchMonitor;
+  const rpc = `${method.parent.typeName}/${method.name}`;
+  const event = componentFor(ctx, MonitorEventSchema, "response");
+  const format = [
+    "Server-Sent Events, one message per event, oldest first, then live ones as they are matched:",
+    "",
+    "```",
+    `retry: ${EVENT_STREAM_RETRY_MS}`,
+    ": open",
+    "",
+    "id: evt_000000001a",
+    'data: {"id":"evt_000000001a","monitor_id":"mon_...","create_time":"...","post":{...},"reason":{...}}',
+    "",
+    ": keep-alive",
+    "```",
+    "",
+    `Each \`data:\` line is one [MonitorEvent](#/components/schemas/${event}) as JSON (every field present); its \`id:\` is the event id. A comment line (\`: keep-alive\`) comes after 15 s without an event. If the server ends the stream it sends \`event: error\` first; reconnect with Last-Event-ID.`,
+  ].join("\n");
+  const responses: JsonSchema = {
+    "200": {
+      description: `The stream is open.\n\n${format}`,
+      headers: responseHeaders({ metered: true, success: true }),
+      content: { "text/event-stream": { schema: { type: "string", description: format } } },
+    },
+  };
+  for (const status of operationErrorStatuses())
+    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  return {
+    tags: [method.parent.name],
+    operationId: method.localName,
+    summary: "Watch monitor events",
+    description: `${ctx.comments(`${method.parent.typeName}.${method.name}`) ?? method.name}\n\ngRPC: \`${rpc}\` (server streaming). Counts toward the quota as one call per stream. Errors found before the stream opens (no key, unknown monitor, a bad resume id) answer in the JSON error envelope with their status; after that the response is the event stream.`,
+    parameters: [
+      {
+        name: "monitor_id",
+        in: "path",
+        required: true,
+        description: "Identifier of a monitor of the caller's account.",
+        schema: { type: "string" },
+      },
+      {
+        name: "since",
+        in: "query",
+        required: false,
+        description:
+          "Resume after this event id (`evt_` and 10 base-36 digits): every later event is sent first, then live ones. Absent: new events only. Last-Event-ID wins when both are given.",
+        schema: { type: "string" },
+      },
+      {
+        name: "Last-Event-ID",
+        in: "header",
+        required: false,
+        description:
+          "The `id:` of the last event received, as EventSource sends it when it reconnects; the stream resumes after it.",
+        schema: { type: "string" },
+      },
+    ],
+    responses,
+  };
+}
+
 function sortedByKey<T>(record: Map<string, T>): Record<string, T> {
   return Object.fromEntries([...record.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
@@ -165,6 +237,8 @@ export function buildOpenApi(input: DocumentInput): JsonSchema {
     item[route.httpMethod.toLowerCase()] = operation(ctx, route);
   }
   for (const route of streamRoutes(input.services)) (paths[route.path] ??= {}).post = streamOperation(ctx, route);
+  if (input.services.some((s) => s.typeName === MonitorService.typeName))
+    (paths[EVENT_STREAM_OPENAPI_PATH] ??= {}).get = eventStreamOperation(ctx);
   assertRulesUsed(ctx);
   const schemas = new Map(ctx.components);
   if (schemas.has("ErrorBody"))

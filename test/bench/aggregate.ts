@@ -32,6 +32,8 @@ export interface AggregateRow {
 export interface AggregateBenchResult {
   backend: string;
   posts: number;
+  /** Set when the index is a replicated store (run.ts --replica). */
+  replica?: boolean;
   window: { from: string; to: string };
   minSimilarity: number;
   rows: AggregateRow[];
@@ -40,7 +42,7 @@ export interface AggregateBenchResult {
 /** Runs the part against `target`. */
 export async function benchAggregate(
   target: BackendTarget,
-  opts: { rounds: number; queries: number },
+  opts: { rounds: number; queries: number; replica?: boolean },
   log: (line: string) => void,
 ): Promise<AggregateBenchResult> {
   const index = await indexFor(target);
@@ -92,6 +94,7 @@ export async function benchAggregate(
     return {
       backend: target.backend,
       posts,
+      ...(opts.replica ? { replica: true } : {}),
       window: { from: new Date(from).toISOString().slice(0, 10), to: new Date(to).toISOString().slice(0, 10) },
       minSimilarity,
       rows,
@@ -113,7 +116,7 @@ export const AGGREGATE_TEXT = [
 export function aggregateSection(s: StoredSection<AggregateBenchResult>): string {
   const d = s.data;
   return [
-    `### ${d.backend}, ${d.posts.toLocaleString("en-US")} posts`,
+    `### ${d.backend}, ${d.posts.toLocaleString("en-US")} posts${d.replica ? " (replicated)" : ""}`,
     "",
     `${measuredWhen(s.machine, s.durationS)}; window ${d.window.from}..${d.window.to}; threshold ${d.minSimilarity}.`,
     "",

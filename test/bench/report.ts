@@ -13,6 +13,10 @@ import type { AggregateBenchResult } from "./aggregate.js";
 import { AGGREGATE_TEXT, aggregateSection } from "./aggregate.js";
 import type { CapacityResult } from "./capacity.js";
 import type { CopyResult } from "./copy-index.js";
+import type { ExportResult } from "./export.js";
+import { EXPORT_TEXT, exportSection } from "./export.js";
+import type { FilteredResult } from "./filtered.js";
+import { FILTERED_TEXT, filteredSection } from "./filtered.js";
 import type { FloorResult } from "./floor.js";
 import type { FullIngest, RatioResult } from "./ingest.js";
 import type { InsightsResult } from "./insights.js";
@@ -303,7 +307,7 @@ export function renderReport(tag = "full"): string {
     "Written by `npm run bench` (test/bench/run.ts) from the sections it has measured; nothing here is typed by hand.",
     "The measured sections are kept in docs/benchmarks.json; those measured before it was kept in the repository (2026-11-27)",
     "are carried over from the previous report as they stood (report-carry-over.ts): their lines name no processor.",
-    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate,sync --backend lancedb|weaviate|all [--posts N] [--rounds R]`; `--only report` rewrites this file from the stored sections.",
+    "Re-run parts with `npm run bench -- --only ratio,reingest,ingest,copy,search,profile,protocol,floor,capacity,limits,scaling,insights,aggregate,filtered,export,sync --backend lancedb|weaviate|all [--posts N] [--rounds R] [--replica N]`; `--only report` rewrites this file from the stored sections.",
     "Each figure is a median over several runs in one session. **The machine is shared** (other engineers' tests and",
     "training ran alongside); every section states the load average when it started. Latencies and throughputs under",
     "a load several times the core count are far worse than on an idle machine; ratios measured with interleaved rounds",
@@ -417,6 +421,20 @@ export function renderReport(tag = "full"): string {
     ...(of("aggregate:").length === 0
       ? ["Not measured yet for this data size (`npm run bench -- --only aggregate --backend lancedb`).", ""]
       : of<AggregateBenchResult>("aggregate:").flatMap(([, s]) => [aggregateSection(s), ""])),
+    "## Filtered search against unfiltered",
+    "",
+    ...FILTERED_TEXT,
+    "",
+    ...(of("filtered:").length === 0
+      ? ["Not measured yet for this data size (`npm run bench -- --only filtered`).", ""]
+      : of<FilteredResult>("filtered:").flatMap(([, s]) => [filteredSection(s), ""])),
+    "## ExportPosts: throughput and memory",
+    "",
+    ...EXPORT_TEXT,
+    "",
+    ...(of("export:").length === 0
+      ? ["Not measured yet for this data size (`npm run bench -- --only export`).", ""]
+      : of<ExportResult>("export:").flatMap(([, s]) => [exportSection(s), ""])),
     "## Scaling",
     "",
     ...renderScaling(of<ScalingRow>("scaling:")),

@@ -3,7 +3,7 @@
  * writes docs/BENCHMARKS.md from every section measured so far (kept in BENCH_DIR/results.json,
  * each with the date and load at its start), so parts can be re-run alone:
  *
- *   npm run bench -- --only ratio,reingest,ingest,copy,search,limits,aggregate --backend lancedb|weaviate|all --posts N
+ *   npm run bench -- --only ratio,reingest,ingest,copy,search,limits,aggregate,filtered,export --backend lancedb|weaviate|all --posts N
  *
  * ratio: embedder raw vs pipeline throughput on slices (--ratio-posts 1000,4000); reingest: a
  * slice ingested, then the same files again (3 rounds at most); ingest: the whole corpora into the kept
@@ -15,7 +15,13 @@
  * operation; limits: limiter overhead, memory and Redis stores;
  * scaling: 10k/100k/1M posts replicated from the real corpora, per backend (see scaling.ts);
  * sync: live-source sync from the local HN API against plain ingest of the same posts, and the lag
- * from a post's publication to its being searchable (--sync-interval S, --sync-lag-seconds T; sync.ts).
+ * from a post's publication to its being searchable (--sync-interval S, --sync-lag-seconds T; sync.ts);
+ * aggregate: AggregatePosts' one-year weekly histogram (aggregate.ts); filtered: search with a
+ * selective and a broad filter against none (filtered.ts); export: ExportPosts' throughput and the
+ * service's memory over a whole export (export.ts).
+ *
+ * --replica N runs the index parts over the replicated store of N posts that the scaling part kept
+ * (SCALING_KEEP=1) instead of the real corpora's index, and stores them under their own keys.
  *
  * --posts N caps posts per corpus (smoke runs; kept apart from the full-corpus indexes).
  * --ingest-until HH:MM (UTC) ends the full ingest then (as SIGINT/SIGTERM do), keeping what was done.
@@ -50,6 +56,8 @@ const PARTS = [
   "scaling",
   "insights",
   "aggregate",
+  "filtered",
+  "export",
   "sync",
   "report",
 ] as const;
@@ -83,6 +91,7 @@ function options() {
       "drop-missing": { type: "boolean", default: false },
       "sync-interval": { type: "string" },
       "sync-lag-seconds": { type: "string" },
+      replica: { type: "string" },
     },
   });
   const only = (values.only ?? PARTS.join(","))
@@ -116,6 +125,7 @@ function options() {
     // The issue's setting is a 30 s poll interval over a few minutes; brief runs may shorten both.
     syncInterval: int("sync-interval", values["sync-interval"], 30)!,
     syncLagSeconds: int("sync-lag-seconds", values["sync-lag-seconds"], 150)!,
+    replica: int("replica", values.replica, undefined),
   };
 }
 
@@ -139,9 +149,16 @@ async function main(): Promise<void> {
     const needsIndex = opts.parts.some(
       (p) => p !== "limits" && p !== "scaling" && p !== "insights" && p !== "sync" && p !== "report",
     );
-    if (needsIndex && opts.backends.includes("weaviate")) weaviate = await startBenchWeaviate();
+    // --replica N: the store of N replicated posts kept by the scaling part (SCALING_KEEP=1), its
+    // sections stored apart from the real corpora's ("<part>:<backend>:r<N>:<tag>").
+    const replica = opts.replica;
+    const { keptWeaviateName, keptReplicaTarget } = await import("./scaling.js");
+    if (needsIndex && opts.backends.includes("weaviate"))
+      weaviate = await startBenchWeaviate(replica === undefined ? undefined : keptWeaviateName(replica));
     for (const backend of needsIndex ? opts.backends : []) {
-      const target = targetFor(backend, tag, weaviate);
+      const target =
+        replica === undefined ? targetFor(backend, tag, weaviate) : keptReplicaTarget(backend, replica, weaviate);
+      const at = replica === undefined ? `${backend}:${tag}` : `${backend}:r${replica}:${tag}`;
       if (opts.parts.includes("ratio")) {
         for (const size of opts.ratioPosts) {
           const m = machineInfo();
@@ -234,10 +251,28 @@ async function main(): Promise<void> {
         const t0 = Date.now();
         const res = await benchAggregate(
           target,
-          { rounds: Math.min(opts.rounds, 3), queries: Math.min(opts.queries, 20) },
+          { rounds: Math.min(opts.rounds, 3), queries: Math.min(opts.queries, 20), replica: replica !== undefined },
           log,
         );
-        saveResult(`aggregate:${backend}:${tag}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+        saveResult(`aggregate:${at}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("filtered")) {
+        const { benchFiltered } = await import("./filtered.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchFiltered(
+          target,
+          { rounds: Math.min(opts.rounds, 3), queries: Math.min(opts.queries, 40), replica: replica !== undefined },
+          log,
+        );
+        saveResult(`filtered:${at}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
+      }
+      if (opts.parts.includes("export")) {
+        const { benchExport } = await import("./export.js");
+        const m = machineInfo();
+        const t0 = Date.now();
+        const res = await benchExport(target, { replica: replica !== undefined }, log);
+        saveResult(`export:${at}`, { machine: m, durationS: (Date.now() - t0) / 1000, data: res });
       }
       if (opts.parts.includes("capacity")) {
         const { benchCapacity } = await import("./capacity.js");

@@ -639,6 +639,33 @@ export function keptWeaviateName(size: number): string {
   return `scaling-weaviate-${size}`;
 }
 
+/**
+ * The kept replicated store of `size` posts as a benchmark target (run.ts --replica): LanceDB's
+ * kept directory, or the collection in the kept Weaviate server `weaviate` (started from
+ * {@link keptWeaviateName}) with its client directory.
+ */
+export function keptReplicaTarget(backend: Backend, size: number, weaviate?: BenchWeaviate): BackendTarget {
+  if (backend === "lancedb") {
+    const dataDir = keptLanceDir(size);
+    if (!existsSync(dataDir)) throw new Error(`no kept store ${dataDir}: run the scaling part with SCALING_KEEP=1`);
+    return { backend, dataDir, env: { THREADSIGHT_DATA_DIR: dataDir } };
+  }
+  if (weaviate === undefined) throw new Error("weaviate target needs a running Weaviate");
+  const dataDir = path.join(BENCH_DIR, `${keptWeaviateName(size)}-client`);
+  if (!existsSync(dataDir)) throw new Error(`no kept store ${dataDir}: run the scaling part with SCALING_KEEP=1`);
+  return {
+    backend,
+    dataDir,
+    collection: SCALING_COLLECTION,
+    env: {
+      THREADSIGHT_DATA_DIR: dataDir,
+      WEAVIATE_URL: weaviate.httpUrl,
+      WEAVIATE_GRPC_URL: weaviate.grpcUrl,
+      WEAVIATE_COLLECTION: SCALING_COLLECTION,
+    },
+  };
+}
+
 /** Free bytes on the file system holding BENCH_DIR. */
 function freeBytes(): number {
   const s = statfsSync(BENCH_DIR);

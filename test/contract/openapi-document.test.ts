@@ -81,7 +81,20 @@ describe("the generated OpenAPI document", () => {
     const routes = restRoutes(API_SERVICES);
     const streams = streamRoutes(API_SERVICES);
     const ops = Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json)) as Json[];
-    assert.equal(ops.length, routes.length + streams.length);
+    // The annotated routes, the streamed exports, and WatchMonitor's Server-Sent Events route.
+    assert.equal(ops.length, routes.length + streams.length + 1);
+    const sse = doc.paths["/api/v1/monitors/{monitor_id}/events"]?.get as Json | undefined;
+    assert.ok(sse !== undefined, "GET /api/v1/monitors/{monitor_id}/events missing");
+    assert.deepEqual(Object.keys(sse.responses["200"].content), ["text/event-stream"]);
+    assert.match(sse.responses["200"].description, /id: evt_000000001a\ndata: \{/);
+    assert.match(sse.responses["200"].description, /\(#\/components\/schemas\/MonitorEvent\)/);
+    assert.ok(doc.components.schemas.MonitorEvent !== undefined);
+    assert.deepEqual(
+      sse.parameters.map((p: Json) => `${p.in}:${p.name}:${p.required}`),
+      ["path:monitor_id:true", "query:since:false", "header:Last-Event-ID:false"],
+    );
+    for (const status of ["400", "401", "404", "429", "500", "503"])
+      assert.ok(sse.responses[status] !== undefined, `the event stream lacks ${status}`);
     for (const stream of streams) {
       const op = doc.paths[stream.path]?.post as Json | undefined;
       assert.ok(op !== undefined, `POST ${stream.path} missing`);

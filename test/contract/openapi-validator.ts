@@ -82,6 +82,44 @@ export class OpenApiResponses {
     return res === undefined ? undefined : resolve(this.#doc, res);
   }
 
+  /**
+   * Every way a 200 Server-Sent Events response breaks the document: its content type and
+   * headers against the documented 200, and each `data:` object against the component schema
+   * the 200's description names (`[Name](#/components/schemas/Name)`).
+   */
+  checkEventStream(path: string, method: string, headers: Headers, data: readonly unknown[]): string[] {
+    const documented = this.response(path, method, 200);
+    if (documented === undefined) return [`${method} ${path}: status 200 is not documented`];
+    const problems: string[] = [];
+    const type = headers.get("content-type") ?? "";
+    if (documented.content?.["text/event-stream"] === undefined) problems.push("200: no text/event-stream documented");
+    else if (!/^text\/event-stream(;|$)/.test(type)) problems.push(`content-type is "${type}", not text/event-stream`);
+    const name = /\(#\/components\/schemas\/([A-Za-z0-9]+)\)/.exec(String(documented.description))?.[1];
+    if (name === undefined) problems.push("200: the description names no schema for the data lines");
+    else {
+      const validate = this.#validator({ $ref: `#/components/schemas/${name}` });
+      data.forEach((d, i) => {
+        if (!validate(d)) problems.push(`data[${i}]: ${this.#ajv.errorsText(validate.errors, { dataVar: "data" })}`);
+      });
+    }
+    return [...problems, ...this.#headerProblems(documented, headers)];
+  }
+
+  #headerProblems(documented: Json, headers: Headers): string[] {
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries((documented.headers ?? {}) as Json)) {
+      const h = resolve(this.#doc, header as Json);
+      const value = headers.get(name);
+      if (value === null) {
+        if (h.required === true) problems.push(`required header ${name} is missing`);
+        continue;
+      }
+      const validate = this.#validator(h.schema as Json);
+      if (!validate(value)) problems.push(`header ${name}="${value}": ${this.#ajv.errorsText(validate.errors)}`);
+    }
+    return problems;
+  }
+
   /** Every way the response breaks the document; empty when it conforms. */
   check(path: string, method: string, res: { status: number; headers: Headers; body: unknown }): string[] {
     const documented = this.response(path, method, res.status);
@@ -95,16 +133,6 @@ export class OpenApiResponses {
       const validate = this.#validator(media.schema as Json);
       if (!validate(res.body)) problems.push(`body: ${this.#ajv.errorsText(validate.errors, { dataVar: "body" })}`);
     }
-    for (const [name, header] of Object.entries((documented.headers ?? {}) as Json)) {
-      const h = resolve(this.#doc, header as Json);
-      const value = res.headers.get(name);
-      if (value === null) {
-        if (h.required === true) problems.push(`required header ${name} is missing`);
-        continue;
-      }
-      const validate = this.#validator(h.schema as Json);
-      if (!validate(value)) problems.push(`header ${name}="${value}": ${this.#ajv.errorsText(validate.errors)}`);
-    }
-    return problems;
+    return [...problems, ...this.#headerProblems(documented, res.headers)];
   }
 }

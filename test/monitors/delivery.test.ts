@@ -245,4 +245,49 @@ for (const backend of await monitorBackends())
       assert.match(named!.error, /localhost resolves to .*, a private or loopback address/);
       await ok.close();
     });
+
+    test("a deferral restarts the retry window, and RedeliverEvent resets it", async () => {
+      const down = await receiver((_n, res) => res.writeHead(500).end());
+      try {
+        const { monitor: m } = await monitorFor(down.url, "window");
+        const t0 = Date.now() + 3600_000;
+        const [event] = await store.append(
+          [{ monitorId: m.id, postId: "reddit:w1", payload: JSON.stringify({ id: "w1" }), channels: 1 }],
+          t0,
+        );
+        const head = async (at: number) => (await store.due(at, 1000)).find((d) => d.event.monitorId === m.id);
+        assert.equal((await head(t0))!.windowStart, t0, "a new delivery counts from the event's creation");
+
+        await store.defer(event!.id, 0, t0 + 60_000);
+        assert.equal(await head(t0 + 59_999), undefined, "held until the deferral's time");
+        assert.equal((await head(t0 + 60_000))!.windowStart, t0 + 60_000);
+        assert.deepEqual(await store.attempts(m.id, "", undefined, 10), [], "a deferral without a note is no attempt");
+
+        // A 10 s window counted from the deferral, not from the event: the failure is retried.
+        let now = t0 + 60_000;
+        const runner = opened.runner({
+          allowPrivate: true,
+          clock: () => now,
+          random: () => 0,
+          retry: { baseDelayMs: 1_000, maxDelayMs: 1_000, retryWindowMs: 10_000 },
+        });
+        await runner.tick();
+        const [failed] = await store.attempts(m.id, "", undefined, 10);
+        assert.equal(failed!.status, "failed", "inside the window that the deferral restarted");
+        assert.equal((await store.byId(m.id))!.paused, false);
+
+        // Past the window: dead-lettered, paused; a redelivery starts a fresh window.
+        now = t0 + 75_000;
+        await runner.tick();
+        assert.equal((await store.attempts(m.id, "dead_lettered", undefined, 10)).length, 1);
+        assert.equal((await store.byId(m.id))!.paused, true);
+        await runner.stop();
+        assert.equal(await store.redeliver(m.id, event!.id, t0 + 90_000), true);
+        const m2 = (await store.byId(m.id))!;
+        await store.update({ ...m2, paused: false, pausedReason: "" });
+        assert.equal((await head(t0 + 90_000))!.windowStart, t0 + 90_000);
+      } finally {
+        await down.close();
+      }
+    });
   });

@@ -9,6 +9,7 @@ import type { IndexedPost } from "../../src/model/post.js";
 import { keywordSubject } from "../../src/monitors/keyword-match.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { coverageWords, MonitorMatcher, monitorRelevance } from "../../src/monitors/monitor-matcher.js";
+import { monitorQueryText } from "../../src/monitors/monitor-query.js";
 import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 
 function unit(...xs: number[]): Float32Array {
@@ -89,5 +90,19 @@ describe("monitor matcher, vector side", () => {
     assert.ok(Math.abs(matches.find((m) => m.post.id === "near")!.relevance - expected) < 1e-6);
     // Words of three letters or more count; "a" and "to" would not.
     assert.deepEqual(coverageWords("a crm for dentists to use"), ["crm", "for", "dentists", "use"]);
+  });
+
+  test("search and leads monitors match the subject their query path retrieves, not its frame", () => {
+    assert.equal(monitorQueryText({ kind: "search", query: "What are people saying about Notion?" }), "Notion");
+    assert.equal(monitorQueryText({ kind: "leads", query: "looking for a CRM for dentists" }), "CRM for dentists");
+    assert.equal(monitorQueryText({ kind: "leads", query: "alternative to mailchimp" }), "mailchimp");
+    assert.equal(monitorQueryText({ kind: "keywords", query: "looking for" }), "looking for");
+    // Coverage counts the subject's words: "crm" and "dentists" of "CRM for dentists" are in the
+    // post, "for" is not (2 of 3). With the frame it would be 2 of 4 ("looking" and "for" missing).
+    const framed = monitor("framed", { kind: "leads", query: "looking for a CRM for dentists", minRelevance: 0 });
+    const m = new MonitorMatcher([framed], new Map([["framed", q]]), 4, alphas);
+    const lead = post("lead", unit(0, 1, 0, 0), { leadType: "buying_intent", leadScore: 90 });
+    const [hit] = m.match([lead]);
+    assert.ok(Math.abs(hit!.relevance - 0.5 * (2 / 3)) < 1e-6, `relevance ${hit!.relevance}`);
   });
 });

@@ -167,8 +167,29 @@ for (const backend of await monitorBackends())
       const digest = await call("createMonitor", {
         monitor: { ...KEYWORDS, channels: [{ type: "email", email: "a@example.com", emailMode: "digest" }] },
       });
-      assert.equal(digest.error?.code, grpc.status.UNIMPLEMENTED);
-      assert.match(digest.error!.details, /channels\[0\]\.email_mode "digest" is not available yet/);
+      assert.equal(digest.error, undefined, digest.error?.details);
+      const digestChannel = (digest.response as any).monitor.channels[0];
+      assert.equal(digestChannel.emailMode, "digest");
+      assert.equal(digestChannel.digestInterval, "hourly", "the default interval");
+      const daily = await call("createMonitor", {
+        monitor: {
+          ...KEYWORDS,
+          paused: true,
+          channels: [{ type: "email", email: "a@example.com", emailMode: "digest", digestInterval: "daily" }],
+        },
+      });
+      assert.equal((daily.response as any).monitor.channels[0].digestInterval, "daily");
+      const weekly = await call("createMonitor", {
+        monitor: {
+          ...KEYWORDS,
+          channels: [{ type: "email", email: "a@example.com", emailMode: "digest", digestInterval: "weekly" }],
+        },
+      });
+      assert.equal(weekly.error?.code, grpc.status.INVALID_ARGUMENT);
+      assert.match(
+        weekly.error!.details,
+        /^monitor\.channels\[0\]\.digest_interval must be one of hourly, daily, got "weekly"$/,
+      );
       const email = await call("createMonitor", {
         monitor: { ...KEYWORDS, paused: true, channels: [{ type: "email", email: "a@example.com" }] },
       });
@@ -185,6 +206,14 @@ for (const backend of await monitorBackends())
       const over = await call("createMonitor", { monitor: KEYWORDS }, free);
       assert.equal(over.error?.code, grpc.status.PERMISSION_DENIED);
       assert.match(over.error!.details, /the Free plan allows 1 active monitors and this account has 1/);
+    });
+
+    test("a plan whose max_active_monitors is null (Enterprise) has no active-monitor limit", async () => {
+      const enterprise = await svc.createKey("enterprise");
+      for (let i = 0; i < 30; i++) {
+        const made = await call("createMonitor", { monitor: { ...KEYWORDS, name: `e${i}` } }, enterprise);
+        assert.equal(made.error, undefined, made.error?.details);
+      }
     });
 
     test("REST: every route, the envelope and the error shape", async () => {

@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { openAccountsStore } from "../../src/accounts/open-store.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
@@ -171,6 +172,15 @@ describe("two server instances on one PostgreSQL deliver monitor events", { skip
     rx = await receiver();
     store = (await openMonitors({ dataDir: os.tmpdir(), databaseUrl: pg.url!, delivers: false })).store;
     const core = new MonitorsCore(store);
+    // The account is real and on an unlimited plan, so the servers' daily delivery limit holds nothing back.
+    const accounts = await openAccountsStore({ dataDir: os.tmpdir(), databaseUrl: pg.url! });
+    await accounts.createAccount({
+      id: "acct_instances",
+      name: "instances",
+      plan: "enterprise",
+      createdAt: new Date(),
+    });
+    await accounts.close();
     const owner = { accountId: "acct_instances", maxActiveMonitors: null, planName: "Test" };
     for (let i = 0; i < LANES; i++) {
       const { monitor } = await core.create(owner, {

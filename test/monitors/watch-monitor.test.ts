@@ -9,7 +9,10 @@ import { after, before, describe, test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import { MonitorService, WatchMonitorRequestSchema } from "../../gen/threadsight/v1/monitors_pb.js";
+import type { IndexedPost } from "../../src/model/post.js";
+import { eventPayload } from "../../src/monitors/monitor-event.js";
 import type { StoredEvent } from "../../src/monitors/monitor-store.js";
+import { loadOpenApiDocument, OpenApiResponses } from "../contract/openapi-validator.js";
 import { callUnaryWithMetadata, createGrpcJsClient } from "../grpc/grpc-js-client.js";
 import { monitorBackends } from "../harness/monitor-backends.js";
 import type { RunningService } from "../harness/service.js";
@@ -235,6 +238,70 @@ for (const backend of await monitorBackends())
         "no gap",
       );
       assert.equal(all.at(-1), more[0]!.id);
+    });
+
+    test("SSE: the stream and its errors are what the OpenAPI document says", async () => {
+      const checker = new OpenApiResponses(loadOpenApiDocument());
+      const route = "/api/v1/monitors/{monitor_id}/events";
+      // Events as the percolator renders them from a stored post (eventPayload), every field set.
+      const monitor = (await svc.service.monitors.byId(monitorId))!;
+      const since = written.at(-1)!.id;
+      const full = await svc.service.monitors.append(
+        [1, 2].map((n) => {
+          const id = `reddit:full${n}`;
+          const post: IndexedPost = {
+            id,
+            source: "reddit",
+            nativeId: `full${n}`,
+            title: `Notion alternative ${n}?`,
+            content: "We outgrew notion.",
+            subforum: "SaaS",
+            author: "jane",
+            upvotes: 3,
+            comments: 1,
+            created: Date.UTC(2026, 0, n),
+            url: `https://example.com/full${n}`,
+            sentiment: "negative",
+            sentimentScore: -0.4,
+            leadType: "solution_request",
+            leadScore: 70,
+            painPoint: "",
+            opportunity: "",
+            industry: "",
+            targetProduct: "",
+            topicId: "",
+            vector: new Float32Array(4),
+          };
+          return {
+            monitorId,
+            postId: id,
+            payload: eventPayload({ monitor, post, relevance: 1, matchedTerms: ["notion"] }, "ingest"),
+            channels: 0,
+          };
+        }),
+        Date.now(),
+      );
+      written.push(...full);
+      const a = await sse({}, `?since=${since}`);
+      try {
+        await a.until(() => a.ids.length === 2, "two stored events");
+        assert.deepEqual(checker.checkEventStream(route, "GET", a.res.headers, a.data), []);
+        // The check can fail: an event missing a required field is reported.
+        const broken = { ...a.data[0] };
+        delete broken.post;
+        assert.notDeepEqual(checker.checkEventStream(route, "GET", a.res.headers, [broken]), []);
+      } finally {
+        await a.close();
+      }
+      for (const [headers, query, status] of [
+        [{}, "", 401],
+        [{ authorization: `Bearer ${otherKey}` }, "", 404],
+        [{ authorization: `Bearer ${key}` }, "?since=evt_x", 400],
+      ] as const) {
+        const res = await fetch(`${svc.url}/api/v1/monitors/${monitorId}/events${query}`, { headers });
+        assert.equal(res.status, status);
+        assert.deepEqual(checker.check(route, "GET", { status, headers: res.headers, body: await res.json() }), []);
+      }
     });
 
     test("SSE: errors before the stream opens answer in the envelope", async () => {

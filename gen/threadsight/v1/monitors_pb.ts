@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file threadsight/v1/monitors.proto.
  */
 export const file_threadsight_v1_monitors: GenFile = /*@__PURE__*/
-  fileDesc("Ch10aHJlYWRzaWdodC92MS9tb25pdG9ycy5wcm90bxIOdGhyZWFkc2lnaHQudjEi+QMKB01vbml0b3ISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARIqCgZmaWx0ZXIYFSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEjAKCGNoYW5uZWxzGA8gAygLMh4udGhyZWFkc2lnaHQudjEuTW9uaXRvckNoYW5uZWwSDgoGcGF1c2VkGBAgASgIEhUKDXBhdXNlZF9yZWFzb24YESABKAkSLwoLY3JlYXRlX3RpbWUYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWNyZXRfaGludBgUIAEoCUIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlSgQIBxAPUgpsZWFkX3R5cGVzUgdzb3VyY2VzUglzdWJmb3J1bXNSEWV4Y2x1ZGVfc3ViZm9ydW1zUgdhdXRob3JzUgttaW5fdXB2b3Rlc1IMbWluX2NvbW1lbnRzUgpzZW50aW1lbnRzIugCCg9Nb25pdG9yU2V0dGluZ3MSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARIqCgZmaWx0ZXIYFSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEjEKCGNoYW5uZWxzGA8gAygLMh8udGhyZWFkc2lnaHQudjEuQ2hhbm5lbFNldHRpbmdzEg4KBnBhdXNlZBgQIAEoCEIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlSgQIBxAPUgpsZWFkX3R5cGVzUgdzb3VyY2VzUglzdWJmb3J1bXNSEWV4Y2x1ZGVfc3ViZm9ydW1zUgdhdXRob3JzUgttaW5fdXB2b3Rlc1IMbWluX2NvbW1lbnRzUgpzZW50aW1lbnRzIk8KD0NoYW5uZWxTZXR0aW5ncxIMCgR0eXBlGAEgASgJEgsKA3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRISCgplbWFpbF9tb2RlGAQgASgJIk4KDk1vbml0b3JDaGFubmVsEgwKBHR5cGUYASABKAkSCwoDdXJsGAIgASgJEg0KBWVtYWlsGAMgASgJEhIKCmVtYWlsX21vZGUYBCABKAkiSAoUQ3JlYXRlTW9uaXRvclJlcXVlc3QSMAoHbW9uaXRvchgBIAEoCzIfLnRocmVhZHNpZ2h0LnYxLk1vbml0b3JTZXR0aW5ncyJZChVDcmVhdGVNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3ISFgoOc2lnbmluZ19zZWNyZXQYAiABKAkiJwoRR2V0TW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCSI+ChJHZXRNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3IiTwoTTGlzdE1vbml0b3JzUmVxdWVzdBIWCglwYWdlX3NpemUYASABKAVIAIgBARISCgpwYWdlX3Rva2VuGAIgASgJQgwKCl9wYWdlX3NpemUiWgoUTGlzdE1vbml0b3JzUmVzcG9uc2USKQoIbW9uaXRvcnMYASADKAsyFy50aHJlYWRzaWdodC52MS5Nb25pdG9yEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKNAQoUVXBkYXRlTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIwCgdtb25pdG9yGAIgASgLMh8udGhyZWFkc2lnaHQudjEuTW9uaXRvclNldHRpbmdzEi8KC3VwZGF0ZV9tYXNrGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJBChVVcGRhdGVNb25pdG9yUmVzcG9uc2USKAoHbW9uaXRvchgBIAEoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3IiKgoURGVsZXRlTW9uaXRvclJlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCSIrChVEZWxldGVNb25pdG9yUmVzcG9uc2USEgoKbW9uaXRvcl9pZBgBIAEoCSIwChpSb3RhdGVNb25pdG9yU2VjcmV0UmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJIm8KG1JvdGF0ZU1vbml0b3JTZWNyZXRSZXNwb25zZRIWCg5zaWduaW5nX3NlY3JldBgBIAEoCRI4ChRwcmV2aW91c192YWxpZF91bnRpbBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilAEKElRlc3RNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEjAKB21vbml0b3IYAiABKAsyHy50aHJlYWRzaWdodC52MS5Nb25pdG9yU2V0dGluZ3MSEQoEZGF5cxgDIAEoBUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCBwoFX2RheXNCCAoGX2xpbWl0ImUKE1Rlc3RNb25pdG9yUmVzcG9uc2USLAoGZXZlbnRzGAEgAygLMhwudGhyZWFkc2lnaHQudjEuTW9uaXRvckV2ZW50Eg8KB3NjYW5uZWQYAiABKAUSDwoHbWF0Y2hlZBgDIAEoBSJ1ChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSEgoKbW9uaXRvcl9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSFgoJcGFnZV9zaXplGAMgASgFSACIAQESEgoKcGFnZV90b2tlbhgEIAEoCUIMCgpfcGFnZV9zaXplIl8KFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USLAoKZGVsaXZlcmllcxgBIAMoCzIYLnRocmVhZHNpZ2h0LnYxLkRlbGl2ZXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSLOAQoIRGVsaXZlcnkSEAoIZXZlbnRfaWQYASABKAkSEgoKbW9uaXRvcl9pZBgCIAEoCRIPCgdjaGFubmVsGAMgASgJEg8KB2F0dGVtcHQYBCABKAUSDgoGc3RhdHVzGAUgASgJEhUKDXJlc3BvbnNlX2NvZGUYBiABKAUSEgoKbGF0ZW5jeV9tcxgHIAEoBRIwCgxhdHRlbXB0X3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWVycm9yGAkgASgJIj0KFVJlZGVsaXZlckV2ZW50UmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJIioKFlJlZGVsaXZlckV2ZW50UmVzcG9uc2USEAoIZXZlbnRfaWQYASABKAkiQQoTV2F0Y2hNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJIkMKFFdhdGNoTW9uaXRvclJlc3BvbnNlEisKBWV2ZW50GAEgASgLMhwudGhyZWFkc2lnaHQudjEuTW9uaXRvckV2ZW50ItABCgxNb25pdG9yRXZlbnQSCgoCaWQYASABKAkSEgoKbW9uaXRvcl9pZBgCIAEoCRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGb3JpZ2luGAQgASgJEjIKBHBvc3QYBSABKAsyJC50aHJlYWRzaWdodC52MS5TZW1hbnRpY1NlYXJjaFJlc3VsdBIrCgZyZWFzb24YBiABKAsyGy50aHJlYWRzaWdodC52MS5NYXRjaFJlYXNvbiKMAQoLTWF0Y2hSZWFzb24SDAoEa2luZBgBIAEoCRIRCglyZWxldmFuY2UYAiABKAESEgoKbGVhZF9zY29yZRgDIAEoBRIRCglsZWFkX3R5cGUYBCABKAkSFQoNbWF0Y2hlZF90ZXJtcxgFIAMoCRIOCgZhdXRob3IYBiABKAkSDgoGc291cmNlGAcgASgJMooKCg5Nb25pdG9yU2VydmljZRJ5Cg1DcmVhdGVNb25pdG9yEiQudGhyZWFkc2lnaHQudjEuQ3JlYXRlTW9uaXRvclJlcXVlc3QaJS50aHJlYWRzaWdodC52MS5DcmVhdGVNb25pdG9yUmVzcG9uc2UiG4LT5JMCFToBKiIQL2FwaS92MS9tb25pdG9ycxJ0CgpHZXRNb25pdG9yEiEudGhyZWFkc2lnaHQudjEuR2V0TW9uaXRvclJlcXVlc3QaIi50aHJlYWRzaWdodC52MS5HZXRNb25pdG9yUmVzcG9uc2UiH4LT5JMCGToBKiIUL2FwaS92MS9tb25pdG9ycy9nZXQSewoMTGlzdE1vbml0b3JzEiMudGhyZWFkc2lnaHQudjEuTGlzdE1vbml0b3JzUmVxdWVzdBokLnRocmVhZHNpZ2h0LnYxLkxpc3RNb25pdG9yc1Jlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvbW9uaXRvcnMvbGlzdBKAAQoNVXBkYXRlTW9uaXRvchIkLnRocmVhZHNpZ2h0LnYxLlVwZGF0ZU1vbml0b3JSZXF1ZXN0GiUudGhyZWFkc2lnaHQudjEuVXBkYXRlTW9uaXRvclJlc3BvbnNlIiKC0+STAhw6ASoiFy9hcGkvdjEvbW9uaXRvcnMvdXBkYXRlEoABCg1EZWxldGVNb25pdG9yEiQudGhyZWFkc2lnaHQudjEuRGVsZXRlTW9uaXRvclJlcXVlc3QaJS50aHJlYWRzaWdodC52MS5EZWxldGVNb25pdG9yUmVzcG9uc2UiIoLT5JMCHDoBKiIXL2FwaS92MS9tb25pdG9ycy9kZWxldGUSmQEKE1JvdGF0ZU1vbml0b3JTZWNyZXQSKi50aHJlYWRzaWdodC52MS5Sb3RhdGVNb25pdG9yU2VjcmV0UmVxdWVzdBorLnRocmVhZHNpZ2h0LnYxLlJvdGF0ZU1vbml0b3JTZWNyZXRSZXNwb25zZSIpgtPkkwIjOgEqIh4vYXBpL3YxL21vbml0b3JzL3JvdGF0ZS1zZWNyZXQSeAoLVGVzdE1vbml0b3ISIi50aHJlYWRzaWdodC52MS5UZXN0TW9uaXRvclJlcXVlc3QaIy50aHJlYWRzaWdodC52MS5UZXN0TW9uaXRvclJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvbW9uaXRvcnMvdGVzdBKHAQoOTGlzdERlbGl2ZXJpZXMSJS50aHJlYWRzaWdodC52MS5MaXN0RGVsaXZlcmllc1JlcXVlc3QaJi50aHJlYWRzaWdodC52MS5MaXN0RGVsaXZlcmllc1Jlc3BvbnNlIiaC0+STAiA6ASoiGy9hcGkvdjEvbW9uaXRvcnMvZGVsaXZlcmllcxKGAQoOUmVkZWxpdmVyRXZlbnQSJS50aHJlYWRzaWdodC52MS5SZWRlbGl2ZXJFdmVudFJlcXVlc3QaJi50aHJlYWRzaWdodC52MS5SZWRlbGl2ZXJFdmVudFJlc3BvbnNlIiWC0+STAh86ASoiGi9hcGkvdjEvbW9uaXRvcnMvcmVkZWxpdmVyElsKDFdhdGNoTW9uaXRvchIjLnRocmVhZHNpZ2h0LnYxLldhdGNoTW9uaXRvclJlcXVlc3QaJC50aHJlYWRzaWdodC52MS5XYXRjaE1vbml0b3JSZXNwb25zZTABYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_threadsight_v1_filter, file_threadsight_v1_search]);
+  fileDesc("Ch10aHJlYWRzaWdodC92MS9tb25pdG9ycy5wcm90bxIOdGhyZWFkc2lnaHQudjEi+QMKB01vbml0b3ISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARIqCgZmaWx0ZXIYFSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEjAKCGNoYW5uZWxzGA8gAygLMh4udGhyZWFkc2lnaHQudjEuTW9uaXRvckNoYW5uZWwSDgoGcGF1c2VkGBAgASgIEhUKDXBhdXNlZF9yZWFzb24YESABKAkSLwoLY3JlYXRlX3RpbWUYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWNyZXRfaGludBgUIAEoCUIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlSgQIBxAPUgpsZWFkX3R5cGVzUgdzb3VyY2VzUglzdWJmb3J1bXNSEWV4Y2x1ZGVfc3ViZm9ydW1zUgdhdXRob3JzUgttaW5fdXB2b3Rlc1IMbWluX2NvbW1lbnRzUgpzZW50aW1lbnRzIugCCg9Nb25pdG9yU2V0dGluZ3MSDAoEbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBXF1ZXJ5GAQgASgJEhoKDW1pbl9yZWxldmFuY2UYBSABKAFIAIgBARIWCgltaW5fc2NvcmUYBiABKAVIAYgBARIqCgZmaWx0ZXIYFSABKAsyGi50aHJlYWRzaWdodC52MS5Qb3N0RmlsdGVyEjEKCGNoYW5uZWxzGA8gAygLMh8udGhyZWFkc2lnaHQudjEuQ2hhbm5lbFNldHRpbmdzEg4KBnBhdXNlZBgQIAEoCEIQCg5fbWluX3JlbGV2YW5jZUIMCgpfbWluX3Njb3JlSgQIBxAPUgpsZWFkX3R5cGVzUgdzb3VyY2VzUglzdWJmb3J1bXNSEWV4Y2x1ZGVfc3ViZm9ydW1zUgdhdXRob3JzUgttaW5fdXB2b3Rlc1IMbWluX2NvbW1lbnRzUgpzZW50aW1lbnRzImgKD0NoYW5uZWxTZXR0aW5ncxIMCgR0eXBlGAEgASgJEgsKA3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRISCgplbWFpbF9tb2RlGAQgASgJEhcKD2RpZ2VzdF9pbnRlcnZhbBgFIAEoCSJnCg5Nb25pdG9yQ2hhbm5lbBIMCgR0eXBlGAEgASgJEgsKA3VybBgCIAEoCRINCgVlbWFpbBgDIAEoCRISCgplbWFpbF9tb2RlGAQgASgJEhcKD2RpZ2VzdF9pbnRlcnZhbBgFIAEoCSJIChRDcmVhdGVNb25pdG9yUmVxdWVzdBIwCgdtb25pdG9yGAEgASgLMh8udGhyZWFkc2lnaHQudjEuTW9uaXRvclNldHRpbmdzIlkKFUNyZWF0ZU1vbml0b3JSZXNwb25zZRIoCgdtb25pdG9yGAEgASgLMhcudGhyZWFkc2lnaHQudjEuTW9uaXRvchIWCg5zaWduaW5nX3NlY3JldBgCIAEoCSInChFHZXRNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJIj4KEkdldE1vbml0b3JSZXNwb25zZRIoCgdtb25pdG9yGAEgASgLMhcudGhyZWFkc2lnaHQudjEuTW9uaXRvciJPChNMaXN0TW9uaXRvcnNSZXF1ZXN0EhYKCXBhZ2Vfc2l6ZRgBIAEoBUgAiAEBEhIKCnBhZ2VfdG9rZW4YAiABKAlCDAoKX3BhZ2Vfc2l6ZSJaChRMaXN0TW9uaXRvcnNSZXNwb25zZRIpCghtb25pdG9ycxgBIAMoCzIXLnRocmVhZHNpZ2h0LnYxLk1vbml0b3ISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIo0BChRVcGRhdGVNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEjAKB21vbml0b3IYAiABKAsyHy50aHJlYWRzaWdodC52MS5Nb25pdG9yU2V0dGluZ3MSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIkEKFVVwZGF0ZU1vbml0b3JSZXNwb25zZRIoCgdtb25pdG9yGAEgASgLMhcudGhyZWFkc2lnaHQudjEuTW9uaXRvciIqChREZWxldGVNb25pdG9yUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJIisKFURlbGV0ZU1vbml0b3JSZXNwb25zZRISCgptb25pdG9yX2lkGAEgASgJIjAKGlJvdGF0ZU1vbml0b3JTZWNyZXRSZXF1ZXN0EhIKCm1vbml0b3JfaWQYASABKAkibwobUm90YXRlTW9uaXRvclNlY3JldFJlc3BvbnNlEhYKDnNpZ25pbmdfc2VjcmV0GAEgASgJEjgKFHByZXZpb3VzX3ZhbGlkX3VudGlsGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKUAQoSVGVzdE1vbml0b3JSZXF1ZXN0EhIKCm1vbml0b3JfaWQYASABKAkSMAoHbW9uaXRvchgCIAEoCzIfLnRocmVhZHNpZ2h0LnYxLk1vbml0b3JTZXR0aW5ncxIRCgRkYXlzGAMgASgFSACIAQESEgoFbGltaXQYBCABKAVIAYgBAUIHCgVfZGF5c0IICgZfbGltaXQiZQoTVGVzdE1vbml0b3JSZXNwb25zZRIsCgZldmVudHMYASADKAsyHC50aHJlYWRzaWdodC52MS5Nb25pdG9yRXZlbnQSDwoHc2Nhbm5lZBgCIAEoBRIPCgdtYXRjaGVkGAMgASgFInUKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBISCgptb25pdG9yX2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIWCglwYWdlX3NpemUYAyABKAVIAIgBARISCgpwYWdlX3Rva2VuGAQgASgJQgwKCl9wYWdlX3NpemUiXwoWTGlzdERlbGl2ZXJpZXNSZXNwb25zZRIsCgpkZWxpdmVyaWVzGAEgAygLMhgudGhyZWFkc2lnaHQudjEuRGVsaXZlcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIs4BCghEZWxpdmVyeRIQCghldmVudF9pZBgBIAEoCRISCgptb25pdG9yX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHYXR0ZW1wdBgEIAEoBRIOCgZzdGF0dXMYBSABKAkSFQoNcmVzcG9uc2VfY29kZRgGIAEoBRISCgpsYXRlbmN5X21zGAcgASgFEjAKDGF0dGVtcHRfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFZXJyb3IYCSABKAkiPQoVUmVkZWxpdmVyRXZlbnRSZXF1ZXN0EhIKCm1vbml0b3JfaWQYASABKAkSEAoIZXZlbnRfaWQYAiABKAkiKgoWUmVkZWxpdmVyRXZlbnRSZXNwb25zZRIQCghldmVudF9pZBgBIAEoCSJBChNXYXRjaE1vbml0b3JSZXF1ZXN0EhIKCm1vbml0b3JfaWQYASABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAiABKAkiQwoUV2F0Y2hNb25pdG9yUmVzcG9uc2USKwoFZXZlbnQYASABKAsyHC50aHJlYWRzaWdodC52MS5Nb25pdG9yRXZlbnQi0AEKDE1vbml0b3JFdmVudBIKCgJpZBgBIAEoCRISCgptb25pdG9yX2lkGAIgASgJEi8KC2NyZWF0ZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZvcmlnaW4YBCABKAkSMgoEcG9zdBgFIAEoCzIkLnRocmVhZHNpZ2h0LnYxLlNlbWFudGljU2VhcmNoUmVzdWx0EisKBnJlYXNvbhgGIAEoCzIbLnRocmVhZHNpZ2h0LnYxLk1hdGNoUmVhc29uIowBCgtNYXRjaFJlYXNvbhIMCgRraW5kGAEgASgJEhEKCXJlbGV2YW5jZRgCIAEoARISCgpsZWFkX3Njb3JlGAMgASgFEhEKCWxlYWRfdHlwZRgEIAEoCRIVCg1tYXRjaGVkX3Rlcm1zGAUgAygJEg4KBmF1dGhvchgGIAEoCRIOCgZzb3VyY2UYByABKAkyigoKDk1vbml0b3JTZXJ2aWNlEnkKDUNyZWF0ZU1vbml0b3ISJC50aHJlYWRzaWdodC52MS5DcmVhdGVNb25pdG9yUmVxdWVzdBolLnRocmVhZHNpZ2h0LnYxLkNyZWF0ZU1vbml0b3JSZXNwb25zZSIbgtPkkwIVOgEqIhAvYXBpL3YxL21vbml0b3JzEnQKCkdldE1vbml0b3ISIS50aHJlYWRzaWdodC52MS5HZXRNb25pdG9yUmVxdWVzdBoiLnRocmVhZHNpZ2h0LnYxLkdldE1vbml0b3JSZXNwb25zZSIfgtPkkwIZOgEqIhQvYXBpL3YxL21vbml0b3JzL2dldBJ7CgxMaXN0TW9uaXRvcnMSIy50aHJlYWRzaWdodC52MS5MaXN0TW9uaXRvcnNSZXF1ZXN0GiQudGhyZWFkc2lnaHQudjEuTGlzdE1vbml0b3JzUmVzcG9uc2UiIILT5JMCGjoBKiIVL2FwaS92MS9tb25pdG9ycy9saXN0EoABCg1VcGRhdGVNb25pdG9yEiQudGhyZWFkc2lnaHQudjEuVXBkYXRlTW9uaXRvclJlcXVlc3QaJS50aHJlYWRzaWdodC52MS5VcGRhdGVNb25pdG9yUmVzcG9uc2UiIoLT5JMCHDoBKiIXL2FwaS92MS9tb25pdG9ycy91cGRhdGUSgAEKDURlbGV0ZU1vbml0b3ISJC50aHJlYWRzaWdodC52MS5EZWxldGVNb25pdG9yUmVxdWVzdBolLnRocmVhZHNpZ2h0LnYxLkRlbGV0ZU1vbml0b3JSZXNwb25zZSIigtPkkwIcOgEqIhcvYXBpL3YxL21vbml0b3JzL2RlbGV0ZRKZAQoTUm90YXRlTW9uaXRvclNlY3JldBIqLnRocmVhZHNpZ2h0LnYxLlJvdGF0ZU1vbml0b3JTZWNyZXRSZXF1ZXN0GisudGhyZWFkc2lnaHQudjEuUm90YXRlTW9uaXRvclNlY3JldFJlc3BvbnNlIimC0+STAiM6ASoiHi9hcGkvdjEvbW9uaXRvcnMvcm90YXRlLXNlY3JldBJ4CgtUZXN0TW9uaXRvchIiLnRocmVhZHNpZ2h0LnYxLlRlc3RNb25pdG9yUmVxdWVzdBojLnRocmVhZHNpZ2h0LnYxLlRlc3RNb25pdG9yUmVzcG9uc2UiIILT5JMCGjoBKiIVL2FwaS92MS9tb25pdG9ycy90ZXN0EocBCg5MaXN0RGVsaXZlcmllcxIlLnRocmVhZHNpZ2h0LnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBomLnRocmVhZHNpZ2h0LnYxLkxpc3REZWxpdmVyaWVzUmVzcG9uc2UiJoLT5JMCIDoBKiIbL2FwaS92MS9tb25pdG9ycy9kZWxpdmVyaWVzEoYBCg5SZWRlbGl2ZXJFdmVudBIlLnRocmVhZHNpZ2h0LnYxLlJlZGVsaXZlckV2ZW50UmVxdWVzdBomLnRocmVhZHNpZ2h0LnYxLlJlZGVsaXZlckV2ZW50UmVzcG9uc2UiJYLT5JMCHzoBKiIaL2FwaS92MS9tb25pdG9ycy9yZWRlbGl2ZXISWwoMV2F0Y2hNb25pdG9yEiMudGhyZWFkc2lnaHQudjEuV2F0Y2hNb25pdG9yUmVxdWVzdBokLnRocmVhZHNpZ2h0LnYxLldhdGNoTW9uaXRvclJlc3BvbnNlMAFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_threadsight_v1_filter, file_threadsight_v1_search]);
 
 /**
  * Monitor is a saved query matched against every new or updated post.
@@ -411,11 +411,20 @@ export type ChannelSettings = Message<"threadsight.v1.ChannelSettings"> & {
   email: string;
 
   /**
-   * email: "instant" (one message per event, the default) or "digest" (one message per hour).
+   * email: "instant" (one message per event, the default) or "digest" (one message per period
+   * listing every post matched in it; the period is digest_interval).
    *
    * @generated from field: string email_mode = 4;
    */
   emailMode: string;
+
+  /**
+   * email digest: "hourly" (the default when empty; sent at the top of each UTC hour) or "daily"
+   * (sent at 00:00 UTC). Empty for every other channel.
+   *
+   * @generated from field: string digest_interval = 5;
+   */
+  digestInterval: string;
 };
 
 /**
@@ -446,11 +455,20 @@ export type ChannelSettingsJson = {
   email?: string;
 
   /**
-   * email: "instant" (one message per event, the default) or "digest" (one message per hour).
+   * email: "instant" (one message per event, the default) or "digest" (one message per period
+   * listing every post matched in it; the period is digest_interval).
    *
    * @generated from field: string email_mode = 4;
    */
   emailMode?: string;
+
+  /**
+   * email digest: "hourly" (the default when empty; sent at the top of each UTC hour) or "daily"
+   * (sent at 00:00 UTC). Empty for every other channel.
+   *
+   * @generated from field: string digest_interval = 5;
+   */
+  digestInterval?: string;
 };
 
 /**
@@ -488,11 +506,20 @@ export type MonitorChannel = Message<"threadsight.v1.MonitorChannel"> & {
   email: string;
 
   /**
-   * email: "instant" (one message per event, the default) or "digest" (one message per hour).
+   * email: "instant" (one message per event, the default) or "digest" (one message per period
+   * listing every post matched in it; the period is digest_interval).
    *
    * @generated from field: string email_mode = 4;
    */
   emailMode: string;
+
+  /**
+   * email digest: "hourly" (the default when empty; sent at the top of each UTC hour) or "daily"
+   * (sent at 00:00 UTC). Empty for every other channel.
+   *
+   * @generated from field: string digest_interval = 5;
+   */
+  digestInterval: string;
 };
 
 /**
@@ -523,11 +550,20 @@ export type MonitorChannelJson = {
   email?: string;
 
   /**
-   * email: "instant" (one message per event, the default) or "digest" (one message per hour).
+   * email: "instant" (one message per event, the default) or "digest" (one message per period
+   * listing every post matched in it; the period is digest_interval).
    *
    * @generated from field: string email_mode = 4;
    */
   emailMode?: string;
+
+  /**
+   * email digest: "hourly" (the default when empty; sent at the top of each UTC hour) or "daily"
+   * (sent at 00:00 UTC). Empty for every other channel.
+   *
+   * @generated from field: string digest_interval = 5;
+   */
+  digestInterval?: string;
 };
 
 /**
@@ -1203,7 +1239,7 @@ export type ListDeliveriesRequest = Message<"threadsight.v1.ListDeliveriesReques
   monitorId: string;
 
   /**
-   * Only attempts with this status (delivered, failed, dead_lettered); empty = all.
+   * Only attempts with this status (delivered, failed, dead_lettered, deferred); empty = all.
    *
    * @generated from field: string status = 2;
    */
@@ -1238,7 +1274,7 @@ export type ListDeliveriesRequestJson = {
   monitorId?: string;
 
   /**
-   * Only attempts with this status (delivered, failed, dead_lettered); empty = all.
+   * Only attempts with this status (delivered, failed, dead_lettered, deferred); empty = all.
    *
    * @generated from field: string status = 2;
    */
@@ -1350,7 +1386,9 @@ export type Delivery = Message<"threadsight.v1.Delivery"> & {
   attempt: number;
 
   /**
-   * "delivered", "failed" (will be retried) or "dead_lettered" (retries exhausted).
+   * "delivered", "failed" (will be retried), "dead_lettered" (retries exhausted) or "deferred"
+   * (not sent: the plan's deliveries per day are used up; error says until when it is held; it is
+   * sent when the next UTC day opens, never dropped, and a deferral is not a failed attempt).
    *
    * @generated from field: string status = 5;
    */
@@ -1420,7 +1458,9 @@ export type DeliveryJson = {
   attempt?: number;
 
   /**
-   * "delivered", "failed" (will be retried) or "dead_lettered" (retries exhausted).
+   * "delivered", "failed" (will be retried), "dead_lettered" (retries exhausted) or "deferred"
+   * (not sent: the plan's deliveries per day are used up; error says until when it is held; it is
+   * sent when the next UTC day opens, never dropped, and a deferral is not a failed attempt).
    *
    * @generated from field: string status = 5;
    */

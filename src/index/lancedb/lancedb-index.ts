@@ -32,6 +32,7 @@ import type { FusionType, Scored } from "../fusion.js";
 import { candidateDepth, fuse } from "../fusion.js";
 import { keywordDepth, stablePage } from "../paging.js";
 import { checkAlpha, checkPage, checkScan, checkVector } from "../query-checks.js";
+import { ScanWindows } from "../scan-window.js";
 import type {
   Hit,
   HybridCandidate,
@@ -117,6 +118,8 @@ export class LanceDbIndex implements SearchIndex {
   private schemaOf: { table: Table; schema: Promise<ArrowSchema> } | undefined;
   /** Set once the full-text indexes exist (possibly built by another process); they stay. */
   private ftsReady = false;
+  /** Scan window widths per filter (scan-window.ts). */
+  private readonly scanWindows = new ScanWindows();
 
   constructor(private readonly opts: LanceDbIndexOptions) {}
 
@@ -338,12 +341,23 @@ export class LanceDbIndex implements SearchIndex {
     checkScan(query);
     const where = lanceWhere(query.filter);
     checkAborted(signal);
-    const batch = await engineCall(
-      ENGINE,
-      () => scanQuery(table, where, query.after, query.limit, POST_COLUMNS).toArrow(),
-      signal,
-    );
-    return postsOf(batch, POST_COLUMNS);
+    const { after, limit } = query;
+    return this.scanWindows.page(where ?? "", after?.created, limit, {
+      read: async (before) =>
+        postsOf(
+          await engineCall(ENGINE, () => scanQuery(table, where, after, limit, POST_COLUMNS, before).toArrow(), signal),
+          POST_COLUMNS,
+        ),
+      lastCreated: async () => {
+        // Both sort keys are read: LanceDB cannot sort by a column it does not return.
+        const keys = await engineCall(
+          ENGINE,
+          () => scanQuery(table, where, after, limit, ["created", "id"]).toArrow(),
+          signal,
+        );
+        return keys.numRows === 0 ? undefined : Number(keys.getChild("created")!.get(keys.numRows - 1));
+      },
+    });
   }
 
   async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {

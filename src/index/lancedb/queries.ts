@@ -32,7 +32,7 @@ import type { IndexStatistics, Query, Table, VectorQuery } from "@lancedb/lanced
 import { MultiMatchQuery } from "@lancedb/lancedb";
 import type { ScanCursor } from "../search-index.js";
 import { LEAD_FIELDS } from "../search-index.js";
-import { afterWhere, idsWhere } from "./filter.js";
+import { afterWhere, idsWhere, sqlNumber } from "./filter.js";
 import { POST_COLUMNS } from "./schema.js";
 
 /** Weight of a title match relative to a content match in keyword scoring. */
@@ -172,9 +172,10 @@ export function rowsByIdQuery(table: Table, ids: readonly string[], columns: rea
 }
 
 /**
- * One keyset page of a scan: the rows matching `where` after `after`, sorted by created, then
- * id, the first `limit`. The engine keeps only the top `limit` rows while it sorts (a TopK
- * sort), so a page costs one filtered pass and constant memory however many rows match.
+ * One keyset page of a scan: the rows matching `where` after `after` (and created before
+ * `before`, when given), sorted by created, then id, the first `limit`. The engine keeps only
+ * the top `limit` rows while it sorts (a TopK sort), so a page costs one filtered pass over the
+ * rows in range, in constant memory; `before` bounds that range (scan-window.ts).
  */
 export function scanQuery(
   table: Table,
@@ -182,8 +183,13 @@ export function scanQuery(
   after: ScanCursor | undefined,
   limit: number,
   columns: readonly string[],
+  before?: number,
 ): Query {
-  const predicate = [where, after === undefined ? undefined : afterWhere(after)]
+  const predicate = [
+    where,
+    after === undefined ? undefined : afterWhere(after),
+    before === undefined ? undefined : `created < ${sqlNumber(Math.ceil(before))}`,
+  ]
     .filter((p): p is string => p !== undefined)
     .map((p) => `(${p})`)
     .join(" AND ");

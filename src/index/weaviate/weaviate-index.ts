@@ -31,6 +31,7 @@ import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
 import { keywordDepth, stablePage } from "../paging.js";
 import { checkAlpha, checkFilter, checkPage, checkScan, checkVector, MAX_RESULT_WINDOW } from "../query-checks.js";
+import { ScanWindows } from "../scan-window.js";
 import type {
   Hit,
   HybridQuery,
@@ -99,6 +100,8 @@ export class WeaviateIndex implements SearchIndex {
   private client: WeaviateClient | undefined;
   private posts: Posts | undefined;
   private dimensions = 0;
+  /** Scan window widths per filter (scan-window.ts). */
+  private readonly scanWindows = new ScanWindows();
 
   constructor(private readonly opts: WeaviateIndexOptions) {}
 
@@ -307,19 +310,29 @@ export class WeaviateIndex implements SearchIndex {
       query.after === undefined
         ? undefined
         : weaviateAfter(posts.filter as unknown as KeysetFilterBuilder, query.after);
-    const filters = where && after ? Filters.and(where, after) : (where ?? after);
     checkAborted(signal);
-    const res = await this.call(
-      () =>
-        posts.query.fetchObjects({
-          limit: query.limit,
-          ...(filters ? { filters } : {}),
-          sort: posts.sort.byProperty("created" as never, true).byProperty("postId" as never, true),
-          returnProperties: RETURN_PROPERTIES,
-        }),
-      signal,
-    );
-    return (res.objects as WObject[]).map((o) => fromProperties(o.properties));
+    // One page among the posts created before `before` (all when absent), scan-window.ts.
+    const fetch = async (before: number | undefined, returnProperties: string[]): Promise<EnrichedPost[]> => {
+      const range =
+        before === undefined ? undefined : posts.filter.byProperty("created").lessThan(new Date(Math.ceil(before)));
+      const parts = [where, after, range].filter((f): f is FilterValue => f !== undefined);
+      const filters = parts.length > 1 ? Filters.and(...parts) : parts[0];
+      const res = await this.call(
+        () =>
+          posts.query.fetchObjects({
+            limit: query.limit,
+            ...(filters ? { filters } : {}),
+            sort: posts.sort.byProperty("created" as never, true).byProperty("postId" as never, true),
+            returnProperties: returnProperties as never,
+          }),
+        signal,
+      );
+      return (res.objects as WObject[]).map((o) => fromProperties(o.properties));
+    };
+    return this.scanWindows.page(JSON.stringify(query.filter ?? {}), query.after?.created, query.limit, {
+      read: (before) => fetch(before, RETURN_PROPERTIES),
+      lastCreated: async () => (await fetch(undefined, ["created", "postId"])).at(-1)?.created,
+    });
   }
 
   async aggregate(query: AggregateQuery, signal?: AbortSignal): Promise<AggregateResult> {

@@ -99,14 +99,13 @@ export class PgDeliveryQueue implements DeliveryRunner {
         await store.queue.enqueue(store.pool, [lane], claim.at);
         return sent;
       }
-      let result: Awaited<ReturnType<typeof attemptDelivery>>;
       try {
-        result = await attemptDelivery(this.deps, claim.monitor, claim.delivery);
+        await attemptDelivery(this.deps, claim.sink, claim.monitor, claim.delivery);
       } catch (err) {
         await claim.abandon().catch(() => undefined);
         throw err;
       }
-      await claim.settle(result);
+      await claim.settle();
       sent += 1;
     }
     // More may be waiting: a fresh job lets other lanes' jobs go first.

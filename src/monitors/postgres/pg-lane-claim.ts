@@ -7,21 +7,26 @@
  * connection, which releases the lock and leaves the delivery pending for another (at least once).
  */
 import type pg from "pg";
-import type { AttemptResult } from "../delivery-attempt.js";
+import type { AttemptSink } from "../delivery-attempt.js";
 import type { StoredMonitor } from "../monitor-spec.js";
 import type { DueDelivery } from "../monitor-store.js";
 import type { Lane, LaneQueue } from "./lane-queue.js";
-import type { EventRow, MonitorRow } from "./pg-monitor-rows.js";
-import { toEvent, toMonitor } from "./pg-monitor-rows.js";
-import { pauseOn, recordAttemptOn } from "./pg-monitor-store.js";
+import type { HeadRow, MonitorRow } from "./pg-monitor-rows.js";
+import { toDue, toMonitor } from "./pg-monitor-rows.js";
+import { deferOn, pauseOn, pendingEventsOn, recordAttemptsOn } from "./pg-monitor-store.js";
 
 /** A lane head held by this worker until settled. */
 export interface HeldDelivery {
   kind: "held";
   monitor: StoredMonitor;
   delivery: DueDelivery;
-  /** Records the attempt (and a pause), queues a timed wake-up for a retry, commits, releases. */
-  settle(result: AttemptResult): Promise<void>;
+  /**
+   * Where the attempt reads a digest's events and writes its outcome, inside the held transaction;
+   * a retry or deferral also queues the lane's timed wake-up there.
+   */
+  sink: AttemptSink;
+  /** Commits what was written through `sink` and releases the head. */
+  settle(): Promise<void>;
   /** Gives the head back untouched. */
   abandon(): Promise<void>;
 }
@@ -50,8 +55,8 @@ export async function claimHead(pool: pg.Pool, queue: LaneQueue, lane: Lane, now
   };
   try {
     await client.query("BEGIN");
-    const { rows } = await client.query<EventRow & { channel_index: number; attempts: number; next_at: string }>(
-      `SELECT d.channel_index, d.attempts, d.next_at, e.* FROM monitor_deliveries d JOIN monitor_events e ON e.seq = d.seq
+    const { rows } = await client.query<HeadRow & { next_at: string }>(
+      `SELECT d.channel_index, d.attempts, d.next_at, d.window_start, e.* FROM monitor_deliveries d JOIN monitor_events e ON e.seq = d.seq
         WHERE d.monitor_id = $1 AND d.channel_index = $2 AND d.state = 'pending'
           AND d.seq = (SELECT MIN(h.seq) FROM monitor_deliveries h
                         WHERE h.monitor_id = $1 AND h.channel_index = $2 AND h.state = 'pending')
@@ -73,23 +78,23 @@ export async function claimHead(pool: pg.Pool, queue: LaneQueue, lane: Lane, now
       await finish("ROLLBACK");
       return { kind: "later", at: nextAt };
     }
-    const delivery: DueDelivery = { event: toEvent(head), channelIndex: head.channel_index, attempts: head.attempts };
+    const delivery: DueDelivery = toDue(head);
+    const sink: AttemptSink = {
+      pendingEvents: (monitorId, channelIndex, createdBefore, limit) =>
+        pendingEventsOn(client, monitorId, channelIndex, createdBefore, limit),
+      defer: (eventId, channelIndex, at, note) => deferOn(client, queue, eventId, channelIndex, at, note),
+      async recordAttempts(records, channelIndex, outcome) {
+        await recordAttemptsOn(client, records, channelIndex, outcome);
+        if (outcome.kind === "retry") await queue.enqueue(client, [lane], outcome.at);
+      },
+      pause: (monitorId, reason, at) => pauseOn(client, monitorId, reason, at),
+    };
     return {
       kind: "held",
       monitor: toMonitor(m),
       delivery,
-      async settle(result) {
-        try {
-          await recordAttemptOn(client, result.record, lane.channelIndex, result.outcome);
-          if (result.pauseReason !== undefined)
-            await pauseOn(client, lane.monitorId, result.pauseReason, result.record.at);
-          if (result.outcome.kind === "retry") await queue.enqueue(client, [lane], result.outcome.at);
-        } catch (err) {
-          await finish("ROLLBACK").catch(() => undefined);
-          throw err;
-        }
-        await finish("COMMIT");
-      },
+      sink,
+      settle: () => finish("COMMIT"),
       abandon: () => finish("ROLLBACK"),
     };
   } catch (err) {

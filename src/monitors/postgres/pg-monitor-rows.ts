@@ -5,7 +5,7 @@
  */
 import { monitorFromColumns } from "../monitor-row.js";
 import type { StoredMonitor } from "../monitor-spec.js";
-import type { AttemptRecord, ListedAttempt, StoredEvent } from "../monitor-store.js";
+import type { AttemptRecord, DueDelivery, ListedAttempt, StoredEvent } from "../monitor-store.js";
 import { eventIdOf } from "../monitor-store.js";
 
 /** A monitors row. */
@@ -29,6 +29,13 @@ export interface EventRow {
   post_id: string;
   payload: string;
   created: string;
+}
+
+/** A lane head: its event row with the delivery's columns. */
+export interface HeadRow extends EventRow {
+  channel_index: number;
+  attempts: number;
+  window_start: string;
 }
 
 interface AttemptRow {
@@ -74,6 +81,17 @@ export function toEvent(r: EventRow): StoredEvent {
     postId: r.post_id,
     payload: r.payload,
     created: Number(r.created),
+  };
+}
+
+/** The due delivery a head row holds; its retry window starts at the later of creation and the last deferral. */
+export function toDue(r: HeadRow): DueDelivery {
+  const event = toEvent(r);
+  return {
+    event,
+    channelIndex: r.channel_index,
+    attempts: r.attempts,
+    windowStart: Math.max(event.created, Number(r.window_start)),
   };
 }
 

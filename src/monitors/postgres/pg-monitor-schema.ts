@@ -72,6 +72,12 @@ export const MONITOR_MIGRATIONS: readonly MonitorMigration[] = [
       CREATE INDEX monitor_attempts_monitor ON monitor_attempts (monitor_id, id);
     `,
   },
+  {
+    version: 2,
+    description: "monitor_deliveries.window_start: where a deferred delivery's retry window starts",
+    // 0 means "the event's creation", as in the SQLite store.
+    sql: "ALTER TABLE monitor_deliveries ADD COLUMN window_start bigint NOT NULL DEFAULT 0;",
+  },
 ];
 
 // Any fixed number works; it only has to be the same in every process migrating this database.

@@ -22,8 +22,8 @@ import type {
 } from "../monitor-store.js";
 import { seqOfEventId } from "../monitor-store.js";
 import type { Lane, LaneQueue, Queryable } from "./lane-queue.js";
-import type { EventRow, MonitorRow } from "./pg-monitor-rows.js";
-import { DUE_HEADS, toAttempt, toEvent, toMonitor } from "./pg-monitor-rows.js";
+import type { EventRow, HeadRow, MonitorRow } from "./pg-monitor-rows.js";
+import { DUE_HEADS, toAttempt, toDue, toEvent, toMonitor } from "./pg-monitor-rows.js";
 import { migrateMonitors } from "./pg-monitor-schema.js";
 
 // The same number in every process appending events; only has to differ from other locks.
@@ -268,16 +268,42 @@ class PostgresMonitorStore implements PgMonitorStore {
   }
 
   async due(now: number, limit: number): Promise<DueDelivery[]> {
-    const { rows } = await this.pool.query<EventRow & { channel_index: number; attempts: number }>(
-      `SELECT d.channel_index, d.attempts, e.* FROM (${DUE_HEADS}) d JOIN monitor_events e ON e.seq = d.seq
+    const { rows } = await this.pool.query<HeadRow>(
+      `SELECT d.channel_index, d.attempts, d.window_start, e.* FROM (${DUE_HEADS}) d JOIN monitor_events e ON e.seq = d.seq
         ORDER BY d.next_at LIMIT $2`,
       [now, limit],
     );
-    return rows.map((r) => ({ event: toEvent(r), channelIndex: r.channel_index, attempts: r.attempts }));
+    return rows.map(toDue);
   }
 
   async recordAttempt(a: AttemptRecord, channelIndex: number, outcome: AttemptOutcome): Promise<void> {
-    await inTransaction(this.pool, (c) => recordAttemptOn(c, a, channelIndex, outcome));
+    await this.recordAttempts([a], channelIndex, outcome);
+  }
+
+  async recordAttempts(
+    records: readonly AttemptRecord[],
+    channelIndex: number,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
+    const monitorId = records[0]?.monitorId;
+    if (monitorId === undefined) return;
+    await inTransaction(this.pool, async (c) => {
+      await recordAttemptsOn(c, records, channelIndex, outcome);
+      if (outcome.kind === "retry") await this.queue.enqueue(c, [{ monitorId, channelIndex }], outcome.at);
+    });
+  }
+
+  async defer(eventId: string, channelIndex: number, at: number, note?: AttemptRecord): Promise<void> {
+    await inTransaction(this.pool, (c) => deferOn(c, this.queue, eventId, channelIndex, at, note));
+  }
+
+  async pendingEvents(
+    monitorId: string,
+    channelIndex: number,
+    createdBefore: number,
+    limit: number,
+  ): Promise<StoredEvent[]> {
+    return pendingEventsOn(this.pool, monitorId, channelIndex, createdBefore, limit);
   }
 
   async attempts(
@@ -313,7 +339,7 @@ class PostgresMonitorStore implements PgMonitorStore {
           .length > 0;
       if (!found) return false;
       const { rows } = await c.query<{ channel_index: number }>(
-        "UPDATE monitor_deliveries SET state = 'pending', next_at = $2 WHERE seq = $1 RETURNING channel_index",
+        "UPDATE monitor_deliveries SET state = 'pending', next_at = $2, window_start = $2 WHERE seq = $1 RETURNING channel_index",
         [seq, now],
       );
       await this.queue.enqueue(
@@ -336,25 +362,74 @@ class PostgresMonitorStore implements PgMonitorStore {
   }
 }
 
-/** Records an attempt and moves its delivery row on, through `db`. */
-export async function recordAttemptOn(
-  db: Queryable,
-  a: AttemptRecord,
-  channelIndex: number,
-  outcome: AttemptOutcome,
-): Promise<void> {
-  const seq = seqOfEventId(a.eventId)!;
+async function insertAttempt(db: Queryable, seq: number, a: AttemptRecord): Promise<void> {
   await db.query(
     `INSERT INTO monitor_attempts (seq, monitor_id, channel, attempt, status, response_code, latency_ms, at, error)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [seq, a.monitorId, a.channel, a.attempt, a.status, a.responseCode, a.latencyMs, a.at, a.error],
   );
+}
+
+/** Records one attempt per event (a digest covers several) and moves their delivery rows on, through `db`. */
+export async function recordAttemptsOn(
+  db: Queryable,
+  records: readonly AttemptRecord[],
+  channelIndex: number,
+  outcome: AttemptOutcome,
+): Promise<void> {
   const state = outcome.kind === "delivered" ? "delivered" : outcome.kind === "dead" ? "dead" : "pending";
-  const next = outcome.kind === "retry" ? outcome.at : a.at;
-  await db.query(
-    "UPDATE monitor_deliveries SET state = $1, attempts = $2, next_at = $3 WHERE seq = $4 AND channel_index = $5",
-    [state, a.attempt, next, seq, channelIndex],
+  for (const a of records) {
+    const seq = seqOfEventId(a.eventId)!;
+    await insertAttempt(db, seq, a);
+    const next = outcome.kind === "retry" ? outcome.at : a.at;
+    await db.query(
+      "UPDATE monitor_deliveries SET state = $1, attempts = $2, next_at = $3 WHERE seq = $4 AND channel_index = $5",
+      [state, a.attempt, next, seq, channelIndex],
+    );
+  }
+}
+
+/**
+ * Holds a pending delivery until `at` without counting an attempt (its retry window then starts
+ * at `at`), records `note` when given, and queues the lane's wake-up for `at`, through `db`.
+ */
+export async function deferOn(
+  db: Queryable,
+  queue: LaneQueue,
+  eventId: string,
+  channelIndex: number,
+  at: number,
+  note?: AttemptRecord,
+): Promise<void> {
+  const seq = seqOfEventId(eventId)!;
+  if (note !== undefined) await insertAttempt(db, seq, note);
+  const { rows } = await db.query<{ monitor_id: string }>(
+    `UPDATE monitor_deliveries SET next_at = $1, window_start = $1
+      WHERE seq = $2 AND channel_index = $3 AND state = 'pending' RETURNING monitor_id`,
+    [at, seq, channelIndex],
   );
+  await queue.enqueue(
+    db,
+    rows.map((r) => ({ monitorId: r.monitor_id, channelIndex })),
+    at,
+  );
+}
+
+/** Pending events of one lane created before `createdBefore`, oldest first, through `db`. */
+export async function pendingEventsOn(
+  db: Queryable,
+  monitorId: string,
+  channelIndex: number,
+  createdBefore: number,
+  limit: number,
+): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT e.* FROM monitor_deliveries d JOIN monitor_events e ON e.seq = d.seq
+      WHERE d.monitor_id = $1 AND d.channel_index = $2 AND d.state = 'pending' AND e.created < $3
+      ORDER BY d.seq LIMIT $4`,
+    [monitorId, channelIndex, createdBefore, limit],
+  );
+  return rows.map(toEvent);
 }
 
 /** Pauses a monitor with a reason, through `db`. */

@@ -9,6 +9,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { SourceRequestError } from "./http-error.js";
+import type { WireAnswer } from "./http-transport.js";
+import { send } from "./http-transport.js";
 import { backoffMs, retryAfterMs } from "./retry-after.js";
 
 /** Politeness settings; {@link DEFAULT_POLITENESS} holds the defaults. */
@@ -146,26 +148,27 @@ export function createPoliteClient(
     if (options.lastModified !== undefined) headers["if-modified-since"] = options.lastModified;
     const timeout = AbortSignal.timeout(p.timeoutMs);
     const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
-    let res: Response;
-    let text: string;
+    let res: WireAnswer;
     try {
-      res =
+      res = await send(
+        url,
         options.form === undefined
-          ? await fetch(url, { headers, signal: both, redirect: "follow" })
-          : await fetch(url, {
+          ? { method: "GET", headers, signal: both, followRedirects: true }
+          : {
               method: "POST",
               headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
               body: new URLSearchParams(options.form).toString(),
               signal: both,
-              redirect: "error",
-            });
+              followRedirects: false,
+            },
+      );
       if (res.status === 304) return { status: 304, notModified: true, body: undefined, headers: res.headers };
-      text = await res.text();
     } catch (err) {
       signal?.throwIfAborted();
       if (timeout.aborted) throw new Retryable("timeout", `no answer within ${p.timeoutMs} ms`);
       throw new Retryable("network", (err as Error).message);
     }
+    const text = res.text;
     if (res.status === 429)
       throw new Retryable(
         "rate_limited",

@@ -1,20 +1,22 @@
 /**
- * One poll of one claimed source: run its connector, write each batch through the ingest
- * pipeline (ingestPosts: embed, enrich, upsert with its rollups and topic assignment), then save
- * the batch's cursor with a lease renewal. The order is the exactly-once rule: a cursor is never
- * saved before the posts it covers are written, so a kill at any point re-reads at most one batch
- * (an idempotent upsert by id) and skips none.
+ * One poll of one claimed source: run its connector, write its batches through the ingest
+ * pipeline (prepareRows and writeRows: embed, enrich, upsert with its rollups and topic
+ * assignment), then save the written batches' cursor with a lease renewal. The order is the
+ * exactly-once rule: a cursor is never saved before the posts it covers are written, so a kill at
+ * any point re-reads at most the batches fetched since the last saved cursor (idempotent upserts
+ * by id) and skips none.
  */
+import { setMaxListeners } from "node:events";
 import type { PostWriteDeps } from "../../ingest/pipeline.js";
-import { prepareRows, writeRows } from "../../ingest/pipeline.js";
-import type { IndexedPost } from "../../model/post.js";
+import { EMBED_PART, prepareRows, writeRows } from "../../ingest/pipeline.js";
 import type { SourceErrorKind } from "../http/http-error.js";
 import { errorKind, SourceRequestError } from "../http/http-error.js";
 import type { Politeness } from "../http/polite-client.js";
 import { createPoliteClient } from "../http/polite-client.js";
-import type { Connector, SourceBatch } from "../source.js";
+import type { Connector } from "../source.js";
 import type { SourceRecord, SourceStore } from "../store/source-store.js";
 import { UNHEALTHY_AFTER_FAILURES } from "../store/source-store.js";
+import { runBatchPipeline, SYNC_LIMITS } from "./batch-pipeline.js";
 import type { SyncMetrics } from "./sync-metrics.js";
 
 /** What a poll needs beyond the source. */
@@ -63,7 +65,32 @@ export function nextPollAt(record: SourceRecord, now: number, error: PollSummary
 }
 
 /** Polls `record` (already claimed by `deps.owner`) and records the outcome in the store. */
-export async function pollSource(record: SourceRecord, deps: PollDeps, signal: AbortSignal): Promise<PollSummary> {
+export async function pollSource(record: SourceRecord, deps: PollDeps, outer: AbortSignal): Promise<PollSummary> {
+  const poll = pollSignal(outer);
+  try {
+    return await pollWith(record, deps, poll.signal);
+  } finally {
+    poll.release();
+  }
+}
+
+/**
+ * The poll's own signal, aborted with the scheduler's. Each embed call and request in flight
+ * listens to it, and the batches fetched ahead put more of them in flight than the 10 listeners
+ * past which Node warns of a leak; the count is bounded by the pipeline's limits, so the limit is
+ * raised to that bound, and the scheduler's signal keeps one listener per poll.
+ */
+function pollSignal(outer: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const inner = new AbortController();
+  const embedCalls = Math.ceil((SYNC_LIMITS.postsAhead + SYNC_LIMITS.writePosts) / EMBED_PART);
+  setMaxListeners(embedCalls + 2 * SYNC_LIMITS.batchesAhead + 32, inner.signal);
+  const forward = (): void => inner.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener("abort", forward, { once: true });
+  return { signal: inner.signal, release: () => outer.removeEventListener("abort", forward) };
+}
+
+async function pollWith(record: SourceRecord, deps: PollDeps, signal: AbortSignal): Promise<PollSummary> {
   const now = deps.now ?? Date.now;
   const started = now();
   const connector = deps.connectors[record.kind];
@@ -99,59 +126,44 @@ export async function pollSource(record: SourceRecord, deps: PollDeps, signal: A
       log: deps.log,
       now,
     });
-    // Stages overlapped as `ingest` overlaps them: batch k+1 is fetched and embedded while
-    // batch k is written. Only batch k's cursor is saved after its write, so the exactly-once
-    // rule holds; a batch's failure surfaces when its turn comes.
-    const iterator = batches[Symbol.asyncIterator]();
-    const quietly = <T>(p: Promise<T>): Promise<T> => {
-      p.catch(() => undefined);
-      return p;
-    };
-    const prepare = (posts: SourceBatch["posts"]): Promise<IndexedPost[]> =>
-      quietly(prepareRows(posts, deps.write, signal));
-    let step = await iterator.next();
-    let rows = step.done === true ? undefined : prepare(step.value.posts);
-    let following = step.done === true ? undefined : quietly(iterator.next());
-    while (step.done !== true) {
-      const batch = step.value;
-      const prepared = await rows!;
-      const writing = quietly(deps.writeLock(() => writeRows(prepared, deps.write)));
-      // A failure fetching batch k+1 waits until batch k is written and its cursor saved.
-      const next = await following!.then(
-        (value) => ({ value, error: undefined }),
-        (error: unknown) => ({ value: undefined, error }),
-      );
-      const nextStep = next.value;
-      rows = nextStep === undefined || nextStep.done === true ? undefined : prepare(nextStep.value.posts);
-      following = nextStep === undefined || nextStep.done === true ? undefined : quietly(iterator.next());
-      const result = await writing;
-      const writtenAt = now();
-      for (const post of batch.posts) deps.metrics?.lag.observe(labels, Math.max(0, (writtenAt - post.created) / 1000));
-      const unchanged = result.unchanged ?? 0;
-      summary.batches += 1;
-      summary.seen += batch.seen;
-      summary.inserted += result.inserted;
-      summary.updated += result.updated;
-      summary.unchanged += unchanged;
-      summary.failed += result.failed.length;
-      for (const f of result.failed) deps.log(`${record.name}: index rejected ${f.id}: ${f.reason}`);
-      deps.metrics?.posts.inc({ ...labels, outcome: "inserted" }, result.inserted);
-      deps.metrics?.posts.inc({ ...labels, outcome: "updated" }, result.updated);
-      deps.metrics?.posts.inc({ ...labels, outcome: "unchanged" }, unchanged);
-      deps.metrics?.posts.inc({ ...labels, outcome: "failed" }, result.failed.length);
-      const held = await deps.store.saveCursor(
-        record.name,
-        deps.owner,
-        batch.cursor,
-        deps.leaseMs,
-        result.inserted + result.updated,
-      );
-      // Another instance took the source over (this one stalled past its lease): stop here, so
-      // the two never advance one cursor from different places.
-      if (!held) throw new SourceRequestError("internal", "lease lost to another instance; stopping this poll");
-      if (next.error !== undefined) throw next.error;
-      step = nextStep!;
-    }
+    // Fetch, embedding and writes overlapped (batch-pipeline.ts); each write's cursor is
+    // saved only after its rows are stored, so the exactly-once rule holds.
+    await runBatchPipeline(
+      batches,
+      (posts) => prepareRows(posts, deps.write, signal),
+      async ({ batches: covered, rows }) => {
+        const result =
+          rows.length === 0
+            ? { inserted: 0, updated: 0, unchanged: 0, failed: [] }
+            : await deps.writeLock(() => writeRows(rows, deps.write));
+        const writtenAt = now();
+        for (const batch of covered)
+          for (const post of batch.posts)
+            deps.metrics?.lag.observe(labels, Math.max(0, (writtenAt - post.created) / 1000));
+        const unchanged = result.unchanged ?? 0;
+        summary.batches += covered.length;
+        for (const batch of covered) summary.seen += batch.seen;
+        summary.inserted += result.inserted;
+        summary.updated += result.updated;
+        summary.unchanged += unchanged;
+        summary.failed += result.failed.length;
+        for (const f of result.failed) deps.log(`${record.name}: index rejected ${f.id}: ${f.reason}`);
+        deps.metrics?.posts.inc({ ...labels, outcome: "inserted" }, result.inserted);
+        deps.metrics?.posts.inc({ ...labels, outcome: "updated" }, result.updated);
+        deps.metrics?.posts.inc({ ...labels, outcome: "unchanged" }, unchanged);
+        deps.metrics?.posts.inc({ ...labels, outcome: "failed" }, result.failed.length);
+        const held = await deps.store.saveCursor(
+          record.name,
+          deps.owner,
+          covered.at(-1)!.cursor,
+          deps.leaseMs,
+          result.inserted + result.updated,
+        );
+        // Another instance took the source over (this one stalled past its lease): stop here, so
+        // the two never advance one cursor from different places.
+        if (!held) throw new SourceRequestError("internal", "lease lost to another instance; stopping this poll");
+      },
+    );
   } catch (err) {
     clearInterval(heartbeat);
     if (signal.aborted) throw err;
