@@ -3,7 +3,6 @@
  * `createService` builds everything without listening (tests use it with real ports);
  * `runService` listens and owns the process signals. Nothing below this file reads env.
  */
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { KeyService } from "./accounts/key-service.js";
@@ -40,12 +39,11 @@ import { dailyDeliveries } from "./limits/daily-deliveries.js";
 import { createLimitsInterceptor } from "./limits/limits-interceptor.js";
 import type { Limits } from "./limits/open-limits.js";
 import { openLimits } from "./limits/open-limits.js";
-import { DeliveryWorker } from "./monitors/delivery-worker.js";
 import { MonitorDryRun } from "./monitors/monitor-dry-run.js";
 import { monitorPercolator } from "./monitors/monitor-percolator.js";
 import type { MonitorStore } from "./monitors/monitor-store.js";
 import { MonitorsCore } from "./monitors/monitors-core.js";
-import { MONITORS_DB_FILE, openSqliteMonitorStore } from "./monitors/sqlite-monitor-store.js";
+import { openMonitors } from "./monitors/open-monitors.js";
 import type { RpcMetrics } from "./observability/metrics.js";
 import { createRpcMetrics } from "./observability/metrics.js";
 import { startMetricsListener } from "./observability/metrics-access.js";
@@ -121,13 +119,19 @@ export async function createService(config: Config, logger: Logger, options: Ser
     });
     closers.push(() => limits.close());
 
-    const monitorStore = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    const monitors = await openMonitors({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      delivers: true,
+      onError: (err) => logger.error({ err }, "monitor queue error"),
+    });
+    const monitorStore = monitors.store;
     closers.push(() => monitorStore.close());
     // E-mail channels use the SMTP server the portal's verification mail uses.
     const monitorMailer = config.smtpUrl === undefined ? undefined : createSmtpMailer(config.smtpUrl, config.smtpFrom);
     if (monitorMailer !== undefined) closers.push(() => monitorMailer.close());
-    const deliveries = new DeliveryWorker({
-      store: monitorStore,
+    // SQLite: one process polls the outbox. PostgreSQL: pg-boss shares the lanes among instances.
+    const deliveries = monitors.runner({
       allowPrivate: config.monitorsAllowPrivateWebhooks,
       retry: config.monitorsRetry,
       ...(monitorMailer !== undefined ? { mailer: monitorMailer } : {}),

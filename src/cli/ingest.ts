@@ -30,7 +30,7 @@ import type { FieldMap } from "../ingest/readers/generic-jsonl.js";
 import { parseFieldMap } from "../ingest/readers/generic-jsonl.js";
 import { monitorPercolator } from "../monitors/monitor-percolator.js";
 import type { MonitorStore } from "../monitors/monitor-store.js";
-import { MONITORS_DB_FILE, openSqliteMonitorStore } from "../monitors/sqlite-monitor-store.js";
+import { openMonitors } from "../monitors/open-monitors.js";
 import { ensureTopicModel } from "../topics/auto-build.js";
 import { topicModelPath } from "../topics/model-file.js";
 import { closeAll } from "./close-all.js";
@@ -243,7 +243,8 @@ export async function run(argv: string[]): Promise<number> {
     const checkpoints = new CheckpointStore(config.dataDir, checkpointScope(config));
     // Every written post is matched against the active monitors; their events go to the outbox
     // the server's delivery workers read.
-    monitors = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    monitors = (await openMonitors({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, delivers: false }))
+      .store;
     const upserted = monitorPercolator({
       store: monitors,
       embedder,

@@ -1,11 +1,3 @@
-/**
- * `threadsight sync [--once]`: polls the stored live sources in the foreground, writing every
- * poll's posts through the ingest pipeline into the configured index (the same index `serve`
- * reads). One line per poll on stdout; warnings on stderr. SIGINT/SIGTERM stop it after the
- * batch being written; the cursors saved so far are exact, so the next run resumes there.
- * Exit codes: 0 stopped cleanly (or, with --once, every poll succeeded), 1 failure, 2 usage.
- */
-import path from "node:path";
 import { Registry } from "prom-client";
 import { ConfigError, loadConfig } from "../config.js";
 import { createEmbedder } from "../enrich/create-embedder.js";
@@ -16,7 +8,7 @@ import type { IngestEnricher } from "../ingest/ingest-enricher.js";
 import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import { monitorPercolator } from "../monitors/monitor-percolator.js";
 import type { MonitorStore } from "../monitors/monitor-store.js";
-import { MONITORS_DB_FILE, openSqliteMonitorStore } from "../monitors/sqlite-monitor-store.js";
+import { openMonitors } from "../monitors/open-monitors.js";
 import { formatPollSummary } from "../sources/sync/poll-source.js";
 import type { RunningSync } from "../sources/sync/start-sync.js";
 import { startSync } from "../sources/sync/start-sync.js";
@@ -80,7 +72,8 @@ export async function run(argv: string[]): Promise<number> {
     await index.open(embedder.model, embedder.dimensions);
     enricher = await createIngestEnricher(config.dataDir, embedder);
     // Live posts are matched against the monitors, as `threadsight ingest` matches its posts.
-    monitors = openSqliteMonitorStore(path.join(config.dataDir, MONITORS_DB_FILE));
+    monitors = (await openMonitors({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, delivers: false }))
+      .store;
     const upserted = monitorPercolator({
       store: monitors,
       embedder,

@@ -5,9 +5,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { FilterParams } from "../core/request-rules.js";
-import { emptyFilter } from "./monitor-filters.js";
-import type { ChannelSpec, StoredMonitor } from "./monitor-spec.js";
+import { monitorFromColumns, specJson } from "./monitor-row.js";
+import type { StoredMonitor } from "./monitor-spec.js";
 import type {
   AttemptOutcome,
   AttemptRecord,
@@ -74,19 +73,6 @@ CREATE TABLE IF NOT EXISTS attempts (
 CREATE INDEX IF NOT EXISTS attempts_monitor ON attempts(monitor_id, id);
 `;
 
-type SpecJson = Omit<
-  StoredMonitor,
-  | "id"
-  | "accountId"
-  | "paused"
-  | "pausedReason"
-  | "secret"
-  | "previousSecret"
-  | "previousSecretUntil"
-  | "created"
-  | "updated"
-> & { channels: ChannelSpec[] };
-
 interface MonitorRow {
   id: string;
   account_id: string;
@@ -108,73 +94,8 @@ interface EventRow {
   created: number;
 }
 
-/** The filter fields a spec held before the filter became a PostFilter. */
-interface LegacyFilterFields {
-  leadTypes?: string[];
-  sources?: string[];
-  subforums?: string[];
-  excludeSubforums?: string[];
-  authors?: string[];
-  minUpvotes?: number | null;
-  minComments?: number | null;
-  sentiments?: string[];
-}
-
-/** A spec column as read: rows written before the filter was a PostFilter have the legacy fields. */
-type SpecRow = Omit<SpecJson, "filter"> & { filter?: FilterParams } & LegacyFilterFields;
-
-/** A spec row's filter, reading the fields of rows written before the filter was a PostFilter. */
-function filterOf(spec: SpecRow): FilterParams {
-  if (spec.filter !== undefined) return spec.filter;
-  return {
-    ...emptyFilter(),
-    sources: spec.sources ?? [],
-    subforums: spec.subforums ?? [],
-    excludeSubforums: spec.excludeSubforums ?? [],
-    authors: spec.authors ?? [],
-    sentiments: spec.sentiments ?? [],
-    leadTypes: spec.leadTypes ?? [],
-    ...(typeof spec.minUpvotes === "number" ? { minUpvotes: spec.minUpvotes } : {}),
-    ...(typeof spec.minComments === "number" ? { minComments: spec.minComments } : {}),
-  };
-}
-
 function toMonitor(r: MonitorRow): StoredMonitor {
-  const spec = JSON.parse(r.spec) as SpecRow;
-  return {
-    name: spec.name,
-    kind: spec.kind,
-    query: spec.query,
-    minRelevance: spec.minRelevance,
-    minScore: spec.minScore,
-    filter: filterOf(spec),
-    channels: spec.channels,
-    id: r.id,
-    accountId: r.account_id,
-    paused: r.paused === 1,
-    pausedReason: r.paused_reason,
-    secret: r.secret,
-    previousSecret: r.previous_secret,
-    previousSecretUntil: r.previous_secret_until,
-    created: r.created,
-    updated: r.updated,
-  };
-}
-
-function specJson(m: StoredMonitor): string {
-  const {
-    id: _id,
-    accountId: _a,
-    paused: _p,
-    pausedReason: _r,
-    secret: _s,
-    previousSecret: _ps,
-    previousSecretUntil: _pu,
-    created: _c,
-    updated: _u,
-    ...spec
-  } = m;
-  return JSON.stringify(spec);
+  return monitorFromColumns({ ...r, paused: r.paused === 1 });
 }
 
 function toEvent(r: EventRow): StoredEvent {
