@@ -95,7 +95,7 @@ const FILTERS: FilterCase[] = [
 export function registerExportQuerySuite(
   name: string,
   setup: () => Promise<{ env: Record<string, string>; stop: () => Promise<void> }>,
-  opts: { skip?: string | false; aggregateGroupsTodo?: string } = {},
+  opts: { skip?: string | false } = {},
 ): void {
   describe(`ExportPosts with a query: ${name}`, { skip: opts.skip ?? false }, () => {
     let backend: { stop: () => Promise<void> } | undefined;
@@ -225,9 +225,7 @@ export function registerExportQuerySuite(
       }
     });
 
-    test("AggregatePosts' total, counts by field and by day with the query equal the exported rows", {
-      todo: opts.aggregateGroupsTodo ?? false,
-    }, async () => {
+    test("AggregatePosts' total, counts by field and by day with the query equal the exported rows", async () => {
       for (const { filter } of FILTERS) {
         const label = JSON.stringify(filter);
         const agg = await rest(svc.url, "/api/v1/aggregate", {

@@ -112,6 +112,8 @@ export function registerAggregateContract(
           },
         ],
         ["threshold", { near, groupBy: GROUP_FIELDS, topN: 5, histogram: { interval: "week", maxBuckets: 1000 } }],
+        // One value per field: every flat-search range's answer may be full and leave values out.
+        ["threshold, top value", { near, groupBy: ["author", "subforum", "leadType"], topN: 1 }],
         [
           "threshold and filter",
           {

@@ -117,7 +117,7 @@ export function gapThreshold(sims: readonly number[], minShare: number, maxShare
 export function registerPostsContract(
   name: string,
   factory: () => Promise<IndexFixture>,
-  opts: { skip?: string; aggregateGroupsTodo?: string } = {},
+  opts: { skip?: string } = {},
 ): void {
   describe(`SearchIndex posts contract: ${name}`, { skip: opts.skip ?? false }, () => {
     let fixture: IndexFixture;
@@ -261,9 +261,7 @@ export function registerPostsContract(
       );
     });
 
-    it("the aggregate's counts by field with a threshold equal the similar scan's posts", {
-      todo: opts.aggregateGroupsTodo ?? false,
-    }, async () => {
+    it("the aggregate's counts by field with a threshold equal the similar scan's posts", async () => {
       const vector = embed("post 7 words 3");
       const minSimilarity = gapThreshold(
         posts.map((p) => cosine(p.vector, vector)),

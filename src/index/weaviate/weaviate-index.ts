@@ -324,11 +324,13 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   /**
-   * The scan's keyset page read as keys only (uuid, postId, created), then the aggregate's
-   * `nearVector` with the same distance bound over just those objects: a vector search returns
-   * objects by distance, so the page is chosen first and the search only decides which of its
-   * posts pass (and reads them whole). A page of at most 1,000 objects is below the flat-search
-   * cutoff, so the search over it is exact.
+   * The scan's keyset page read as keys only (uuid, postId, created), then one `nearVector` over
+   * just those objects that returns all of them with their distances, cut here at the aggregate's
+   * distance bound: a vector search returns objects by distance, so the page is chosen first and
+   * the search only decides which of its posts pass (and reads them whole). A page of at most
+   * 1,000 objects is below the flat-search cutoff, so the search over it is exact. The bound is
+   * not sent: with one, Weaviate pages through the search by offset, which returns a post twice
+   * and leaves another out where distances tie. Only the passing posts are then read whole.
    */
   async scanSimilar(query: SimilarScanQuery, signal?: AbortSignal): Promise<SimilarScanPage> {
     const posts = this.opened();
@@ -339,21 +341,38 @@ export class WeaviateIndex implements SearchIndex {
     const lastKey = fromProperties(keys[keys.length - 1]!.properties);
     const next = keys.length === query.limit ? { created: lastKey.created, id: lastKey.id } : undefined;
     checkAborted(signal);
-    const res = await this.call(
+    // Distances only, for every key; then the passing posts read whole.
+    const scored = await this.call(
       () =>
         posts.query.nearVector(Array.from(query.near.vector), {
-          distance: thresholdDistance(query.near.minSimilarity),
           limit: keys.length,
           filters: posts.filter.byId().containsAny(keys.map((o) => o.uuid)),
           returnMetadata: ["distance"],
-          returnProperties: RETURN_PROPERTIES,
+          returnProperties: [] as never,
+        }),
+      signal,
+    );
+    const bound = thresholdDistance(query.near.minSimilarity);
+    const distances = new Map<string, number>();
+    for (const o of scored.objects as WObject[]) {
+      const d = o.metadata?.distance;
+      if (d !== undefined && d <= bound) distances.set(o.uuid, d);
+    }
+    if (distances.size === 0) return { hits: [], ...(next ? { next } : {}) };
+    checkAborted(signal);
+    const read = await this.call(
+      () =>
+        posts.query.fetchObjects({
+          limit: distances.size,
+          filters: posts.filter.byId().containsAny([...distances.keys()]),
+          returnProperties: RETURN_PROPERTIES as never,
         }),
       signal,
     );
     const order = new Map(keys.map((o, i) => [o.uuid, i]));
-    const hits = (res.objects as WObject[])
+    const hits = (read.objects as WObject[])
       .sort((a, b) => order.get(a.uuid)! - order.get(b.uuid)!)
-      .map((o) => ({ post: fromProperties(o.properties), score: 1 - (o.metadata?.distance ?? 1) }));
+      .map((o) => ({ post: fromProperties(o.properties), score: 1 - distances.get(o.uuid)! }));
     return { hits, ...(next ? { next } : {}) };
   }
 
@@ -396,7 +415,12 @@ export class WeaviateIndex implements SearchIndex {
     checkFilter(query.filter);
     if (query.near) checkVector(query.near.vector, this.dimensions);
     checkAborted(signal);
-    return aggregateWeaviate(posts, query, (work) => this.call(work, signal));
+    return aggregateWeaviate(
+      posts,
+      query,
+      (work) => this.call(work, signal),
+      this.opts.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF,
+    );
   }
 
   async count(signal?: AbortSignal): Promise<number> {
