@@ -20,7 +20,7 @@ import { openInput } from "../src/ingest/open-input.js";
 import type { Post } from "../src/model/post.js";
 import { PACKAGE_ROOT } from "../src/package-root.js";
 import { LABELLED_CORPORA } from "../test/eval/labelled-posts.js";
-import { hash32, splitOf, stratumOf } from "../test/eval/lead-strata.js";
+import { apportion, hash32, splitOf, stratumOf } from "../test/eval/lead-strata.js";
 import { dataPath } from "../test/eval/shared-data.js";
 
 /** Characters of the body the labellers see. */
@@ -30,24 +30,6 @@ interface Candidate {
   post: Post;
   decision: LeadDecision;
   stratum: string;
-}
-
-/** Largest-remainder apportionment of `total` over `weights`, each stratum at least one. */
-export function apportion(weights: ReadonlyMap<string, number>, total: number): Map<string, number> {
-  if (weights.size > total) throw new Error(`--total ${total} is below the number of strata (${weights.size})`);
-  const rest = total - weights.size;
-  const sum = [...weights.values()].reduce((a, b) => a + b, 0);
-  const exact = [...weights].map(([k, w]): [string, number] => [k, (rest * w) / sum]);
-  const out = new Map(exact.map(([k, x]): [string, number] => [k, 1 + Math.floor(x)]));
-  let left = total - [...out.values()].reduce((a, b) => a + b, 0);
-  const byRemainder = [...exact].sort(
-    (a, b) => b[1] - Math.floor(b[1]) - (a[1] - Math.floor(a[1])) || (a[0] < b[0] ? -1 : 1),
-  );
-  for (const [k] of byRemainder) {
-    if (left-- <= 0) break;
-    out.set(k, out.get(k)! + 1);
-  }
-  return out;
 }
 
 async function main(): Promise<void> {

@@ -54,3 +54,21 @@ export function scoreBand(leadType: string, leadScore: number): string {
 export function stratumOf(post: Pick<Post, "source" | "subforum">, leadType: string, leadScore: number): string {
   return `${subforumGroup(post)}/${leadType === "" ? "none" : leadType}/${scoreBand(leadType, leadScore)}`;
 }
+
+/** Largest-remainder apportionment of `total` over `weights`, each stratum at least one. */
+export function apportion(weights: ReadonlyMap<string, number>, total: number): Map<string, number> {
+  if (weights.size > total) throw new Error(`--total ${total} is below the number of strata (${weights.size})`);
+  const rest = total - weights.size;
+  const sum = [...weights.values()].reduce((a, b) => a + b, 0);
+  const exact = [...weights].map(([k, w]): [string, number] => [k, (rest * w) / sum]);
+  const out = new Map(exact.map(([k, x]): [string, number] => [k, 1 + Math.floor(x)]));
+  let left = total - [...out.values()].reduce((a, b) => a + b, 0);
+  const byRemainder = [...exact].sort(
+    (a, b) => b[1] - Math.floor(b[1]) - (a[1] - Math.floor(a[1])) || (a[0] < b[0] ? -1 : 1),
+  );
+  for (const [k] of byRemainder) {
+    if (left-- <= 0) break;
+    out.set(k, out.get(k)! + 1);
+  }
+  return out;
+}

@@ -92,6 +92,21 @@ function strataTables(labels: readonly LeadLabel[]): string {
   ].join("\n");
 }
 
+/** Rows 1-800 and 801-1600 were labelled by different people; the sample order is shuffled, so their shares should match. */
+function byLabeller(labels: readonly LeadLabel[]): string {
+  const halves: [string, readonly LeadLabel[]][] = [
+    ["first labeller (rows 1-800)", labels.slice(0, 800)],
+    ["second labeller (rows 801-1600)", labels.slice(800)],
+  ];
+  return table(
+    ["labeller", ...LEAD_LABEL_TYPES],
+    halves.map(([name, part]) => [
+      name,
+      ...LEAD_LABEL_TYPES.map((t) => String(part.filter((l) => l.leadType === t).length)),
+    ]),
+  );
+}
+
 function distribution(labels: readonly LeadLabel[]): string {
   return table(
     ["lead_type", ...SPLITS, "all"],
@@ -274,6 +289,10 @@ async function run(ctx: EvalContext): Promise<string> {
     "### Labels by split",
     "",
     distribution(labels),
+    "",
+    "Each labeller's half (rows in the sample's shuffled order, so the halves are alike but for the labeller):",
+    "",
+    byLabeller(labels),
     "",
     "### Strata",
     "",
