@@ -25,6 +25,7 @@ import { aggregateThresholdSection } from "./sections/aggregate-threshold.js";
 import { buyingIntentSection } from "./sections/buying-intent.js";
 import { enrichmentCostSection } from "./sections/enrichment-cost.js";
 import { industrySection } from "./sections/industry.js";
+import { leadLabelsSection } from "./sections/lead-labels.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
@@ -42,6 +43,7 @@ export const SECTIONS: readonly EvalSection[] = [
   buyingIntentSection,
   targetProductSection,
   industrySection,
+  leadLabelsSection,
   enrichmentCostSection,
   retrievalSection,
   aggregateThresholdSection,

@@ -1,0 +1,341 @@
+/**
+ * The hand-labelled lead set (test/eval/labels/leads.tsv, guideline LEADS-GUIDELINE.md): how it
+ * was drawn (counts per stratum and split), what the labels say, how far two labellers agree
+ * (Cohen's kappa over the doubly labelled posts), and today's rule classifier scored on the test
+ * split, the baseline a learned classifier must beat. Nothing is tuned here.
+ */
+
+import { postEmbeddingText } from "../../../src/enrich/embed-text.js";
+import { createLeadClassifier, type LeadDecision } from "../../../src/enrich/leads/classifier.js";
+import { sentimentText } from "../../../src/enrich/post-enricher.js";
+import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
+import type { Post } from "../../../src/model/post.js";
+import { embedCached } from "../embedding-cache.js";
+import { fmt, table } from "../format.js";
+import { LABELLED_CORPORA, labelledPosts } from "../labelled-posts.js";
+import { isLead, LEAD_LABEL_TYPES, type LeadLabel, loadLeadLabels, loadLeadStrata } from "../lead-labels.js";
+import { LEAD_SPLITS } from "../lead-strata.js";
+import { agreement } from "../leads-agreement.js";
+import { binary } from "../metrics.js";
+import type { EvalContext, EvalSection } from "../section.js";
+
+const SPLITS = LEAD_SPLITS.map(([s]) => s);
+
+/** The classifier's types read as the guideline's: "alternatives to", "X vs Y" and "moving from" cues are comparison. */
+const AS_GUIDELINE: Record<string, string> = {
+  "": "none",
+  solution_request: "solution_request",
+  advice_request: "solution_request",
+  comparison: "switching",
+  pain_point: "pain_point",
+  buying_intent: "buying_intent",
+};
+
+function countBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(key(x), (m.get(key(x)) ?? 0) + 1);
+  return m;
+}
+
+function words(s: string): string {
+  return ` ${s
+    .toLowerCase()
+    .replace(/[^a-z0-9+#.]+/g, " ")
+    .trim()} `;
+}
+
+/** Lenient target match: equal, or one names the other as whole words ("crm" in "crm software"). */
+export function sameTarget(a: string, b: string): boolean {
+  const x = words(a);
+  const y = words(b);
+  return x.trim() !== "" && y.trim() !== "" && (x.includes(y) || y.includes(x));
+}
+
+/** Strata tables: per subforum group and per candidate/band, the sample by split and the corpus size. */
+function strataTables(labels: readonly LeadLabel[]): string {
+  const { rows, sizes } = loadLeadStrata();
+  const split = new Map(labels.map((l): [string, string] => [l.id, l.split]));
+  const lead = new Map(labels.map((l): [string, LeadLabel] => [l.id, l]));
+  const parts = (stratum: string): [string, string] => {
+    const [group, candidate, band] = stratum.split("/");
+    return [group!, `${candidate}/${band}`];
+  };
+  const render = (which: 0 | 1, head: string): string => {
+    const keys = [...new Set([...sizes.keys()].map((k) => parts(k)[which]))].sort();
+    return table(
+      [head, "corpus posts", ...SPLITS, "sampled", "labelled lead", "dropped"],
+      keys.map((k) => {
+        const mine = rows.filter((r) => parts(r.stratum)[which] === k);
+        const corpus = [...sizes].filter(([s]) => parts(s)[which] === k).reduce((s, [, n]) => s + n, 0);
+        const dropped = mine.filter((r) => lead.get(r.id)?.leadType === "drop").length;
+        const leads = mine.filter((r) => {
+          const l = lead.get(r.id);
+          return l !== undefined && isLead(l);
+        }).length;
+        return [
+          k,
+          String(corpus),
+          ...SPLITS.map((s) => String(mine.filter((r) => split.get(r.id) === s).length)),
+          String(mine.length),
+          `${leads} (${fmt(leads / Math.max(1, mine.length - dropped), 2)})`,
+          String(dropped),
+        ];
+      }),
+    );
+  };
+  return [
+    `The sample's ${sizes.size} strata grouped two ways (the "labelled lead" share is of the posts not dropped).`,
+    "",
+    render(0, "subforum group"),
+    "",
+    render(1, "rule candidate / score band"),
+  ].join("\n");
+}
+
+/** Rows 1-800 and 801-1600 were labelled by different people; the sample order is shuffled, so their shares should match. */
+function byLabeller(labels: readonly LeadLabel[]): string {
+  const halves: [string, readonly LeadLabel[]][] = [
+    ["first labeller (rows 1-800)", labels.slice(0, 800)],
+    ["second labeller (rows 801-1600)", labels.slice(800)],
+  ];
+  return table(
+    ["labeller", ...LEAD_LABEL_TYPES],
+    halves.map(([name, part]) => [
+      name,
+      ...LEAD_LABEL_TYPES.map((t) => String(part.filter((l) => l.leadType === t).length)),
+    ]),
+  );
+}
+
+function distribution(labels: readonly LeadLabel[]): string {
+  return table(
+    ["lead_type", ...SPLITS, "all"],
+    LEAD_LABEL_TYPES.map((t) => [
+      t,
+      ...SPLITS.map((s) => String(labels.filter((l) => l.split === s && l.leadType === t).length)),
+      String(labels.filter((l) => l.leadType === t).length),
+    ]),
+  );
+}
+
+function agreementReport(labels: readonly LeadLabel[], second: readonly LeadLabel[], ctx: EvalContext): string {
+  const a = agreement(labels, second);
+  ctx.recordGoal(
+    "lead labels: agreement of two labellers on lead_type (no target)",
+    `kappa ${fmt(a.typeKappa)} over ${a.pairs} posts`,
+    undefined,
+  );
+  const types = LEAD_LABEL_TYPES.filter((t) => t !== "drop");
+  return [
+    `${second.length} posts labelled a second time, independently, by another labeller from the same`,
+    `guideline (the first 200 rows of the shuffled sample); ${a.dropped} left out because one labeller dropped`,
+    "the post.",
+    "",
+    table(
+      ["measure", "over", "raw agreement", "Cohen's kappa"],
+      [
+        ["lead_type (5 classes)", String(a.pairs), fmt(a.typeAgreement), fmt(a.typeKappa)],
+        ["lead vs not", String(a.pairs), fmt(a.leadAgreement), fmt(a.leadKappa)],
+        [
+          "same target_product (case-folded), when both saw a lead",
+          String(a.bothLead),
+          fmt(a.sameTarget / Math.max(1, a.bothLead)),
+          "-",
+        ],
+      ],
+    ),
+    "",
+    "First labeller (rows) against second (columns):",
+    "",
+    table(
+      ["", ...types],
+      types.map((t) => [t, ...types.map((u) => String(a.confusion.get(t)?.get(u) ?? 0))]),
+    ),
+  ].join("\n");
+}
+
+interface Scored {
+  name: string;
+  decisions: LeadDecision[];
+}
+
+/**
+ * Each sampled post's weight back to the corpus: its stratum's corpus size over the posts drawn
+ * from it, so a weighted figure estimates what the classifier does over all posts, not over a
+ * sample that over-draws its candidates.
+ */
+function corpusWeights(): Map<string, number> {
+  const { rows, sizes } = loadLeadStrata();
+  const drawn = countBy(rows, (r) => r.stratum);
+  return new Map(rows.map((r): [string, number] => [r.id, sizes.get(r.stratum)! / drawn.get(r.stratum)!]));
+}
+
+/** F1 of the lead decision with every post counted at its corpus weight. */
+function weightedF1(
+  gold: readonly LeadLabel[],
+  pred: readonly boolean[],
+  weights: ReadonlyMap<string, number>,
+): number {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  gold.forEach((g, i) => {
+    const w = weights.get(g.id)!;
+    if (pred[i] && isLead(g)) tp += w;
+    else if (pred[i]) fp += w;
+    else if (isLead(g)) fn += w;
+  });
+  return tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
+}
+
+function baselineRows(gold: readonly LeadLabel[], runs: readonly Scored[], ctx: EvalContext): string[][] {
+  const rows: string[][] = [];
+  const weights = corpusWeights();
+  for (const { name, decisions } of runs) {
+    const goldLead = gold.map(isLead);
+    const any = binary(
+      goldLead,
+      decisions.map((d) => d.leadType !== ""),
+    );
+    const noAdvice = binary(
+      goldLead,
+      decisions.map((d) => d.leadType !== "" && d.leadType !== "advice_request"),
+    );
+    const onLeads = gold.map((g, i) => [g, decisions[i]!] as const).filter(([g]) => isLead(g));
+    const typeAcc =
+      onLeads.filter(([g, d]) => AS_GUIDELINE[d.leadType] === g.leadType).length / Math.max(1, onLeads.length);
+    const allAcc = gold.filter((g, i) => AS_GUIDELINE[decisions[i]!.leadType] === g.leadType).length / gold.length;
+    let tp = 0;
+    let predicted = 0;
+    let expected = 0;
+    gold.forEach((g, i) => {
+      const p = decisions[i]!.leadType === "" ? "" : decisions[i]!.targetProduct;
+      if (p !== "") predicted++;
+      if (g.targetProduct !== "") expected++;
+      if (p !== "" && sameTarget(p, g.targetProduct)) tp++;
+    });
+    const precision = tp / Math.max(1, predicted);
+    const recall = tp / Math.max(1, expected);
+    const targetF1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+    if (name.startsWith("as ingest"))
+      ctx.recordGoal(
+        "lead labels, test split: today's classifier lead-vs-not F1 (baseline, no target)",
+        `F1 ${fmt(any.f1)}, type accuracy on leads ${fmt(typeAcc)}`,
+        undefined,
+      );
+    rows.push([
+      name,
+      `${fmt(any.precision)} / ${fmt(any.recall)} / ${fmt(any.f1)}`,
+      `${fmt(noAdvice.precision)} / ${fmt(noAdvice.recall)} / ${fmt(noAdvice.f1)}`,
+      fmt(
+        weightedF1(
+          gold,
+          decisions.map((d) => d.leadType !== ""),
+          weights,
+        ),
+      ),
+      fmt(typeAcc),
+      fmt(allAcc),
+      `${fmt(precision)} / ${fmt(recall)} / ${fmt(targetF1)}`,
+    ]);
+  }
+  return rows;
+}
+
+function typeConfusion(gold: readonly LeadLabel[], decisions: readonly LeadDecision[]): string {
+  const predicted = ["", "solution_request", "advice_request", "comparison", "pain_point", "buying_intent"];
+  const types = LEAD_LABEL_TYPES.filter((t) => t !== "drop");
+  return table(
+    ["label \\ classifier", ...predicted.map((p) => p || "(none)")],
+    types.map((t) => [
+      t,
+      ...predicted.map((p) => String(gold.filter((g, i) => g.leadType === t && decisions[i]!.leadType === p).length)),
+    ]),
+  );
+}
+
+async function run(ctx: EvalContext): Promise<string> {
+  const labels = loadLeadLabels();
+  const second = loadLeadLabels("leads-second.tsv");
+  ctx.recordData("Lead labels (hand, this project)", labels.length, "posts of the three corpora, 60/20/20 by id");
+  ctx.recordData("Lead labels, second labeller", second.length, "the first 200 rows again");
+  const test = labels.filter((l) => l.split === "test" && l.leadType !== "drop");
+  const posts = await labelledPosts(test.map((l) => ({ split: l.split, id: l.id, accepted: new Set<string>() })));
+  const rules = createLeadClassifier();
+  const vectors = await embedCached("lead-labels test", posts.map(postEmbeddingText));
+  const sentiment = createSentimentClassifier();
+  const runs: Scored[] = [
+    {
+      name: "as ingest runs it (USE-lite vector, sentiment)",
+      decisions: posts.map((p: Post, i) =>
+        rules.classify(p, vectors[i], sentiment.classifyOne(sentimentText(p), vectors[i]!)),
+      ),
+    },
+    { name: "rules alone (no vector, no sentiment)", decisions: posts.map((p: Post) => rules.classify(p)) },
+  ];
+  const dist = countBy(labels, (l) => l.leadType);
+  return [
+    `${labels.length} posts of the reddit 2013, Hacker News and Stack Exchange corpora, labelled by hand under`,
+    "test/eval/labels/LEADS-GUIDELINE.md with lead_type (solution_request, pain_point, switching, buying_intent,",
+    "none; drop for a post that cannot be judged), target_product, pain_point and industry. Drawn by",
+    "scripts/sample-lead-posts.ts (seeded): every corpus post is put in a stratum of subforum group x what",
+    "today's rule classifier says of it (rules alone) x lead-score band, and each stratum gets a share",
+    "proportional to the square root of its size, at least one post, so rare candidate types are",
+    "over-drawn and the mass of non-candidates under-drawn. The split is the post id's SHA-256 bucket",
+    "(train 60 / dev 20 / test 20), fixed whatever is added later. Two labellers each labelled half from",
+    "the text (the classifier's output hidden). Leads overall:",
+    `${labels.filter(isLead).length} of ${labels.length - (dist.get("drop") ?? 0)} judged posts.`,
+    "",
+    "### Labels by split",
+    "",
+    distribution(labels),
+    "",
+    "Each labeller's half (rows in the sample's shuffled order, so the halves are alike but for the labeller):",
+    "",
+    byLabeller(labels),
+    "",
+    "### Strata",
+    "",
+    strataTables(labels),
+    "",
+    "### Agreement",
+    "",
+    agreementReport(labels, second, ctx),
+    "",
+    "### Baseline: today's classifier on the test split",
+    "",
+    `${test.length} test posts (drops left out). Lead vs not counts every classifier type as a lead, and`,
+    "again with advice_request read as not a lead (the guideline makes advice without a product in view",
+    "none). Type accuracy reads the classifier's types as the guideline's (comparison as switching,",
+    "advice_request as solution_request), over the labelled leads and over all test posts. target_product",
+    'matches when one names the other as whole words ("crm" and "crm software"); only the targets of',
+    "posts the classifier calls leads count. The sample over-draws the classifier's candidates, so the",
+    "weighted column counts each post at its stratum's corpus size over the posts drawn from it (an",
+    "estimate over all posts). These are the figures the learned classifier is to beat.",
+    "",
+    table(
+      [
+        "classifier",
+        "lead vs not P / R / F1",
+        "same, advice_request not a lead",
+        "lead vs not F1, weighted to the corpus",
+        "type accuracy on leads",
+        "type accuracy, all",
+        "target_product P / R / F1",
+      ],
+      baselineRows(test, runs, ctx),
+    ),
+    "",
+    "Labels (rows) against the classifier as ingest runs it (columns), test split:",
+    "",
+    typeConfusion(test, runs[0]!.decisions),
+  ].join("\n");
+}
+
+/** The lead label set section for `npm run eval`. */
+export const leadLabelsSection: EvalSection = {
+  id: "lead-labels",
+  title: "Lead labels (hand-labelled set, agreement, baseline)",
+  requires: LABELLED_CORPORA.map(([file]) => file),
+  run,
+};
