@@ -102,21 +102,20 @@ export async function aggregateWeaviate(
     });
   };
 
-  // Without a query the whole filter is one scope; with one, each flat-search range is.
-  let scopes: (CountedRange | undefined)[] = [undefined];
-  let windows: CountedRange[] | undefined;
-  if (near) {
+  /** The flat-search ranges of the filtered posts, from their count and first and last `created`. */
+  const flatRanges = async (): Promise<CountedRange[]> => {
     const all = await aggregateOver(undefined, createdRange, false);
     const first = Date.parse(all.props.created?.minimum ?? "");
     const last = Date.parse(all.props.created?.maximum ?? "");
+    if (all.total === 0 || Number.isNaN(first) || Number.isNaN(last)) return [];
     // Whole seconds around the stored extremes, so a rounded minimum or maximum stays inside.
     const span = { from: Math.floor(first / 1000) * 1000, to: Math.floor(last / 1000) * 1000 + 1000 };
-    windows =
-      all.total === 0 || Number.isNaN(first) || Number.isNaN(last)
-        ? []
-        : await flatWindows(span, flatSearchCutoff, async (r) => (await aggregateOver(r, [], false)).total);
-    scopes = windows;
-  }
+    const count = async (r: CreatedRange) => (await aggregateOver(r, [], false)).total;
+    return flatWindows(span, flatSearchCutoff, count, all.total);
+  };
+  // Without a query the whole filter is one scope; with one, each flat-search range is.
+  const windows = near ? await flatRanges() : undefined;
+  const scopes: (CountedRange | undefined)[] = windows ?? [undefined];
 
   /** Counts of `field`'s values in `scope`, at most `limit` of them (most frequent first, as Weaviate ranks them). */
   const groupOf = (field: GroupField, limit: number, scope: CountedRange | undefined) =>

@@ -20,13 +20,15 @@ export interface CountedRange extends CreatedRange {
 /**
  * Splits `span` into ranges that each hold at least one and fewer than `cutoff` posts, ascending,
  * with their counts, by halving any range that holds more. `count` says how many of the filtered posts a range
- * holds (an aggregate without a vector, answered from the inverted index). Throws when `cutoff`
- * or more posts share one millisecond, which no range can split.
+ * holds (an aggregate without a vector, answered from the inverted index); `spanCount`, when the
+ * caller already knows it, saves counting `span` again. Throws when `cutoff` or more posts share
+ * one millisecond, which no range can split.
  */
 export async function flatWindows(
   span: CreatedRange,
   cutoff: number,
   count: (range: CreatedRange) => Promise<number>,
+  spanCount?: number,
 ): Promise<CountedRange[]> {
   const split = async (range: CreatedRange, n: number): Promise<CountedRange[]> => {
     if (n === 0) return [];
@@ -41,7 +43,7 @@ export async function flatWindows(
     const [a, b] = await Promise.all([split(low, nLow), split(high, n - nLow)]);
     return [...a, ...b];
   };
-  return split(span, await count(span));
+  return split(span, spanCount ?? (await count(span)));
 }
 
 /**
