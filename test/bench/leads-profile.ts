@@ -167,8 +167,9 @@ try {
         },
         signal,
       ),
-    [`FindLeads now: LeadsCore.find, ${CANDIDATES} candidates read by id and judged, ${all.length} queries x 2`]: (i: number) =>
-      abCore.find({ query: all[i]!, limit: LIMIT, minScore: MIN_SCORE }, signal),
+    [`FindLeads now: LeadsCore.find, ${CANDIDATES} candidates read by id and judged, ${all.length} queries x 2`]: (
+      i: number,
+    ) => abCore.find({ query: all[i]!, limit: LIMIT, minScore: MIN_SCORE }, signal),
   };
   for (let rep = 0; rep < 2; rep++) {
     for (let i = 0; i < all.length; i++) {
