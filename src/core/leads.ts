@@ -1,17 +1,19 @@
 /**
- * FindLeads: posts relevant to the caller's description (hybrid retrieval) that were classified
- * as leads at ingest with lead_score >= min_score, ranked by a blend of the two:
+ * FindLeads: posts about the caller's description that were classified as leads at ingest with
+ * lead_score >= min_score, ranked by a blend of the two:
  *
  *   rank = LEAD_RELEVANCE_WEIGHT * relevance + (1 - LEAD_RELEVANCE_WEIGHT) * lead_score / 100
  *
- * Relevance dominates so results stay on topic; the score breaks ties towards stronger intent.
- * The index applies the lead filter, so every candidate is already a lead above the bar. The
- * ranking runs on the fused candidates before their posts are read (HybridQuery.choose), so the
- * index reads the returned leads only, and only the fields a lead shows.
+ * Hybrid retrieval (filtered to leads above the bar in the engine) finds the candidates; each is
+ * then judged on its own by the absolute relevance and the subject rule (absolute-relevance.ts),
+ * and those under the model's floor are dropped. The relevance is not normalised against the
+ * other candidates, so an ask the corpus holds no lead for gets an empty page rather than the
+ * nearest unrelated leads; leads monitors judge new posts with the same function and floor.
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
-import { alphaFor } from "./hybrid-alpha.js";
+import type { IndexedPost } from "../model/post.js";
+import { cosineOfUnit, judgeLead, leadFloorFor, postWords, relevanceQuery } from "./absolute-relevance.js";
 import { keywordText } from "./keyword-text.js";
 import { leadQuerySubject } from "./lead-query.js";
 import { queryVector } from "./query-vector.js";
@@ -45,7 +47,7 @@ export interface LeadsParams {
   sort?: string | undefined;
 }
 
-/** A lead with its rank. */
+/** A lead with its rank; `score` is its absolute relevance (absolute-relevance.ts). */
 export interface RankedLead extends Hit {
   rank: number;
 }
@@ -69,32 +71,47 @@ export class LeadsCore {
     // Retrieved by what the ask is for (lead-query.ts); the response echoes the query as sent.
     const subject = leadQuerySubject(query);
     const vector = queryVector(this.deps.embedder, subject, signal);
-    const choose = (page: readonly HybridCandidate[]): HybridCandidate[] => best(page, (c) => c, minScore, wanted);
-    const text = keywordText(subject);
-    const hits = await this.deps.index.hybrid(
+    const judged = relevanceQuery(subject, this.deps);
+    // The candidates are kept from the fused page before any post is read (choose picks none):
+    // every one is judged on its stored vector and text, read next in one call by id.
+    let candidates: readonly HybridCandidate[] = [];
+    await this.deps.index.hybrid(
       {
-        text,
+        text: keywordText(subject),
         vector,
-        alpha: alphaFor(text, this.deps),
+        alpha: judged.alpha,
         limit: Math.min(wanted * CANDIDATES_PER_RESULT, RULES.sortWindow),
         offset: 0,
         filter: { ...filter, minLeadScore: minScore },
         fields: "lead",
-        choose,
+        choose: (page) => {
+          candidates = page.filter((c) => isLead(c, minScore));
+          return [];
+        },
       },
       signal,
     );
-    // Ranked again on the posts as read: a post rewritten between ranking and reading is judged
-    // by what is returned.
-    const ranked = best(
-      hits,
-      (h) => ({ id: h.post.id, score: h.score, leadType: h.post.leadType, leadScore: h.post.leadScore }),
-      minScore,
-      wanted,
-    );
+    const posts =
+      candidates.length === 0
+        ? []
+        : await this.deps.index.getIndexed(
+            candidates.map((c) => c.id),
+            signal,
+          );
+    const q = await vector;
+    const floor = leadFloorFor(this.deps.embedder.model);
+    // Judged on the posts as read: a post rewritten between retrieval and reading is judged by
+    // what is returned.
+    const ranked: Hit[] = posts
+      .filter((p) => isLead(p, minScore))
+      .map((p) => ({ post: p, ...judgeLead(judged, cosineOfUnit(q, p.vector), postWords(p), floor) }))
+      .filter((x) => x.about)
+      .map((x) => ({ post: x.post, score: x.relevance, rank: leadRank(x.relevance, x.post.leadScore) }))
+      .sort((a, b) => b.rank - a.rank || a.post.id.localeCompare(b.post.id))
+      .slice(0, wanted)
+      .map((x) => ({ post: shown(x.post), score: x.score }));
     return (sort === "relevance" ? ranked : sortWindow(ranked, sort).slice(0, limit)).map((h) => ({
-      post: { ...h.post, content: shorten(h.post.content) },
-      score: h.score,
+      ...h,
       rank: leadRank(h.score, h.post.leadScore),
     }));
   }
@@ -105,13 +122,13 @@ export function leadRank(relevance: number, leadScore: number): number {
   return LEAD_RELEVANCE_WEIGHT * relevance + (1 - LEAD_RELEVANCE_WEIGHT) * (leadScore / 100);
 }
 
-/** The best `limit` leads of `items` at or above `minScore`, by rank, ties by id. */
-function best<T>(items: readonly T[], view: (item: T) => HybridCandidate, minScore: number, limit: number): T[] {
-  return items
-    .map((item) => ({ item, c: view(item) }))
-    .filter(({ c }) => c.leadType !== "" && c.leadScore >= minScore)
-    .map((x) => ({ ...x, rank: leadRank(x.c.score, x.c.leadScore) }))
-    .sort((a, b) => b.rank - a.rank || a.c.id.localeCompare(b.c.id))
-    .slice(0, limit)
-    .map(({ item }) => item);
+/** Whether a candidate or post is a lead at or above `minScore`. */
+function isLead(c: { leadType: string; leadScore: number }, minScore: number): boolean {
+  return c.leadType !== "" && c.leadScore >= minScore;
+}
+
+/** The post as a lead shows it: no vector, the content shortened. */
+function shown(p: IndexedPost): RankedLead["post"] {
+  const { vector: _, ...post } = p;
+  return { ...post, content: shorten(post.content) };
 }

@@ -100,8 +100,9 @@ export interface HybridQuery extends Page {
   /**
    * Picks and orders the hits to return from the page's candidates (the fused list's
    * `offset`..`offset + limit`, best first) before any post is read, so that only the picked
-   * posts are read: FindLeads ranks 30 candidates by relevance and lead score and keeps 10, and
-   * the post's text is the costly part of a read. Default: every candidate, in fused order.
+   * posts are read (the post's text is the costly part of a read). It may pick none: FindLeads
+   * takes the candidates' ids and lead fields this way and reads them itself, with their
+   * vectors (getIndexed), to judge each. Default: every candidate, in fused order.
    */
   choose?: (page: readonly HybridCandidate[]) => readonly HybridCandidate[];
 }

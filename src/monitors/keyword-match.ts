@@ -2,8 +2,9 @@
  * Evaluates a keyword AST against one post, and picks the words an index can file a monitor
  * under (its anchors): a post can match only if it holds at least one of them.
  */
+
+import { wordsOf } from "../core/keyword-words.js";
 import type { KeywordNode, TermNode } from "./keyword-ast.js";
-import { wordsOf } from "./keyword-words.js";
 
 /** A post split once for every keyword monitor that looks at it. */
 export interface KeywordSubject {

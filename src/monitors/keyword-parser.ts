@@ -13,9 +13,9 @@
  * Every error names the 1-based column it was found at.
  */
 
+import { wordsOf } from "../core/keyword-words.js";
 import type { KeywordField, KeywordNode } from "./keyword-ast.js";
 import { KEYWORD_FIELDS } from "./keyword-ast.js";
-import { wordsOf } from "./keyword-words.js";
 
 /** Longest expression accepted, characters. */
 export const MAX_EXPRESSION_LENGTH = 1_000;

@@ -91,6 +91,7 @@ export class MonitorDryRun {
       new Map(monitor.kind === "keywords" ? [] : [[monitor.id, vector!]]),
       this.deps.embedder.dimensions,
       this.deps.alphas,
+      this.deps.embedder.model,
     );
     const found: DryRunEvent[] = [];
     let scanned = 0;

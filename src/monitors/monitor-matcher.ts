@@ -2,17 +2,18 @@
  * The percolator: matches a batch of written posts against every active monitor at once.
  *
  * - Vector side (kinds search and leads): one product of the batch's post vectors with the
- *   matrix of all monitors' query vectors (query-product.ts) gives every cosine at once. A monitor's relevance is
- *   `alpha * cosine + (1 - alpha) * coverage`, where coverage is the share of the query's words
- *   the post contains and alpha is SemanticSearch's hybrid weight for that query (short queries
- *   lean on words). Unlike a search, a single post has no candidate list to normalise against,
- *   so both sides are used as they are: this is the score min_relevance is compared with.
+ *   matrix of all monitors' query vectors (query-product.ts) gives every cosine at once. A
+ *   monitor's relevance is the absolute relevance (core/absolute-relevance.ts): `alpha * cosine
+ *   + (1 - alpha) * coverage`, where coverage is the share of the query's words the post
+ *   contains and alpha is the hybrid weight for that query (short queries lean on words). A
+ *   search monitor compares it with its min_relevance; a leads monitor is judged exactly as
+ *   FindLeads judges a candidate (the model's floor and the subject rule), so the two agree.
  * - Keyword side: the term index (keyword-index.ts) names the few monitors a post can match.
  */
 
+import type { LeadFloor, RelevanceQuery } from "../core/absolute-relevance.js";
+import { absoluteRelevance, coverage, judgeLead, leadFloorFor, relevanceQuery } from "../core/absolute-relevance.js";
 import type { HybridAlphas } from "../core/hybrid-alpha.js";
-import { alphaFor } from "../core/hybrid-alpha.js";
-import { keywordText } from "../core/keyword-text.js";
 import { passesQueryFilter } from "../core/post-filter.js";
 import type { QueryFilter } from "../index/search-index.js";
 import type { IndexedPost } from "../model/post.js";
@@ -21,7 +22,6 @@ import { KeywordIndex } from "./keyword-index.js";
 import type { KeywordSubject } from "./keyword-match.js";
 import { keywordSubject, matchedTerms } from "./keyword-match.js";
 import { parseKeywords } from "./keyword-parser.js";
-import { wordsOf } from "./keyword-words.js";
 import { resolveMonitorFilter } from "./monitor-filters.js";
 import { monitorQueryText } from "./monitor-query.js";
 import type { StoredMonitor } from "./monitor-spec.js";
@@ -43,33 +43,15 @@ export interface MonitorMatch {
  */
 const RELEVANCE_SLACK = 1e-9;
 
-/** Query words shorter than this do not count toward coverage (articles, "a", "to"). */
-const MIN_COVERAGE_WORD = 3;
-
 interface VectorMonitor {
   monitor: StoredMonitor;
   filter: QueryFilter;
-  alpha: number;
-  words: string[];
+  query: RelevanceQuery;
 }
 
-/** The relevance of a post to a search or leads query. */
-export function monitorRelevance(
-  cosine: number,
-  alpha: number,
-  queryWords: readonly string[],
-  s: KeywordSubject,
-): number {
-  // A counting loop, not filter(): this runs for most (post, monitor) pairs of every batch.
-  let hits = 0;
-  for (const w of queryWords) if (s.wordSet.has(w)) hits++;
-  const covered = queryWords.length === 0 ? 0 : hits / queryWords.length;
-  return Math.min(1, Math.max(0, alpha * cosine + (1 - alpha) * covered));
-}
-
-/** The words of a query that count toward coverage. */
-export function coverageWords(query: string): string[] {
-  return [...new Set(wordsOf(keywordText(query)).filter((w) => w.length >= MIN_COVERAGE_WORD))];
+/** The relevance of a post to a search or leads query (the absolute relevance). */
+export function monitorRelevance(cosine: number, query: RelevanceQuery, s: KeywordSubject): number {
+  return absoluteRelevance(cosine, query.alpha, coverage(query.words, s.wordSet));
 }
 
 /** Active monitors compiled for matching; build a new one when the monitors change. */
@@ -77,7 +59,10 @@ export class MonitorMatcher {
   private readonly vectorMonitors: VectorMonitor[] = [];
   /** Row-major, one row of `dimensions` per vector monitor. */
   private readonly matrix: Float32Array;
-  /** Per vector monitor, by position: its threshold, hybrid weight and number of coverage words. */
+  /**
+   * Per vector monitor, by position: its threshold (min_relevance, or for leads the floor),
+   * hybrid weight and number of coverage words.
+   */
   private readonly minRelevance: Float64Array;
   private readonly alpha: Float64Array;
   private readonly wordCount: Int32Array;
@@ -89,16 +74,22 @@ export class MonitorMatcher {
     { monitor: StoredMonitor; filter: QueryFilter; ast: KeywordNode }
   >();
 
+  /** The leads floor of the vectors' model, as FindLeads applies it. */
+  private readonly leadFloor: LeadFloor;
+
   /**
    * @param queryVectors the embedded {@link monitorQueryText} of every search and leads monitor,
    *   by monitor id (L2-normalised, like post vectors).
+   * @param model the embedding model id of the vectors, which picks the leads floor.
    */
   constructor(
     monitors: readonly StoredMonitor[],
     queryVectors: ReadonlyMap<string, Float32Array>,
     private readonly dimensions: number,
     alphas: HybridAlphas,
+    model: string,
   ) {
+    this.leadFloor = leadFloorFor(model);
     for (const m of monitors) {
       if (m.paused) continue;
       if (m.kind === "keywords") {
@@ -106,12 +97,10 @@ export class MonitorMatcher {
         this.keywords.add(m.id, ast);
         this.keywordMonitors.set(m.id, { monitor: m, filter: resolveMonitorFilter(m.filter), ast });
       } else if (queryVectors.has(m.id)) {
-        const text = monitorQueryText(m);
         this.vectorMonitors.push({
           monitor: m,
           filter: resolveMonitorFilter(m.filter),
-          alpha: alphaFor(keywordText(text), alphas),
-          words: coverageWords(text),
+          query: relevanceQuery(monitorQueryText(m), alphas),
         });
       }
     }
@@ -121,10 +110,10 @@ export class MonitorMatcher {
     this.wordCount = new Int32Array(this.vectorMonitors.length);
     this.vectorMonitors.forEach((v, i) => {
       this.matrix.set(queryVectors.get(v.monitor.id)!, i * dimensions);
-      this.minRelevance[i] = v.monitor.minRelevance;
-      this.alpha[i] = v.alpha;
-      this.wordCount[i] = v.words.length;
-      for (const w of v.words) {
+      this.minRelevance[i] = v.monitor.kind === "leads" ? this.leadFloor.floor : v.monitor.minRelevance;
+      this.alpha[i] = v.query.alpha;
+      this.wordCount[i] = v.query.words.length;
+      for (const w of v.query.words) {
         const list = this.wordMonitors.get(w);
         if (list === undefined) this.wordMonitors.set(w, [i]);
         else list.push(i);
@@ -170,7 +159,7 @@ export class MonitorMatcher {
           const cosine = cosines[row + j]!;
           const alpha = this.alpha[j]!;
           const words = this.wordCount[j]!;
-          // monitorRelevance's arithmetic on the counts, over typed arrays only; most pairs end here.
+          // The absolute relevance's arithmetic on the counts, over typed arrays only; most pairs end here.
           const estimate = Math.min(
             1,
             Math.max(0, alpha * cosine + (1 - alpha) * (words === 0 ? 0 : hits[j]! / words)),
@@ -180,7 +169,13 @@ export class MonitorMatcher {
           const mon = vm.monitor;
           if (mon.kind === "leads" && (post.leadType === "" || post.leadScore < mon.minScore)) continue;
           if (!passesQueryFilter(vm.filter, post)) continue;
-          const relevance = monitorRelevance(cosine, alpha, vm.words, s);
+          if (mon.kind === "leads") {
+            // FindLeads' own judgement of a candidate: the floor and the subject rule.
+            const j = judgeLead(vm.query, cosine, s.wordSet, this.leadFloor);
+            if (j.about) out.push({ monitor: mon, post, relevance: j.relevance, matchedTerms: [] });
+            continue;
+          }
+          const relevance = monitorRelevance(cosine, vm.query, s);
           if (relevance >= mon.minRelevance) out.push({ monitor: mon, post, relevance, matchedTerms: [] });
         }
       }

@@ -45,7 +45,7 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
       missing.forEach((text, i) => vectors.set(text, embedded[i]!));
     }
     const byMonitor = new Map(byVector.map((m) => [m.id, vectors.get(monitorQueryText(m))!]));
-    matcher = new MonitorMatcher(monitors, byMonitor, deps.embedder.dimensions, deps.alphas);
+    matcher = new MonitorMatcher(monitors, byMonitor, deps.embedder.dimensions, deps.alphas, deps.embedder.model);
     version = v;
     return matcher;
   }

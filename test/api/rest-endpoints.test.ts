@@ -136,10 +136,12 @@ describe("REST endpoints over real posts", { skip }, () => {
   test("leads: only posts at or above min_score, with documented types", async () => {
     const res = await rest(svc.url, "/api/v1/leads", {
       key,
-      body: { query: "looking for a tool or service recommendation", limit: 10, min_score: 30 },
+      // An ask the sample holds leads for (r/smallbusiness asks for accounting software); FindLeads
+      // returns only leads about the query, so a vague ask may rightly get none.
+      body: { query: "recommend accounting or invoicing software", limit: 10, min_score: 30 },
     });
     assert.equal(res.status, 200);
-    assert.ok(res.body.data.results.length > 0, "the real sample holds posts classified as leads");
+    assert.ok(res.body.data.results.length > 0, "the real sample holds leads about accounting software");
     for (const lead of res.body.data.results) {
       assert.ok(lead.lead_score >= 30 && lead.lead_score <= 100);
       assert.notEqual(lead.lead_type, "");

@@ -427,7 +427,8 @@ export async function benchInsights(
 
 /**
  * FindLeads' parts in this process: the query embedding; FindLeads after it (LeadsCore with the
- * vectors known: the filtered hybrid, ranking the candidates, reading the 10 leads); and, for
+ * vectors known: the filtered hybrid, reading its 30 candidates with their vectors, judging them
+ * by the absolute relevance floor and ranking what passes); and, for
  * reference, the filtered hybrid reading all 30 candidates whole (as FindLeads did before it
  * ranked before reading) and the same without the filter.
  */
@@ -490,7 +491,7 @@ async function leadsSplit(target: BackendTarget, result: InsightsResult, log: (s
     // kinds take turns, so load that comes and goes hits each alike.
     const kinds: { what: string; run: () => Promise<void>; cutoff?: number }[] = [
       {
-        what: `leads: FindLeads after the embedding (min_score ${MIN_SCORE}, 10 of 30 ranked before reading)`,
+        what: `leads: FindLeads after the embedding (min_score ${MIN_SCORE}, 30 candidates judged by the absolute floor)`,
         run: leads,
       },
       { what: "leads: hybrid with lead filter, 30 candidates read whole (before)", run: engine(MIN_SCORE) },

@@ -5,8 +5,9 @@
  * Keyword expressions are made from a text's own longest words, in the shapes users write:
  * a phrase, AND, OR with NOT, and field terms.
  */
+
+import { wordsOf } from "../../src/core/keyword-words.js";
 import { LEAD_TYPES } from "../../src/model/post.js";
-import { wordsOf } from "../../src/monitors/keyword-words.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import type { MonitorSpec } from "../../src/monitors/monitor-spec.js";
 import { DEFAULT_MIN_RELEVANCE, DEFAULT_MIN_SCORE } from "../../src/monitors/monitor-spec.js";

@@ -5,12 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { absoluteRelevance, coverage, coverageWords } from "../../src/core/absolute-relevance.js";
 import { alphaFor } from "../../src/core/hybrid-alpha.js";
 import { keywordText } from "../../src/core/keyword-text.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { keywordSubject } from "../../src/monitors/keyword-match.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
-import { coverageWords, MonitorMatcher, monitorRelevance } from "../../src/monitors/monitor-matcher.js";
+import { MonitorMatcher } from "../../src/monitors/monitor-matcher.js";
 import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 import { queryProducts } from "../../src/monitors/query-product.js";
 
@@ -104,14 +105,21 @@ describe("query product", () => {
       vector,
     }));
     const alphas = { hybridAlpha: 0.5, shortQueryAlpha: 0.3 };
-    const matcher = new MonitorMatcher(monitors, new Map(monitors.map((m, j) => [m.id, qs[j]!])), d, alphas);
+    const matcher = new MonitorMatcher(
+      monitors,
+      new Map(monitors.map((m, j) => [m.id, qs[j]!])),
+      d,
+      alphas,
+      "use-lite-512",
+    );
     const matches = await matcher.match(posts);
     assert.equal(matches.length, 15);
     for (const m of matches) {
       const i = Number(m.post.id.slice(1));
       const j = Number(m.monitor.id.slice(1));
       const alpha = alphaFor(keywordText(m.monitor.query), alphas);
-      const want = monitorRelevance(dot(ps[i]!, qs[j]!), alpha, coverageWords(m.monitor.query), keywordSubject(m.post));
+      const covered = coverage(coverageWords(m.monitor.query), keywordSubject(m.post).wordSet);
+      const want = absoluteRelevance(dot(ps[i]!, qs[j]!), alpha, covered);
       assert.ok(Math.abs(m.relevance - want) < 1e-5, `${m.post.id}/${m.monitor.id}: ${m.relevance} vs ${want}`);
     }
   });

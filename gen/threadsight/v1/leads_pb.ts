@@ -124,7 +124,7 @@ export type FindLeadsResponse = Message<"threadsight.v1.FindLeadsResponse"> & {
   query: string;
 
   /**
-   * Leads, best first.
+   * Leads, best first (by relevance and lead score); empty when no lead is about the query.
    *
    * @generated from field: repeated threadsight.v1.Lead results = 2;
    */
@@ -159,7 +159,7 @@ export type FindLeadsResponseJson = {
   query?: string;
 
   /**
-   * Leads, best first.
+   * Leads, best first (by relevance and lead score); empty when no lead is about the query.
    *
    * @generated from field: repeated threadsight.v1.Lead results = 2;
    */
@@ -411,7 +411,9 @@ export const LeadSchema: GenMessage<Lead, {jsonType: LeadJson}> = /*@__PURE__*/
  */
 export const LeadService: GenService<{
   /**
-   * FindLeads returns posts relevant to the query whose lead_score is at least min_score.
+   * FindLeads returns posts about the query whose lead_score is at least min_score. Each
+   * candidate is judged on its own, by an absolute relevance floor and a match of the query's
+   * subject (docs/concepts/leads.md), so an ask no lead is about gets an empty list.
    *
    * @generated from rpc threadsight.v1.LeadService.FindLeads
    */

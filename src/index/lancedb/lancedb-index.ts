@@ -12,8 +12,8 @@
  *   once, while the query vector may still be computed (HybridQuery.vector may be a promise).
  *   Ranking reads ids, scores and row addresses only; whole rows are read for the page alone,
  *   by address (falling back to ids for rows that moved in between). A caller that picks the
- *   page by lead fields (HybridQuery.choose: FindLeads keeps 10 of 30) gets them with the
- *   candidates, so only the picked rows are read.
+ *   page by lead fields (HybridQuery.choose) gets them with the candidates, so only the
+ *   picked rows are read.
  * - Freshness: a process sees rows another process (e.g. `threadsight ingest`) committed within
  *   {@link DEFAULT_FRESHNESS_SECONDS} s: the connection re-checks the table version that often.
  * One process writes a directory at a time (lancedb/writer-lock.ts, taken at the first upsert);

@@ -11,9 +11,9 @@
  *   are cut here from a candidate window with ties broken by id (paging.ts); hybrid pages are
  *   cut by Weaviate within its fusion depth and come with their posts in the same call, and are
  *   cut here past it (weaviate/hybrid-window.ts), where only the chosen page's posts are read
- *   after. A hybrid caller's `choose` picks from the page by the lead fields (FindLeads: 10 of
- *   30 candidates). A page reads only the properties its `fields` name (the others come back
- *   empty, as from the embedded index).
+ *   after. A hybrid caller's `choose` picks from the page by the lead fields. A page reads
+ *   only the properties its `fields` name (the others come back empty, as from the embedded
+ *   index).
  * - open() also sets the collection's flat-search cutoff (weaviate/schema.ts says why).
  * - The client takes no AbortSignal, so every call is raced with the caller's signal, and the
  *   signal is also handed to the gRPC calls themselves (withCallSignal), which it cancels; not
@@ -193,8 +193,8 @@ export class WeaviateIndex implements SearchIndex {
     // Weaviate cuts a page within its fusion depth itself; a deeper one is cut here from a
     // whole window (weaviate/hybrid-window.ts).
     const request = hybridRequest(query.offset, query.limit);
-    // A page Weaviate cuts itself brings its posts along (a caller's choice among them, FindLeads'
-    // 10 of 30, is made here from the same call); a window cut here reads only the page's posts.
+    // A page Weaviate cuts itself brings its posts along (a caller's choice among them is made
+    // here from the same call); a window cut here reads only the page's posts.
     const ranked = this.opts.fusion === "rankedFusion";
     const res = await this.call(
       () =>

@@ -1,7 +1,8 @@
 /**
- * How keyword monitors split text into words: lower-cased runs of letters, digits and the
- * characters that belong inside technical words (c++, c#, node.js, o'reilly), so that what a user
- * types in a query splits the same way as the post it should match.
+ * How keyword monitors and the absolute relevance of a lead split text into words: lower-cased
+ * runs of letters, digits and the characters that belong inside technical words (c++, c#,
+ * node.js, o'reilly), so that what a user types in a query splits the same way as the post it
+ * should match.
  */
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#'._-]*/gu;
