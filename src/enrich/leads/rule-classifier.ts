@@ -325,7 +325,7 @@ export function createRuleLeadClassifier(options: LeadClassifierOptions = {}): R
     detail.matches = m;
     const promo = isSelfPromotion(post, sentences);
     detail.selfPromotion = promo;
-    return with_(decide(post, industry, sentences, view, heads, sentiment, m, promo));
+    return with_(decide(post, industry, sentences, view, heads, sentiment, m, promo, detail.jobPost));
   };
 
   const decide = (
@@ -337,69 +337,68 @@ export function createRuleLeadClassifier(options: LeadClassifierOptions = {}): R
     sentiment: SentimentResult | undefined,
     all: Record<Intent, IntentMatch>,
     promo: boolean,
+    jobPost: boolean,
   ): LeadDecision => {
-    {
-      let m = all;
-      let asks = asksOf(m);
-      const anyCue = asks.length > 0 || m.pain_point.strength >= MIN_STRENGTH;
-      if (!anyCue) return notLead(industry, "");
+    let m = all;
+    let asks = asksOf(m);
+    const anyCue = asks.length > 0 || m.pain_point.strength >= MIN_STRENGTH;
+    if (!anyCue) return notLead(industry, "");
 
-      if (isJobPost(post)) return notLead(industry, "job_post");
-      // Self-promotion is about the poster's own product: its calls for attention ("check it out",
-      // "feedback welcome") and what it says that product should do ("the next build should fix
-      // ...", "it would be nice to hear...") ask nobody for anything. It stays a lead only for an
-      // ask of another kind, and that ask is what the lead is.
-      if (promo) {
-        m = intentsOf(sentences, view, heads, sentiment, {
-          noFeatureRequests: true,
-          skip: (s) => isPromotionalAsk(s.text),
-        });
-        asks = asksOf(m);
-        if (asks.length === 0) return notLead(industry, "self_promotion");
-      }
-      const lastAsk = Math.max(-1, ...asks.map((t) => m[t].sentence?.index ?? -1));
-      if (isNewsLink(post)) return notLead(industry, "news_link");
-      if (isResolved(post, sentences, lastAsk)) return notLead(industry, "resolved");
-      // A shared how-to or tip is a lead only for a question it puts to its readers.
-      if (isSharedTip(post) && !asks.some((t) => m[t].sentence?.text.trimEnd().endsWith("?")))
-        return notLead(industry, "shared_tip");
-
-      let type: Intent | undefined;
-      let best = 0;
-      for (const t of Object.keys(TYPE_PRIORITY) as Intent[]) {
-        const s = m[t].strength;
-        if (s >= MIN_STRENGTH && s * TYPE_PRIORITY[t] > best) {
-          best = s * TYPE_PRIORITY[t];
-          type = t;
-        }
-      }
-      if (!type) return notLead(industry, "");
-      if (type === "pain_point" && isVenting(sentences)) {
-        // Nothing a vendor could fix: an ask, if any, is what the post is; otherwise it is venting.
-        const ask = asks.reduce<Intent | undefined>(
-          (a, t) => (a && m[a].strength * TYPE_PRIORITY[a] >= m[t].strength * TYPE_PRIORITY[t] ? a : t),
-          undefined,
-        );
-        if (!ask) return notLead(industry, "venting");
-        type = ask;
-      }
-
-      const match: IntentMatch = m[type];
-      return {
-        leadType: type,
-        leadScore: leadScore({
-          type,
-          strength: match.strength,
-          text: sentences.map((s) => s.text).join(" "),
-          upvotes: post.upvotes,
-          comments: post.comments,
-          selfPromotion: promo,
-        }),
-        ...leadFieldsFor(type, m, sentences, view, industry),
-        industry,
-        rejectedAs: "",
-      };
+    if (jobPost) return notLead(industry, "job_post");
+    // Self-promotion is about the poster's own product: its calls for attention ("check it out",
+    // "feedback welcome") and what it says that product should do ("the next build should fix
+    // ...", "it would be nice to hear...") ask nobody for anything. It stays a lead only for an
+    // ask of another kind, and that ask is what the lead is.
+    if (promo) {
+      m = intentsOf(sentences, view, heads, sentiment, {
+        noFeatureRequests: true,
+        skip: (s) => isPromotionalAsk(s.text),
+      });
+      asks = asksOf(m);
+      if (asks.length === 0) return notLead(industry, "self_promotion");
     }
+    const lastAsk = Math.max(-1, ...asks.map((t) => m[t].sentence?.index ?? -1));
+    if (isNewsLink(post)) return notLead(industry, "news_link");
+    if (isResolved(post, sentences, lastAsk)) return notLead(industry, "resolved");
+    // A shared how-to or tip is a lead only for a question it puts to its readers.
+    if (isSharedTip(post) && !asks.some((t) => m[t].sentence?.text.trimEnd().endsWith("?")))
+      return notLead(industry, "shared_tip");
+
+    let type: Intent | undefined;
+    let best = 0;
+    for (const t of Object.keys(TYPE_PRIORITY) as Intent[]) {
+      const s = m[t].strength;
+      if (s >= MIN_STRENGTH && s * TYPE_PRIORITY[t] > best) {
+        best = s * TYPE_PRIORITY[t];
+        type = t;
+      }
+    }
+    if (!type) return notLead(industry, "");
+    if (type === "pain_point" && isVenting(sentences)) {
+      // Nothing a vendor could fix: an ask, if any, is what the post is; otherwise it is venting.
+      const ask = asks.reduce<Intent | undefined>(
+        (a, t) => (a && m[a].strength * TYPE_PRIORITY[a] >= m[t].strength * TYPE_PRIORITY[t] ? a : t),
+        undefined,
+      );
+      if (!ask) return notLead(industry, "venting");
+      type = ask;
+    }
+
+    const match: IntentMatch = m[type];
+    return {
+      leadType: type,
+      leadScore: leadScore({
+        type,
+        strength: match.strength,
+        text: sentences.map((s) => s.text).join(" "),
+        upvotes: post.upvotes,
+        comments: post.comments,
+        selfPromotion: promo,
+      }),
+      ...leadFieldsFor(type, m, sentences, view, industry),
+      industry,
+      rejectedAs: "",
+    };
   };
 
   return {
