@@ -19,6 +19,7 @@ import {
   type LeadClassifierOptions,
   type LeadDecision,
   leadFieldsFor,
+  notLead,
   type RuleReading,
 } from "./rule-classifier.js";
 import type { Intent } from "./signals.js";
@@ -45,19 +46,6 @@ export interface ModelLeadClassifierOptions {
   model?: LeadModelFile;
   /** Options of the rule classifier whose reading the model takes as features. */
   rules?: LeadClassifierOptions;
-}
-
-function notLead(industry: string, rejectedAs: LeadDecision["rejectedAs"]): LeadDecision {
-  return {
-    leadType: "",
-    leadScore: 0,
-    painPoint: "",
-    opportunity: "",
-    industry,
-    targetProduct: "",
-    rejectedAs,
-    evidence: "",
-  };
 }
 
 /** Builds the ingest lead classifier (the committed model unless told). */

@@ -208,7 +208,8 @@ function emptyMatches(): Record<Intent, IntentMatch> {
   };
 }
 
-function notLead(industry: string, rejectedAs: Disqualifier | ""): LeadDecision {
+/** The decision for a post that is not a lead, with the reason a rule gave ("" for none). */
+export function notLead(industry: string, rejectedAs: Disqualifier | ""): LeadDecision {
   return {
     leadType: "",
     leadScore: 0,
