@@ -14,7 +14,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createLeadClassifier, type LeadDecision } from "../src/enrich/leads/classifier.js";
+import { createRuleLeadClassifier, type LeadDecision } from "../src/enrich/leads/rule-classifier.js";
 import { readerFor } from "../src/ingest/formats.js";
 import { openInput } from "../src/ingest/open-input.js";
 import type { Post } from "../src/model/post.js";
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const total = Number(values.total);
   if (!Number.isInteger(total) || total < 1) throw new Error(`--total must be a positive integer, got ${values.total}`);
   const seed = values.seed!;
-  const classifier = createLeadClassifier();
+  const classifier = createRuleLeadClassifier();
   const strata = new Map<string, Candidate[]>();
   for (const [file, format] of LABELLED_CORPORA) {
     const input = await openInput(dataPath(file));

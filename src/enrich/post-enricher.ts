@@ -1,6 +1,6 @@
 /**
  * Ingest-time enrichment of a batch of posts: sentiment (learned model over the post's embedding
- * and VADER) and the lead fields (rule-based classifier). The pipeline passes the vectors it
+ * and VADER) and the lead fields (the lead model over the rules' reading). The pipeline passes the vectors it
  * already computed for the index, so enrichment never embeds twice; it costs well under a
  * millisecond per post (see docs/EVALUATION.md). `topicId` stays "" until the topic model fills it.
  *
@@ -37,7 +37,7 @@ export function sentimentText(post: Pick<Post, "title" | "content">): string {
   return post.content === "" ? post.title : `${post.title}\n${post.content}`;
 }
 
-/** Builds the enricher from the committed sentiment model and the lead rules. */
+/** Builds the enricher from the committed sentiment and lead models. */
 export function createPostEnricher(options: PostEnricherOptions = {}): PostEnricher {
   const sentiment =
     options.sentiment ?? createSentimentClassifier(options.embedder ? { embedder: options.embedder } : {});

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { COMPLAINT_ALONE, createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { headProbability } from "../../src/enrich/leads/heads.js";
+import { COMPLAINT_ALONE, createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { Post } from "../../src/model/post.js";
 
@@ -31,7 +31,7 @@ function post(content: string): Post {
 describe("lead classifier with the complaint head alone", () => {
   let embedder: Embedder;
   // Tone off, so only a cue or the head can find pain.
-  const leads = createLeadClassifier({ frustrationMin: 1.01 });
+  const leads = createRuleLeadClassifier({ frustrationMin: 1.01 });
   before(async () => {
     embedder = await startUseEmbedder(1);
   });

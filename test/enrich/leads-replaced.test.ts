@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { findTargetProduct } from "../../src/enrich/leads/product.js";
 import { replacedName } from "../../src/enrich/leads/replaced.js";
+import { createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
 import type { Post } from "../../src/model/post.js";
 
@@ -102,7 +102,7 @@ describe("target product of a post that wants a product replaced", () => {
   });
 
   it("makes the opportunity an alternative whatever the ask", () => {
-    const leads = createLeadClassifier();
+    const leads = createRuleLeadClassifier();
     const d = leads.classify(
       post(
         "Alternatives to Hootsuite?",

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, test } from "node:test";
-import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { isTranscript, quotedSpeech, speakerOf } from "../../src/enrich/leads/reported-speech.js";
+import { createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
@@ -93,7 +93,7 @@ test("sentencesOf keeps the poster's own sentences, renumbered, title first", ()
 const skip = hasData(REDDIT_CSV_DIR)
   ? false
   : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
-const classifier = createLeadClassifier();
+const classifier = createRuleLeadClassifier();
 const classify = (ref: string) => {
   const [subreddit, id] = ref.split("/");
   return classifier.classify(redditPost(subreddit!, id!));

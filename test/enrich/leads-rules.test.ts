@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { INDUSTRIES, inferIndustry } from "../../src/enrich/leads/industry.js";
 import { opportunityFor } from "../../src/enrich/leads/opportunity.js";
 import { findTargetProduct, type Target } from "../../src/enrich/leads/product.js";
+import { createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import { engagement, leadScore, TYPE_WEIGHT } from "../../src/enrich/leads/score.js";
 import { matchIntents } from "../../src/enrich/leads/signals.js";
 import { clip, sentencesOf } from "../../src/enrich/leads/text.js";
@@ -31,7 +31,7 @@ function post(title: string, content: string, extra: Partial<Post> = {}): Post {
 }
 
 /** The rules alone (no embedding, no sentiment) on a post whose body is `text`. */
-const rules = createLeadClassifier();
+const rules = createRuleLeadClassifier();
 const type = (text: string) => rules.classify(post("", text)).leadType;
 const pain = (text: string) => rules.classify(post("", text)).painPoint;
 
@@ -78,7 +78,7 @@ describe("lead_score", () => {
   });
 
   it("is 0 for non-leads", () => {
-    const d = createLeadClassifier().classify(post("Our quarterly numbers", "Revenue grew 10% this quarter."));
+    const d = createRuleLeadClassifier().classify(post("Our quarterly numbers", "Revenue grew 10% this quarter."));
     assert.equal(d.leadType, "");
     assert.equal(d.leadScore, 0);
   });

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, test } from "node:test";
-import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { isSharedTip } from "../../src/enrich/leads/false-positives.js";
+import { createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import type { Post } from "../../src/model/post.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
 import { hasData, SHARED_DATA } from "../eval/shared-data.js";
@@ -28,7 +28,7 @@ function post(title: string, content: string): Post {
   };
 }
 
-const classifier = createLeadClassifier();
+const classifier = createRuleLeadClassifier();
 
 test("titles of shared tips: tags, and 'How I' with a past tense", () => {
   for (const title of [

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Embedder } from "../../src/enrich/embedder.js";
-import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { headProbability, loadLeadHead } from "../../src/enrich/leads/heads.js";
+import { createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import { startUseEmbedder, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
 import type { Post } from "../../src/model/post.js";
 
@@ -44,7 +44,7 @@ describe("suggestion model file", () => {
 
 describe("lead classifier with the suggestion head", () => {
   let embedder: Embedder;
-  const leads = createLeadClassifier();
+  const leads = createRuleLeadClassifier();
   before(async () => {
     embedder = await startUseEmbedder(1);
   });

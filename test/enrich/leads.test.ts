@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { isHeadlineCase, isPromotionalAsk, isSelfPromotion } from "../../src/enrich/leads/false-positives.js";
 import { INDUSTRIES } from "../../src/enrich/leads/industry.js";
+import { createRuleLeadClassifier } from "../../src/enrich/leads/rule-classifier.js";
 import { sentencesOf } from "../../src/enrich/leads/text.js";
 import type { LEAD_TYPES } from "../../src/model/post.js";
 import { REDDIT_CSV_DIR, redditPost } from "../eval/corpus-posts.js";
@@ -17,7 +17,7 @@ import { missingBackend } from "../harness/backend-policy.js";
 const skip = hasData(REDDIT_CSV_DIR)
   ? false
   : missingBackend("data", `${REDDIT_CSV_DIR} not found under ${SHARED_DATA}`);
-const classifier = createLeadClassifier();
+const classifier = createRuleLeadClassifier();
 
 function classify(ref: string) {
   const [subreddit, id] = ref.split("/");

@@ -27,6 +27,7 @@ import { enrichmentCostSection } from "./sections/enrichment-cost.js";
 import { industrySection } from "./sections/industry.js";
 import { leadLabelsSection } from "./sections/lead-labels.js";
 import { leadsFloorSection } from "./sections/leads-floor.js";
+import { leadModelSection } from "./sections/lead-model.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
@@ -45,6 +46,7 @@ export const SECTIONS: readonly EvalSection[] = [
   targetProductSection,
   industrySection,
   leadLabelsSection,
+  leadModelSection,
   enrichmentCostSection,
   retrievalSection,
   aggregateThresholdSection,

@@ -15,7 +15,8 @@ export type Disqualifier =
   | "resolved"
   | "venting"
   | "story"
-  | "shared_tip";
+  | "shared_tip"
+  | "offer_to_readers";
 
 // "[forhire]" is r/forhire's own tag, written as one word.
 const JOB_TAG =
@@ -80,10 +81,14 @@ function recruitsTesters(post: Post): boolean {
   return WANTS_TESTERS.test(text) && !FINDING_TESTERS.test(text);
 }
 
+/** The poster offers readers what they may need ("if anyone needs a logo, pm me", "Need a Logo for your Small Business?"). */
+export function isOfferToReaders(post: Post): boolean {
+  return READER_NEED.test(post.title.trim()) || OFFER_TO_READERS.test(`${post.title}\n${post.content.slice(0, 1500)}`);
+}
+
 /** "I built X, check it out": the poster is selling, not buying. */
 export function isSelfPromotion(post: Post, sentences: readonly Sentence[]): boolean {
-  if (PROMO_TITLE.test(post.title) || READER_NEED.test(post.title.trim()) || recruitsTesters(post)) return true;
-  if (OFFER_TO_READERS.test(`${post.title}\n${post.content.slice(0, 1500)}`)) return true;
+  if (PROMO_TITLE.test(post.title) || recruitsTesters(post) || isOfferToReaders(post)) return true;
   const opening = sentences.slice(0, 4);
   return opening.some((s) => MADE_IT.test(s.text)) && sentences.some((s) => PROMO.test(s.text));
 }
