@@ -46,6 +46,7 @@ export function searchService(core: SearchCore): ServiceImpl<typeof SearchServic
           pageToken: req.pageToken,
           filter: req.filter,
           sort: req.sort,
+          minRelevance: req.minRelevance,
         },
         ctx.signal,
       );

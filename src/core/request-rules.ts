@@ -78,6 +78,17 @@ export function resolveMinScore(value: number | undefined): number {
   return boundedInt("min_score", value, RULES.minScoreDefault, RULES.minScoreMin, RULES.minScoreMax);
 }
 
+/** `min_relevance` of SemanticSearch: absent, or a number in 0..1. */
+export function resolveMinRelevance(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new AppError("OUT_OF_RANGE", `min_relevance must be between 0 and 1, got ${value}`, {
+      field: "min_relevance",
+    });
+  }
+  return value;
+}
+
 /**
  * Characters no subforum name contains. Refused up front: index filters cannot carry some of
  * them (LanceDB refuses NUL), and a name with them can only be a client mistake.

@@ -5,6 +5,7 @@
  */
 import type { Embedder } from "../enrich/embedder.js";
 import type { Hit, HybridCandidate, QueryFilter, SearchIndex } from "../index/search-index.js";
+import { type HybridRun, thresholdedHits } from "./absolute-hits.js";
 import { alphaFor } from "./hybrid-alpha.js";
 import { keywordText } from "./keyword-text.js";
 import type { PageTokens } from "./page-token.js";
@@ -12,7 +13,7 @@ import { requestFingerprint } from "./page-token.js";
 import { querySubject } from "./query-subject.js";
 import { queryVector } from "./query-vector.js";
 import type { FilterParams, SortOrder } from "./request-rules.js";
-import { RULES, requireText, resolveFilter, resolveLimit, resolveSort } from "./request-rules.js";
+import { RULES, requireText, resolveFilter, resolveLimit, resolveMinRelevance, resolveSort } from "./request-rules.js";
 import { shorten } from "./snippet.js";
 import { sortWindow } from "./sort-order.js";
 import { MATCH_FLOOR, MATCH_WINDOW } from "./summary/match-floor.js";
@@ -44,6 +45,12 @@ export interface SemanticParams {
   sort?: string;
 }
 
+/** A semantic search request: a search request with an optional absolute relevance bar. */
+export interface SemanticSearchParams extends SemanticParams {
+  /** Only posts whose absolute relevance (absolute-relevance.ts) reaches this; absent for none. */
+  minRelevance?: number | undefined;
+}
+
 /** A vector search request after transport decoding. */
 export interface VectorParams extends SemanticParams {
   startDate: string;
@@ -71,13 +78,17 @@ function paginate(tokens: PageTokens, hits: Hit[], limit: number, offset: number
 export class SearchCore {
   constructor(private readonly deps: SearchDeps) {}
 
-  /** Hybrid retrieval with an ai_summary. `relevance` = the fused score in 0..1. */
-  async semantic(params: SemanticParams, signal: AbortSignal): Promise<SemanticOutcome> {
+  /**
+   * Hybrid retrieval with an ai_summary. `relevance` = the fused score in 0..1, or with
+   * `minRelevance` the absolute relevance every returned post reaches (absolute-hits.ts).
+   */
+  async semantic(params: SemanticSearchParams, signal: AbortSignal): Promise<SemanticOutcome> {
     const query = requireText("query", params.query);
     const limit = resolveLimit(params.limit);
     const filter = resolveFilter(params.filter, { subforums: params.subforums });
     const sort = resolveSort(params.sort ?? "");
-    const fingerprint = requestFingerprint(["semantic", query, filter, sort]);
+    const minRelevance = resolveMinRelevance(params.minRelevance);
+    const fingerprint = requestFingerprint(["semantic", query, filter, sort, minRelevance ?? null]);
     const offset = this.deps.pageTokens.decode(params.pageToken, fingerprint, limit);
     // Retrieval reads what the query is about, not its opinion frame (query-subject.ts).
     const subject = querySubject(query);
@@ -85,12 +96,22 @@ export class SearchCore {
     const vector = queryVector(this.deps.embedder, subject, signal);
     const text = keywordText(subject);
     const alpha = alphaFor(text, this.deps);
-    const { hits, matched } = await this.scoredHybrid(sort, offset, limit, (page) =>
-      this.deps.index.hybrid({ text, vector, alpha, ...page, fields: "result", filter }, signal),
-    );
+    const run: HybridRun = (page) =>
+      this.deps.index.hybrid({ text, vector, alpha, ...page, fields: "result", filter }, signal);
+    const { hits, matched } =
+      minRelevance === undefined
+        ? await this.scoredHybrid(sort, offset, limit, run)
+        : await thresholdedHits(
+            { index: this.deps.index, subject, alphas: this.deps, vector, minRelevance, sort, offset, limit },
+            run,
+            signal,
+          );
     const out = paginate(this.deps.pageTokens, hits, limit, offset, fingerprint);
     // The summary groups the matched results by their stored vectors (one read of the page's ids).
-    const matchedIds = out.hits.filter((h) => h.score >= MATCH_FLOOR).map((h) => h.post.id);
+    // Over a relevance bar every result is matched: the caller's bar replaces the summary's floor.
+    const matchedIds = out.hits
+      .filter((h) => minRelevance !== undefined || h.score >= MATCH_FLOOR)
+      .map((h) => h.post.id);
     const [stored, queryVec] = await Promise.all([
       matchedIds.length > 0 ? this.deps.index.getIndexed(matchedIds, signal) : Promise.resolve([]),
       vector,
@@ -104,7 +125,7 @@ export class SearchCore {
           title: h.post.title,
           content: h.post.content,
           subforum: h.post.subforum,
-          relevance: h.score,
+          ...(minRelevance === undefined ? { relevance: h.score } : {}),
           created: h.post.created,
           sentiment: h.post.sentiment,
           ...(v !== undefined ? { vector: v } : {}),
