@@ -29,6 +29,7 @@ import type { AggregateQuery, AggregateResult } from "../aggregate-query.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
+import { mismatchMessage } from "../model-mismatch.js";
 import { keywordDepth, stablePage } from "../paging.js";
 import {
   checkAlpha,
@@ -56,6 +57,7 @@ import type {
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
 import { aggregateWeaviate, thresholdDistance } from "./aggregate.js";
+import { resolveCollection } from "./alias.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate, withCallSignal } from "./connect.js";
 import type { KeysetFilterBuilder } from "./filter.js";
@@ -110,10 +112,18 @@ export class WeaviateIndex implements SearchIndex {
   private client: WeaviateClient | undefined;
   private posts: Posts | undefined;
   private dimensions = 0;
+  /** The collection opened: WEAVIATE_COLLECTION, or the one it is an alias of (weaviate/alias.ts). */
+  private name: string | undefined;
   /** Scan window widths per filter (scan-window.ts). */
   private readonly scanWindows = new ScanWindows();
 
   constructor(private readonly opts: WeaviateIndexOptions) {}
+
+  /** The collection open(): the configured one or, when that is an alias, its target. */
+  get collectionName(): string {
+    this.opened();
+    return this.name!;
+  }
 
   async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
     if (!Number.isInteger(dimensions) || dimensions < 1)
@@ -520,7 +530,8 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   private async ensureCollection(client: WeaviateClient, embeddingModel: string, dimensions: number): Promise<Posts> {
-    const name = this.opts.collection;
+    const name = await resolveCollection(client, this.opts.collection);
+    this.name = name;
     const meta = { embeddingModel, dimensions, layout: WEAVIATE_LAYOUT };
     if (!(await client.collections.exists(name))) {
       try {
@@ -546,8 +557,10 @@ export class WeaviateIndex implements SearchIndex {
       );
     } else if (found.embeddingModel !== embeddingModel || found.dimensions !== dimensions) {
       throw new EmbeddingModelMismatchError(
-        `Weaviate collection ${name} was built with embedding model "${found.embeddingModel}" (${found.dimensions} dimensions), ` +
-          `but the configured model is "${embeddingModel}" (${dimensions} dimensions); configure the original model or re-ingest into a new WEAVIATE_COLLECTION`,
+        mismatchMessage(`Weaviate collection ${this.opts.collection}`, found.embeddingModel, found.dimensions, {
+          embeddingModel,
+          dimensions,
+        }),
       );
     }
     // Migration: properties added by later versions are added to older collections.
