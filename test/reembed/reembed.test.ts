@@ -22,6 +22,7 @@ import { openSearchIndex } from "../../src/index/open-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { openShadowCopy } from "../../src/index/shadow-copy.js";
 import { checkpointScope } from "../../src/ingest/checkpoint.js";
+import type { IndexedPost } from "../../src/model/post.js";
 import type { ReembedProgress } from "../../src/reembed/reembed.js";
 import { reembedIndex } from "../../src/reembed/reembed.js";
 import { ReembedCheckpointFile } from "../../src/reembed/reembed-checkpoint.js";
@@ -107,11 +108,13 @@ async function scenario(env: Record<string, string>, freshEnv: Record<string, st
   const mini = await createEmbedder(miniConfig);
   // A reader as the server holds it: opened before the reembed, searching with USE-lite.
   const reader = await openSearchIndex(useConfig, { serving: true });
+  let original: IndexedPost[] = [];
   try {
     await reader.open(USE_MODEL_ID, 512);
     const total = await reader.count();
     assert.ok(total >= 80, `sample ingested (${total} posts)`);
     const before = await topIds(reader, use);
+    original = await reader.getIndexed(await allIds(reader));
     const scope = checkpointScope(miniConfig);
     const checkpoints = new ReembedCheckpointFile(miniConfig.dataDir, scope);
     const target = { embeddingModel: MINILM_MODEL_ID, dimensions: 384 };
@@ -221,6 +224,27 @@ async function scenario(env: Record<string, string>, freshEnv: Record<string, st
   const again = await runCli(["reembed"], miniEnv);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /nothing to do: the index already holds vectors of "all-minilm-l6-v2-384"/);
+
+  // 5. Back to USE-lite with the CLI: a second switch (Weaviate: now of the alias) restores the
+  // vectors the index held at first.
+  const back = await runCli(["reembed", "--model", "use-lite", "--batch", "64"], miniEnv);
+  assert.equal(back.code, 0, back.stderr);
+  assert.match(back.stderr, /reembed: copy \d+\/\d+ posts \(100\.0%\), \d+ posts\/s/);
+  assert.match(back.stdout, /posts now hold vectors of use-lite-512/);
+  assert.match(back.stdout, /next: set EMBEDDINGS_MODEL=use-lite and restart threadsight serve/);
+  const restored = await openSearchIndex(loadConfig(env));
+  try {
+    await restored.open(USE_MODEL_ID, 512);
+    const now = await restored.getIndexed(original.map((p) => p.id));
+    assert.equal(now.length, original.length);
+    for (let i = 0; i < now.length; i++) {
+      let dot = 0;
+      for (let d = 0; d < 512; d++) dot += now[i]!.vector[d]! * original[i]!.vector[d]!;
+      assert.ok(dot > 0.9999, `${now[i]!.id}: the USE-lite vector is back (cosine ${dot})`);
+    }
+  } finally {
+    await restored.close();
+  }
 }
 
 test("reembed --batch and --model reject bad values with exit 2", async () => {
