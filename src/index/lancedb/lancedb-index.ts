@@ -1,5 +1,6 @@
 /**
- * The embedded default SearchIndex: one LanceDB table under `<dataDir>/lancedb`.
+ * The embedded default SearchIndex: one LanceDB table under `<dataDir>/lancedb`, the one the
+ * directory's table pointer names ("posts" until a `threadsight reembed`, lancedb/active-table.ts).
  *
  * - Keyword: BM25 over separate full-text indexes on `title` and `content`, queried together
  *   with the title's score weighted {@link TITLE_BOOST}x (as Weaviate's `title^2`), English
@@ -112,8 +113,6 @@ export interface LanceDbIndexOptions {
 interface Opened {
   db: Connection;
   table: Table;
-  /** The table's name. */
-  name: string;
   dimensions: number;
   maintenance: LanceMaintenance;
   lock: WriterLock;
@@ -135,11 +134,6 @@ export class LanceDbIndex implements SearchIndex {
   private readonly scanWindows = new ScanWindows();
 
   constructor(private readonly opts: LanceDbIndexOptions) {}
-
-  /** The name of the open posts table (lancedb/active-table.ts). */
-  get tableName(): string {
-    return this.opened().name;
-  }
 
   /** `<dataDir>/lancedb` for a data directory. */
   static dirFor(dataDir: string): string {
@@ -176,8 +170,8 @@ export class LanceDbIndex implements SearchIndex {
         deferred: deferredFor(this.opts.indexing ?? "live", this.opts.dir),
       });
       const withdraw = this.opts.serving === true ? announceReader(this.opts.dir) : undefined;
-      const lock = new WriterLock(this.opts.dir, this.opts.table === undefined ? undefined : this.opts.table);
-      this.state = { db, table, name, dimensions, maintenance, lock, withdraw };
+      const lock = new WriterLock(this.opts.dir, this.opts.table);
+      this.state = { db, table, dimensions, maintenance, lock, withdraw };
       return { embeddingModel, dimensions, count: await table.countRows() };
     } catch (err) {
       db.close();

@@ -2,7 +2,8 @@
  * The Weaviate SearchIndex (weaviate-client v3: REST for schema, gRPC for data and queries).
  *
  * - open() creates the collection or migrates it (adds missing properties) and checks the
- *   embedding model recorded in its description.
+ *   embedding model recorded in its description. A collection name that is an alias (as
+ *   `threadsight reembed` leaves it, weaviate/alias.ts) opens the collection it points at.
  * - upsert() imports a batch with insertMany, in slices several at a time; objects have uuid v5
  *   ids derived from the post id, so a re-import replaces; per-object errors land in
  *   UpsertResult.failed.
@@ -112,18 +113,10 @@ export class WeaviateIndex implements SearchIndex {
   private client: WeaviateClient | undefined;
   private posts: Posts | undefined;
   private dimensions = 0;
-  /** The collection opened: WEAVIATE_COLLECTION, or the one it is an alias of (weaviate/alias.ts). */
-  private name: string | undefined;
   /** Scan window widths per filter (scan-window.ts). */
   private readonly scanWindows = new ScanWindows();
 
   constructor(private readonly opts: WeaviateIndexOptions) {}
-
-  /** The collection open(): the configured one or, when that is an alias, its target. */
-  get collectionName(): string {
-    this.opened();
-    return this.name!;
-  }
 
   async open(embeddingModel: string, dimensions: number): Promise<IndexInfo> {
     if (!Number.isInteger(dimensions) || dimensions < 1)
@@ -530,8 +523,8 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   private async ensureCollection(client: WeaviateClient, embeddingModel: string, dimensions: number): Promise<Posts> {
+    // WEAVIATE_COLLECTION, or the collection it is an alias of (weaviate/alias.ts).
     const name = await resolveCollection(client, this.opts.collection);
-    this.name = name;
     const meta = { embeddingModel, dimensions, layout: WEAVIATE_LAYOUT };
     if (!(await client.collections.exists(name))) {
       try {
