@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "re-run sentiment, lead and topic enrichment over stored posts",
     load: async () => (await import("./reenrich.js")).run,
   },
+  reembed: {
+    summary: "re-embed every stored post with another encoder, in place",
+    load: async () => (await import("./reembed.js")).run,
+  },
   keys: { summary: "create, list, revoke and rotate API keys", load: async () => (await import("./keys.js")).run },
   accounts: {
     summary: "list accounts; grant or revoke operator (admin) rights",

@@ -10,6 +10,7 @@ import { serverReading } from "./lancedb/readers.js";
 import { trendStoreFor } from "./open-trend-store.js";
 import { RollupMaintainingIndex } from "./rollup-index.js";
 import type { SearchIndex } from "./search-index.js";
+import type { WeaviateIndexOptions } from "./weaviate/weaviate-index.js";
 import { WeaviateIndex } from "./weaviate/weaviate-index.js";
 
 export type { IndexingMode } from "./lancedb/maintenance.js";
@@ -36,18 +37,7 @@ export async function openSearchIndex(config: Config, use: IndexUse = {}): Promi
       throw new RangeError(
         "deferred indexing applies to the embedded index only; Weaviate indexes each object as it is written",
       );
-    const index = new WeaviateIndex({
-      httpUrl: config.weaviateUrl,
-      ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
-      ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
-      collection: config.weaviateCollection,
-      replicationFactor: config.weaviateReplicationFactor,
-      shards: config.weaviateShards,
-      consistency: config.weaviateConsistency,
-      fusion: config.hybridFusion,
-      flatSearchCutoff: config.weaviateFlatSearchCutoff,
-    });
-    return new RollupMaintainingIndex(index, trends);
+    return new RollupMaintainingIndex(new WeaviateIndex(weaviateOptions(config, config.weaviateUrl)), trends);
   }
   return new RollupMaintainingIndex(
     new LanceDbIndex({
@@ -58,6 +48,21 @@ export async function openSearchIndex(config: Config, use: IndexUse = {}): Promi
     }),
     trends,
   );
+}
+
+/** The Weaviate index settings of a configuration whose WEAVIATE_URL is `url`. */
+export function weaviateOptions(config: Config, url: string): WeaviateIndexOptions {
+  return {
+    httpUrl: url,
+    ...(config.weaviateGrpcUrl ? { grpcUrl: config.weaviateGrpcUrl } : {}),
+    ...(config.weaviateApiKey ? { apiKey: config.weaviateApiKey } : {}),
+    collection: config.weaviateCollection,
+    replicationFactor: config.weaviateReplicationFactor,
+    shards: config.weaviateShards,
+    consistency: config.weaviateConsistency,
+    fusion: config.hybridFusion,
+    flatSearchCutoff: config.weaviateFlatSearchCutoff,
+  };
 }
 
 /**

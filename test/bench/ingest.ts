@@ -17,7 +17,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_BATCH_SIZE } from "../../src/cli/ingest.js";
+import type { LocalEncoderName } from "../../src/config.js";
 import type { Embedder } from "../../src/enrich/embedder.js";
+import { startMiniLmEmbedder } from "../../src/enrich/minilm/minilm-embedder.js";
+import { defaultMiniLmDirectory } from "../../src/enrich/minilm/minilm-files.js";
 import { startUseEmbedder } from "../../src/enrich/use-embedder.js";
 import type { IndexingMode } from "../../src/index/open-index.js";
 import { connectWeaviate } from "../../src/index/weaviate/connect.js";
@@ -171,8 +174,12 @@ export async function measureRatio(
   posts: number,
   rounds: number,
   log: (s: string) => void,
+  encoder: LocalEncoderName = "use-lite",
 ): Promise<RatioResult> {
-  const embedder = await startUseEmbedder(2);
+  // With MiniLM the enricher starts its own USE-lite encoder for the heads (ingest-enricher.ts):
+  // the ratio then shows what that costs against MiniLM's raw rate.
+  const embedder =
+    encoder === "use-lite" ? await startUseEmbedder(2) : await startMiniLmEmbedder(2, defaultMiniLmDirectory());
   try {
     const perCorpus = Math.max(1, Math.floor(posts / CORPORA_FILES.length));
     const make = scratchMaker(base);

@@ -226,6 +226,16 @@ export function registerIndexContract(
       assert.equal(info.count, ALL.length + 1);
       await assert.rejects(another().open("another-model", DIMS), EmbeddingModelMismatchError);
       await assert.rejects(another().open(MODEL, DIMS * 2), EmbeddingModelMismatchError);
+      // The message names the stored model, the configured one, the setting and the way out.
+      await assert.rejects(another().open("another-model", DIMS), (err: Error) => {
+        assert.match(err.message, new RegExp(`holds vectors of embedding model "${MODEL}" \\(${DIMS} dimensions\\)`));
+        assert.match(
+          err.message,
+          /configured encoder is "another-model" \(\d+ dimensions, EMBEDDINGS_MODEL=another-model\)/,
+        );
+        assert.match(err.message, /`threadsight reembed`/);
+        return true;
+      });
     });
 
     it("keyword finds exact terms; a title match outranks a content match", async () => {

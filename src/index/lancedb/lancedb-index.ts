@@ -1,5 +1,6 @@
 /**
- * The embedded default SearchIndex: one LanceDB table under `<dataDir>/lancedb`.
+ * The embedded default SearchIndex: one LanceDB table under `<dataDir>/lancedb`, the one the
+ * directory's table pointer names ("posts" until a `threadsight reembed`, lancedb/active-table.ts).
  *
  * - Keyword: BM25 over separate full-text indexes on `title` and `content`, queried together
  *   with the title's score weighted {@link TITLE_BOOST}x (as Weaviate's `title^2`), English
@@ -30,6 +31,7 @@ import type { AggregateQuery, AggregateResult } from "../aggregate-query.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType, Scored } from "../fusion.js";
 import { candidateDepth, fuse } from "../fusion.js";
+import { mismatchMessage } from "../model-mismatch.js";
 import { keywordDepth, stablePage } from "../paging.js";
 import { checkAlpha, checkBound, checkPage, checkScan, checkVector } from "../query-checks.js";
 import { ScanWindows } from "../scan-window.js";
@@ -48,6 +50,7 @@ import type {
 } from "../search-index.js";
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
+import { activeTable } from "./active-table.js";
 import { aggregateLance } from "./aggregate.js";
 import { idsWhere, lanceWhere } from "./filter.js";
 import type { IndexingMode } from "./maintenance.js";
@@ -70,7 +73,7 @@ import {
 } from "./queries.js";
 import { announceReader } from "./readers.js";
 import { rowsTable } from "./rows.js";
-import { fromRow, LAYOUT_VERSION, POST_COLUMNS, POSTS_TABLE, postsSchema, readMeta, toRow } from "./schema.js";
+import { fromRow, LAYOUT_VERSION, POST_COLUMNS, postsSchema, readMeta, toRow } from "./schema.js";
 import { WriterLock } from "./writer-lock.js";
 
 const ENGINE = "LanceDB";
@@ -99,6 +102,12 @@ export interface LanceDbIndexOptions {
   indexing?: IndexingMode;
   /** This process serves searches: it tells writers in other processes so (lancedb/readers.ts). */
   serving?: boolean;
+  /**
+   * The table to open instead of the one the directory points at (lancedb/active-table.ts):
+   * `threadsight reembed` writes its shadow copy so. Such an index takes a writer lock of its
+   * own, so an ingest into the active table may run meanwhile.
+   */
+  table?: string;
 }
 
 interface Opened {
@@ -138,7 +147,8 @@ export class LanceDbIndex implements SearchIndex {
       connect(this.opts.dir, { readConsistencyInterval: this.opts.freshnessSeconds ?? DEFAULT_FRESHNESS_SECONDS }),
     );
     try {
-      const table = await openOrCreate(db, embeddingModel, dimensions);
+      const name = this.opts.table ?? activeTable(this.opts.dir);
+      const table = await openOrCreate(db, name, embeddingModel, dimensions);
       const meta = readMeta(await table.schema());
       if (meta.layout !== LAYOUT_VERSION) {
         throw new IndexUnavailableError(
@@ -147,8 +157,10 @@ export class LanceDbIndex implements SearchIndex {
       }
       if (meta.embeddingModel !== embeddingModel || meta.dimensions !== dimensions) {
         throw new EmbeddingModelMismatchError(
-          `the index in ${this.opts.dir} was built with embedding model "${meta.embeddingModel}" (${meta.dimensions} dimensions), ` +
-            `but the configured model is "${embeddingModel}" (${dimensions} dimensions); configure the original model or re-ingest into a fresh THREADSIGHT_DATA_DIR`,
+          mismatchMessage(`the index in ${this.opts.dir}`, meta.embeddingModel ?? "unknown", meta.dimensions ?? 0, {
+            embeddingModel,
+            dimensions,
+          }),
         );
       }
       const maintenance = new LanceMaintenance(table, {
@@ -158,7 +170,8 @@ export class LanceDbIndex implements SearchIndex {
         deferred: deferredFor(this.opts.indexing ?? "live", this.opts.dir),
       });
       const withdraw = this.opts.serving === true ? announceReader(this.opts.dir) : undefined;
-      this.state = { db, table, dimensions, maintenance, lock: new WriterLock(this.opts.dir), withdraw };
+      const lock = new WriterLock(this.opts.dir, this.opts.table);
+      this.state = { db, table, dimensions, maintenance, lock, withdraw };
       return { embeddingModel, dimensions, count: await table.countRows() };
     } catch (err) {
       db.close();
@@ -613,13 +626,13 @@ function addressesOf(candidates: readonly Ranked[]): Map<string, bigint> {
   return new Map(candidates.map((c) => [c.id, c.address]));
 }
 
-async function openOrCreate(db: Connection, embeddingModel: string, dimensions: number): Promise<Table> {
-  if ((await db.tableNames()).includes(POSTS_TABLE)) return db.openTable(POSTS_TABLE);
+async function openOrCreate(db: Connection, name: string, embeddingModel: string, dimensions: number): Promise<Table> {
+  if ((await db.tableNames()).includes(name)) return db.openTable(name);
   try {
-    return await db.createEmptyTable(POSTS_TABLE, postsSchema(embeddingModel, dimensions), { mode: "create" });
+    return await db.createEmptyTable(name, postsSchema(embeddingModel, dimensions), { mode: "create" });
   } catch (err) {
     // Another process created it between the check and the create.
-    if ((await db.tableNames()).includes(POSTS_TABLE)) return db.openTable(POSTS_TABLE);
+    if ((await db.tableNames()).includes(name)) return db.openTable(name);
     throw err;
   }
 }

@@ -36,13 +36,14 @@ import { checkAborted, raceAbort } from "../abort.js";
 import { guardEngine } from "../engine-call.js";
 import { DEFAULT_SETTLE_MS, RollupGate } from "../rollup-gate.js";
 import { IndexUnavailableError } from "../search-index.js";
+import { activeTable } from "./active-table.js";
 import { numberColumn, repeatedStrings } from "./arrow-columns.js";
 import { idsWhere, sqlNumber, sqlString } from "./filter.js";
 import { DEFAULT_FRESHNESS_SECONDS } from "./lancedb-index.js";
 import { restoreIdIndex } from "./maintenance.js";
 import { LanceDbRollups } from "./rollups.js";
 import { rowsTable } from "./rows.js";
-import { POSTS_TABLE, TOPIC_ASSIGNMENT_SCHEMA } from "./schema.js";
+import { TOPIC_ASSIGNMENT_SCHEMA } from "./schema.js";
 import { WriterLock } from "./writer-lock.js";
 
 /** Options of {@link LanceDbTrendStore}. */
@@ -330,8 +331,9 @@ export class LanceDbTrendStore implements TrendStore {
     if (this.table) return this.table;
     if (!this.db) throw new Error("LanceDbTrendStore: call open() first");
     const db = this.db;
-    if (!(await guard(() => db.tableNames())).includes(POSTS_TABLE)) return undefined;
-    this.table = await guard(() => db.openTable(POSTS_TABLE));
+    const name = activeTable(this.opts.dir);
+    if (!(await guard(() => db.tableNames())).includes(name)) return undefined;
+    this.table = await guard(() => db.openTable(name));
     return this.table;
   }
 

@@ -17,8 +17,9 @@ export class WriterLock {
   private held = false;
   private readonly file: string;
 
-  constructor(dir: string) {
-    this.file = path.join(dir, LOCK_FILE);
+  /** `table`: a lock of that table's own instead of the directory's (a reembed's shadow table). */
+  constructor(dir: string, table?: string) {
+    this.file = path.join(dir, table === undefined ? LOCK_FILE : `threadsight-writer-${table}.lock`);
   }
 
   /** Takes the lock (idempotent); throws IndexUnavailableError while another live process holds it. */

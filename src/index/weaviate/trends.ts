@@ -36,6 +36,7 @@ import { checkAborted, raceAbort } from "../abort.js";
 import { guardEngine } from "../engine-call.js";
 import { RollupGate } from "../rollup-gate.js";
 import { IndexUnavailableError } from "../search-index.js";
+import { resolveCollection } from "./alias.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate } from "./connect.js";
 import { scanPages } from "./cursor.js";
@@ -351,9 +352,9 @@ export class WeaviateTrendStore implements TrendStore {
     const client = this.client;
     if (!client) throw new Error("WeaviateTrendStore: call open() first");
     if (this.collection) return this.collection;
-    if (!(await guard(() => raceAbort(client.collections.exists(this.opts.collection), signal), signal)))
-      return undefined;
-    this.collection = client.collections.use(this.opts.collection).withConsistency(this.opts.consistency) as Posts;
+    const name = await guard(() => raceAbort(resolveCollection(client, this.opts.collection), signal), signal);
+    if (!(await guard(() => raceAbort(client.collections.exists(name), signal), signal))) return undefined;
+    this.collection = client.collections.use(name).withConsistency(this.opts.consistency) as Posts;
     return this.collection;
   }
 

@@ -2,7 +2,8 @@
  * The Weaviate SearchIndex (weaviate-client v3: REST for schema, gRPC for data and queries).
  *
  * - open() creates the collection or migrates it (adds missing properties) and checks the
- *   embedding model recorded in its description.
+ *   embedding model recorded in its description. A collection name that is an alias (as
+ *   `threadsight reembed` leaves it, weaviate/alias.ts) opens the collection it points at.
  * - upsert() imports a batch with insertMany, in slices several at a time; objects have uuid v5
  *   ids derived from the post id, so a re-import replaces; per-object errors land in
  *   UpsertResult.failed.
@@ -29,6 +30,7 @@ import type { AggregateQuery, AggregateResult } from "../aggregate-query.js";
 import { engineCall, guardEngine, probe } from "../engine-call.js";
 import type { FusionType } from "../fusion.js";
 import { RRF_K } from "../fusion.js";
+import { mismatchMessage } from "../model-mismatch.js";
 import { keywordDepth, stablePage } from "../paging.js";
 import {
   checkAlpha,
@@ -56,6 +58,7 @@ import type {
 import { EmbeddingModelMismatchError, IndexUnavailableError } from "../search-index.js";
 import { splitValid } from "../upsert-checks.js";
 import { aggregateWeaviate, thresholdDistance } from "./aggregate.js";
+import { resolveCollection } from "./alias.js";
 import type { WeaviateEndpoint } from "./connect.js";
 import { connectWeaviate, withCallSignal } from "./connect.js";
 import type { KeysetFilterBuilder } from "./filter.js";
@@ -520,7 +523,8 @@ export class WeaviateIndex implements SearchIndex {
   }
 
   private async ensureCollection(client: WeaviateClient, embeddingModel: string, dimensions: number): Promise<Posts> {
-    const name = this.opts.collection;
+    // WEAVIATE_COLLECTION, or the collection it is an alias of (weaviate/alias.ts).
+    const name = await resolveCollection(client, this.opts.collection);
     const meta = { embeddingModel, dimensions, layout: WEAVIATE_LAYOUT };
     if (!(await client.collections.exists(name))) {
       try {
@@ -546,8 +550,10 @@ export class WeaviateIndex implements SearchIndex {
       );
     } else if (found.embeddingModel !== embeddingModel || found.dimensions !== dimensions) {
       throw new EmbeddingModelMismatchError(
-        `Weaviate collection ${name} was built with embedding model "${found.embeddingModel}" (${found.dimensions} dimensions), ` +
-          `but the configured model is "${embeddingModel}" (${dimensions} dimensions); configure the original model or re-ingest into a new WEAVIATE_COLLECTION`,
+        mismatchMessage(`Weaviate collection ${this.opts.collection}`, found.embeddingModel, found.dimensions, {
+          embeddingModel,
+          dimensions,
+        }),
       );
     }
     // Migration: properties added by later versions are added to older collections.
