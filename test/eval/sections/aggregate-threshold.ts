@@ -123,6 +123,9 @@ async function evaluate(encoder: LocalEncoderName, ctx: EvalContext): Promise<st
 export const aggregateThresholdSection: EvalSection = {
   id: "aggregate-threshold",
   title: "AggregatePosts relevance threshold",
+  method:
+    "With a query, AggregatePosts counts the posts whose embedding similarity to it is at least a threshold: the similarity with the best F1 of counted-vs-relevant over the SemEval-2016 3B dev judgements, reported on train_part2. The last column counts posts judged only for other questions that still pass.",
+  decisions: ["0027-aggregate-similarity-threshold.md"],
   requires: [FOLDER],
   async run(ctx) {
     const rows: string[][] = [];

@@ -13,6 +13,9 @@ import { leadDecisions } from "./lead-run.js";
 export const buyingIntentSection: EvalSection = {
   id: "buying-intent",
   title: "Buying intent (weak labels)",
+  method:
+    "Agreement (Cohen's kappa) of `buying_intent` with the weak yes/no labels of a student project's purchase-intent tweets, \"undefined\" rows left out. The labels are inconsistent and cover one product, so this is a sanity check that the signal fires on purchase talk, not a quality figure.",
+  decisions: ["0023-requests-from-cues-and-a-head.md"],
   requires: ["eval/buying_intent_tweets_weak/Annotated4.csv"],
   async run(ctx: EvalContext) {
     const { rows: data, excluded } = loadBuyingIntent();

@@ -55,6 +55,9 @@ function timeMs(fn: () => unknown): number {
 export const enrichmentCostSection: EvalSection = {
   id: "cost",
   title: "Enrichment cost at ingest",
+  method:
+    "Real reddit posts with precomputed vectors; enrichment (sentiment, leads, topics) timed alone against the bundled embedder on the same posts, medians of several runs after a warm-up. The goal is about the ratio, which moves less than absolute times on a shared machine; the whole pipeline is measured in BENCHMARKS.md.",
+  decisions: ["0007-ingest-ratio.md"],
   requires: SUBREDDITS.map((s) => `corpora/reddit_top2013/raw_csv/${s}.csv`),
   async run(ctx: EvalContext) {
     const posts = sample();

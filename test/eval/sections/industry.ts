@@ -78,6 +78,9 @@ async function run(ctx: EvalContext): Promise<string> {
 export const industrySection: EvalSection = {
   id: "industry",
   title: "Industry (hand-labelled leads)",
+  method:
+    "Accuracy over hand-labelled leads: the share whose industry is one the label accepts (a post may fit several). The subforum alone is the baseline; dev was read while the rule was shaped, test is only reported.",
+  decisions: ["0026-industry-from-subforum-and-text.md"],
   requires: LABELLED_CORPORA.map(([file]) => file),
   run,
 };

@@ -336,6 +336,9 @@ async function run(ctx: EvalContext): Promise<string> {
 export const leadLabelsSection: EvalSection = {
   id: "lead-labels",
   title: "Lead labels (hand-labelled set, agreement, baseline)",
+  method:
+    "The hand-labelled lead set (test/eval/labels/, LEADS-GUIDELINE.md): counts by split and stratum, Cohen's kappa of two labellers on the doubly labelled rows, and today's classifier on the test split, the baseline a learned classifier must beat (a weighted column counts each post at its stratum's corpus size).",
+  decisions: ["0019-lead-labels.md"],
   requires: LABELLED_CORPORA.map(([file]) => file),
   run,
 };

@@ -27,6 +27,9 @@ function handWritten(): SeedLine[] {
 export const painPointSection: EvalSection = {
   id: "pain-points",
   title: "Pain points (complaints tweets)",
+  method:
+    "A tweet is detected when the classifier fills `pain_point`. Pain comes from the rules' cues, the sentiment model's tone and a complaint head trained on posts written for the project; the tone threshold is chosen on hand-written dev posts, not on the tweets. The complaints tweets are split by id into a half read while changing the rules and a held-out half that is only reported.",
+  decisions: ["0024-pain-points-from-cues-tone-and-a-head.md"],
   requires: ["eval/painpoint_complaints_twitter/complaints-data.csv"],
   async run(ctx: EvalContext) {
     const data = loadComplaints();

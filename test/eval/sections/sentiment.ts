@@ -79,6 +79,9 @@ async function labelled(name: string, rows: readonly LabelledText[]) {
 export const sentimentSection: EvalSection = {
   id: "sentiment",
   title: "Sentiment",
+  method:
+    "Softmax regression over the USE-lite embedding and VADER's lexicon features, trained by scripts/train-sentiment.ts on GoEmotions train, its settings chosen on GoEmotions dev alone; the test splits are only reported. Baseline: VADER with its published thresholds. Macro-F1 per set and class, and Pearson r of the score against the VADER ground truth's mean ratings.",
+  decisions: ["0022-sentiment-from-goemotions-alone.md"],
   requires: [
     "eval/sentiment_goemotions_reddit/group/test.tsv",
     "eval/sentiment_tweeteval/test_text.txt",

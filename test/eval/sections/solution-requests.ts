@@ -26,6 +26,9 @@ function handWritten(): SeedLine[] {
 export const solutionRequestSection: EvalSection = {
   id: "solution-requests",
   title: "Solution requests (SemEval-2019 Task 9A)",
+  method:
+    "Each SemEval-2019 9A sentence is classified as a post holding only that sentence. A solution request comes from the request cues of the rules, moved by a suggestion head trained on sentences written for the project; the set's terms allow evaluation only, so no split chose anything. Positive = labelled suggestion.",
+  decisions: ["0023-requests-from-cues-and-a-head.md"],
   requires: [
     "eval/solution_request_suggestion_mining_semeval2019/SubtaskA_EvaluationData_labeled.csv",
     "eval/solution_request_suggestion_mining_semeval2019/SubtaskA_Trial_Test_Labeled.csv",

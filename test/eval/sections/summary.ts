@@ -296,6 +296,9 @@ async function run(ctx: EvalContext): Promise<string> {
 export const summarySection: EvalSection = {
   id: "summary",
   title: "ai_summary: quotes from relevant posts (SemEval-2016 Task 3 subtask B)",
+  method:
+    "Each SemEval-2016 3B question's subject line is the query; a quote counts as relevant when the thread it cites is judged relevant. First the ten judged threads in the task's order (the summarizer alone), then SemanticSearch's first page as the service runs it. Weights and floors are chosen on train_part2 or dev as each table says; the other split is only read.",
+  decisions: ["0006-extractive-summary.md", "0029-summary-weights-and-floors.md"],
   requires: [FOLDER],
   run,
 };

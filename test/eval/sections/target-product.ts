@@ -80,6 +80,9 @@ const ratio = (a: number, b: number): string => (b === 0 ? "-" : fmt(a / b));
 export const targetProductSection: EvalSection = {
   id: "target-product",
   title: "Target product (hand-labelled leads)",
+  method:
+    'Hand-labelled leads of the three corpora, each label listing every answer a reader would accept ("" for a post about no product). Precision is over the leads given a product, recall over the posts about one. dev was read while the rule was shaped; test and the later splits were drawn and labelled after, and are only reported.',
+  decisions: ["0025-target-product-from-a-gazetteer.md"],
   requires: LABELLED_CORPORA.map(([file]) => file),
   async run(ctx: EvalContext) {
     const labels = loadLabels("target-product.tsv");
