@@ -218,17 +218,22 @@ test("a section carried whole keeps the new method line and drops the old narrat
   assert.ok(out.includes("| trends | 26.1 |"), out);
 });
 
+/** A report's opening down to its scaling section, as both reports of the next test have it. */
+const SCALING_HEAD = [
+  "# Benchmarks",
+  "",
+  "## Current figures",
+  "",
+  "| figure | value |",
+  "| --- | --- |",
+  "",
+  "## Scaling",
+  "",
+];
+
 test("rows of a per-size table the store lacks are merged under the new header, machine and date not recorded", () => {
   const current = [
-    "# Benchmarks",
-    "",
-    "## Current figures",
-    "",
-    "| figure | value |",
-    "| --- | --- |",
-    "",
-    "## Scaling",
-    "",
+    ...SCALING_HEAD,
     "| backend | posts | p50 ms | measured |",
     "| --- | --- | --- | --- |",
     "| lancedb | 10,000 | 128.3 | 08:46 UTC, load 17.1 |",
@@ -241,15 +246,7 @@ test("rows of a per-size table the store lacks are merged under the new header, 
     "",
   ].join("\n");
   const fresh = [
-    "# Benchmarks",
-    "",
-    "## Current figures",
-    "",
-    "| figure | value |",
-    "| --- | --- |",
-    "",
-    "## Scaling",
-    "",
+    ...SCALING_HEAD,
     "| backend | posts | p50 ms | machine | date (UTC) | run |",
     "| --- | --- | --- | --- | --- | --- |",
     "| lancedb | 200,000 | 232.5 | AMD EPYC, 2 cores | 2026-12-02 | 04:30 UTC, load 22.9 |",
