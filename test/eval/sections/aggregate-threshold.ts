@@ -131,13 +131,6 @@ export const aggregateThresholdSection: EvalSection = {
     const rows: string[][] = [];
     for (const e of ENCODERS) rows.push(...(await evaluate(e, ctx)));
     return [
-      "With a query, AggregatePosts counts the posts whose embedding similarity to the query is at",
-      "least a threshold (src/core/relevance-threshold.ts). It is the similarity (steps of 0.01) with",
-      "the best F1 of counted-vs-relevant over the SemEval-2016 3B dev judgements (query = the",
-      "question's subject line), reported on train_part2. The last column counts, per query, the posts",
-      "judged only for other questions that still pass the threshold: a measure of what else a",
-      "chart would count.",
-      "",
       table(["encoder", "split", "threshold", "precision", "recall", "F1", "other posts counted / query"], rows),
     ].join("\n");
   },

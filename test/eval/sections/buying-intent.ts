@@ -36,15 +36,6 @@ export const buyingIntentSection: EvalSection = {
       const b = binary(gold, p);
       return [name, fmt(b.accuracy), fmt(cohenKappa(gold, p)), fmt(b.precision), fmt(b.recall), fmt(b.f1)];
     });
-    return [
-      `Labels normalised: yes/PI -> intent, no/No PI -> none; ${excluded} rows labelled "undefined" (or malformed)`,
-      `excluded; ${data.length} kept, ${gold.filter(Boolean).length} with intent.`,
-      "",
-      table(["prediction", "agreement", "Cohen's kappa", "precision", "recall", "F1"], rows),
-      "",
-      'Caveat: these labels come from a student project, are inconsistent (e.g. "Buy an iPhone X" and',
-      "ads are both labelled yes) and cover one product on Twitter. Read them as a sanity check that",
-      "buying_intent fires on purchase talk, not as a quality figure.",
-    ].join("\n");
+    return [table(["prediction", "agreement", "Cohen's kappa", "precision", "recall", "F1"], rows), ""].join("\n");
   },
 };
