@@ -5,6 +5,9 @@
  * live in src/accounts/postgres/.
  */
 import pg from "pg";
+import { postgresLabel } from "../postgres/url-label.js";
+import type { VersionedSchema } from "../postgres/versioned-schema.js";
+import { migrateSchema, recordedVersion } from "../postgres/versioned-schema.js";
 import type { Migration } from "./migrations.js";
 import { MIGRATIONS, pendingMigrations } from "./migrations.js";
 import { pgAccounts } from "./postgres/pg-accounts.js";
@@ -26,44 +29,18 @@ export interface PostgresStoreOptions {
 // Any fixed number works; it only has to be the same in every process migrating this database.
 const MIGRATION_LOCK = 0x7473_6163; // "tsac"
 
-async function migrate(pool: pg.Pool, where: string, migrations: readonly Migration[]): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    // Serialises concurrent openers (several instances starting together); released at COMMIT.
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS schema_version (
-         version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query<{ v: number }>(
-      "SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_version",
-    );
-    const current = rows[0]?.v ?? 0;
-    for (const m of pendingMigrations(migrations, current, where)) {
-      await client.query(m.postgres);
-      await client.query("INSERT INTO schema_version (version, description) VALUES ($1, $2)", [
-        m.version,
-        m.description,
-      ]);
-    }
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
-/** The database part of a URL without credentials, for messages. */
-function describe(url: string): string {
-  try {
-    const u = new URL(url);
-    return `PostgreSQL ${u.hostname}:${u.port || "5432"}${u.pathname}`;
-  } catch {
-    return "PostgreSQL";
-  }
+/** The accounts schema as PostgreSQL versions it; pending steps and the newer-database refusal are shared with SQLite. */
+function accountsSchema(where: string, migrations: readonly Migration[]): VersionedSchema {
+  return {
+    lock: MIGRATION_LOCK,
+    table: "schema_version",
+    pending: (current) =>
+      pendingMigrations(migrations, current, where).map((m) => ({
+        version: m.version,
+        description: m.description,
+        sql: m.postgres,
+      })),
+  };
 }
 
 /** Connects to `url`, migrates the schema, and returns the store. */
@@ -78,7 +55,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // process. The next query gets a fresh connection or a proper error, so nothing is lost.
   pool.on("error", () => undefined);
   try {
-    await migrate(pool, describe(url), options.migrations ?? MIGRATIONS);
+    await migrateSchema(pool, accountsSchema(postgresLabel(url), options.migrations ?? MIGRATIONS));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
@@ -96,10 +73,7 @@ function composeStore(pool: pg.Pool): AccountsStore {
     ...pgKeys(pool),
     ...pgUsage(pool),
     async schemaVersion() {
-      const { rows } = await pool.query<{ v: number }>(
-        "SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_version",
-      );
-      return rows[0]?.v ?? 0;
+      return recordedVersion(pool, "schema_version");
     },
     async ping() {
       await pool.query("SELECT 1");

@@ -155,9 +155,8 @@ export const EXPORT_TEXT = [
   "(NDJSON, no filter: every post, oldest first, keyset pages of 1,000 through SearchIndex.scan) and counts the lines. The",
   "service's RSS is sampled every second and at each tenth of the posts, where the rate of that tenth is also taken. The",
   "export must end with its end line and hold every post. Issue 51's goal: throughput in posts/s, and RSS flat over a",
-  "1M-post export. Before each page read a `created` window (src/index/scan-window.ts), a page sorted every matching post",
-  "after its cursor: the same LanceDB export of 29,257 posts (2026-12-02, load 22.5 at start) ran 397 posts/s in its first",
-  "tenth and 1,913 in its last, 967 overall, so a pass cost the square of the posts.",
+  "1M-post export. Each page is read within a `created` window (src/index/scan-window.ts); why:",
+  "[decision 0020](decisions/0020-exact-similarity-aggregates-on-weaviate.md).",
 ];
 
 /** One stored run as markdown. */

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { writeReport } from "./report.js";
+import { carriedRows } from "./report-carried-figures.js";
 import { carryOver, measuredSections } from "./report-carry-over.js";
 
 const CURRENT = [
@@ -215,4 +216,74 @@ test("a section carried whole keeps the new method line and drops the old narrat
   assert.ok(!out.includes("Old narrative"), out);
   assert.ok(out.includes("**lancedb**, 92,912 posts (measured 2026-11-25 00:29 UTC, 0.9 min)"), out);
   assert.ok(out.includes("| trends | 26.1 |"), out);
+});
+
+/** A report's opening down to its scaling section, as both reports of the next test have it. */
+const SCALING_HEAD = [
+  "# Benchmarks",
+  "",
+  "## Current figures",
+  "",
+  "| figure | value |",
+  "| --- | --- |",
+  "",
+  "## Scaling",
+  "",
+];
+
+test("rows of a per-size table the store lacks are merged under the new header, machine and date not recorded", () => {
+  const current = [
+    ...SCALING_HEAD,
+    "| backend | posts | p50 ms | measured |",
+    "| --- | --- | --- | --- |",
+    "| lancedb | 10,000 | 128.3 | 08:46 UTC, load 17.1 |",
+    "| weaviate | 10,000 | 16.8 | 18:41 UTC, load 1.0 |",
+    "",
+    "Growth per 10x posts:",
+    "",
+    "| backend | sizes |",
+    "| lancedb | 10x |",
+    "",
+  ].join("\n");
+  const fresh = [
+    ...SCALING_HEAD,
+    "| backend | posts | p50 ms | machine | date (UTC) | run |",
+    "| --- | --- | --- | --- | --- | --- |",
+    "| lancedb | 200,000 | 232.5 | AMD EPYC, 2 cores | 2026-12-02 | 04:30 UTC, load 22.9 |",
+    "",
+    "Not measured yet (no completed run stored): lancedb 10,000.",
+    "",
+  ].join("\n");
+  const out = carryOver(fresh, current);
+  const lines = out.split("\n");
+  assert.deepEqual(
+    lines.filter((l) => /^\| (lancedb|weaviate) \| \d+,/.test(l)),
+    [
+      "| lancedb | 10,000 | 128.3 | not recorded | not recorded | 08:46 UTC, load 17.1 |",
+      "| lancedb | 200,000 | 232.5 | AMD EPYC, 2 cores | 2026-12-02 | 04:30 UTC, load 22.9 |",
+      "| weaviate | 10,000 | 16.8 | not recorded | not recorded | 18:41 UTC, load 1.0 |",
+    ],
+  );
+  assert.ok(lines.includes("Growth per 10x posts:") && lines.includes("| lancedb | 10x |"), out);
+  assert.ok(!lines.some((l) => l.startsWith("Not measured yet")), out);
+  // The carried rows are listed beside the current figures, with what was not recorded said so.
+  assert.ok(lines.includes("| Scaling | lancedb 10,000 posts | not recorded | not recorded | 17.1 |"), out);
+  // Written again from its own output, the report is the same.
+  assert.equal(carryOver(fresh, out), out);
+});
+
+test("carried measured lines get a row naming their date, and their machine only where recorded", () => {
+  assert.deepEqual(
+    carriedRows([
+      [
+        "## Search latency",
+        "**lancedb**, 92,912 posts in the index (measured 2026-11-22 23:38 UTC, 0.9 min, load at start 1.39 / 1.29 / 1.53 (1/5/15 min) on 2 cores)",
+      ],
+      ["### Capacity", "**weaviate**, 92,912 posts (measured 2026-11-27 16:35 UTC on Intel(R) Xeon(R), 1.1 min)"],
+    ]),
+    [
+      ["Search latency", "lancedb, 92,912 posts in the index", "not recorded", "2026-11-22", "1.39 / 1.29 / 1.53"],
+      ["Capacity", "weaviate, 92,912 posts", "Intel(R) Xeon(R)", "2026-11-27", "not recorded"],
+    ],
+  );
 });

@@ -9,6 +9,8 @@
  * scaling table) is carried whole when the new report measured nothing in it.
  */
 
+import { carriedRows as carriedFigureRows, withCarriedFigures } from "./report-carried-figures.js";
+
 /** A heading ("" for the text before the first) and the lines under it. */
 interface Section {
   heading: string;
@@ -46,7 +48,12 @@ function measuredName(line: string): string | undefined {
  * reports; the set of sections should only grow.
  */
 export function measuredSections(text: string): Set<string> {
-  const out = new Set<string>();
+  return new Set(measuredLines(text).map((m) => m.key));
+}
+
+/** Every measured line of a report with its name (as measuredSections gives it) and heading. */
+function measuredLines(text: string): { key: string; heading: string; line: string }[] {
+  const out: { key: string; heading: string; line: string }[] = [];
   let heading = "";
   let backend = "";
   for (const line of text.split("\n")) {
@@ -58,7 +65,8 @@ export function measuredSections(text: string): Set<string> {
     const name = measuredName(line);
     if (name === undefined) continue;
     // A bullet is a row of the backend block it stands in ("- 4,000 posts" of **lancedb**).
-    out.add(`${heading} / ${name.startsWith("- ") && backend !== "" ? `${backend} / ` : ""}${name}`);
+    const key = `${heading} / ${name.startsWith("- ") && backend !== "" ? `${backend} / ` : ""}${name}`;
+    out.push({ key, heading, line: name.startsWith("- ") && backend !== "" ? `${backend} ${line}` : line });
   }
   return out;
 }
@@ -114,6 +122,81 @@ function stillMissing(block: readonly string[], freshNames: ReadonlySet<string>)
   return [head ?? [], ...kept].flatMap((p) => [...p, ""]);
 }
 
+/** The header of a per-row table whose rows name their backend and size (the scaling table). */
+const ROW_TABLE = "| backend | posts |";
+
+const cells = (line: string): string[] =>
+  line
+    .slice(1, -1)
+    .split(" | ")
+    .map((c) => c.trim());
+
+/** The first table of `lines` whose header opens with ROW_TABLE: where it starts and its lines. */
+function rowTable(lines: readonly string[]): { at: number; rows: string[] } | undefined {
+  const at = lines.findIndex((l) => l.startsWith(ROW_TABLE));
+  if (at < 0) return undefined;
+  let end = at;
+  while (lines[end]?.startsWith("|")) end++;
+  return { at, rows: lines.slice(at, end) };
+}
+
+/**
+ * A section whose new table lacks rows the current one has (sizes measured before the store was
+ * kept): the new lines with those rows added under the new header. Columns the old rows lack
+ * (machine, date) say "not recorded"; an old "measured" cell goes to the new "run" column. A
+ * table of the current section the new one lacks altogether (the growth table) follows the new
+ * table. Undefined when the section has no such table or nothing is missing.
+ */
+export function mergeRows(
+  fresh: readonly string[],
+  current: readonly string[],
+): { lines: string[]; carried: string[][] } | undefined {
+  const mine = rowTable(fresh);
+  const old = rowTable(current);
+  if (!mine || !old) return undefined;
+  const header = cells(mine.rows[0]!);
+  const oldHeader = cells(old.rows[0]!);
+  const key = (r: string[]): string => `${r[0]} ${r[1]}`;
+  const have = new Set(mine.rows.slice(2).map((l) => key(cells(l))));
+  const missing = old.rows
+    .slice(2)
+    .map(cells)
+    .filter((r) => !have.has(key(r)));
+  if (missing.length === 0) return undefined;
+  const moved = missing.map((r) =>
+    header.map((h) => {
+      // Reports before the machine and date columns had one "measured" cell where "run" is now.
+      const i = oldHeader.includes(h) ? oldHeader.indexOf(h) : oldHeader.indexOf(h === "run" ? "measured" : h);
+      return i >= 0 ? (r[i] ?? "") : "not recorded";
+    }),
+  );
+  const size = (r: string[]): number => Number((r[1] ?? "").replace(/,/g, ""));
+  const body = [...mine.rows.slice(2).map(cells), ...moved].sort(
+    (a, b) => (a[0] ?? "").localeCompare(b[0] ?? "") || size(a) - size(b),
+  );
+  const line = (r: readonly string[]): string => `| ${r.join(" | ")} |`;
+  // Captioned tables of the current section (a caption line, a blank, the table) the new one lacks.
+  const extra: string[] = [];
+  for (let i = 0; i < current.length; i++) {
+    const caption = current[i]!;
+    const head = current[i + 2] ?? "";
+    if (!caption.endsWith(":") || !head.startsWith("|") || head.startsWith(ROW_TABLE) || fresh.includes(caption))
+      continue;
+    let end = i + 2;
+    while (current[end]?.startsWith("|")) end++;
+    extra.push("", caption, "", ...current.slice(i + 2, end));
+  }
+  const end = mine.at + mine.rows.length;
+  const lines = [
+    ...fresh.slice(0, mine.at),
+    ...[mine.rows[0]!, mine.rows[1]!, ...body.map(line)],
+    ...extra,
+    // The renderer's placeholders speak of the store alone; the carried rows may answer them.
+    ...fresh.slice(end).filter((l) => !l.startsWith(PLACEHOLDER)),
+  ];
+  return { lines, carried: moved.map((r) => [`${r[0]} ${r[1]} posts`, r[header.indexOf("run")] ?? ""]) };
+}
+
 /**
  * `fresh` (rendered from the store) with every block and section of `current` (the report as it
  * stands) that `fresh` lacks, each under its own heading; headings `fresh` no longer has are not
@@ -126,12 +209,26 @@ export function carryOver(fresh: string, current: string): string {
   const freshSections = split(fresh);
   const freshHeadings = new Set(freshSections.map((s) => s.heading));
   const out: string[] = [];
+  const carriedRows: string[][] = [];
   let carried = false;
   for (const [i, section] of freshSections.entries()) {
     if (i > 0) out.push(section.heading);
     const before = old.get(section.heading);
     if (before === undefined || section.heading === "") {
       out.push(...section.lines);
+      continue;
+    }
+    const merged = mergeRows(section.lines, before);
+    if (merged) {
+      carried = true;
+      out.push(...merged.lines);
+      for (const [name = "", run = ""] of merged.carried)
+        carriedRows.push([section.heading.replace(/^#+ /, ""), name, run]);
+      const at = oldSections.findIndex((s) => s.heading === section.heading);
+      for (const sub of oldSections.slice(at + 1)) {
+        if (!sub.heading.startsWith("### ") || freshHeadings.has(sub.heading)) break;
+        out.push(sub.heading, ...sub.lines);
+      }
       continue;
     }
     // Nothing measured here in the new report (the scaling table's rows carry no measured line,
@@ -165,7 +262,20 @@ export function carryOver(fresh: string, current: string): string {
     out.push("");
     for (const [, lines] of missing) out.push(...stillMissing(lines, freshNames));
   }
-  return (carried ? withCarriedMachine(out, current.split("\n")) : out).join("\n");
+  if (!carried) return out.join("\n");
+  const freshKeys = measuredSections(fresh);
+  const lines = measuredLines(out.join("\n")).filter((m) => !freshKeys.has(m.key));
+  const rows = [
+    ...carriedFigureRows(lines.map((m) => [m.heading, m.line] as const)),
+    ...carriedRows.map(([heading, name, run]) => [
+      heading!,
+      name!,
+      "not recorded",
+      "not recorded",
+      /load ([\d.]+)/.exec(run ?? "")?.[1] ?? "not recorded",
+    ]),
+  ];
+  return withCarriedFigures(withCarriedMachine(out, current.split("\n")), rows).join("\n");
 }
 
 /**

@@ -2,7 +2,7 @@
  * The "Current figures" table at the top of docs/BENCHMARKS.md: one row per figure of the stored
  * sections (docs/benchmarks.json), each with the machine it ran on and the date it started, so a
  * reader sees what holds today without the narrative below. Sections carried over from reports
- * older than the store have no row (their machine and date were not recorded).
+ * older than the store are listed in a table of their own (report-carried-figures.ts).
  */
 import type { FloorResult } from "./floor.js";
 import type { StoredSection } from "./results-store.js";

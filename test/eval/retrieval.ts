@@ -660,6 +660,9 @@ async function run(ctx: EvalContext): Promise<string> {
 export const retrievalSection: EvalSection = {
   id: "retrieval",
   title: "Retrieval: SemEval-2016 Task 3 subtask B (keyword, vector, hybrid; LanceDB and Weaviate)",
+  method:
+    "SemEval-2016 Task 3 subtask B: every query searches all related threads, indexed per backend as the ingest pipeline writes them; each query's ten judged candidates are ranked by each method's score. MAP (binary relevance) and nDCG@10 (graded) over every query of the split. Hybrid alpha is chosen on train_part2 and read on dev; product-name and opinion-frame queries are scored on the benchmark index.",
+  decisions: ["0028-retrieval-judged-on-semeval-3b.md", "0004-hybrid-alpha.md", "0005-query-frames.md"],
   requires: [FOLDER],
   run,
 };

@@ -17,6 +17,13 @@ export interface EvalSection {
   /** Short id, used on the command line to run only some sections. */
   id: string;
   title: string;
+  /**
+   * How the figures are made, in two to four sentences, for the report: data, split, metric and
+   * baseline. No figures: those come from the run, and how they were reached is in `decisions`.
+   */
+  method: string;
+  /** Decision records (file names under docs/decisions/) that tell how the figures were reached. */
+  decisions: readonly string[];
   /** Shared data paths (relative to the data root) the section needs. */
   requires: readonly string[];
   run(ctx: EvalContext): Promise<string>;

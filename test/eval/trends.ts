@@ -166,6 +166,9 @@ export function evaluationPeriods(reddit: readonly Post[]): TrendCorpusPeriods[]
 export const trendsSection: EvalSection = {
   id: "trends",
   title: "Trending topics",
+  method:
+    "Both corpora clustered into topics (spherical k-means over the bundled encoder's vectors); each period lists its top topics by trend_score with the keywords most over-represented against the previous period. There are no labels: the tables are for reading.",
+  decisions: ["0008-topics-people-recognise.md", "0009-trends-read-from-rollups.md"],
   requires: [HN_FILE, REDDIT_FILE],
   run: (ctx) => runTrendsEvaluation(ctx, { reddit: true }),
 };

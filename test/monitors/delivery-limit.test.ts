@@ -15,7 +15,6 @@ import { after, before, describe, test } from "node:test";
 import type { PlanId } from "../../src/accounts/caller.js";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
 import type { AccountsStore } from "../../src/accounts/store.js";
-import type { Embedder } from "../../src/enrich/embedder.js";
 import type { CounterStore } from "../../src/limits/counter.js";
 import { dailyDeliveries, utcDay } from "../../src/limits/daily-deliveries.js";
 import { sqliteCounterStore } from "../../src/limits/local-stores.js";
@@ -29,38 +28,13 @@ import type { MonitorStore } from "../../src/monitors/monitor-store.js";
 import { MonitorsCore } from "../../src/monitors/monitors-core.js";
 import type { OpenBackend } from "../harness/monitor-backends.js";
 import { monitorBackends } from "../harness/monitor-backends.js";
-
-const noEmbedding: Embedder = {
-  model: "none",
-  dimensions: 4,
-  embed: async () => assert.fail("keyword monitors must not embed"),
-  close: async () => undefined,
-};
+import { forumPost, noEmbedding } from "./monitor-fixtures.js";
 
 function post(account: string, n: number): IndexedPost {
-  return {
-    id: `reddit:${account}-${n}`,
-    source: "reddit",
-    nativeId: `${account}-${n}`,
+  return forumPost(`${account}-${n}`, {
     title: `Looking for an invoice tool for ${account}, take ${n}`,
-    content: "body text",
-    subforum: "SaaS",
-    author: "jane",
-    upvotes: 3,
-    comments: 1,
-    created: Date.UTC(2026, 0, 1),
     url: `https://example.com/${account}/${n}`,
-    sentiment: "neutral",
-    sentimentScore: 0,
-    leadType: "",
-    leadScore: 0,
-    painPoint: "",
-    opportunity: "",
-    industry: "",
-    targetProduct: "",
-    topicId: "",
-    vector: new Float32Array(4),
-  };
+  });
 }
 
 /** A webhook receiver on loopback answering 500 to its first `failFirst` requests, 200 after. */

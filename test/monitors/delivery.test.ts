@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, describe, test } from "node:test";
-import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { monitorPercolator } from "../../src/monitors/monitor-percolator.js";
@@ -18,40 +17,10 @@ import { MonitorsCore } from "../../src/monitors/monitors-core.js";
 import { verifySignature } from "../../src/monitors/webhook-signature.js";
 import type { OpenBackend } from "../harness/monitor-backends.js";
 import { monitorBackends } from "../harness/monitor-backends.js";
-
-const DIMS = 4;
-// Keyword monitors embed nothing; a call here would mean the percolator embedded per post.
-const noEmbedding: Embedder = {
-  model: "none",
-  dimensions: DIMS,
-  embed: async () => assert.fail("keyword monitors must not embed"),
-  close: async () => undefined,
-};
+import { forumPost, noEmbedding } from "./monitor-fixtures.js";
 
 function post(n: number, title: string): IndexedPost {
-  return {
-    id: `reddit:p${n}`,
-    source: "reddit",
-    nativeId: `p${n}`,
-    title,
-    content: "body text",
-    subforum: "SaaS",
-    author: "jane",
-    upvotes: 3,
-    comments: 1,
-    created: Date.UTC(2026, 0, 1),
-    url: `https://example.com/${n}`,
-    sentiment: "neutral",
-    sentimentScore: 0,
-    leadType: "",
-    leadScore: 0,
-    painPoint: "",
-    opportunity: "",
-    industry: "",
-    targetProduct: "",
-    topicId: "",
-    vector: new Float32Array(DIMS),
-  };
+  return forumPost(`p${n}`, { title, url: `https://example.com/${n}` });
 }
 
 interface Receiver {

@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { periodEnd, periodStart } from "../../src/monitors/email-digest.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
@@ -19,42 +18,20 @@ import type { OpenBackend } from "../harness/monitor-backends.js";
 import { monitorBackends } from "../harness/monitor-backends.js";
 import type { SmtpServer } from "../harness/smtp.js";
 import { startSmtp } from "../harness/smtp.js";
-
-const noEmbedding: Embedder = {
-  model: "none",
-  dimensions: 4,
-  embed: async () => assert.fail("keyword monitors must not embed"),
-  close: async () => undefined,
-};
+import { forumPost, noEmbedding } from "./monitor-fixtures.js";
 
 function post(
   n: number,
   title: string,
   content = "We have outgrown our spreadsheet and want something our team will use.",
 ): IndexedPost {
-  return {
-    id: `reddit:m${n}`,
-    source: "reddit",
-    nativeId: `m${n}`,
+  return forumPost(`m${n}`, {
     title,
     content,
-    subforum: "SaaS",
-    author: "jane",
-    upvotes: 3,
-    comments: 1,
-    created: Date.UTC(2026, 0, 1),
-    url: `https://example.com/m${n}`,
-    sentiment: "neutral",
-    sentimentScore: 0,
     leadType: "solution_request",
     leadScore: 72,
-    painPoint: "",
-    opportunity: "",
-    industry: "",
-    targetProduct: "",
-    topicId: "",
     vector: new Float32Array([1, 0, 0, 0]),
-  };
+  });
 }
 
 async function until(cond: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {

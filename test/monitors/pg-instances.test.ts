@@ -16,7 +16,6 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openAccountsStore } from "../../src/accounts/open-store.js";
-import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { monitorPercolator } from "../../src/monitors/monitor-percolator.js";
@@ -25,42 +24,19 @@ import { MonitorsCore } from "../../src/monitors/monitors-core.js";
 import { openMonitors } from "../../src/monitors/open-monitors.js";
 import { PACKAGE_ROOT } from "../../src/package-root.js";
 import { startPostgres } from "../harness/postgres.js";
+import { forumPost, noEmbedding } from "./monitor-fixtures.js";
 
 const pg = await startPostgres();
 const LANES = 12;
-const DIMS = 4;
-const noEmbedding: Embedder = {
-  model: "none",
-  dimensions: DIMS,
-  embed: async () => assert.fail("keyword monitors must not embed"),
-  close: async () => undefined,
-};
 
 function post(n: number): IndexedPost {
   // Each post names two of the monitors' words, so events of one batch interleave across lanes.
-  return {
-    id: `reddit:p${n}`,
-    source: "reddit",
-    nativeId: `p${n}`,
+  return forumPost(`p${n}`, {
     title: `word${n % LANES} and word${(n + 5) % LANES}`,
-    content: "body text",
-    subforum: "SaaS",
-    author: "jane",
     upvotes: 1,
     comments: 0,
-    created: Date.UTC(2026, 0, 1),
     url: `https://example.com/${n}`,
-    sentiment: "neutral",
-    sentimentScore: 0,
-    leadType: "",
-    leadScore: 0,
-    painPoint: "",
-    opportunity: "",
-    industry: "",
-    targetProduct: "",
-    topicId: "",
-    vector: new Float32Array(DIMS),
-  };
+  });
 }
 
 interface Arrival {

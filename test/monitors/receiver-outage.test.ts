@@ -13,7 +13,6 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import { DeliveryWorker } from "../../src/monitors/delivery-worker.js";
 import { emptyFilter } from "../../src/monitors/monitor-filters.js";
@@ -23,41 +22,14 @@ import { MonitorsCore } from "../../src/monitors/monitors-core.js";
 import { DEFAULT_RETRY, retryStep } from "../../src/monitors/retry-schedule.js";
 import { openSqliteMonitorStore } from "../../src/monitors/sqlite-monitor-store.js";
 import { verifySignature } from "../../src/monitors/webhook-signature.js";
+import { forumPost, noEmbedding } from "./monitor-fixtures.js";
 
 const OUTAGE_MS = 10 * 60_000;
 /** (monitor, post) matches among the posts below. */
 const EVENTS = 12;
-const noEmbedding: Embedder = {
-  model: "none",
-  dimensions: 4,
-  embed: async () => assert.fail("keyword monitors must not embed"),
-  close: async () => undefined,
-};
 
 function post(n: number, title: string): IndexedPost {
-  return {
-    id: `reddit:o${n}`,
-    source: "reddit",
-    nativeId: `o${n}`,
-    title,
-    content: "body text",
-    subforum: "SaaS",
-    author: "sam",
-    upvotes: 1,
-    comments: 0,
-    created: Date.UTC(2026, 0, 1),
-    url: `https://example.com/o${n}`,
-    sentiment: "neutral",
-    sentimentScore: 0,
-    leadType: "",
-    leadScore: 0,
-    painPoint: "",
-    opportunity: "",
-    industry: "",
-    targetProduct: "",
-    topicId: "",
-    vector: new Float32Array(4),
-  };
+  return forumPost(`o${n}`, { title, author: "sam", upvotes: 1, comments: 0 });
 }
 
 /** A loopback receiver on a fixed port that can be taken down (port closed) and brought back. */

@@ -1,37 +1,17 @@
 /**
  * Keeps the LanceDB table's indexes in step with its data. Run by the writing process after
- * each upsert; readers never build indexes. The figures behind each rule are in
- * docs/decisions/0003-deferred-bulk-indexing.md.
+ * each upsert; readers never build indexes. Each rule, with the figures behind it, is in
+ * docs/decisions/0003-deferred-bulk-indexing.md ("The upkeep rules").
  *
- * - Scalar indexes (`id`, `created`, `subforum`, `lead_score`, `lead_type`) and the full-text
- *   (BM25) indexes on `title` and `content` are created with the first rows, on the write path:
- *   keyword search needs them to exist, and FindLeads filters on the lead fields.
- * - The vector index (IVF_RQ, cosine, partitions of ~{@link ROWS_PER_PARTITION} rows, 4-bit
- *   RaBitQ codes; queries re-read the full vectors they return, lancedb/queries.ts) is trained
- *   once the table holds `vectorIndexMinRows` rows; below that, brute force is exact and fast.
- *   IVF_RQ replaced IVF_HNSW_SQ, whose graphs `optimize()` rebuilds to fold rows in, at far more
- *   CPU for the same answers. A writer finding an index of another type retrains it.
- * - `optimize()` only adds rows to the partitions the index was trained with, so the writer
- *   retrains once the table calls for twice as many (geometric: about two trainings at the final
- *   size in all). The row count it was trained at is kept in the `vector` column's field
- *   metadata ({@link TRAINED_ROWS_KEY}); an index without it counts as trained at the threshold.
- * - Rows written after an index was built are found by a flat scan, which is slow for full-text
- *   search, so `optimize()` folds them in once max(`optimizeEveryRows`, 20% of the table) rows
- *   were written since the last run, and at close. Each run costs about the whole table (LanceDB
- *   compacts every small fragment and remaps every index), so the share sets the total upkeep.
- * - Training and optimize run in the background, one run at a time (a write that makes work due
- *   during a run schedules one more). Background work never delays visibility: a committed row
- *   is searchable at once. LanceDB retries a commit that conflicts with a concurrent
- *   compaction, and a failed run is retried at the next write that makes work due (`lastError`).
- * - A writer counts, with its own writes, the rows an earlier writer left outside the full-text
- *   index (an interrupted or deferred ingest), so they do not wait for another 20%.
- * - Deferred (a bulk load): nothing but the `id` btree is kept current while writing (every
- *   upsert's look-up uses it; left stale, look-ups grow quadratic over a load); at close the
- *   writer compacts and folds every row in, then trains the vector index once at the final size,
- *   the cheapest order measured. `threadsight ingest` defers ("auto") while no server has
- *   announced itself in the directory (lancedb/readers.ts, checked at every write) and goes live
- *   for good when one appears; `--defer-indexing` and `--live-indexing` force either way, and
- *   every other writer is live.
+ * - Scalar and full-text indexes are created with the first rows: keyword search and FindLeads need them.
+ * - The vector index (IVF_RQ, cosine, ~{@link ROWS_PER_PARTITION} rows a partition) is trained at
+ *   `vectorIndexMinRows` rows and retrained when the table calls for twice its partitions; the
+ *   row count it was trained at is kept in the column's metadata ({@link TRAINED_ROWS_KEY}).
+ * - `optimize()` folds rows written since the last run into the indexes once
+ *   max(`optimizeEveryRows`, 20% of the table) accumulate, and at close, in the background, one
+ *   run at a time; a committed row is searchable at once either way.
+ * - Deferred (a bulk load) keeps only the `id` btree current and does the rest once at close;
+ *   `threadsight ingest` defers while no server reads the directory (lancedb/readers.ts).
  */
 
 import type { Table } from "@lancedb/lancedb";

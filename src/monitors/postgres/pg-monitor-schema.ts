@@ -8,6 +8,7 @@
  * numbers commit in the order they were taken (see pg-monitor-store.ts).
  */
 import type pg from "pg";
+import { migrateSchema } from "../../postgres/versioned-schema.js";
 
 /** One schema version. */
 export interface MonitorMigration {
@@ -94,34 +95,18 @@ export async function migrateMonitors(
   where: string,
   migrations: readonly MonitorMigration[] = MONITOR_MIGRATIONS,
 ): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS monitor_schema_version (
-         version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query<{ v: number }>(
-      "SELECT COALESCE(MAX(version), 0)::int AS v FROM monitor_schema_version",
-    );
-    const current = rows[0]?.v ?? 0;
-    if (current > latest(migrations))
-      throw new Error(
-        `${where} has monitors schema version ${current}, newer than this build knows (${latest(migrations)}); upgrade threadsight`,
-      );
-    for (const m of [...migrations].filter((x) => x.version > current).sort((a, b) => a.version - b.version)) {
-      await client.query(m.sql);
-      await client.query("INSERT INTO monitor_schema_version (version, description) VALUES ($1, $2)", [
-        m.version,
-        m.description,
-      ]);
-    }
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  await migrateSchema(pool, {
+    lock: MIGRATION_LOCK,
+    table: "monitor_schema_version",
+    pending: (current) => {
+      if (current > latest(migrations))
+        throw new Error(
+          `${where} has monitors schema version ${current}, newer than this build knows (${latest(migrations)}); upgrade threadsight`,
+        );
+      return [...migrations]
+        .filter((x) => x.version > current)
+        .sort((a, b) => a.version - b.version)
+        .map((m) => ({ version: m.version, description: m.description, sql: m.sql }));
+    },
+  });
 }

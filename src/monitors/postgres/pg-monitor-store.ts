@@ -8,6 +8,8 @@
  * that had moved past 11 would never see 10.
  */
 import pg from "pg";
+import { inLockedTransaction, inTransaction } from "../../postgres/transaction.js";
+import { postgresLabel } from "../../postgres/url-label.js";
 import { specJson } from "../monitor-row.js";
 import type { StoredMonitor } from "../monitor-spec.js";
 import type {
@@ -28,32 +30,6 @@ import { migrateMonitors } from "./pg-monitor-schema.js";
 
 // The same number in every process appending events; only has to differ from other locks.
 const APPEND_LOCK = 0x7473_6576; // "tsev"
-
-/** The database part of a URL without credentials, for messages. */
-function describe(url: string): string {
-  try {
-    const u = new URL(url);
-    return `PostgreSQL ${u.hostname}:${u.port || "5432"}${u.pathname}`;
-  } catch {
-    return "PostgreSQL";
-  }
-}
-
-/** Runs `fn` in a transaction on one client of the pool. */
-export async function inTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const out = await fn(client);
-    await client.query("COMMIT");
-    return out;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
 
 /** The PostgreSQL store with the pool and queue a delivery runner shares. */
 export interface PgMonitorStore extends MonitorStore {
@@ -78,7 +54,7 @@ export async function openPgMonitorStore(
   // An idle connection dropped by the server emits here; the next query gets a fresh one.
   pool.on("error", () => undefined);
   try {
-    await migrateMonitors(pool, describe(url));
+    await migrateMonitors(pool, postgresLabel(url));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
@@ -205,8 +181,7 @@ class PostgresMonitorStore implements PgMonitorStore {
 
   async append(events: readonly NewEvent[], now: number): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
-    return inTransaction(this.pool, async (c) => {
-      await c.query("SELECT pg_advisory_xact_lock($1)", [APPEND_LOCK]);
+    return inLockedTransaction(this.pool, APPEND_LOCK, async (c) => {
       // Rows are numbered in the order given (ORDER BY ord), as the SQLite store numbers them.
       const { rows } = await c.query<EventRow>(
         `INSERT INTO monitor_events (monitor_id, post_id, payload, created)

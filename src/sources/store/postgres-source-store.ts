@@ -6,6 +6,7 @@
  * match the free-lease condition.
  */
 import pg from "pg";
+import { inLockedTransaction } from "../../postgres/transaction.js";
 import type { SourceErrorKind } from "../http/http-error.js";
 import type { SourceKind } from "../source.js";
 import type { NewSource, PollOutcome, SourceRecord, SourceStore } from "./source-store.js";
@@ -85,19 +86,12 @@ function toRecord(r: Row): SourceRecord {
 export async function openPostgresSourceStore(url: string): Promise<SourceStore> {
   const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000 });
   pool.on("error", () => undefined); // an idle client's failure surfaces at the next query
-  const client = await pool.connect();
   try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
-    await client.query(SCHEMA);
-    await client.query("COMMIT");
+    await inLockedTransaction(pool, SCHEMA_LOCK, (c) => c.query(SCHEMA));
   } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    client.release();
     await pool.end();
     throw err;
   }
-  client.release();
   const one = async (sql: string, params: unknown[]): Promise<SourceRecord | undefined> => {
     const res = await pool.query<Row>(sql, params);
     return res.rows[0] === undefined ? undefined : toRecord(res.rows[0]);

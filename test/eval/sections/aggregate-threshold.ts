@@ -123,18 +123,14 @@ async function evaluate(encoder: LocalEncoderName, ctx: EvalContext): Promise<st
 export const aggregateThresholdSection: EvalSection = {
   id: "aggregate-threshold",
   title: "AggregatePosts relevance threshold",
+  method:
+    "With a query, AggregatePosts counts the posts whose embedding similarity to it is at least a threshold: the similarity with the best F1 of counted-vs-relevant over the SemEval-2016 3B dev judgements, reported on train_part2. The last column counts posts judged only for other questions that still pass.",
+  decisions: ["0027-aggregate-similarity-threshold.md"],
   requires: [FOLDER],
   async run(ctx) {
     const rows: string[][] = [];
     for (const e of ENCODERS) rows.push(...(await evaluate(e, ctx)));
     return [
-      "With a query, AggregatePosts counts the posts whose embedding similarity to the query is at",
-      "least a threshold (src/core/relevance-threshold.ts). It is the similarity (steps of 0.01) with",
-      "the best F1 of counted-vs-relevant over the SemEval-2016 3B dev judgements (query = the",
-      "question's subject line), reported on train_part2. The last column counts, per query, the posts",
-      "judged only for other questions that still pass the threshold: a measure of what else a",
-      "chart would count.",
-      "",
       table(["encoder", "split", "threshold", "precision", "recall", "F1", "other posts counted / query"], rows),
     ].join("\n");
   },

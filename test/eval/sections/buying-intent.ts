@@ -13,6 +13,9 @@ import { leadDecisions } from "./lead-run.js";
 export const buyingIntentSection: EvalSection = {
   id: "buying-intent",
   title: "Buying intent (weak labels)",
+  method:
+    "Agreement (Cohen's kappa) of `buying_intent` with the weak yes/no labels of a student project's purchase-intent tweets, \"undefined\" rows left out. The labels are inconsistent and cover one product, so this is a sanity check that the signal fires on purchase talk, not a quality figure.",
+  decisions: ["0023-requests-from-cues-and-a-head.md"],
   requires: ["eval/buying_intent_tweets_weak/Annotated4.csv"],
   async run(ctx: EvalContext) {
     const { rows: data, excluded } = loadBuyingIntent();
@@ -33,15 +36,6 @@ export const buyingIntentSection: EvalSection = {
       const b = binary(gold, p);
       return [name, fmt(b.accuracy), fmt(cohenKappa(gold, p)), fmt(b.precision), fmt(b.recall), fmt(b.f1)];
     });
-    return [
-      `Labels normalised: yes/PI -> intent, no/No PI -> none; ${excluded} rows labelled "undefined" (or malformed)`,
-      `excluded; ${data.length} kept, ${gold.filter(Boolean).length} with intent.`,
-      "",
-      table(["prediction", "agreement", "Cohen's kappa", "precision", "recall", "F1"], rows),
-      "",
-      'Caveat: these labels come from a student project, are inconsistent (e.g. "Buy an iPhone X" and',
-      "ads are both labelled yes) and cover one product on Twitter. Read them as a sanity check that",
-      "buying_intent fires on purchase talk, not as a quality figure.",
-    ].join("\n");
+    return [table(["prediction", "agreement", "Cohen's kappa", "precision", "recall", "F1"], rows), ""].join("\n");
   },
 };

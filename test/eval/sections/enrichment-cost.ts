@@ -55,6 +55,9 @@ function timeMs(fn: () => unknown): number {
 export const enrichmentCostSection: EvalSection = {
   id: "cost",
   title: "Enrichment cost at ingest",
+  method:
+    "Real reddit posts with precomputed vectors; enrichment (sentiment and leads) timed alone against the bundled embedder on the same posts, medians of several runs after a warm-up. The goal is about the ratio, which moves less than absolute times on a shared machine; the whole pipeline is measured in BENCHMARKS.md.",
+  decisions: ["0007-ingest-ratio.md"],
   requires: SUBREDDITS.map((s) => `corpora/reddit_top2013/raw_csv/${s}.csv`),
   async run(ctx: EvalContext) {
     const posts = sample();
@@ -104,11 +107,6 @@ export const enrichmentCostSection: EvalSection = {
       kept >= 0.9,
     );
     return [
-      `${posts.length} real reddit posts, their USE-lite vectors precomputed; median of ${REPEATS} runs after a warm-up.`,
-      `Embedding measured with the bundled embedder (${workers} worker threads) on ${EMBED_SAMPLE} of the posts,`,
-      "using the pipeline's embedding text (title + opening of the body). The machine is shared, so absolute",
-      "times move between runs; the ratio is what the goal is about.",
-      "",
       table(
         ["step", "ms per post"],
         [
@@ -119,14 +117,9 @@ export const enrichmentCostSection: EvalSection = {
         ],
       ),
       "",
-      `If enrichment ran serially after embedding on the same cores, ingest would keep ${fmt(100 * kept, 1)}% of the`,
-      `embedder's throughput (goal >= 90%): ${goal(kept >= 0.9)}. Load average during this run: ${os.loadavg()[0]!.toFixed(1)} on`,
-      `${os.cpus().length} cores. A pessimistic bound: if embedding ran at 10 ms per post while enrichment kept this`,
-      `run's cost, ingest would keep ${fmt(100 * (10 / (10 + enrichMs)), 1)}%. Enrichment runs on the main thread and embedding in worker`,
-      "threads, so a pipeline that enriches one batch while the next is embedded overlaps the two.",
-      "This isolates enrichment; the whole pipeline (reading, parsing, writing, the 2 cores shared",
-      "with the encoder) against the embedder's raw throughput is measured by `npm run bench -- --only ratio`",
-      '(docs/BENCHMARKS.md, "Embedder raw throughput vs the ingest pipeline").',
+      `- serial bound: ingest keeps ${fmt(100 * kept, 1)}% of the embedder's throughput (goal >= 90%): ${goal(kept >= 0.9)}`,
+      `- pessimistic bound (embedding at 10 ms a post): ${fmt(100 * (10 / (10 + enrichMs)), 1)}%`,
+      `- ${posts.length} posts, median of ${REPEATS} runs; embedding timed on ${EMBED_SAMPLE} of them with ${workers} worker threads; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
     ].join("\n");
   },
 };

@@ -85,7 +85,7 @@ function strataTables(labels: readonly LeadLabel[]): string {
     );
   };
   return [
-    `The sample's ${sizes.size} strata grouped two ways (the "labelled lead" share is of the posts not dropped).`,
+    `- ${sizes.size} strata, grouped two ways below (the "labelled lead" share is of the posts not dropped)`,
     "",
     render(0, "subforum group"),
     "",
@@ -128,9 +128,7 @@ function agreementReport(labels: readonly LeadLabel[], second: readonly LeadLabe
   );
   const types = LEAD_LABEL_TYPES.filter((t) => t !== "drop");
   return [
-    `${second.length} posts labelled a second time, independently, by another labeller from the same`,
-    `guideline (the first 200 rows of the shuffled sample); ${a.dropped} left out because one labeller dropped`,
-    "the post.",
+    `- ${second.length} posts labelled a second time; ${a.dropped} left out because one labeller dropped the post`,
     "",
     table(
       ["measure", "over", "raw agreement", "Cohen's kappa"],
@@ -280,16 +278,7 @@ async function run(ctx: EvalContext): Promise<string> {
   ];
   const dist = countBy(labels, (l) => l.leadType);
   return [
-    `${labels.length} posts of the reddit 2013, Hacker News and Stack Exchange corpora, labelled by hand under`,
-    "test/eval/labels/LEADS-GUIDELINE.md with lead_type (solution_request, pain_point, switching, buying_intent,",
-    "none; drop for a post that cannot be judged), target_product, pain_point and industry. Drawn by",
-    "scripts/sample-lead-posts.ts (seeded): every corpus post is put in a stratum of subforum group x what",
-    "today's rule classifier says of it (rules alone) x lead-score band, and each stratum gets a share",
-    "proportional to the square root of its size, at least one post, so rare candidate types are",
-    "over-drawn and the mass of non-candidates under-drawn. The split is the post id's SHA-256 bucket",
-    "(train 60 / dev 20 / test 20), fixed whatever is added later. Two labellers each labelled half from",
-    "the text (the classifier's output hidden). Leads overall:",
-    `${labels.filter(isLead).length} of ${labels.length - (dist.get("drop") ?? 0)} judged posts.`,
+    `- ${labels.length} posts; leads ${labels.filter(isLead).length} of ${labels.length - (dist.get("drop") ?? 0)} judged`,
     "",
     "### Labels by split",
     "",
@@ -309,15 +298,7 @@ async function run(ctx: EvalContext): Promise<string> {
     "",
     "### Baseline: the rule classifier on the test split, beside the lead model",
     "",
-    `${test.length} test posts (drops left out). Lead vs not counts every classifier type as a lead, and`,
-    "again with advice_request read as not a lead (the guideline makes advice without a product in view",
-    "none). Type accuracy reads the classifier's types as the guideline's (comparison as switching,",
-    "advice_request as solution_request), over the labelled leads and over all test posts. target_product",
-    'matches when one names the other as whole words ("crm" and "crm software"); only the targets of',
-    "posts the classifier calls leads count. The sample over-draws the classifier's candidates, so the",
-    "weighted column counts each post at its stratum's corpus size over the posts drawn from it (an",
-    "estimate over all posts). The rule classifier's row is the baseline the learned classifier is to beat;",
-    "the lead model's row is the same test split (section Lead model has its dev figures and how it was chosen).",
+    `- ${test.length} test posts (drops left out); advice_request counts as a lead unless the column says not`,
     "",
     table(
       [
@@ -346,6 +327,9 @@ async function run(ctx: EvalContext): Promise<string> {
 export const leadLabelsSection: EvalSection = {
   id: "lead-labels",
   title: "Lead labels (hand-labelled set, agreement, baseline)",
+  method:
+    "The hand-labelled lead set (test/eval/labels/, LEADS-GUIDELINE.md): counts by split and stratum, Cohen's kappa of two labellers on the doubly labelled rows, and today's classifier on the test split, the baseline a learned classifier must beat (a weighted column counts each post at its stratum's corpus size).",
+  decisions: ["0019-lead-labels.md"],
   requires: LABELLED_CORPORA.map(([file]) => file),
   run,
 };

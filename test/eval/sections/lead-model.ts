@@ -121,6 +121,9 @@ async function run(ctx: EvalContext): Promise<string> {
 export const leadModelSection: EvalSection = {
   id: "lead-model",
   title: "Lead model (labelled lead set, dev and test)",
+  method:
+    "A class-balanced softmax over the post's USE-lite vector and the rule classifier's reading of it, fitted on the labelled lead set's train split by `scripts/train-lead-model.ts`; regularisation, epochs and the lead-vs-not threshold are chosen on dev, and the test split is only reported, beside the rule classifier on the same posts.",
+  decisions: ["0019-lead-labels.md", "0021-lead-model.md"],
   requires: LABELLED_CORPORA.map(([f]) => f),
   run,
 };

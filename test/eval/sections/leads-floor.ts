@@ -197,6 +197,9 @@ async function evaluate(encoder: LocalEncoderName, ctx: EvalContext): Promise<st
 export const leadsFloorSection: EvalSection = {
   id: "leads-floor",
   title: "FindLeads absolute relevance floor",
+  method:
+    "Every SemEval-2016 3B question's subject line is paired with every thread of the pool; a pair is relevant when judged PerfectMatch or Relevant. The floor on the absolute relevance and the subject similarity are swept together and chosen as the dev-best F1 per encoder; train_part2 is only reported.",
+  decisions: ["0016-absolute-lead-relevance.md"],
   requires: [FOLDER],
   async run(ctx) {
     const rows: string[][] = [];

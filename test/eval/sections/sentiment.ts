@@ -6,7 +6,6 @@
  */
 
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
-import { loadSentimentModel } from "../../../src/enrich/sentiment/model-file.js";
 import { vaderLabel, vaderScores } from "../../../src/enrich/sentiment/vader.js";
 import { SENTIMENT_LABELS, type SentimentLabel } from "../../../src/model/post.js";
 import { embedCached } from "../embedding-cache.js";
@@ -79,6 +78,9 @@ async function labelled(name: string, rows: readonly LabelledText[]) {
 export const sentimentSection: EvalSection = {
   id: "sentiment",
   title: "Sentiment",
+  method:
+    "Softmax regression over the USE-lite embedding and VADER's lexicon features, trained by scripts/train-sentiment.ts on GoEmotions train, its settings chosen on GoEmotions dev alone; the test splits are only reported. Baseline: VADER with its published thresholds. Macro-F1 per set and class, and Pearson r of the score against the VADER ground truth's mean ratings.",
+  decisions: ["0022-sentiment-from-goemotions-alone.md"],
   requires: [
     "eval/sentiment_goemotions_reddit/group/test.tsv",
     "eval/sentiment_tweeteval/test_text.txt",
@@ -86,7 +88,6 @@ export const sentimentSection: EvalSection = {
     "eval/sentiment_vader_groundtruth/tweets_GroundTruth.txt",
   ],
   async run(ctx: EvalContext) {
-    const model = loadSentimentModel();
     const goe = loadGoEmotions("test");
     const tweeteval = loadTweetEval("test");
     const s140 = loadSentiment140();
@@ -156,33 +157,6 @@ export const sentimentSection: EvalSection = {
     );
 
     return [
-      `Model: softmax regression over [USE-lite 512-d embedding, ${model.lexiconFeatures.join(", ")}], trained by`,
-      `\`scripts/train-sentiment.ts\` on GoEmotions train (${model.provenance.trainRows} comments, Apache-2.0). The hyper-parameters (L2`,
-      `${model.hyperparameters.l2}, class weights ${JSON.stringify(model.hyperparameters.classWeights)}) and a class-prior correction (logit offsets`,
-      `${JSON.stringify(model.classOffsets)} for ${model.softmax.classes.join("/")}) were chosen by macro-F1 on GoEmotions dev alone`,
-      `(${pts(model.devMacroF1)}); no other labelled set was read in training or selection, and the test splits below were used`,
-      "for this report only. Label = argmax of the corrected P(negative), P(neutral), P(positive);",
-      "score = P(positive) - P(negative), in -1..1. Baseline: VADER (npm `vader-sentiment`) with its published",
-      "thresholds (compound >= 0.05 positive, <= -0.05 negative) and compound as the score.",
-      "GoEmotions: comments labelled `ambiguous`, or with labels in more than one group, are excluded.",
-      "GoEmotions train is the only split whose terms allow training; TweetEval, Sentiment140 and the VADER",
-      "ground truth are for measuring only, which is why no model is trained or tuned on them. (An earlier",
-      "model chose its hyper-parameters partly on TweetEval validation; it was retrained without it.)",
-      "Tried and not adopted (2026-11-24): the same model trained also on the VADER ground truth's non-tweet sentences",
-      "(Amazon and movie reviews, New York Times editorials, MIT; valence <= -0.5 negative, >= 0.5 positive), selected",
-      "on GoEmotions dev and a held-back fifth of those sentences, was scored once on the test splits below: GoEmotions",
-      "67.9, TweetEval 48.8 (negative F1 28.2), Sentiment140 68.9, Pearson r 0.875, each below the model kept here.",
-      "Nor is the tweet gap a shift in class priors that unlabelled tweets could correct (test/eval/prior-shift.ts,",
-      "2026-11-24: EM re-estimation of the priors on TweetEval validation's texts, labels unread, then the test split",
-      "re-weighted): the estimate went to neutral 0.87 and negative 0.00 against a true 0.48 and 0.32, and macro-F1 fell",
-      "from 51.2 to 30.4 (on GoEmotions dev -> test, the control, 70.3 -> 70.4). The tweets' negatives read as neutral to",
-      "a model of Reddit comments: a change in what negative looks like, which only labelled tweets could teach.",
-      "Retrained 2026-11-28 when the features began reading typographic apostrophes as ASCII ones (features.ts: VADER's",
-      "negations are ASCII, and GoEmotions train holds 6,671 of U+2019), with the same grid and selection: the",
-      "model before it (L2 0.001, class weights [1,1,1], offsets [0.4,0.2,0], dev 70.0) scored GoEmotions 70.3,",
-      "TweetEval 51.2 and Sentiment140 69.6 on the test splits, Pearson r 0.882; the dev scores of the best settings",
-      "differed by under 0.2 points, so the change of settings is the grid's tie-break as much as the feature's doing.",
-      "",
       table(
         [
           "set",
@@ -198,10 +172,6 @@ export const sentimentSection: EvalSection = {
       "",
       ...goals,
       "",
-      "TweetEval's official metric is macro-averaged recall (shown above); SemEval-2017 Task 4A systems are",
-      "ranked by it. GoEmotions' own sentiment-level BERT baseline used four classes (with ambiguous), so it",
-      "is not directly comparable with the three-class figure here.",
-      "",
       "Per-class F1:",
       "",
       table(["set", "class", "support", "VADER F1", "ours F1"], perClass),
@@ -216,7 +186,6 @@ export const sentimentSection: EvalSection = {
         ],
       ),
       "",
-      "VADER's own lexicon was built and validated against this ground truth, so it is the home side here.",
     ].join("\n");
   },
 };

@@ -5,11 +5,9 @@
  * the suggestion head's constants were chosen on are reported beside it.
  */
 
-import { loadLeadHead } from "../../../src/enrich/leads/heads.js";
-import { SUGGESTION_PULL } from "../../../src/enrich/leads/rule-classifier.js";
 import type { SeedLine } from "../../../src/enrich/leads/seed-file.js";
 import { readSeedFile } from "../../../src/enrich/leads/seed-file.js";
-import { fmt, goal, table } from "../format.js";
+import { fmt, table } from "../format.js";
 import { loadSuggestions } from "../lead-datasets.js";
 import { binary } from "../metrics.js";
 import type { EvalContext, EvalSection } from "../section.js";
@@ -27,6 +25,9 @@ function handWritten(): SeedLine[] {
 export const solutionRequestSection: EvalSection = {
   id: "solution-requests",
   title: "Solution requests (SemEval-2019 Task 9A)",
+  method:
+    "Each SemEval-2019 9A sentence is classified as a post holding only that sentence. A solution request comes from the request cues of the rules, moved by a suggestion head trained on sentences written for the project; the set's terms allow evaluation only, so no split chose anything. Positive = labelled suggestion. The ingest classifier is the lead model, which reads these rules as features; the rule classifier's row is what ingest ran before it.",
+  decisions: ["0023-requests-from-cues-and-a-head.md", "0021-lead-model.md"],
   requires: [
     "eval/solution_request_suggestion_mining_semeval2019/SubtaskA_EvaluationData_labeled.csv",
     "eval/solution_request_suggestion_mining_semeval2019/SubtaskA_Trial_Test_Labeled.csv",
@@ -91,50 +92,15 @@ export const solutionRequestSection: EvalSection = {
       rows.push([name, n, "any lead type", fmt(any.precision), fmt(any.recall), fmt(any.f1)]);
       rows.push([name, n, "baseline: every sentence", fmt(all.precision), fmt(all.recall), fmt(all.f1)]);
     }
-    const head = loadLeadHead("suggestion");
     ctx.recordGoal(
       `solution_request F1 on SemEval-2019 9A evaluation >= ${GOAL_F1}`,
       fmt(headline),
       headline >= GOAL_F1,
     );
     return [
-      "Each sentence is classified as a post with the sentence as its body and its USE-lite vector, as at",
-      "ingest. Positive = labelled 1 (suggestion). `solution_request` comes from the rules (signals.ts: cues",
-      "written from general request phrasing and the reddit corpus) moved by a suggestion head: logistic",
-      `regression over the embedding, trained by \`scripts/train-lead-heads.ts\` on ${head.provenance.rows} sentences written by hand for the`,
-      `project (\`${String(head.provenance.data)}\`, ${head.provenance.positives} asks; ${head.provenance.selection}: ${fmt(Number(head.provenance.crossValidatedF1))}).`,
-      `A cue's strength moves by ${SUGGESTION_PULL} x (P(suggestion) - 0.5), a constant chosen on the hand-written dev`,
-      `sentences (\`${HAND_WRITTEN}\`, separate from the training seeds); the head never makes a request without`,
-      "a cue. The rules' misses on the hand-written sentences (seed and dev files) were read to add general",
-      'request phrasings ("would it be possible to", "how about adding", "anyone know a tool", ...), so the',
-      "hand-written dev row is optimistic. No SemEval sentence was read and no split chose anything: the set is",
-      "CC BY-NC-SA and its terms allow evaluation only. Full disclosure of how often the evaluation split was",
-      "run during this work: (1) first head version, which also called short posts with no cue requests",
-      "(F1 0.414: recall 0.93, precision 0.27); its no-cue calls were then read on unlabelled reddit sentences,",
-      "were mostly advice questions or statements, and that rule was dropped; (2) without it (F1 0.497);",
-      "(3) after the phrasing cues above and more hand-written seeds (0.601); (4) after a cue for conditional",
-      'suggestions ("if the launcher showed recent files I would use it", found on the hand-written dev',
-      "sentences), which changes no SemEval prediction: checked by comparing the predictions, not the",
-      'scores, before that run; (5) on 2026-11-25, after buying-intent cues stopped reading "get a job" or',
-      '"get a degree" as a purchase, which changes no evaluation-split prediction and one trial sentence',
-      "(buying_intent to none), again checked on the predictions before this run; (6) on 2026-11-28, after the",
-      "sentiment model was retrained (see Sentiment: typographic apostrophes), checked the same way: no",
-      "solution_request prediction changed on either split, and six evaluation and two trial sentences went from",
-      'pain_point to no lead, which moves only the "any lead type" rows (the figures below).',
-      "Earlier rule versions looked at the trial split's aggregate P/R/F1 only. (7) After the lead model",
-      "(docs/decisions/0021-lead-model.md) became the ingest classifier: the first row of each split is now the",
-      'model, which reads the rules above as features; the "rule classifier" row is what ingest ran before it.',
-      "Nothing was chosen on SemEval: the model's weights and threshold come from the project's lead set.",
-      "",
       table(["split", "n", "prediction", "precision", "recall", "F1"], rows),
       "",
-      `Goal F1 >= ${GOAL_F1} on the evaluation split (solution_request): ${fmt(headline)} -> ${goal(headline >= GOAL_F1)}.`,
-      `Published reference: the task's best system reached F1 ${TASK_BEST_F1} on this evaluation set (trained on the`,
-      "task's 8,500 labelled training sentences, which our use of the set does not allow).",
-      "",
-      "The trial split is half suggestions, the evaluation split a tenth, so the same classifier loses much",
-      "of its precision there. The domain also differs from ours: these are feature requests to a vendor",
-      'in a developer feedback forum ("please add...", "it would be nice if...").',
+      `- published reference: the task's best system reached F1 ${fmt(TASK_BEST_F1, 2)} on the evaluation split, trained on the task's labelled sentences`,
     ].join("\n");
   },
 };
