@@ -104,6 +104,26 @@ describe("REST endpoints over real posts", { skip }, () => {
     for (const r of only.body.data.results) assert.equal(r.subforum, "SEO");
   });
 
+  test("semantic search over min_relevance: every result reaches the bar, best first, and a higher bar keeps fewer", async () => {
+    const at = async (min_relevance: number) => {
+      const res = await rest(svc.url, "/api/v1/search/semantic", {
+        key,
+        body: { query: "marketing a small business", limit: 100, min_relevance },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const scores: number[] = res.body.data.results.map((r: { relevance: number }) => r.relevance);
+      for (const [i, s] of scores.entries()) {
+        assert.ok(s >= min_relevance, `relevance ${s} under ${min_relevance}`);
+        if (i > 0) assert.ok(scores[i - 1]! >= s, "results out of order");
+      }
+      return scores.length;
+    };
+    const low = await at(0.3);
+    const high = await at(0.6);
+    assert.ok(low > 0, "the sample holds posts about marketing");
+    assert.ok(high < low, `a bar of 0.6 kept ${high}, 0.3 kept ${low}`);
+  });
+
   test("vector search: cosine similarity descending, inclusive UTC date range", async () => {
     const all = await rest(svc.url, "/api/v1/search/vector", {
       key,

@@ -162,6 +162,20 @@ describe("REST error classes", () => {
       "OUT_OF_RANGE",
       /^min_score must be between 0 and 100, got 101$/,
     );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "crm", min_relevance: 1.5 } }),
+      400,
+      "invalid_argument",
+      "OUT_OF_RANGE",
+      /^min_relevance must be between 0 and 1, got 1\.5$/,
+    );
+    expectError(
+      await rest(svc.url, SEMANTIC, { key, body: { query: "crm", min_relevance: "high" } }),
+      400,
+      "invalid_argument",
+      "WRONG_TYPE",
+      /^min_relevance must be a number/,
+    );
   });
 
   test("bad dates are 400 INVALID_DATE", async () => {

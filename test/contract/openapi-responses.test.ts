@@ -85,9 +85,9 @@ describe("real REST responses conform to the OpenAPI document", { skip }, () => 
     assert.ok(trends.body.data.trends.length > 0 && trends.body.data.trends[0].sample_posts.length > 0);
     const leads = await call(svc.url, "/api/v1/leads", {
       key,
-      // An ask the sample holds a lead for (r/startups: "I'm a startup attorney and can answer
-      // some of your questions"); FindLeads returns only leads about the query.
-      body: { query: "need a lawyer", limit: 10, min_score: 0 },
+      // An ask the sample holds a lead for (Hacker News: "Ask HN: Which framework for a CRUD app
+      // in 2016?"); FindLeads returns only leads about the query.
+      body: { query: "which framework should I use for a CRUD app", limit: 10, min_score: 0 },
     });
     assert.equal(leads.status, 200);
     assert.ok(leads.body.data.results.length > 0);

@@ -142,9 +142,11 @@ for (const version of ["v1", "v1alpha"] as const) {
           ["page_token", 4],
           ["filter", 5],
           ["sort", 6],
+          ["min_relevance", 7],
         ],
       );
       assert.equal(request.field.limit?.proto.proto3Optional, true);
+      assert.equal(request.field.minRelevance?.proto.proto3Optional, true);
       const created = registry.getMessage("threadsight.v1.SemanticSearchResult")?.field.created;
       assert.equal(created?.message?.typeName, "google.protobuf.Timestamp");
       const method = registry.getService("threadsight.v1.SearchService")?.method.semanticSearch;
