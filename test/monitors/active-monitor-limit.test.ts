@@ -76,8 +76,9 @@ for (const backend of await monitorBackends())
             "resuming counts like creating",
           );
           if (limit > 0) {
-            const [first] = await core.list(owner, undefined, 1);
-            await core.update(owner, first!.id, (m) => ({ ...m, paused: true }));
+            // An active one: the list's order (by creation, then random id) may put the paused one first.
+            const active = (await core.list(owner, undefined, 100)).find((m) => !m.paused);
+            await core.update(owner, active!.id, (m) => ({ ...m, paused: true }));
             const resumed = await core.update(owner, paused.id, (m) => ({ ...m, paused: false }));
             assert.equal(resumed.paused, false, "a freed slot can be used");
           }
