@@ -20,13 +20,13 @@ import { LanceDbIndex } from "../../src/index/lancedb/lancedb-index.js";
 import type { HybridCandidate, SearchIndex } from "../../src/index/search-index.js";
 import { WeaviateIndex } from "../../src/index/weaviate/weaviate-index.js";
 import type { EnrichedPost, IndexedPost } from "../../src/model/post.js";
-import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { MonitorMatcher } from "../../src/monitors/monitor-matcher.js";
 import { monitorQueryText } from "../../src/monitors/monitor-query.js";
 import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import { storedMonitor } from "../monitors/monitor-fixtures.js";
 
 const FILES = [
   { file: "reddit_top2013/raw_csv/startups.csv", limit: 300 },
@@ -60,24 +60,7 @@ async function allPosts(index: SearchIndex): Promise<IndexedPost[]> {
 }
 
 function leadsMonitor(id: string, query: string): StoredMonitor {
-  return {
-    id,
-    accountId: "a",
-    name: id,
-    kind: "leads",
-    query,
-    minRelevance: 0.5,
-    minScore: 0,
-    filter: emptyFilter(),
-    channels: [],
-    paused: false,
-    pausedReason: "",
-    secret: "s",
-    previousSecret: "",
-    previousSecretUntil: 0,
-    created: 0,
-    updated: 0,
-  };
+  return storedMonitor(id, { kind: "leads", query });
 }
 
 /** The checks, for an opened index holding the sample. */

@@ -1,10 +1,12 @@
 /**
  * Fixtures the monitor suites share: a forum post as the index stores it, with every field a
- * plain default, and an embedder that keyword monitors must never call.
+ * plain default, a stored monitor likewise, and an embedder that keyword monitors must never call.
  */
 import assert from "node:assert/strict";
 import type { Embedder } from "../../src/enrich/embedder.js";
 import type { IndexedPost } from "../../src/model/post.js";
+import { emptyFilter } from "../../src/monitors/monitor-filters.js";
+import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 
 /** Vector size of the fixtures' posts and of `noEmbedding`. */
 export const FIXTURE_DIMS = 4;
@@ -41,6 +43,29 @@ export function forumPost(native: string, fields: Partial<IndexedPost> = {}): In
     targetProduct: "",
     topicId: "",
     vector: new Float32Array(FIXTURE_DIMS),
+    ...fields,
+  };
+}
+
+/** An active search monitor of account "a" whose id is `id`; `fields` replace the defaults. */
+export function storedMonitor(id: string, fields: Partial<StoredMonitor> = {}): StoredMonitor {
+  return {
+    id,
+    accountId: "a",
+    name: id,
+    kind: "search",
+    query: "",
+    minRelevance: 0.5,
+    minScore: 0,
+    filter: emptyFilter(),
+    channels: [],
+    paused: false,
+    pausedReason: "",
+    secret: "s",
+    previousSecret: "",
+    previousSecretUntil: 0,
+    created: 0,
+    updated: 0,
     ...fields,
   };
 }

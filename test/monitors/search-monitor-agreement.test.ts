@@ -28,6 +28,7 @@ import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 import { corporaSkip, seedSample } from "../harness/seed.js";
 import type { WeaviateServer } from "../harness/weaviate.js";
 import { startWeaviate, weaviateSkipReason } from "../harness/weaviate.js";
+import { storedMonitor } from "./monitor-fixtures.js";
 
 const FILES = [
   { file: "reddit_top2013/raw_csv/startups.csv", limit: 120 },
@@ -57,24 +58,7 @@ async function allPosts(index: SearchIndex): Promise<IndexedPost[]> {
 }
 
 function searchMonitor(id: string, s: (typeof SEARCHES)[number]): StoredMonitor {
-  return {
-    id,
-    accountId: "a",
-    name: id,
-    kind: "search",
-    query: s.query,
-    minRelevance: s.minRelevance,
-    minScore: 0,
-    filter: s.filter ?? emptyFilter(),
-    channels: [],
-    paused: false,
-    pausedReason: "",
-    secret: "s",
-    previousSecret: "",
-    previousSecretUntil: 0,
-    created: 0,
-    updated: 0,
-  };
+  return storedMonitor(id, { query: s.query, minRelevance: s.minRelevance, filter: s.filter ?? emptyFilter() });
 }
 
 function agreementSuite(name: string, getIndex: () => SearchIndex, getEmbedder: () => UseEmbedder): void {
