@@ -9,7 +9,7 @@ import type { HybridAlphas } from "../core/hybrid-alpha.js";
 import type { Embedder } from "../enrich/embedder.js";
 import type { IndexedPost } from "../model/post.js";
 import type { EventOrigin } from "./monitor-event.js";
-import { eventPayload } from "./monitor-event.js";
+import { eventPayloads } from "./monitor-event.js";
 import { MonitorMatcher } from "./monitor-matcher.js";
 import { monitorQueryText } from "./monitor-query.js";
 import type { MonitorStore, StoredEvent } from "./monitor-store.js";
@@ -56,11 +56,12 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
     if (m.size === 0) return;
     const matches = await m.match(rows);
     if (matches.length === 0) return;
+    const payloads = eventPayloads(matches, origin);
     const events = await deps.store.append(
-      matches.map((x) => ({
+      matches.map((x, i) => ({
         monitorId: x.monitor.id,
         postId: x.post.id,
-        payload: eventPayload(x, origin),
+        payload: payloads[i]!,
         channels: x.monitor.channels.length,
       })),
       clock(),

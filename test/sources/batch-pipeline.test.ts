@@ -1,7 +1,7 @@
 /**
  * The poll's overlapped stages (src/sources/sync/batch-pipeline.ts) on a scripted connector:
  * writes come in the connector's order, prepared batches are joined into one write whose cursor
- * is the last one's, fetching runs ahead of a slow write but no further than the limit, and a
+ * is the last one's, a batch still being prepared is waited for while the write has room, fetching runs ahead of a slow write but no further than the limit, and a
  * failure surfaces only after the batches before it are written, with the connector stopped.
  */
 import assert from "node:assert/strict";
@@ -99,6 +99,28 @@ describe("the poll's batch pipeline", () => {
     assert.deepEqual(
       writes.flatMap((w) => w.rows.map((r) => r.id)),
       Array.from({ length: 15 }, (_, i) => `test:${i}`),
+    );
+  });
+
+  it("a source faster than the embedder is written in full-size writes, not one per page", async () => {
+    const writes: PreparedWrite[] = [];
+    await runBatchPipeline(
+      scripted([4, 4, 4, 4, 4, 4], []),
+      async (posts) => {
+        // Preparation (the embedder) is the slow stage: each batch takes a while, in order.
+        await sleep(20);
+        return rowsOf(posts);
+      },
+      async (w) => void writes.push(w),
+      limits({ writePosts: 12 }),
+    );
+    assert.deepEqual(
+      writes.map((w) => w.batches.map((b) => b.cursor)),
+      [
+        ["c0", "c1", "c2"],
+        ["c3", "c4", "c5"],
+      ],
+      "batches already fetched and still being prepared are waited for while the write has room",
     );
   });
 

@@ -120,11 +120,15 @@ export async function runBatchPipeline(
       const rows = [...(await first.rows)];
       const taken = [queue.shift()!];
       // A batch without posts only moves the cursor (the Hacker News walk's starting point):
-      // it is saved at once, never held back until later batches are written.
+      // it is saved at once, never held back until later batches are written. A batch already
+      // fetched and still being prepared is waited for while the write has room, so a source
+      // faster than the embedder is written in full-size upserts rather than one per page.
       while (first.batch.posts.length > 0) {
         const next = queue[0];
-        if (next === undefined || next.state !== "ok" || next.batch.posts.length === 0) break;
+        if (next === undefined || next.batch.posts.length === 0) break;
         if (rows.length + next.batch.posts.length > limits.writePosts) break;
+        if (next.state === "pending") await next.rows.catch(() => undefined);
+        if (next.state !== "ok") break;
         rows.push(...(await next.rows));
         taken.push(queue.shift()!);
       }
