@@ -29,6 +29,7 @@ import { industrySection } from "./sections/industry.js";
 import { leadLabelsSection } from "./sections/lead-labels.js";
 import { leadModelSection } from "./sections/lead-model.js";
 import { leadsFloorSection } from "./sections/leads-floor.js";
+import { leadsPrecisionSection } from "./sections/leads-precision.js";
 import { painPointSection } from "./sections/pain-points.js";
 import { sentimentSection } from "./sections/sentiment.js";
 import { solutionRequestSection } from "./sections/solution-requests.js";
@@ -52,6 +53,7 @@ export const SECTIONS: readonly EvalSection[] = [
   retrievalSection,
   aggregateThresholdSection,
   leadsFloorSection,
+  leadsPrecisionSection,
   summarySection,
   trendsHnSection,
   trendsRedditSection,
