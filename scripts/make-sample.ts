@@ -15,11 +15,11 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { dataPath } from "../test/eval/shared-data.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SHARED = path.resolve(process.env.THREADSIGHT_SHARED_DATA ?? path.join(ROOT, "..", "shared", "data"));
-const DUMP = path.join(SHARED, "corpora", "reddit_top2013", "submissions_top2013.ndjson.zst");
-const LICENSE = path.join(SHARED, "corpora", "reddit_top2013", "LICENSE_PDDL.txt");
+const DUMP = dataPath("corpora", "reddit_top2013", "submissions_top2013.ndjson.zst");
+const LICENSE = dataPath("corpora", "reddit_top2013", "LICENSE_PDDL.txt");
 const OUT_DIR = path.join(ROOT, "sample");
 
 const SUBREDDITS = ["startups", "Entrepreneur", "smallbusiness", "marketing", "SEO", "sysadmin", "webdev", "freelance"];

@@ -2,14 +2,15 @@
  * SemanticSearch over an absolute relevance bar (`min_relevance`): the posts whose relevance,
  * judged on the post alone as a search monitor judges it (absolute-relevance.ts), reaches the
  * bar. Hybrid retrieval names the candidates (the sort window's worth, read by id with their
- * vectors in one call); each is scored by its cosine with the query and the share of the query's
- * words it holds, nothing normalised against the other candidates, so a monitor saved from the
- * same query and bar matches the same posts.
+ * vectors in one call: judged-candidates.ts); each is scored by its cosine with the query and the
+ * share of the query's words it holds, nothing normalised against the other candidates, so a
+ * monitor saved from the same query and bar matches the same posts.
  */
 
-import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
-import { absoluteRelevance, cosineOfUnit, coverage, postWords, relevanceQuery } from "./absolute-relevance.js";
+import type { Hit, SearchIndex } from "../index/search-index.js";
+import { absoluteRelevance, coverage, relevanceQuery } from "./absolute-relevance.js";
 import type { HybridAlphas } from "./hybrid-alpha.js";
+import { type Choose, judgeCandidates } from "./judged-candidates.js";
 import type { SortOrder } from "./request-rules.js";
 import { RULES } from "./request-rules.js";
 import { sortWindow } from "./sort-order.js";
@@ -28,11 +29,7 @@ export interface ThresholdedSearch {
 }
 
 /** Runs one hybrid page request of SearchCore. */
-export type HybridRun = (page: {
-  limit: number;
-  offset: number;
-  choose?: (page: readonly HybridCandidate[]) => readonly HybridCandidate[];
-}) => Promise<Hit[]>;
+export type HybridRun = (page: { limit: number; offset: number; choose?: Choose }) => Promise<Hit[]>;
 
 /**
  * The hits from `offset` on (one more than the page, to tell whether another follows) that reach
@@ -44,32 +41,21 @@ export async function thresholdedHits(
   run: HybridRun,
   signal: AbortSignal,
 ): Promise<{ hits: Hit[]; matched: { matched: number; matchedAtLeast: boolean } }> {
-  let candidates: readonly HybridCandidate[] = [];
-  // choose picks none: the candidates' posts are read once, below, with their vectors.
-  await run({
-    limit: RULES.sortWindow,
-    offset: 0,
-    choose: (page) => {
-      candidates = page;
-      return [];
+  const query = relevanceQuery(s.subject, s.alphas);
+  const { candidates, judged: passing } = await judgeCandidates<Hit>(
+    {
+      index: s.index,
+      retrieve: (choose) => run({ limit: RULES.sortWindow, offset: 0, choose }),
+      vector: s.vector,
+      judge: (p, cosine, words) => {
+        const relevance = absoluteRelevance(cosine, query.alpha, coverage(query.words, words));
+        if (relevance < s.minRelevance) return undefined;
+        const { vector: _, ...post } = p;
+        return { post, score: relevance };
+      },
     },
-  });
-  const posts =
-    candidates.length === 0
-      ? []
-      : await s.index.getIndexed(
-          candidates.map((c) => c.id),
-          signal,
-        );
-  const q = await s.vector;
-  const judged = relevanceQuery(s.subject, s.alphas);
-  const passing: Hit[] = [];
-  for (const p of posts) {
-    const relevance = absoluteRelevance(cosineOfUnit(q, p.vector), judged.alpha, coverage(judged.words, postWords(p)));
-    if (relevance < s.minRelevance) continue;
-    const { vector: _, ...post } = p;
-    passing.push({ post, score: relevance });
-  }
+    signal,
+  );
   const ordered =
     s.sort === "relevance"
       ? passing.sort((a, b) => b.score - a.score || (a.post.id < b.post.id ? -1 : a.post.id > b.post.id ? 1 : 0))
@@ -78,7 +64,7 @@ export async function thresholdedHits(
     hits: ordered.slice(s.offset, s.offset + s.limit + 1),
     matched: {
       matched: passing.length,
-      matchedAtLeast: candidates.length >= RULES.sortWindow && passing.length === candidates.length,
+      matchedAtLeast: candidates >= RULES.sortWindow && passing.length === candidates,
     },
   };
 }

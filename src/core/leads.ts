@@ -11,9 +11,10 @@
  * nearest unrelated leads; leads monitors judge new posts with the same function and floor.
  */
 import type { Embedder } from "../enrich/embedder.js";
-import type { Hit, HybridCandidate, SearchIndex } from "../index/search-index.js";
+import type { Hit, SearchIndex } from "../index/search-index.js";
 import type { IndexedPost } from "../model/post.js";
-import { cosineOfUnit, judgeLead, leadFloorFor, postWords, relevanceQuery } from "./absolute-relevance.js";
+import { judgeLead, leadFloorFor, relevanceQuery } from "./absolute-relevance.js";
+import { judgeCandidates } from "./judged-candidates.js";
 import { keywordText } from "./keyword-text.js";
 import { leadQuerySubject } from "./lead-query.js";
 import { queryVector } from "./query-vector.js";
@@ -71,42 +72,38 @@ export class LeadsCore {
     // Retrieved by what the ask is for (lead-query.ts); the response echoes the query as sent.
     const subject = leadQuerySubject(query);
     const vector = queryVector(this.deps.embedder, subject, signal);
-    const judged = relevanceQuery(subject, this.deps);
-    // The candidates are kept from the fused page before any post is read (choose picks none):
-    // every one is judged on its stored vector and text, read next in one call by id.
-    let candidates: readonly HybridCandidate[] = [];
-    await this.deps.index.hybrid(
+    const ask = relevanceQuery(subject, this.deps);
+    const floor = leadFloorFor(this.deps.embedder.model);
+    // Every candidate is judged on its stored vector and text (judged-candidates.ts), and a post
+    // rewritten since retrieval must still be a lead as read.
+    const { judged: about } = await judgeCandidates(
       {
-        text: keywordText(subject),
+        index: this.deps.index,
+        retrieve: (choose) =>
+          this.deps.index.hybrid(
+            {
+              text: keywordText(subject),
+              vector,
+              alpha: ask.alpha,
+              limit: Math.min(wanted * CANDIDATES_PER_RESULT, RULES.sortWindow),
+              offset: 0,
+              filter: { ...filter, minLeadScore: minScore },
+              fields: "lead",
+              choose,
+            },
+            signal,
+          ),
         vector,
-        alpha: judged.alpha,
-        limit: Math.min(wanted * CANDIDATES_PER_RESULT, RULES.sortWindow),
-        offset: 0,
-        filter: { ...filter, minLeadScore: minScore },
-        fields: "lead",
-        choose: (page) => {
-          candidates = page.filter((c) => isLead(c, minScore));
-          return [];
+        keep: (c) => isLead(c, minScore),
+        judge: (post, cosine, words) => {
+          if (!isLead(post, minScore)) return undefined;
+          const { relevance, about } = judgeLead(ask, cosine, words, floor);
+          return about ? { post, score: relevance, rank: leadRank(relevance, post.leadScore) } : undefined;
         },
       },
       signal,
     );
-    const posts =
-      candidates.length === 0
-        ? []
-        : await this.deps.index.getIndexed(
-            candidates.map((c) => c.id),
-            signal,
-          );
-    const q = await vector;
-    const floor = leadFloorFor(this.deps.embedder.model);
-    // Judged on the posts as read: a post rewritten between retrieval and reading is judged by
-    // what is returned.
-    const ranked: Hit[] = posts
-      .filter((p) => isLead(p, minScore))
-      .map((p) => ({ post: p, ...judgeLead(judged, cosineOfUnit(q, p.vector), postWords(p), floor) }))
-      .filter((x) => x.about)
-      .map((x) => ({ post: x.post, score: x.relevance, rank: leadRank(x.relevance, x.post.leadScore) }))
+    const ranked: Hit[] = about
       .sort((a, b) => b.rank - a.rank || a.post.id.localeCompare(b.post.id))
       .slice(0, wanted)
       .map((x) => ({ post: shown(x.post), score: x.score }));

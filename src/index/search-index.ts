@@ -101,8 +101,9 @@ export interface HybridQuery extends Page {
    * Picks and orders the hits to return from the page's candidates (the fused list's
    * `offset`..`offset + limit`, best first) before any post is read, so that only the picked
    * posts are read (the post's text is the costly part of a read). It may pick none: FindLeads
-   * takes the candidates' ids and lead fields this way and reads them itself, with their
-   * vectors (getIndexed), to judge each. Default: every candidate, in fused order.
+   * and a thresholded SemanticSearch take the candidates this way and read them with their
+   * vectors (getIndexed, core/judged-candidates.ts) to judge each. Default: every candidate,
+   * in fused order.
    */
   choose?: (page: readonly HybridCandidate[]) => readonly HybridCandidate[];
 }

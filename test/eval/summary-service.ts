@@ -2,7 +2,7 @@
  * SemanticSearch as the service runs it, for the summary evaluation: a LanceDB index filled as
  * ingest fills it (enriched: sentiment, dates), SearchCore with the service's alpha and the
  * default summarizer, and query vectors from the evaluation's embedding cache. Each answer also
- * carries the earlier summary of the same hits, for the old-versus-new comparison.
+ * carries the quote-list baseline's summary of the same hits (extractive.ts), for comparison.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,11 +22,11 @@ import type { Post } from "../../src/model/post.js";
 import { CACHE_MODEL, embedCached } from "./embedding-cache.js";
 import { fill } from "./retrieval.js";
 
-/** One query's answer: the page, the new summary and the old one of the same page. */
+/** One query's answer: the page, the service's summary and the quote-list baseline's of the same page. */
 export interface ServiceAnswer {
   hits: Hit[];
   summary: string;
-  oldSummary: string;
+  quoteList: string;
 }
 
 /** The page as the summarizer reads it. */
@@ -85,7 +85,7 @@ export async function serviceAnswers(
       out.push({
         hits: page.hits,
         summary: page.summary,
-        oldSummary: extractiveSummary(query, summaryInputs(page.hits)),
+        quoteList: extractiveSummary(query, summaryInputs(page.hits)),
       });
     }
     return out;

@@ -12,59 +12,28 @@ import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { MonitorMatcher } from "../../src/monitors/monitor-matcher.js";
 import { monitorQueryText } from "../../src/monitors/monitor-query.js";
 import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
+import { forumPost, storedMonitor } from "./monitor-fixtures.js";
 
 function unit(...xs: number[]): Float32Array {
   const n = Math.hypot(...xs);
   return Float32Array.from(xs.map((x) => x / n));
 }
 
+/** A search monitor for "crm for dentists" that asks leads for a score of 50. */
 function monitor(id: string, over: Partial<StoredMonitor>): StoredMonitor {
-  return {
-    id,
-    accountId: "a",
-    name: id,
-    kind: "search",
-    query: "crm for dentists",
-    minRelevance: 0.5,
-    minScore: 50,
-    filter: emptyFilter(),
-    channels: [],
-    paused: false,
-    pausedReason: "",
-    secret: "s",
-    previousSecret: "",
-    previousSecretUntil: 0,
-    created: 0,
-    updated: 0,
-    ...over,
-  };
+  return storedMonitor(id, { query: "crm for dentists", minScore: 50, ...over });
 }
 
+/** A dentistry post titled as a CRM question, with this id and vector. */
 function post(id: string, vector: Float32Array, over: Partial<IndexedPost> = {}): IndexedPost {
-  return {
+  return forumPost(id, {
     id,
-    source: "reddit",
-    nativeId: id,
     title: "Which CRM do dentists use",
     content: "",
     subforum: "dentistry",
-    author: "x",
-    upvotes: 5,
-    comments: 2,
-    created: 0,
-    url: "",
-    sentiment: "neutral",
-    sentimentScore: 0,
-    leadType: "",
-    leadScore: 0,
-    painPoint: "",
-    opportunity: "",
-    industry: "",
-    targetProduct: "",
-    topicId: "",
     vector,
     ...over,
-  };
+  });
 }
 
 describe("monitor matcher, vector side", () => {

@@ -8,12 +8,10 @@ import { describe, test } from "node:test";
 import { absoluteRelevance, coverage, coverageWords } from "../../src/core/absolute-relevance.js";
 import { alphaFor } from "../../src/core/hybrid-alpha.js";
 import { keywordText } from "../../src/core/keyword-text.js";
-import type { IndexedPost } from "../../src/model/post.js";
 import { keywordSubject } from "../../src/monitors/keyword-match.js";
-import { emptyFilter } from "../../src/monitors/monitor-filters.js";
 import { MonitorMatcher } from "../../src/monitors/monitor-matcher.js";
-import type { StoredMonitor } from "../../src/monitors/monitor-spec.js";
 import { queryProducts } from "../../src/monitors/query-product.js";
+import { forumPost, storedMonitor } from "./monitor-fixtures.js";
 
 /** Deterministic unit vectors (xorshift), so a failure repeats. */
 function vectors(count: number, d: number, seed: number): Float32Array[] {
@@ -62,48 +60,16 @@ describe("query product", () => {
     const d = 64;
     const qs = vectors(5, d, 0xabcdef);
     const ps = vectors(3, d, 0xfedcba);
-    const monitors: StoredMonitor[] = qs.map((_, j) => ({
-      id: `m${j}`,
-      accountId: "a",
-      name: `m${j}`,
-      kind: "search",
-      query: "crm for dentists",
-      // Every pair passes, so every cell is read.
-      minRelevance: 0,
-      minScore: 50,
-      filter: emptyFilter(),
-      channels: [],
-      paused: false,
-      pausedReason: "",
-      secret: "s",
-      previousSecret: "",
-      previousSecretUntil: 0,
-      created: 0,
-      updated: 0,
-    }));
-    const posts: IndexedPost[] = ps.map((vector, i) => ({
-      id: `p${i}`,
-      source: "reddit",
-      nativeId: `p${i}`,
-      title: i === 0 ? "Which CRM do dentists use" : "Another question",
-      content: "",
-      subforum: "dentistry",
-      author: "x",
-      upvotes: 5,
-      comments: 2,
-      created: 0,
-      url: "",
-      sentiment: "neutral",
-      sentimentScore: 0,
-      leadType: "",
-      leadScore: 0,
-      painPoint: "",
-      opportunity: "",
-      industry: "",
-      targetProduct: "",
-      topicId: "",
-      vector,
-    }));
+    // Every pair passes (min_relevance 0), so every cell is read.
+    const monitors = qs.map((_, j) => storedMonitor(`m${j}`, { query: "crm for dentists", minRelevance: 0 }));
+    const posts = ps.map((vector, i) =>
+      forumPost(`p${i}`, {
+        id: `p${i}`,
+        title: i === 0 ? "Which CRM do dentists use" : "Another question",
+        content: "",
+        vector,
+      }),
+    );
     const alphas = { hybridAlpha: 0.5, shortQueryAlpha: 0.3 };
     const matcher = new MonitorMatcher(
       monitors,

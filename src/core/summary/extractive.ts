@@ -1,6 +1,6 @@
 /**
- * The earlier ai_summary, kept for the evaluation's side-by-side table of old and new summaries
- * (test/eval/sections/summary.ts) and its tests: extractive, not generated. It scores every sentence of the top
+ * The quote-list summary, the baseline the evaluation sets beside the themed ai_summary
+ * (test/eval/sections/summary.ts): extractive, not generated. It scores every sentence of the top
  * results by query-term overlap (weighted by how rare the term is among the results) plus the
  * result's rank, then picks up to three with maximal marginal relevance so they do not repeat
  * each other, and frames them with one opening sentence naming where the discussion happens.

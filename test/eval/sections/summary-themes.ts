@@ -1,6 +1,6 @@
 /**
  * The themed ai_summary's part of the summary evaluation: the share of summary sentences drawn
- * from threads judged relevant (SemEval-2016 Task 3 subtask B), old summary beside new, on the
+ * from threads judged relevant (SemEval-2016 Task 3 subtask B), the quote-list baseline beside it, on the
  * task's own result lists and through SemanticSearch as the service runs it; the sweep that
  * chose the relevance floor (MATCH_FLOOR) on dev; and ten summaries side by side for example
  * queries over a sample of the corpora, written to docs/reports/summary-examples.md.
@@ -43,7 +43,7 @@ const EXAMPLE_POSTS = { stackexchange: 3014, hackernews: 3000 };
 
 const share = (t: Tally) => fmt(t.relevantQuotes / t.quotes);
 
-/** Rows for the task's own result lists: the new summary with the threads' vectors, no relevance. */
+/** Rows for the task's own result lists: the themed summary with the threads' vectors, no relevance. */
 export async function engineOrderRows(data: Dataset, results: (q: Query) => Result[]): Promise<string[][]> {
   const vectors = await embedCached("semeval-posts", data.posts.map(postEmbeddingText));
   const vectorOf = new Map(data.posts.map((p, i) => [p.nativeId, vectors[i]!]));
@@ -61,7 +61,7 @@ export async function engineOrderRows(data: Dataset, results: (q: Query) => Resu
     );
     return [
       split,
-      "ours: themed summary (new)",
+      "ours: themed summary (served)",
       String(t.questions),
       fmt(t.quotes / t.questions, 2),
       share(t),
@@ -83,7 +83,7 @@ async function answersByQuestion(data: Dataset): Promise<Map<string, ServiceAnsw
   return new Map(data.queries.map((q, i) => [q.id, answers[i]!]));
 }
 
-/** The service's answers, floor sweep and old-versus-new shares; returns markdown. */
+/** The service's answers, floor sweep and the themed summary's shares beside the baseline's; returns markdown. */
 export async function serviceSection(ctx: EvalContext, data: Dataset): Promise<string> {
   const answers = await answersByQuestion(data);
   const nativeId = new Map(data.posts.map((p) => [p.id, p.nativeId]));
@@ -120,11 +120,12 @@ export async function serviceSection(ctx: EvalContext, data: Dataset): Promise<s
   }
   // Sentences drawn from relevant threads: each cited sentence's [n] names one result of the page.
   const shares: string[][] = [];
+  const themed = (a: ServiceAnswer): string => a.summary;
   for (const split of SPLITS) {
     const qs = data.queries.filter((q) => q.split === split && [...q.grades.values()].some((g) => g >= 1));
     for (const [name, pick] of [
-      ["earlier summary (quotes)", (a: ServiceAnswer) => a.oldSummary],
-      ["themed summary (new)", (a: ServiceAnswer) => a.summary],
+      ["baseline: quote-list summary", (a: ServiceAnswer) => a.quoteList],
+      ["ours: themed summary (served)", themed],
     ] as const) {
       let sentences = 0;
       let relevant = 0;
@@ -143,7 +144,7 @@ export async function serviceSection(ctx: EvalContext, data: Dataset): Promise<s
         fmt(sentences / qs.length, 2),
         fmt(relevant / Math.max(1, sentences)),
       ]);
-      if (split === "dev" && name.startsWith("themed"))
+      if (split === "dev" && pick === themed)
         ctx.recordGoal(
           "ai_summary sentences from relevant threads, SemanticSearch over SemEval-2016 T3 dev (no target)",
           fmt(relevant / Math.max(1, sentences)),
@@ -158,7 +159,7 @@ export async function serviceSection(ctx: EvalContext, data: Dataset): Promise<s
     'matched results best agree with the judgements (F1 of "relevance at or above the floor" against',
     "\"judged PerfectMatch or Relevant\") over SemanticSearch's first page (10) for each question's",
     "subject line, run as the service runs it (LanceDB, the service's alpha and fusion, the enriched",
-    "threads); train_part2 is shown beside it and was not used. A thread retrieved for another",
+    "threads); train_part2 is shown beside it and chooses nothing. A thread retrieved for another",
     "question counts as not relevant.",
     "",
     table(
@@ -176,7 +177,8 @@ export async function serviceSection(ctx: EvalContext, data: Dataset): Promise<s
     ),
     "",
     `Through SemanticSearch at the service's floor (${MATCH_FLOOR}): the share of summary sentences that`,
-    "cite (and quote) a thread judged relevant, the earlier summary of the same page beside the new one.",
+    "cite (and quote) a thread judged relevant, the themed summary beside the quote-list baseline of the",
+    "same page (src/core/summary/extractive.ts).",
     "Questions with no relevant thread are left out.",
     "",
     table(["split", "summary", "questions", "cited sentences per summary", "sentences from relevant threads"], shares),
@@ -199,24 +201,24 @@ export async function examplesReport(ctx: EvalContext): Promise<string> {
   const vectors = await embedCached("summary-example-posts", posts.map(postEmbeddingText));
   const answers = await serviceAnswers(posts, vectors, EXAMPLE_QUERIES, "summary-example-queries");
   const rows = EXAMPLE_QUERIES.map((q, i) =>
-    [q, answers[i]!.oldSummary, answers[i]!.summary].map((c) => c.replace(/\|/g, "\\|")),
+    [q, answers[i]!.summary, answers[i]!.quoteList].map((c) => c.replace(/\|/g, "\\|")),
   );
   const file = path.join(PACKAGE_ROOT, "docs/reports/summary-examples.md");
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(
     file,
     [
-      "# ai_summary: old and new, side by side",
+      "# ai_summary: themed and quote-list, side by side",
       "",
       "Written by `npm run eval -- --only summary` (test/eval/sections/summary-themes.ts); do not edit.",
       `SemanticSearch's first page (10) for each query over ${posts.length} posts (the ${EXAMPLE_POSTS.stackexchange}`,
       `Stack Exchange startups questions and the first ${EXAMPLE_POSTS.hackernews} Hacker News stories of the`,
-      'shared corpora), LanceDB, USE-lite vectors, the service\'s alpha. "Old" is the earlier quote-list',
-      'summary of the same page, "new" the themed summary the service now returns.',
+      'shared corpora), LanceDB, USE-lite vectors, the service\'s alpha. "Themed" is the summary the',
+      'service returns, "quote list" the extractive baseline of the same page (src/core/summary/extractive.ts).',
       "",
-      table(["query", "old", "new"], rows),
+      table(["query", "themed", "quote list"], rows),
       "",
     ].join("\n"),
   );
-  return `Ten summaries side by side, old and new, for example queries: [docs/reports/summary-examples.md](reports/summary-examples.md).`;
+  return `Ten summaries side by side, themed and quote-list, for example queries: [docs/reports/summary-examples.md](reports/summary-examples.md).`;
 }
