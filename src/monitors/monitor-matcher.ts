@@ -54,6 +54,16 @@ export function monitorRelevance(cosine: number, query: RelevanceQuery, s: Keywo
   return absoluteRelevance(cosine, query.alpha, coverage(query.words, s.wordSet));
 }
 
+/**
+ * Posts matched between two turns of the event loop. Matching runs on the thread that also hands
+ * the encoder workers their next texts; giving the loop a turn this often keeps them fed while a
+ * large batch is matched against many monitors.
+ */
+const POSTS_PER_TURN = 64;
+
+/** Lets pending callbacks (worker replies, I/O) run before the next slice of work. */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Active monitors compiled for matching; build a new one when the monitors change. */
 export class MonitorMatcher {
   private readonly vectorMonitors: VectorMonitor[] = [];
@@ -145,6 +155,7 @@ export class MonitorMatcher {
     const cosines = m > 0 ? await this.cosines(posts) : undefined;
     const hits = new Int32Array(m);
     for (const [i, post] of posts.entries()) {
+      if (i > 0 && i % POSTS_PER_TURN === 0) await yieldToLoop();
       const s = keywordSubject(post);
       if (cosines !== undefined) {
         // Coverage for every monitor at once: each of the post's words counts toward the

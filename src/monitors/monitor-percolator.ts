@@ -1,18 +1,26 @@
 /**
  * Turns the upsert outcome of a batch into outbox events: keeps a matcher compiled for the
  * active monitors (rebuilt when the store's version moves, embedding each search or leads
- * monitor's subject once, monitor-query.ts), matches the written posts, and appends the events
- * in one transaction. The caller awaits it before moving its checkpoint past the batch, which is
- * what makes an event impossible to lose: until the append commits, a rerun reads the batch again.
+ * monitor's subject once, monitor-query.ts), matches the written posts, and appends the events.
+ * The caller awaits it before moving its checkpoint past the batch, which is what makes an event
+ * impossible to lose: until the last append commits, a rerun reads the batch again.
  */
 import type { HybridAlphas } from "../core/hybrid-alpha.js";
 import type { Embedder } from "../enrich/embedder.js";
 import type { IndexedPost } from "../model/post.js";
 import type { EventOrigin } from "./monitor-event.js";
 import { eventPayloads } from "./monitor-event.js";
-import { MonitorMatcher } from "./monitor-matcher.js";
+import { MonitorMatcher, yieldToLoop } from "./monitor-matcher.js";
 import { monitorQueryText } from "./monitor-query.js";
 import type { MonitorStore, StoredEvent } from "./monitor-store.js";
+
+/**
+ * Events written per append. A batch's events go in several appends so that no single
+ * transaction holds the thread for long; nothing is lost by it, because the checkpoint still
+ * moves only after the last append, and a rerun's appends skip the (monitor, post) events a
+ * first run already stored, in the same order.
+ */
+export const EVENTS_PER_APPEND = 1000;
 
 /** Called with the rows an upsert wrote (rejected ones left out). */
 export type UpsertObserver = (rows: readonly IndexedPost[], origin: EventOrigin) => Promise<void>;
@@ -56,16 +64,21 @@ export function monitorPercolator(deps: PercolatorDeps): UpsertObserver {
     if (m.size === 0) return;
     const matches = await m.match(rows);
     if (matches.length === 0) return;
-    const payloads = eventPayloads(matches, origin);
-    const events = await deps.store.append(
-      matches.map((x, i) => ({
-        monitorId: x.monitor.id,
-        postId: x.post.id,
-        payload: payloads[i]!,
-        channels: x.monitor.channels.length,
-      })),
-      clock(),
-    );
-    deps.onEvents?.(events);
+    const now = clock();
+    for (let start = 0; start < matches.length; start += EVENTS_PER_APPEND) {
+      if (start > 0) await yieldToLoop();
+      const slice = matches.slice(start, start + EVENTS_PER_APPEND);
+      const payloads = eventPayloads(slice, origin);
+      const events = await deps.store.append(
+        slice.map((x, i) => ({
+          monitorId: x.monitor.id,
+          postId: x.post.id,
+          payload: payloads[i]!,
+          channels: x.monitor.channels.length,
+        })),
+        now,
+      );
+      deps.onEvents?.(events);
+    }
   };
 }
