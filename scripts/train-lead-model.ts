@@ -25,7 +25,34 @@ import { type LeadExample, loadLeadExamples } from "../test/eval/lead-model-data
 
 /** The candidates tried on dev: the L2 penalty and the number of epochs (early stopping regularises too). */
 const L2 = [0.03, 0.1, 0.3];
-const EPOCHS = [10, 20];
+const EPOCHS = [10, 20, 40];
+
+/**
+ * Feature sets tried on dev: a feature left out is held at 0, which the standardised softmax
+ * gives no weight. "rules": the rule reading (the model before labelling functions); "rules+label
+ * model": that and the label model's class probabilities; "votes": the
+ * label model and the functions' votes instead of the rule reading's strengths, type and
+ * rejection; "all": both.
+ */
+const RULE_READING = /^(?:strength|fires|rule)\./;
+const LF_FEATURES = /^(?:label_model|vote)\./;
+const FEATURE_SETS: Record<string, (name: string) => boolean> = {
+  rules: (n) => !LF_FEATURES.test(n),
+  "rules+label model": (n) => !n.startsWith("vote."),
+  votes: (n) => !RULE_READING.test(n),
+  all: () => true,
+};
+
+/** `rows` with the features a set leaves out set to 0 (the vector is always kept). */
+function only(rows: readonly Float64Array[], keep: (name: string) => boolean): Float64Array[] {
+  const dims = rows[0]!.length - RULE_FEATURES.length;
+  const drop = RULE_FEATURES.flatMap((n, i) => (keep(n) ? [] : [dims + i]));
+  return rows.map((r) => {
+    const out = r.slice();
+    for (const i of drop) out[i] = 0;
+    return out;
+  });
+}
 const BASE: Omit<LeadFitOptions, "l2" | "epochs"> = { batchSize: 32, learningRate: 0.001, seed: 11 };
 
 const f = (x: number): string => x.toFixed(3);
@@ -53,30 +80,39 @@ vetoPrecision([...train, ...dev]);
 // Vetoed posts never reach the model at ingest, so it is fitted without them.
 const fitRows = train.filter((e) => vetoOf(e.reading) === undefined);
 const devVetoed = dev.map((e) => vetoOf(e.reading) !== undefined);
-let chosen: { l2: number; epochs: number; model: SoftmaxModel; threshold: number; scores: LeadScores } | undefined;
-for (const l2 of L2)
-  for (const epochs of EPOCHS) {
-    const model = fitLeadModel(
-      fitRows.map((e) => e.features),
-      fitRows.map((e) => e.gold),
-      { ...BASE, l2, epochs },
-    );
-    const { threshold, scores } = bestThreshold(
-      dev.map((e) => e.gold),
-      predictAll(
-        model,
-        dev.map((e) => e.features),
-      ),
-      devVetoed,
-    );
-    process.stdout.write(
-      `l2 ${l2}, ${epochs} epochs: dev threshold ${threshold} P ${f(scores.precision)} R ${f(scores.recall)} F1 ${f(scores.f1)} type ${f(scores.typeAccuracy)}\n`,
-    );
-    // Both goals count: lead-vs-not F1 and type accuracy, equally.
-    const value = scores.f1 + scores.typeAccuracy;
-    if (!chosen || value > chosen.scores.f1 + chosen.scores.typeAccuracy + 1e-12)
-      chosen = { l2, epochs, model, threshold, scores };
-  }
+let chosen:
+  | { set: string; l2: number; epochs: number; model: SoftmaxModel; threshold: number; scores: LeadScores }
+  | undefined;
+for (const [set, keep] of Object.entries(FEATURE_SETS)) {
+  const x = only(
+    fitRows.map((e) => e.features),
+    keep,
+  );
+  const devX = only(
+    dev.map((e) => e.features),
+    keep,
+  );
+  for (const l2 of L2)
+    for (const epochs of EPOCHS) {
+      const model = fitLeadModel(
+        x,
+        fitRows.map((e) => e.gold),
+        { ...BASE, l2, epochs },
+      );
+      const { threshold, scores } = bestThreshold(
+        dev.map((e) => e.gold),
+        predictAll(model, devX),
+        devVetoed,
+      );
+      process.stdout.write(
+        `${set}, l2 ${l2}, ${epochs} epochs: dev threshold ${threshold} P ${f(scores.precision)} R ${f(scores.recall)} F1 ${f(scores.f1)} type ${f(scores.typeAccuracy)}\n`,
+      );
+      // Both goals count: lead-vs-not F1 and type accuracy, equally.
+      const value = scores.f1 + scores.typeAccuracy;
+      if (!chosen || value > chosen.scores.f1 + chosen.scores.typeAccuracy + 1e-12)
+        chosen = { set, l2, epochs, model, threshold, scores };
+    }
+}
 const c = chosen!;
 const round = (x: number): number => Number(x.toPrecision(6));
 const file: LeadModelFile = checkLeadModel({
@@ -98,6 +134,7 @@ const file: LeadModelFile = checkLeadModel({
   },
   hyperparameters: {
     ...BASE,
+    featureSet: c.set,
     l2: c.l2,
     epochs: c.epochs,
     classWeights: "balanced (inverse class frequency)",
@@ -114,5 +151,5 @@ const file: LeadModelFile = checkLeadModel({
 const out = path.join(PACKAGE_ROOT, "src", "enrich", "leads", "lead-model.json");
 writeFileSync(out, `${JSON.stringify(file)}\n`);
 process.stdout.write(
-  `chose l2 ${c.l2}, ${c.epochs} epochs, threshold ${c.threshold}; wrote ${path.relative(PACKAGE_ROOT, out)}\n`,
+  `chose ${c.set}, l2 ${c.l2}, ${c.epochs} epochs, threshold ${c.threshold}; wrote ${path.relative(PACKAGE_ROOT, out)}\n`,
 );
