@@ -108,10 +108,15 @@ export function patternOf(name: string): RegExp {
   return fn.re;
 }
 
-/** The examples a function gets wrong: `fires` texts it does not match and `abstains` texts it does. */
-export function exampleFailures(fn: LabellingFunction): string[] {
+/**
+ * The examples a function gets wrong: `fires` texts it does not match and `abstains` texts it
+ * does. A cue reads sentences after `see` has cleaned them (text.ts `clean`), so its examples are
+ * read the same way; the rejection patterns read the raw title and body.
+ */
+export function exampleFailures(fn: LabellingFunction, see: (text: string) => string): string[] {
+  const read = fn.votes === "none" || fn.votes === "abstain" ? (t: string) => t : see;
   return [
-    ...fn.fires.filter((t) => !fn.re.test(t)).map((t) => `${fn.name} should fire on ${JSON.stringify(t)}`),
-    ...fn.abstains.filter((t) => fn.re.test(t)).map((t) => `${fn.name} should not fire on ${JSON.stringify(t)}`),
+    ...fn.fires.filter((t) => !fn.re.test(read(t))).map((t) => `${fn.name} should fire on ${JSON.stringify(t)}`),
+    ...fn.abstains.filter((t) => fn.re.test(read(t))).map((t) => `${fn.name} should not fire on ${JSON.stringify(t)}`),
   ];
 }
