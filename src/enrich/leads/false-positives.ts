@@ -135,33 +135,11 @@ export function isVenting(sentences: readonly Sentence[]): boolean {
   return !sentences.some((s) => FIXABLE.test(s.text));
 }
 
-/**
- * Forums whose rules admit only stories, told by whoever served the customer: the support tech,
- * the clerk, the waiter. Their posts are full of problems, asks and purchases, all retold from the
- * other side of the counter, so none is the poster's own; in the reddit corpus 91% of
- * r/talesfromtechsupport read as leads before this rule. Reddit's "Tales From ..." family and the
- * forums of the same kind; names compared in lower case.
- */
-const STORY_FORUMS = new Set([
-  "talesfromtechsupport",
-  "talesfromretail",
-  "talesfromyourserver",
-  "talesfromcallcenters",
-  "talesfromthefrontdesk",
-  "talesfromthepizzaguy",
-  "talesfromthelaw",
-  "talesfrommedicine",
-  "talesfromthesquadcar",
-  "talesfromthepharmacy",
-  "talesfromtheclassroom",
-  "talesfromcablesupport",
-  "idontworkherelady",
-  "maliciouscompliance",
-]);
+const STORY_FORUMS = patternOf("not-lead.story-forum");
 
 /** A post of a storytelling forum: a story, not a request. */
 export function isStoryForumPost(post: Post): boolean {
-  return STORY_FORUMS.has(post.subforum.toLowerCase());
+  return STORY_FORUMS.test(post.subforum);
 }
 
 const TIP_TAG = patternOf("not-lead.tip-tag");
