@@ -14,6 +14,7 @@ import { createLeadClassifier } from "../../src/enrich/leads/classifier.js";
 import { balancedWeights, bestThreshold, fitLeadModel, leadScores } from "../../src/enrich/leads/fit-lead-model.js";
 import { RULE_FEATURES } from "../../src/enrich/leads/lead-features.js";
 import { checkLeadModel, LEAD_MODEL_CLASSES, loadLeadModel } from "../../src/enrich/leads/lead-model.js";
+import { VOTERS } from "../../src/enrich/leads/lf-votes.js";
 import { sentimentText } from "../../src/enrich/post-enricher.js";
 import { createSentimentClassifier } from "../../src/enrich/sentiment/classifier.js";
 import { startUseEmbedder, USE_MODEL_ID } from "../../src/enrich/use-embedder.js";
@@ -47,6 +48,8 @@ describe("lead model file", () => {
   });
 
   it("refuses a malformed file, naming the field", () => {
+    // The vector, then the rule reading, the label model and one vote per labelling function.
+    const width = 512 + RULE_FEATURES.length;
     const good = () => structuredClone(loadLeadModel()) as unknown as Record<string, any>;
     const cases: [string, (m: Record<string, any>) => void, RegExp][] = [
       ["format", (m) => (m.format = "threadsight-lead-model-v0"), /lead model: format must be/],
@@ -54,13 +57,17 @@ describe("lead model file", () => {
       ["ruleFeatures", (m) => m.ruleFeatures.pop(), /lead model: ruleFeatures must list the features/],
       ["leadThreshold", (m) => (m.leadThreshold = 1.5), /lead model: leadThreshold must be a number between 0 and 1/],
       ["classes", (m) => m.softmax.classes.reverse(), /lead model: softmax.classes must be none,/],
-      ["mean", (m) => m.softmax.mean.pop(), /lead model: softmax.mean must be an array of 547 numbers/],
+      [
+        "mean",
+        (m) => m.softmax.mean.pop(),
+        new RegExp(`lead model: softmax.mean must be an array of ${width} numbers`),
+      ],
       ["std", (m) => (m.softmax.std[3] = 0), /lead model: softmax.std must be positive/],
       ["weights row", (m) => m.softmax.weights[2].push(0), /lead model: softmax.weights\[2\] must be an array/],
       ["weights value", (m) => (m.softmax.weights[1][0] = null), /softmax.weights\[1\] must hold finite numbers/],
       ["bias", (m) => (m.softmax.bias = [0, 0]), /lead model: softmax.bias must be an array of 5 numbers/],
     ];
-    assert.equal(512 + RULE_FEATURES.length, 547);
+    assert.equal(RULE_FEATURES.length, 35 + LEAD_MODEL_CLASSES.length + VOTERS.length);
     for (const [name, spoil, message] of cases) {
       const m = good();
       spoil(m);

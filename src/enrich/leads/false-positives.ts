@@ -2,9 +2,12 @@
  * The known false positives of intent matching, each detected on its own so tests and the
  * evaluation can name which one fired: job posts, self-promotion, news/link posts, posts whose
  * problem is already solved, venting with no ask and nothing a vendor could fix, stories
- * told in a storytelling forum, and how-tos, tips and announcements the poster shares.
+ * told in a storytelling forum, and how-tos, tips and announcements the poster shares. Their
+ * patterns are labelling functions kept as data (functions/not-lead.*.json, functions/context.*.json),
+ * each with the reason it is written so.
  */
 import type { Post } from "../../model/post.js";
+import { patternOf } from "./labelling-functions.js";
 import type { Sentence } from "./text.js";
 
 /** Why a post with intent cues is still not a lead. */
@@ -18,11 +21,8 @@ export type Disqualifier =
   | "shared_tip"
   | "offer_to_readers";
 
-// "[forhire]" is r/forhire's own tag, written as one word.
-const JOB_TAG =
-  /^\s*[[(]\s*(?:hiring|for ?hire|hire me|job|jobs|job offer|job opening|freelancer available|task|gig|paid|remote)\s*[\])]/i;
-const JOB_TEXT =
-  /\b(?:we(?:'re| are) (?:now )?hiring|now hiring|is hiring|are hiring|job (?:opening|posting)s?|positions? (?:available|open)|open positions?|send (?:me |us )?(?:your |a )?(?:resume|cv)|apply (?:now|here|today|online)|competitive salary|(?:available|looking) for (?:hire|freelance (?:work|projects)|new clients)|for hire|hire me)\b/i;
+const JOB_TAG = patternOf("not-lead.job-tag");
+const JOB_TEXT = patternOf("not-lead.job-text");
 
 /** A hiring post or a for-hire ad: people trade labour, nobody asks a vendor for a product. */
 export function isJobPost(post: Post): boolean {
@@ -31,28 +31,12 @@ export function isJobPost(post: Post): boolean {
   return JOB_TEXT.test(text) && !/\?\s*$/.test(post.title.trim());
 }
 
-const MADE_IT =
-  /\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:built|made|created|launched|released|developed|designed|started|wrote|published|opened|finished (?:up|building|making|writing|developing|coding) (?:a|an|my|our)\b)\b|\b(?:i|we)(?:'m| am| are|'re) (?:launching|releasing)\b|(?:^|[-–:,] )(?:just|finally|recently) (?:built|made|created|launched|released|developed|published|finished (?:up|building|making|writing|developing|coding) (?:a|an|my|our)\b)\b|\bmy (?:new|first|latest) (?:[\w-]+ ){0,3}(?:app|site|website|startup|product|tool|game|service|saas|plugin|extension)\b/i;
-/**
- * Calls to action: the poster wants visitors, users or praise, not a product. "Let me know if you
- * need more info" is a help seeker's offer, not one of them.
- */
-const PROMO =
-  /\b(?:check (?:it|us|this|them|me) out|take a look|have a look|let me know what you (?:guys )?think|what do you (?:guys )?think|(?:any |some |looking for |would love |appreciate (?:any )?)?feedback|sign up|beta (?:testers?|invites?|access)|introducing|announcing|use (?:my |the )?(?:code|coupon)|promo code|discount code|free trial|download (?:it|now|the app|our app|my app)|now available|available now|try (?:it|the app|our|my) out|let me know (?:your|what|how|if(?! (?:you|u) (?:need|want|require)s? (?:any |some )?(?:more|additional|further|extra|other)? ?(?:info|information|details|specs|logs)))|first impressions?)\b/i;
-/** A title that launches something, or offers the poster's own expertise ("I'm a startup lawyer, and I can answer some questions", an AMA). */
-const PROMO_TITLE =
-  /^\s*(?:show hn|launch hn|introducing|announcing|\[?(?:launch|release|promo|ad|offer|giveaway)\]?[:\s])|\b(?:i am an?|i'?m an?) [\w -]{1,40}(?:,|\.|;)? (?:and )?(?:i can|i'?ll|i will|happy to|ask me) (?:answer|help|anything)\b|\bi can answer (?:some |any |your )?questions\b|\b(?:ama|ask me anything)\b/i;
+const MADE_IT = patternOf("not-lead.made-it");
+const PROMO = patternOf("not-lead.promo-call");
+const PROMO_TITLE = patternOf("not-lead.promo-title");
 
-/**
- * The poster offers what readers may need: "if anyone is looking for a cheap logo design let me
- * know!", "if you are looking for a guy who can help you in engineering aspects please contact
- * me", and a title asking after the reader's need ("Need a Logo for your Small Business?", "Need a
- * graphic artist for your app?"). Not a help seeker's "if you need more info, let me know". The
- * leads of the corpora that had one were all offers.
- */
-const OFFER_TO_READERS =
-  /\bif (?:any ?one|anybody|you|u)(?: here| out there| from \w+)?(?:'re| is| are)? (?:\w+ )?(?:looking for|in need of|needs?) (?!(?:any ?)?(?:more|further|additional|extra|other)\b)(?:a |an |some |any )?[^.!?\n]{1,60}?\b(?:let me know|pm me|message me|contact me|get in touch|hit me up|shoot me|email me)\b/i;
-const READER_NEED = /^(?:need|want|looking for) (?:a |an |some )?[\w\s-]{1,40}? for your\b/i;
+const OFFER_TO_READERS = patternOf("not-lead.offer-to-readers");
+const READER_NEED = patternOf("not-lead.reader-need");
 
 /** True when a sentence asks for visitors, users or feedback on the poster's own thing, or offers it. */
 export function isPromotionalAsk(sentence: string): boolean {
@@ -71,10 +55,8 @@ export function isPromotionalAsk(sentence: string): boolean {
  * answer ("Are there more sites like betabait.com to get beta testers?"). The answers this
  * moved over the corpora were each read by hand.
  */
-const WANTS_TESTERS =
-  /\b(?:looking for|in need of|need|needs|seeking|recruiting|want)\s+(?:\w+\s+){0,2}beta[- ]?testers?\b/i;
-const FINDING_TESTERS =
-  /\b(?:where|when (?:should|do|can|would) (?:i|we)|how (?:do|can|could|should|would) (?:i|we|you|one) (?:get|find|recruit)|how to (?:get|find|recruit)|(?:any|other|more|good) (?:sites?|websites?|forums?|platforms?|services?|communit(?:y|ies))|(?:sites?|websites?|forums?|platforms?|services?|communit(?:y|ies)) (?:like|to|for|where|that))\b/i;
+const WANTS_TESTERS = patternOf("not-lead.wants-testers");
+const FINDING_TESTERS = patternOf("context.finding-testers");
 
 function recruitsTesters(post: Post): boolean {
   const text = `${post.title}\n${post.content.slice(0, 1500)}`;
@@ -93,7 +75,7 @@ export function isSelfPromotion(post: Post, sentences: readonly Sentence[]): boo
   return opening.some((s) => MADE_IT.test(s.text)) && sentences.some((s) => PROMO.test(s.text));
 }
 
-const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|my|me|we|we're|our|us)\b/i;
+const FIRST_PERSON = patternOf("context.first-person");
 
 /** Words a headline leaves in lower case. */
 const HEADLINE_SMALL = new Set(
@@ -129,12 +111,9 @@ export function isNewsLink(post: Post): boolean {
   return !FIRST_PERSON.test(title);
 }
 
-const SOLVED_TITLE =
-  /^\s*[[(]?\s*(?:solved|resolved|fixed)\s*[\])]|[[(]\s*(?:solved|resolved|fixed)\s*[\])]|\b(?:solved|resolved|fixed)\s*[!.]*\s*$/i;
-const SOLVED_LINE =
-  /^\s*(?:edit|update|edit\s*\d|update\s*\d)\s*[:\-–]?.{0,80}\b(?:solved|fixed|resolved|figured (?:it )?out|ended up|went with|found (?:a|the) (?:solution|fix|answer)|sorted|got it working|works now)\b/im;
-const SOLVED_TEXT =
-  /\b(?:problem|issue) (?:is |has been |was )?(?:solved|resolved|fixed)\b|\b(?:ended up (?:using|going with|buying|choosing|picking)|i went with|we went with|found (?:a|the) (?:solution|fix)|figured (?:it|this) out|got it working|works (?:now|fine now))\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:sent|shipped|gave) (?:me|us) (?:a (?:new|brand new|replacement)|replacements?|a new one)\b|\bgot me a (?:new|brand new|replacement)\b|(?<!\b(?:not|never|yet|still|\w+n'?t) )\b(?:refunded|reimbursed) (?:me|us|my money|in full)\b/i;
+const SOLVED_TITLE = patternOf("not-lead.solved-title");
+const SOLVED_LINE = patternOf("not-lead.solved-line");
+const SOLVED_TEXT = patternOf("not-lead.solved-text");
 
 /**
  * The poster already has an answer: a [SOLVED] title, an "EDIT: fixed" line, or a "ended up
@@ -149,55 +128,23 @@ export function isResolved(post: Post, sentences: readonly Sentence[], lastAsk: 
   return solved !== undefined && solved.index >= lastAsk;
 }
 
-/** Things a vendor could fix: a product, a service or a business process. */
-const FIXABLE =
-  /@\w|\b(?:app|software|tool|service|website|site|server|account|order|delivery|shipping|package|parcel|payment|invoice|billing|bill|refund|subscription|support|customer service|store|shop|inventory|sales|customers?|clients?|leads?|traffic|ranking|seo|hosting|domain|email|e-?mail|network|wifi|wi-fi|internet|connection|router|laptop|computer|pc|phone|printer|drive|backup|database|code|bug|update|version|plugin|theme|api|product|price|pricing|fees?|bank|card|flight|train|bus|booking|reservation|crm|accounting|payroll|taxes|loans?|credit|insurance|employees?|staff|contractors?|hiring|marketing|ads?|campaign|signal|coverage|battery|screen|device|system|platform)\b/i;
+const FIXABLE = patternOf("context.fixable");
 
 /** Pain about nothing a vendor could fix (no product, service or business process named). */
 export function isVenting(sentences: readonly Sentence[]): boolean {
   return !sentences.some((s) => FIXABLE.test(s.text));
 }
 
-/**
- * Forums whose rules admit only stories, told by whoever served the customer: the support tech,
- * the clerk, the waiter. Their posts are full of problems, asks and purchases, all retold from the
- * other side of the counter, so none is the poster's own; in the reddit corpus 91% of
- * r/talesfromtechsupport read as leads before this rule. Reddit's "Tales From ..." family and the
- * forums of the same kind; names compared in lower case.
- */
-const STORY_FORUMS = new Set([
-  "talesfromtechsupport",
-  "talesfromretail",
-  "talesfromyourserver",
-  "talesfromcallcenters",
-  "talesfromthefrontdesk",
-  "talesfromthepizzaguy",
-  "talesfromthelaw",
-  "talesfrommedicine",
-  "talesfromthesquadcar",
-  "talesfromthepharmacy",
-  "talesfromtheclassroom",
-  "talesfromcablesupport",
-  "idontworkherelady",
-  "maliciouscompliance",
-]);
+const STORY_FORUMS = patternOf("not-lead.story-forum");
 
 /** A post of a storytelling forum: a story, not a request. */
 export function isStoryForumPost(post: Post): boolean {
-  return STORY_FORUMS.has(post.subforum.toLowerCase());
+  return STORY_FORUMS.test(post.subforum);
 }
 
-/** A title's tag for a tip, guide or announcement: "[Guide]", "Protip:", "LPT:", "PSA -", "Tutorial:". */
-const TIP_TAG =
-  /^\s*(?:[[(]\s*(?:guide|tutorial|protip|pro tip|lpt|tip|psa|how-?to)\s*[\])]|(?:guide|tutorial|protip|pro tip|lpt|quick tip|tip|psa)\s*[:\-–])|^\s*my (?:guide|tutorial)\b/i;
+const TIP_TAG = patternOf("not-lead.tip-tag");
 
-/**
- * "How I" and a past tense: the poster tells how it went ("How I sped up my Python code 47
- * times", "How I got out of my Sprint contract"). Not the present ("How I update Ubuntu", often
- * followed by "is this good practice?") nor "How I wish", "How I feel".
- */
-const HOW_I_DID =
-  /^\s*how i (?:\w+ed|got|built|went|made|won|lost|paid|found|beat|broke|sold|bought|quit|left|ran|wrote|learnt|taught|spent|kept|became|did|drew|fought|grew|hit|held|met|put|set|shut|sent|stole|struck|swore|took|threw|wore|overcame|rebuilt)\b/i;
+const HOW_I_DID = patternOf("not-lead.how-i-did");
 
 /**
  * A how-to, tip or announcement the poster shares ("[Guide] Building a small form factor PC",
@@ -213,9 +160,8 @@ const HOW_I_DID =
  * list ..."), which is an ask: over the corpora half of such titles were, so the opening must
  * present it.
  */
-const LIST_TITLE =
-  /^\s*(?:a |an |my |our |the )?(?:huge |big |massive |growing |curated |complete |small |short )?(?:collection|list|compilation|roundup) of\b/i;
-const PRESENTS = /\b(?:here (?:are|is)|the following (?:is|are)|these are|below (?:is|are))\b/i;
+const LIST_TITLE = patternOf("not-lead.list-title");
+const PRESENTS = patternOf("context.presents");
 
 export function isSharedTip(post: Post): boolean {
   if (LIST_TITLE.test(post.title) && PRESENTS.test(post.content.slice(0, 300))) return true;

@@ -1,10 +1,14 @@
 /**
  * The lead model's inputs beside the post vector: what the rules saw (each intent's strength and
- * whether it fired, the rule decision, its veto, the vetoes' own tests), the heads, the tone and
- * the post's shape. Names are stored with the model so a file trained on other features is refused.
+ * whether it fired, the rule decision, its veto, the vetoes' own tests), the heads, the tone, the
+ * post's shape, the label model's class probabilities and every labelling function's vote. Names
+ * are stored with the model so a file trained on other features is refused.
  */
 import type { Post } from "../../model/post.js";
 import type { SentimentResult } from "../sentiment/classifier.js";
+import { compileLabelModel, type LabelModel } from "./label-model.js";
+import { LEAD_MODEL_CLASSES } from "./lead-classes.js";
+import { lfVotes, VOTERS } from "./lf-votes.js";
 import { MIN_STRENGTH, type RuleReading } from "./rule-classifier.js";
 import { engagement } from "./score.js";
 import type { Intent } from "./signals.js";
@@ -31,7 +35,11 @@ export const RULE_FEATURES: readonly string[] = [
   "post.engagement",
   "post.has_body",
   "post.title_question",
+  ...LEAD_MODEL_CLASSES.map((c) => `label_model.${c}`),
+  ...VOTERS.map((v) => `vote.${v.name}`),
 ];
+
+let labelModel: LabelModel | undefined;
 
 /** Writes the rule features of a post into `out` from `offset` (RULE_FEATURES.length values). */
 export function ruleFeatures(
@@ -60,6 +68,13 @@ export function ruleFeatures(
   out[i++] = engagement(post.upvotes, post.comments);
   out[i++] = post.content.trim() === "" ? 0 : 1;
   out[i++] = post.title.trimEnd().endsWith("?") ? 1 : 0;
+  // A story-forum post's reading stops before the cues run; its votes are read here then.
+  const { detail } = reading;
+  const votes = lfVotes(post, detail.sentences, detail.view === undefined ? undefined : detail.matches);
+  labelModel ??= compileLabelModel();
+  const q = labelModel.posterior(votes);
+  for (let c = 0; c < q.length; c++) out[i++] = q[c]!;
+  for (let j = 0; j < votes.length; j++) out[i++] = votes[j]!;
 }
 
 /** The model's whole input row: the vector, then the rule features. */

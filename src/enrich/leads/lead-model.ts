@@ -5,23 +5,12 @@
  * holds the file's shape, its validation and inference; lead-model.json is imported so tsc copies
  * it into dist/ beside the code.
  */
-import type { LeadType } from "../../model/post.js";
 import { type CompiledSoftmax, compiledProba, compileSoftmax, type SoftmaxModel } from "../sentiment/softmax.js";
+import { LEAD_MODEL_CLASSES, type LeadModelClass } from "./lead-classes.js";
 import { RULE_FEATURES } from "./lead-features.js";
 import raw from "./lead-model.json" with { type: "json" };
 
-/** The model's classes: "none" and the guideline's lead types, in the order of its rows. */
-export const LEAD_MODEL_CLASSES = ["none", "solution_request", "pain_point", "switching", "buying_intent"] as const;
-export type LeadModelClass = (typeof LEAD_MODEL_CLASSES)[number];
-
-/** The lead type a model class is stored as ("switching" is the guideline's name for a comparison). */
-export const AS_LEAD_TYPE: Record<LeadModelClass, LeadType> = {
-  none: "",
-  solution_request: "solution_request",
-  pain_point: "pain_point",
-  switching: "comparison",
-  buying_intent: "buying_intent",
-};
+export { AS_LEAD_TYPE, LEAD_MODEL_CLASSES, type LeadModelClass } from "./lead-classes.js";
 
 /** lead-model.json. */
 export interface LeadModelFile {

@@ -198,7 +198,7 @@ export function leadFieldsFor(
 
 /** Every intent unmatched. */
 function emptyMatches(): Record<Intent, IntentMatch> {
-  const none = (): IntentMatch => ({ strength: 0, cues: 0, sentence: undefined });
+  const none = (): IntentMatch => ({ strength: 0, cues: 0, sentence: undefined, fired: [] });
   return {
     buying_intent: none(),
     comparison: none(),

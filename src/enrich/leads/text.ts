@@ -30,15 +30,16 @@ const BLANKS = /[ \t]{2,}|\t/g;
 
 /**
  * Removes URLs, markdown links/emphasis and collapses whitespace, and writes apostrophes as
- * ASCII. A markdown link needs "](" and a run to collapse needs two blanks or a tab: most texts
- * have neither, and `includes` says so faster than the regex does.
+ * ASCII. A "#" that opens a word is a hashtag and stays ("#fail"), as the complaint cues read it;
+ * heading marks and any other "#" go. A markdown link needs "](" and a run to collapse needs two
+ * blanks or a tab: most texts have neither, and `includes` says so faster than the regex does.
  */
 export function clean(text: string): string {
   const straight = straightApostrophes(text);
   const linked = straight.includes("](") ? straight.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") : straight;
   const plain = linked
     .replace(URL, " ")
-    .replace(/[*_`#>]+/g, " ")
+    .replace(/[*_`>]+|#+(?![A-Za-z])|(?<=\S)#+/g, " ")
     .replace(/&amp;/g, "&");
   return (plain.includes("  ") || plain.includes("\t") ? plain.replace(BLANKS, " ") : plain).trim();
 }

@@ -5,7 +5,9 @@
  */
 import { createLeadClassifier, VETOES, vetoOf } from "../../../src/enrich/leads/classifier.js";
 import { classesAt, leadScores, predictAll } from "../../../src/enrich/leads/fit-lead-model.js";
+import { compileLabelModel, voterPrecision } from "../../../src/enrich/leads/label-model.js";
 import { LEAD_MODEL_CLASSES, loadLeadModel } from "../../../src/enrich/leads/lead-model.js";
+import { lfVotes, VOTERS } from "../../../src/enrich/leads/lf-votes.js";
 import { fmt, goal, table } from "../format.js";
 import { LABELLED_CORPORA } from "../labelled-posts.js";
 import { type LeadExample, loadLeadExamples } from "../lead-model-data.js";
@@ -36,6 +38,9 @@ async function run(ctx: EvalContext): Promise<string> {
   const split = (name: string): LeadExample[] => examples.filter((e) => e.label.split === name);
   const rows: string[][] = [];
   let test = { f1: 0, typeAccuracy: 0 };
+  const labelModel = compileLabelModel();
+  const votes = new Map(examples.map((e) => [e, lfVotes(e.post)]));
+  const argmax = (q: Float64Array): number => q.indexOf(Math.max(...q));
   for (const name of ["dev", "test"]) {
     const part = split(name);
     const gold = part.map((e) => e.gold);
@@ -43,6 +48,13 @@ async function run(ctx: EvalContext): Promise<string> {
     const rules = part.map((e) => AS_CLASS[e.reading.leadType]!);
     rows.push(scoreRow(`${name}: lead model`, gold, ours));
     rows.push(scoreRow(`${name}: rule classifier (before)`, gold, rules));
+    rows.push(
+      scoreRow(
+        `${name}: label model alone (votes only, no label)`,
+        gold,
+        part.map((e) => argmax(labelModel.posterior(votes.get(e)!))),
+      ),
+    );
     rows.push(
       scoreRow(
         `${name}: baseline, every post a solution_request`,
@@ -64,6 +76,23 @@ async function run(ctx: EvalContext): Promise<string> {
     const hit = known.filter((e) => vetoOf(e.reading) === v);
     const none = hit.filter((e) => e.gold === 0).length;
     return [v, String(hit.length), String(none), hit.length === 0 ? "-" : fmt(none / hit.length)];
+  });
+
+  // Each voter's precision as the labelled train+dev posts measure it, beside the label model's
+  // estimate from the unlabelled corpus; voters that fired on fewer than five of them are left out.
+  const voterRows = VOTERS.flatMap((v, j) => {
+    const fired = known.filter((e) => votes.get(e)![j] === 1);
+    if (fired.length < 5) return [];
+    const right = fired.filter((e) => LEAD_MODEL_CLASSES[e.gold] === v.votes).length;
+    return [
+      [
+        v.name,
+        v.votes,
+        String(fired.length),
+        fmt(right / fired.length),
+        fmt(voterPrecision(labelModel.file, j, v.votes)),
+      ],
+    ];
   });
 
   const dev = split("dev");
@@ -88,10 +117,12 @@ async function run(ctx: EvalContext): Promise<string> {
   });
   const h = file.hyperparameters;
   return [
-    "A class-balanced softmax over the post's USE-lite vector and the rule classifier's reading of it",
+    "A class-balanced softmax over the post's USE-lite vector and what the rules and labelling functions saw",
     `(${file.ruleFeatures.length} features: each intent's strength and whether it fired, the rule score and type, its veto, the`,
     "job-post / self-promotion / offer tests, the two heads, the sentiment model's tone, engagement, body, title",
-    "question), classes none + the guideline's four lead types. Fitted by `scripts/train-lead-model.ts` with the",
+    "question, the label model's class probabilities and every labelling function's vote; the feature set",
+    `used, \`${file.hyperparameters.featureSet ?? "rules"}\`, was chosen on dev), classes none + the guideline's four lead types.`,
+    "Fitted by `scripts/train-lead-model.ts` with the",
     `project's softmax trainer on the train split of test/eval/labels/leads.tsv (${file.provenance.trainRows} posts after the vetoes),`,
     `L2 ${h.l2}, ${h.epochs} epochs, learning rate ${h.learningRate}, batch ${h.batchSize}, seed ${h.seed}, and the lead threshold`,
     `${file.leadThreshold} on P(lead) = 1 - P(none): all chosen on dev (${h.selection}). The test split was read once,`,
@@ -109,6 +140,17 @@ async function run(ctx: EvalContext): Promise<string> {
     "",
     table(["veto", "train+dev posts vetoed", "labelled none", "precision"], vetoRows),
     "",
+    "### Labelling functions and the label model",
+    "",
+    `${VOTERS.length} voters: the cues kept as data in src/enrich/leads/functions/ (one file each, with examples that`,
+    "must and must not fire) and the rule tests that vote none. The label model (Dawid-Skene latent classes, EM)",
+    `was fitted on their votes over ${labelModel.file.provenance.posts} unlabelled corpus posts (\`scripts/fit-label-model.ts\`); its`,
+    "class probabilities and every vote are features of the lead model. Measured precision: the share of the",
+    "labelled train+dev posts a voter fired on whose label is the class it votes; estimated: the label model's",
+    "P(that class | the voter fired), from no label at all. Voters firing on fewer than five labelled posts are not shown.",
+    "",
+    table(["voter", "votes", "train+dev posts fired", "measured precision", "label-model estimate"], voterRows),
+    "",
     "### Threshold on dev",
     "",
     table(["P(lead) threshold", "precision", "recall", "F1", "type accuracy", ""], sweep),
@@ -122,8 +164,8 @@ export const leadModelSection: EvalSection = {
   id: "lead-model",
   title: "Lead model (labelled lead set, dev and test)",
   method:
-    "A class-balanced softmax over the post's USE-lite vector and the rule classifier's reading of it, fitted on the labelled lead set's train split by `scripts/train-lead-model.ts`; regularisation, epochs and the lead-vs-not threshold are chosen on dev, and the test split is only reported, beside the rule classifier on the same posts.",
-  decisions: ["0019-lead-labels.md", "0021-lead-model.md"],
+    "A class-balanced softmax over the post's USE-lite vector, the rule classifier's reading of it, the votes of the labelling functions kept as data and a label model fitted on those votes over the unlabelled corpus posts; fitted on the labelled lead set's train split by `scripts/train-lead-model.ts`; feature set, regularisation, epochs and the lead-vs-not threshold are chosen on dev, and the test split is only reported, beside the rule classifier and the label model alone on the same posts.",
+  decisions: ["0019-lead-labels.md", "0021-lead-model.md", "0033-labelling-functions-and-a-label-model.md"],
   requires: LABELLED_CORPORA.map(([f]) => f),
   run,
 };

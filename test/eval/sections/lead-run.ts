@@ -4,6 +4,9 @@
  * the ingest classifier (the lead model) or from the rule classifier it reads as features.
  */
 import { createLeadClassifier, type LeadDecision } from "../../../src/enrich/leads/classifier.js";
+import { compileLabelModel } from "../../../src/enrich/leads/label-model.js";
+import { LEAD_MODEL_CLASSES, type LeadModelClass } from "../../../src/enrich/leads/lead-classes.js";
+import { lfVotes } from "../../../src/enrich/leads/lf-votes.js";
 import { createRuleLeadClassifier, type LeadClassifierOptions } from "../../../src/enrich/leads/rule-classifier.js";
 import { createSentimentClassifier } from "../../../src/enrich/sentiment/classifier.js";
 import { textPost } from "../corpus-posts.js";
@@ -32,5 +35,14 @@ export async function leadDecisions(
   return texts.map((text, i) => {
     const s = sentiment.classifyOne(text, vectors[i]!);
     return leads.classify(textPost(text, String(i)), withVector ? vectors[i] : undefined, s);
+  });
+}
+
+/** The label model's most likely class for each text (read as a post with the text as body): the votes alone, no vector. */
+export function labelModelClasses(texts: readonly string[]): LeadModelClass[] {
+  const model = compileLabelModel();
+  return texts.map((text, i) => {
+    const q = model.posterior(lfVotes(textPost(text, String(i))));
+    return LEAD_MODEL_CLASSES[q.indexOf(Math.max(...q))]!;
   });
 }

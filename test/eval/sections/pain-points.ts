@@ -13,7 +13,7 @@ import { fmt, table } from "../format.js";
 import { loadComplaints } from "../lead-datasets.js";
 import { binary } from "../metrics.js";
 import type { EvalContext, EvalSection } from "../section.js";
-import { leadDecisions } from "./lead-run.js";
+import { labelModelClasses, leadDecisions } from "./lead-run.js";
 
 const GOAL_F1 = 0.75;
 const HAND_WRITTEN = "src/enrich/leads/seeds/complaint-dev.tsv";
@@ -41,6 +41,7 @@ export const painPointSection: EvalSection = {
       data.map((d) => d.text),
       { classifier: "rules" },
     );
+    const weak = labelModelClasses(data.map((d) => d.text));
     const halves = [
       { name: "test half (odd ids, never read)", keep: (id: string) => BigInt(id) % 2n === 1n },
       { name: "dev half (even ids, misses read)", keep: (id: string) => BigInt(id) % 2n === 0n },
@@ -62,6 +63,10 @@ export const painPointSection: EvalSection = {
       const rulePain = binary(
         gold,
         idx.map((i) => ruleDecisions[i]!.painPoint !== ""),
+      );
+      const weakPain = binary(
+        gold,
+        idx.map((i) => weak[i] === "pain_point"),
       );
       const vader = binary(
         gold,
@@ -92,6 +97,14 @@ export const painPointSection: EvalSection = {
         fmt(rulePain.precision),
         fmt(rulePain.recall),
         fmt(rulePain.f1),
+      ]);
+      rows.push([
+        h.name,
+        n,
+        "label model alone: pain_point most likely (votes, no vector)",
+        fmt(weakPain.precision),
+        fmt(weakPain.recall),
+        fmt(weakPain.f1),
       ]);
       rows.push([h.name, n, "baseline: VADER negative", fmt(vader.precision), fmt(vader.recall), fmt(vader.f1)]);
     }

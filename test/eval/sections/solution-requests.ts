@@ -11,7 +11,7 @@ import { fmt, table } from "../format.js";
 import { loadSuggestions } from "../lead-datasets.js";
 import { binary } from "../metrics.js";
 import type { EvalContext, EvalSection } from "../section.js";
-import { leadDecisions } from "./lead-run.js";
+import { labelModelClasses, leadDecisions } from "./lead-run.js";
 
 const GOAL_F1 = 0.7;
 const TASK_BEST_F1 = 0.78;
@@ -62,6 +62,10 @@ export const solutionRequestSection: EvalSection = {
         gold,
         rulesOnly.map((d) => d.leadType === "solution_request"),
       );
+      const weak = binary(
+        gold,
+        labelModelClasses(texts).map((c) => c === "solution_request"),
+      );
       const any = binary(
         gold,
         decisions.map((d) => d.leadType !== ""),
@@ -88,6 +92,14 @@ export const solutionRequestSection: EvalSection = {
         fmt(rules.precision),
         fmt(rules.recall),
         fmt(rules.f1),
+      ]);
+      rows.push([
+        name,
+        n,
+        "the same, label model alone (labelling-function votes, no vector)",
+        fmt(weak.precision),
+        fmt(weak.recall),
+        fmt(weak.f1),
       ]);
       rows.push([name, n, "any lead type", fmt(any.precision), fmt(any.recall), fmt(any.f1)]);
       rows.push([name, n, "baseline: every sentence", fmt(all.precision), fmt(all.recall), fmt(all.f1)]);
