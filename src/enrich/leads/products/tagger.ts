@@ -142,19 +142,7 @@ export function decode(
   return { tags, scores };
 }
 
-/** The mean margin over O of tokens [i, j) tagged `tag` (B for the first, I after). */
-function meanMargin(scores: readonly number[][], i: number, j: number): number {
-  let margin = 0;
-  for (let k = i; k < j; k++) margin += scores[k]![k === i ? B : I]! - scores[k]![O]!;
-  return margin / (j - i);
-}
-
-/**
- * The spans of a tagged sentence, each scored by its tokens' mean margin over O. A sentence with
- * none decoded still offers its likeliest one: the token most like a beginning, run on while the
- * next tokens lean to I more than their neighbours do to O, with a negative score; the
- * threshold then says whether such a guess is worth giving.
- */
+/** The spans of a tagged sentence, each scored by its tokens' mean margin over O. */
 function spansOf(
   text: string,
   tokens: readonly Token[],
@@ -163,24 +151,17 @@ function spansOf(
   sentence: number,
 ): TaggedSpan[] {
   const out: TaggedSpan[] = [];
-  const span = (i: number, j: number): TaggedSpan => {
-    const start = tokens[i]!.start;
-    const end = tokens[j - 1]!.end;
-    return { text: text.slice(start, end), sentence, start, end, score: meanMargin(scores, i, j) };
-  };
   for (let i = 0; i < tokens.length; i++) {
     if (tags[i] !== B) continue;
     let j = i + 1;
     while (j < tokens.length && tags[j] === I) j++;
-    out.push(span(i, j));
+    let margin = 0;
+    for (let k = i; k < j; k++) margin += scores[k]![tags[k]!]! - scores[k]![O]!;
+    const start = tokens[i]!.start;
+    const end = tokens[j - 1]!.end;
+    out.push({ text: text.slice(start, end), sentence, start, end, score: margin / (j - i) });
   }
-  if (out.length > 0 || tokens.length === 0) return out;
-  let first = 0;
-  for (let i = 1; i < tokens.length; i++)
-    if (scores[i]![B]! - scores[i]![O]! > scores[first]![B]! - scores[first]![O]!) first = i;
-  let end = first + 1;
-  while (end < tokens.length && scores[end]![I]! - scores[end]![O]! > scores[first]![B]! - scores[first]![O]!) end++;
-  return [span(first, end)];
+  return out;
 }
 
 /** Every span the tagger finds in `sentences`, best first (ties keep reading order). */
