@@ -133,6 +133,11 @@ describe("target product and opportunity", () => {
     const s = sentencesOf(post(text, ""));
     return findTargetProduct(s, s[0]).name;
   };
+  /** The rules alone, without the product tagger's fallback (decision 0032). */
+  const rulesOnly = (text: string): string => {
+    const s = sentencesOf(post(text, ""));
+    return findTargetProduct(s, s[0], undefined, { tagger: false }).name;
+  };
 
   it("prefers the product named in the sentence carrying the intent", () => {
     const s = sentencesOf(post("We use QuickBooks for invoices", "Can anyone recommend a CRM that syncs with it?"));
@@ -163,7 +168,9 @@ describe("target product and opportunity", () => {
       "inventory management software",
     );
     assert.equal(one("What is the best free video editing software for Windows?"), "video editing software");
-    assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "");
+    // Not video editing software; the tagger reads "gaming" there, as the labels' "gaming pc" would.
+    assert.equal(rulesOnly("Looking for a gaming/video editing rig, budget $600"), "");
+    assert.equal(one("Looking for a gaming/video editing rig, budget $600"), "gaming");
     assert.equal(one("What security camera would help?"), "security cameras");
     assert.equal(one("What is the best site builder product for a small business?"), "website builder");
     // A help desk named alone is mostly a job or a workplace.
@@ -304,7 +311,9 @@ describe("target product and opportunity", () => {
     assert.equal(one("Having trouble finding qualified php web developers."), "web developer");
     assert.equal(one("Where is the best place to find devs?"), "web developer");
     assert.equal(one("How to hire competent programmers"), "web developer");
-    assert.equal(one("Web developers, what editor do you use?"), "");
+    // Not developers; the tagger reads the editor asked about, which is the lead's target.
+    assert.equal(rulesOnly("Web developers, what editor do you use?"), "");
+    assert.equal(one("Web developers, what editor do you use?"), "editor");
     assert.equal(one("What forums do you find useful for rails developers?"), "");
     assert.equal(one("How to find 3rd party app developers for our API?"), "mobile app development");
   });

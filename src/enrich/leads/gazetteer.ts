@@ -1,144 +1,77 @@
 /**
- * The gazetteer of named products: tools forum posters ask about, matched case-insensitively on
- * word boundaries and reported with one spelling. product.ts looks for them in a post's focus
- * sentence and title; replaced.ts in the place of the thing a post wants replaced.
+ * The gazetteer of named products: tools forum posters ask about, kept as data in
+ * products/products.json (a canonical name, its aliases, the kind of thing it is, and two flags),
+ * matched case-insensitively on word boundaries and reported with the canonical spelling.
+ * product.ts looks for them in a post's focus sentence and title; replaced.ts in the place of the
+ * thing a post wants replaced; the product tagger (products/tagger.ts) reads a match as a feature.
+ *
+ * The matcher is one regular expression over every name and alias, longest first, rather than an
+ * Aho-Corasick automaton: the list is small, and the lead prefilter (literals.ts) reads the
+ * trigrams a post must hold straight from a pattern's source, so a pattern keeps that skip.
  */
+import raw from "./products/products.json" with { type: "json" };
 
-/**
- * Named products, matched case-insensitively on word boundaries, reported with this spelling.
- * Products whose names are common words (Square, Wave, Office, Buffer) are left out; those kept
- * whose names are also words (WORD_NAMES) must be written capitalised.
- */
-const PRODUCTS: readonly string[] = [
-  "Shopify",
-  "WooCommerce",
-  "Magento",
-  "BigCommerce",
-  "Squarespace",
-  "Wix",
-  "Weebly",
-  "WordPress",
-  "Drupal",
-  "Joomla",
-  "Etsy",
-  "eBay",
-  "Amazon",
-  "PayPal",
-  "Stripe",
-  "Braintree",
-  "Authorize.net",
-  "Salesforce",
-  "HubSpot",
-  "Zoho",
-  "Pipedrive",
-  "Highrise",
-  "Insightly",
-  "SugarCRM",
-  "MailChimp",
-  "Constant Contact",
-  "AWeber",
-  "GetResponse",
-  "SendGrid",
-  "Campaign Monitor",
-  "QuickBooks",
-  "Xero",
-  "FreshBooks",
-  "Gusto",
-  "Google Analytics",
-  "Google AdWords",
-  "AdWords",
-  "Google Ads",
-  "Facebook Ads",
-  "Hootsuite",
-  "Moz",
-  "Ahrefs",
-  "SEMrush",
-  "Trello",
-  "Asana",
-  "Basecamp",
-  "Jira",
-  "Slack",
-  "Evernote",
-  "Dropbox",
-  "Google Drive",
-  "Google Apps",
-  "Office 365",
-  "Excel",
-  "Gmail",
-  "Hotmail",
-  "Yahoo Mail",
-  "Google Docs",
-  "Skype",
-  "TeamViewer",
-  "WhatsApp",
-  "Zendesk",
-  "Freshdesk",
-  "Intercom",
-  "Olark",
-  "Zapier",
-  "GoDaddy",
-  "HostGator",
-  "Bluehost",
-  "DreamHost",
-  "Linode",
-  "DigitalOcean",
-  "Heroku",
-  "AWS",
-  "Azure",
-  "Rackspace",
-  "Cloudflare",
-  "Windows Server",
-  "Exchange Server",
-  "Active Directory",
-  "VMware",
-  "ESXi",
-  "Hyper-V",
-  "Outlook",
-  "Windows",
-  "Ubuntu",
-  "Linux",
-  "iPhone",
-  "iPad",
-  "MacBook",
-  "Android",
-  "Galaxy",
-  "Kindle",
-  "Chromebook",
-  "Photoshop",
-  "Illustrator",
-  "InDesign",
-  "Sketch",
-  "Kickstarter",
-  "Indiegogo",
-  "Patreon",
-  "Upwork",
-  "oDesk",
-  "Elance",
-  "Fiverr",
-  "99designs",
-  "Yelp",
-  "Groupon",
-  "LinkedIn",
-  "Twitter",
-  "Facebook",
-  "Instagram",
-  "Pinterest",
-  "YouTube",
-  "SharePoint",
-  "LegalZoom",
-];
+/** One product of products.json. */
+export interface GazetteerEntry {
+  /** The spelling reported. */
+  name: string;
+  /** Other spellings that mean the same product ("AdWords" for Google AdWords). */
+  aliases: readonly string[];
+  /** The kind of thing it is ("CRM", "web hosting"), in the labels' words. */
+  category: string;
+  /**
+   * Its name is also an everyday word ("lots of windows open", "the outlook for 2013", "excel at
+   * sales"): a match counts only written with a capital.
+   */
+  capitalised?: boolean;
+  /**
+   * Other things run on it: before a kind of thing it only says which one ("a Linux laptop", "a
+   * cheap Windows VPS", "an Excel timesheet"), where a vendor's name before its own kind stays the
+   * product ("Highrise CRM").
+   */
+  platform?: boolean;
+}
 
-/**
- * Names that are also everyday words ("lots of windows open", "the outlook for 2013", "excel at
- * sales"): a match counts only written with a capital, or, for Windows, lowercase before a
- * version ("windows 7", "windows xp") as people type it.
- */
-const WORD_NAMES = new Set(["windows", "excel", "outlook", "slack", "sketch", "galaxy"]);
+/** Checks the parsed products.json: every field typed, no spelling listed twice. */
+export function checkGazetteer(value: unknown): GazetteerEntry[] {
+  const products = (value as { products?: unknown }).products;
+  if (!Array.isArray(products)) throw new Error("products.json: expected { products: [...] }");
+  const seen = new Map<string, string>();
+  return products.map((p: Partial<GazetteerEntry>, i) => {
+    const at = `products.json: products[${i}]`;
+    if (typeof p.name !== "string" || p.name.trim() === "") throw new Error(`${at}: name must be a non-empty string`);
+    if (!Array.isArray(p.aliases) || p.aliases.some((a) => typeof a !== "string" || a.trim() === ""))
+      throw new Error(`${at} (${p.name}): aliases must be a list of non-empty strings`);
+    if (typeof p.category !== "string" || p.category.trim() === "")
+      throw new Error(`${at} (${p.name}): category must be a non-empty string`);
+    for (const spelling of [p.name, ...p.aliases]) {
+      const key = foldName(spelling);
+      const other = seen.get(key);
+      if (other !== undefined) throw new Error(`${at}: "${spelling}" is listed twice (also under ${other})`);
+      seen.set(key, p.name);
+    }
+    return p as GazetteerEntry;
+  });
+}
+
+/** A spelling as the gazetteer compares it: lower case, runs of blanks as one space. */
+export function foldName(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** The committed gazetteer, validated once at load. */
+export const GAZETTEER: readonly GazetteerEntry[] = checkGazetteer(raw);
+
+const BY_SPELLING = new Map(GAZETTEER.flatMap((e) => [e.name, ...e.aliases].map((s) => [foldName(s), e] as const)));
+const CAPITALISED = new Set(GAZETTEER.filter((e) => e.capitalised).map((e) => e.name));
+
+/** "windows" in lower case still counts before a version, as people type it ("windows 7", "windows xp"). */
 const WINDOWS_VERSION = /^\s+(?:xp|vista|me|nt|rt|server|phone|\d)/i;
-const CANONICAL = new Map(PRODUCTS.map((name) => [name.toLowerCase(), name]));
+
+/** Every name and alias, longest first so "Google Analytics" wins over a shorter name inside it. */
 export const PRODUCT_RE = new RegExp(
-  `(?<![\\w.])(?:${[...PRODUCTS]
-    .sort((a, b) => b.length - a.length)
+  `(?<![\\w.])(?:${[...BY_SPELLING.keys()]
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
     .map((name) => name.replace(/[.+]/g, "\\$&").replace(/ /g, "\\s+"))
     .join("|")})(?![\\w])`,
   "i",
@@ -147,26 +80,24 @@ export const PRODUCT_RE = new RegExp(
 const PRODUCT_SCAN = new RegExp(PRODUCT_RE.source, "gi");
 
 /**
- * Listed names that are platforms other things run on: before a kind of thing they only say which
- * one ("a Linux laptop", "a cheap Windows VPS", "an Excel timesheet"), where a vendor's name before
- * its own kind stays the product ("Highrise CRM", "Braintree Payment Solutions").
+ * The words that end the gazetteer's categories ("software", "tool", "hosting", "app"): the heads
+ * of the kinds of things posts ask for, which the tagger reads as a feature.
  */
-export const PLATFORMS: ReadonlySet<string> = new Set([
-  "Windows",
-  "Linux",
-  "Ubuntu",
-  "Android",
-  "iPhone",
-  "iPad",
-  "MacBook",
-  "Chromebook",
-  "WordPress",
-  "Excel",
-]);
+export const KIND_WORDS: ReadonlySet<string> = new Set(
+  GAZETTEER.map((e) => e.category.toLowerCase().split(" ").at(-1)!).filter((w) => w.length > 2),
+);
 
-/** The gazetteer's spelling of `name` (any case, spaces collapsed), or undefined when it is not listed. */
+/** Canonical names of the products other things run on (see {@link GazetteerEntry.platform}). */
+export const PLATFORMS: ReadonlySet<string> = new Set(GAZETTEER.filter((e) => e.platform).map((e) => e.name));
+
+/** The gazetteer's entry for `name` (its canonical name or an alias, any case), or undefined. */
+export function gazetteerEntry(name: string): GazetteerEntry | undefined {
+  return BY_SPELLING.get(foldName(name));
+}
+
+/** The gazetteer's spelling of `name` (any case, spaces collapsed, aliases resolved), or undefined when it is not listed. */
 export function canonicalProduct(name: string): string | undefined {
-  return CANONICAL.get(name.toLowerCase().replace(/\s+/g, " "));
+  return gazetteerEntry(name)?.name;
 }
 
 /** The gazetteer, for stepping through a list from one name on (lastIndex set per call; the walk is synchronous). */
@@ -192,21 +123,35 @@ export function namesListedAfter(text: string, end: number): number {
   return n;
 }
 
+/** One product named in a text: its canonical name and where the spelling stands. */
+export interface ProductMention {
+  name: string;
+  start: number;
+  end: number;
+}
+
 /**
- * The first listed product named in `text` as a name, with where it stands (start and end
- * offsets): a word name ({@link WORD_NAMES}) counts only written with a capital (or "windows"
- * before a version); undefined when none.
+ * Every listed product named in `text` as a name, in order: a name that is also a word counts
+ * only written with a capital (or "windows" before a version).
  */
-export function namedProductAt(text: string): { name: string; start: number; end: number } | undefined {
+export function productMentions(text: string): ProductMention[] {
+  const out: ProductMention[] = [];
   for (const m of text.matchAll(PRODUCT_SCAN)) {
-    const key = m[0].toLowerCase().replace(/\s+/g, " ");
+    const entry = BY_SPELLING.get(foldName(m[0]));
+    if (entry === undefined) continue;
+    const lowercase = m[0][0] === m[0][0]!.toLowerCase();
     if (
-      WORD_NAMES.has(key) &&
-      m[0][0] === key[0] &&
-      !(key === "windows" && WINDOWS_VERSION.test(text.slice(m.index + m[0].length)))
+      CAPITALISED.has(entry.name) &&
+      lowercase &&
+      !(entry.name === "Windows" && WINDOWS_VERSION.test(text.slice(m.index + m[0].length)))
     )
       continue;
-    return { name: CANONICAL.get(key) ?? m[0], start: m.index, end: m.index + m[0].length };
+    out.push({ name: entry.name, start: m.index, end: m.index + m[0].length });
   }
-  return undefined;
+  return out;
+}
+
+/** The first listed product named in `text` as a name, with where it stands; undefined when none. */
+export function namedProductAt(text: string): ProductMention | undefined {
+  return productMentions(text)[0];
 }

@@ -1,15 +1,17 @@
 /**
  * `target_product`: the product or category a post is about. What the post wants replaced comes
- * first (replaced.ts: "Skype alternatives for Linux?" is about Skype); then named products from a
- * small gazetteer of tools forum posters ask about (gazetteer.ts); then categories from phrase
- * patterns ("email marketing tool", "CRM"). Only the sentence carrying the intent and the title
- * are read, in that order: a product named anywhere else in a post is mostly context (the phone a
- * poster was called on, the shipping a price includes), and "" is a better answer than a wrong
- * one. On hand-labelled leads (docs/EVALUATION.md, "Target product") 0.40-0.51 of the products
- * named by reading every sentence were right, 0.59-0.72 of those named this way.
+ * first (replaced.ts: "Skype alternatives for Linux?" is about Skype); then named products from
+ * the gazetteer (gazetteer.ts, its data in products/products.json); then categories from phrase
+ * patterns ("email marketing tool", "CRM"); and when none of those names anything, the span the
+ * product tagger finds (products/tagger.ts: "a gaming PC", "a torrent client"). Only the sentence
+ * carrying the intent and the title are read, in that order: a product named anywhere else in a
+ * post is mostly context (the phone a poster was called on, the shipping a price includes).
  */
 import { canonicalProduct, namedProductAt, namesListedAfter, PLATFORMS, PRODUCT_RE } from "./gazetteer.js";
 import { compileLiterals } from "./literals.js";
+import type { ProductTaggerModel, TaggedSpan } from "./products/tagger.js";
+import { bestSpan } from "./products/tagger.js";
+import { productTagger, taggerSentence } from "./products/tagger-model.js";
 import { replacedName } from "./replaced.js";
 import { type Sentence, type SentenceView, sentenceView } from "./text.js";
 
@@ -221,6 +223,10 @@ function candidatesIn(view: SentenceView): Candidates {
 export interface TargetOptions {
   /** Read what a post wants replaced (replaced.ts) first; the evaluation turns it off to compare. Default true. */
   replaced?: boolean;
+  /** Ask the product tagger when the rules name nothing; the evaluation turns it off to compare. Default true. */
+  tagger?: boolean;
+  /** A tagger other than the committed one (training chooses its threshold on dev this way). */
+  taggerModel?: ProductTaggerModel;
 }
 
 /** What `text` wants replaced, as a target (a category when the name is one), or undefined. */
@@ -324,5 +330,22 @@ export function findTargetProduct(
     }
     return hit;
   }
-  return NO_TARGET;
+  if (options.tagger === false) return NO_TARGET;
+  const span = bestSpan(
+    options.taggerModel ?? productTagger(),
+    read.map((s) => taggerSentence(s.text, s === focus ? "focus" : "title")),
+  );
+  return span ? spanTarget(span) : NO_TARGET;
+}
+
+/**
+ * A tagged span as a target: a gazetteer name or alias in its canonical spelling, else as
+ * written. It is a name when the gazetteer lists it or it is written with a capital away from the
+ * start of its sentence ("Swype", "Team Fortress"), a kind of thing otherwise ("gaming pc").
+ */
+function spanTarget(span: TaggedSpan): Target {
+  const canonical = canonicalProduct(span.text);
+  if (canonical !== undefined) return { name: canonical, named: true, replacing: false };
+  const capital = span.start > 0 && /^\p{Lu}/u.test(span.text);
+  return { name: span.text, named: capital, replacing: false };
 }

@@ -30,7 +30,18 @@ function withoutReplaced(post: Post, focusText: string): string {
     sentences,
     sentences.find((s) => s.text === focusText),
     undefined,
-    { replaced: false },
+    { replaced: false, tagger: false },
+  ).name;
+}
+
+/** The rules as ingest ran them before the product tagger (decision 0032). */
+function rulesAlone(post: Post, focusText: string): string {
+  const sentences = sentencesOf(post);
+  return findTargetProduct(
+    sentences,
+    sentences.find((s) => s.text === focusText),
+    undefined,
+    { tagger: false },
   ).name;
 }
 
@@ -42,7 +53,7 @@ function everySentence(post: Post, focusText: string): string {
   const sentences = sentencesOf(post);
   const focus = sentences.find((s) => s.text === focusText);
   for (const s of focus ? [focus, ...sentences] : sentences) {
-    const hit = findTargetProduct([s], s).name;
+    const hit = findTargetProduct([s], s, undefined, { tagger: false }).name;
     if (hit) return hit;
   }
   return "";
@@ -82,7 +93,7 @@ export const targetProductSection: EvalSection = {
   title: "Target product (hand-labelled leads)",
   method:
     'Hand-labelled leads of the three corpora, each label listing every answer a reader would accept ("" for a post about no product). Precision is over the leads given a product, recall over the posts about one. dev was read while the rule was shaped; test and the later splits were drawn and labelled after, and are only reported.',
-  decisions: ["0025-target-product-from-a-gazetteer.md"],
+  decisions: ["0025-target-product-from-a-gazetteer.md", "0032-target-product-as-span-extraction.md"],
   requires: LABELLED_CORPORA.map(([file]) => file),
   async run(ctx: EvalContext) {
     const labels = loadLabels("target-product.tsv");
@@ -108,9 +119,13 @@ export const targetProductSection: EvalSection = {
     for (const split of ["dev", "test", "replace", "precedence"]) {
       const set = scored.filter((l) => l.split === split);
       const rules: [string, (l: Label) => string][] = [
-        ["focus sentence, then title (ours)", (l) => decisions.get(l.id)!.targetProduct],
+        ["focus sentence, then title, then the tagger (ours)", (l) => decisions.get(l.id)!.targetProduct],
         [
-          "the same, without the replaced product",
+          "focus sentence, then title: the rules alone",
+          (l) => rulesAlone(posts.get(l.id)!, decisions.get(l.id)!.evidence),
+        ],
+        [
+          "the rules without the replaced product",
           (l) => withoutReplaced(posts.get(l.id)!, decisions.get(l.id)!.evidence),
         ],
         ["focus sentence, then every sentence", (l) => everySentence(posts.get(l.id)!, decisions.get(l.id)!.evidence)],
