@@ -1,8 +1,9 @@
 /**
  * Trains the sentiment models committed as src/enrich/sentiment/model-<embedding model>.json, one
  * per bundled encoder: a class-balanced logistic regression over the encoder's vector plus the
- * lexicon features of src/enrich/sentiment/features.ts, its L2 penalty chosen on a held-out fifth
- * of GoEmotions train (test/eval/sentiment-training.ts holds the recipe and the data rules).
+ * lexicon features of src/enrich/sentiment/features.ts, its L2 penalty and the lexicon features'
+ * scale chosen on a held-out fifth of GoEmotions train (test/eval/sentiment-training.ts holds the
+ * recipe and the data rules).
  * Re-running it writes the same files.
  *
  * Run: nice -n 10 node --import tsx scripts/train-sentiment.ts [--encoder use-lite|all-minilm-l6-v2]

@@ -135,16 +135,17 @@ describe("fitting", () => {
     x.push(Float64Array.from([c + 1.5 * jitter, (c === 2 ? 1 : 0) - jitter, jitter]));
     y.push(c);
   }
-  const options = { ...SENTIMENT_FIT, l2Grid: [1e-4, 1e-2, 1], epochs: 4, batchSize: 16 };
+  const options = { ...SENTIMENT_FIT, l2Grid: [1e-4, 1e-2, 1], lexiconScaleGrid: [1, 3], epochs: 4, batchSize: 16 };
 
   it("gives the same model twice, chosen from the grid on a stratified held-out fifth", () => {
     const a = fitSentiment(x, y, options);
     const b = fitSentiment(x, y, options);
     assert.deepEqual(a, b);
-    assert.equal(a.grid.length, 3);
-    assert.ok(options.l2Grid.includes(a.l2));
-    assert.equal(a.grid.find((p) => p.l2 === a.l2)!.heldOutMacroF1, Math.max(...a.grid.map((p) => p.heldOutMacroF1)));
-    assert.ok(a.grid.find((p) => p.l2 === a.l2)!.heldOutMacroF1 > 0.6);
+    assert.equal(a.grid.length, 6);
+    assert.ok(options.l2Grid.includes(a.l2) && options.lexiconScaleGrid.includes(a.lexiconScale));
+    const chosen = a.grid.find((p) => p.l2 === a.l2 && p.lexiconScale === a.lexiconScale)!;
+    assert.equal(chosen.heldOutMacroF1, Math.max(...a.grid.map((p) => p.heldOutMacroF1)));
+    assert.ok(chosen.heldOutMacroF1 > 0.6, String(chosen.heldOutMacroF1));
     for (const c of [0, 1, 2]) {
       const total = y.filter((v) => v === c).length;
       const held = a.held.filter((i) => y[i] === c).length;

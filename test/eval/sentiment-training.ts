@@ -142,7 +142,7 @@ export async function trainSentimentFile(
       devExcluded: dev.excluded,
       exclusionRule: "ambiguous, or labels spanning more than one group",
       selectionData:
-        "GoEmotions train only for the sentiment head (its L2 on a held-out fifth); GoEmotions dev for the frustration threshold; no other labelled set was read",
+        "GoEmotions train only for the sentiment head (its L2 and lexicon scale on a held-out fifth); GoEmotions dev for the frustration threshold; no other labelled set was read",
       trainer: "scripts/train-sentiment.ts",
     },
     hyperparameters: {

@@ -31,7 +31,7 @@ export interface SentimentFitOptions {
 /** The committed models' settings. */
 export const SENTIMENT_FIT: SentimentFitOptions = Object.freeze({
   l2Grid: Object.freeze([1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1]),
-  lexiconScaleGrid: Object.freeze([1]),
+  lexiconScaleGrid: Object.freeze([1, 3, 10]),
   holdoutShare: 0.2,
   epochs: 12,
   batchSize: 128,

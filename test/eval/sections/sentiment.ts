@@ -76,7 +76,7 @@ export const sentimentSection: EvalSection = {
   id: "sentiment",
   title: "Sentiment",
   method:
-    "One model per bundled encoder: a class-balanced multinomial logistic regression over the encoder's vector and nine lexicon features (VADER's scores, sentence extremes, !, ?, negation), trained by scripts/train-sentiment.ts on GoEmotions train, its L2 chosen on a held-out fifth of that split; every test split here is only reported. Beside them, VADER with its published thresholds (the baseline) and the USE-lite model shipped before, whose settings came from GoEmotions dev. Macro-F1 and per-class F1 per set, TweetEval's macro-recall, and Pearson r of the score against the VADER ground truth's mean ratings.",
+    "One model per bundled encoder: a class-balanced multinomial logistic regression over the encoder's vector and nine lexicon features (VADER's scores, sentence extremes, !, ?, negation), trained by scripts/train-sentiment.ts on GoEmotions train, its L2 and a multiplier of the lexicon features chosen on a held-out fifth of that split; every test split here is only reported. Beside them, VADER with its published thresholds (the baseline) and the USE-lite model shipped before, whose settings came from GoEmotions dev. Macro-F1 and per-class F1 per set, TweetEval's macro-recall, and Pearson r of the score against the VADER ground truth's mean ratings.",
   decisions: ["0031-sentiment-per-encoder-regression.md", "0022-sentiment-from-goemotions-alone.md"],
   requires: [
     "eval/sentiment_goemotions_reddit/group/test.tsv",
