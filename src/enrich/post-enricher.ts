@@ -30,6 +30,11 @@ export interface PostEnricherOptions {
   embeddingText?: (post: Post) => string;
   sentiment?: SentimentClassifier;
   leads?: LeadClassifier;
+  /**
+   * Embeds the posts for the lead classifier when it reads another encoder's vectors than
+   * sentiment does; without it both read the same vectors.
+   */
+  leadEmbedder?: Embedder;
 }
 
 /** The text sentiment reads: the whole title and body (VADER cuts very long ones itself). */
@@ -52,12 +57,12 @@ export function createPostEnricher(options: PostEnricherOptions = {}): PostEnric
         vecs = await options.embedder.embed(posts.map(embeddingText), signal);
       }
       if (vecs.length !== posts.length) throw new Error(`got ${vecs.length} vectors for ${posts.length} posts`);
+      const leadVecs = options.leadEmbedder ? await options.leadEmbedder.embed(posts.map(embeddingText), signal) : vecs;
       return posts.map((post, i): EnrichedPost => {
-        const vector = vecs[i]!;
-        const s = sentiment.classifyOne(sentimentText(post), vector);
+        const s = sentiment.classifyOne(sentimentText(post), vecs[i]!);
         const { leadType, leadScore, painPoint, opportunity, industry, targetProduct } = leads.classify(
           post,
-          vector,
+          leadVecs[i]!,
           s,
         );
         return {

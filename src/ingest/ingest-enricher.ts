@@ -1,19 +1,20 @@
 /**
  * The enricher `threadsight ingest` uses: sentiment and lead fields from the insights
  * classifiers, and the topic of each post from the current topic model ("" until one is
- * built with `threadsight topics rebuild`). The sentiment and lead models were trained on USE-lite
- * vectors, so with the default embedder it reuses the pipeline's vectors; with another embedder
- * (EMBEDDINGS_URL, or EMBEDDINGS_MODEL=all-minilm-l6-v2) it runs its own USE-lite embedder for
- * both, which doubles the embedding cost of ingest but keeps the labels those of the evaluated
- * models. Neither model is ever given vectors of another width: both refuse them.
+ * built with `threadsight topics rebuild`). Each bundled encoder has its own sentiment model, so
+ * sentiment reads the pipeline's vectors; the lead model reads the vectors it was trained on, and
+ * where those are not the index's (or the encoder has no sentiment model, as with EMBEDDINGS_URL)
+ * ingest runs its own USE-lite embedder for them, which doubles the embedding cost of ingest but
+ * keeps the labels those of the evaluated models. No model is ever given another encoder's vectors.
  */
 
 import type { Embedder } from "../enrich/embedder.js";
 import { loadLeadModel } from "../enrich/leads/lead-model.js";
 import type { PostEnricher } from "../enrich/post-enricher.js";
 import { createPostEnricher } from "../enrich/post-enricher.js";
-import { loadSentimentModel } from "../enrich/sentiment/model-file.js";
-import { startUseEmbedder } from "../enrich/use-embedder.js";
+import { createSentimentClassifier } from "../enrich/sentiment/classifier.js";
+import { hasSentimentModel, loadSentimentModel } from "../enrich/sentiment/model-file.js";
+import { startUseEmbedder, USE_MODEL_ID } from "../enrich/use-embedder.js";
 import type { EnrichedPost, Post } from "../model/post.js";
 import { createTopicAssigner } from "../topics/assigner.js";
 import type { Enricher } from "./enricher.js";
@@ -32,16 +33,30 @@ export async function createIngestEnricher(
   dataDir: string,
   embedder: Pick<Embedder, "model" | "dimensions">,
 ): Promise<IngestEnricher> {
-  const model = loadSentimentModel();
-  const leadModel = loadLeadModel();
-  if (leadModel.embeddingModel !== model.embeddingModel || leadModel.dimensions !== model.dimensions)
+  const index = embedder.model;
+  const leadReads = loadLeadModel().embeddingModel;
+  const sentimentReads = hasSentimentModel(index) ? index : leadReads;
+  const sentiment = loadSentimentModel(sentimentReads);
+  if (sentimentReads === index && sentiment.dimensions !== embedder.dimensions)
     throw new Error(
-      `the lead model expects ${leadModel.embeddingModel} (${leadModel.dimensions}-d) vectors and the sentiment model ${model.embeddingModel} (${model.dimensions}-d): retrain one so both read the same vectors`,
+      `the sentiment model for ${index} expects ${sentiment.dimensions}-d vectors, the embedder gives ${embedder.dimensions}-d`,
     );
+  for (const [what, reads] of [
+    ["sentiment", sentimentReads],
+    ["lead", leadReads],
+  ] as const) {
+    if (reads !== index && reads !== USE_MODEL_ID)
+      throw new Error(
+        `the ${what} model reads ${reads} vectors: ingest can neither reuse the index's (${index}) nor compute them (its own embedder is USE-lite); retrain it for ${index}`,
+      );
+  }
   const topics = createTopicAssigner(dataDir);
-  const reuse = embedder.model === model.embeddingModel && embedder.dimensions === model.dimensions;
-  const own = reuse ? undefined : await startUseEmbedder(1);
-  const posts: PostEnricher = createPostEnricher(own !== undefined ? { embedder: own } : {});
+  const reuse = sentimentReads === index;
+  const own = reuse && leadReads === index ? undefined : await startUseEmbedder(1);
+  const posts: PostEnricher = createPostEnricher({
+    sentiment: createSentimentClassifier({ embeddingModel: sentimentReads }),
+    ...(own === undefined ? {} : reuse ? { leadEmbedder: own } : { embedder: own }),
+  });
   return {
     async enrich(batch: readonly Post[], vectors: readonly Float32Array[]): Promise<EnrichedPost[]> {
       const enriched = await posts.enrich(batch, reuse ? vectors : undefined);

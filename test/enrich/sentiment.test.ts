@@ -35,8 +35,9 @@ describe("sentiment model file", () => {
     assert.ok(m.frustration.softmax.weights.every((row) => row.length === width && row.every(Number.isFinite)));
     assert.ok(m.frustration.emotions.includes("annoyance"));
     assert.equal(m.provenance.licence, "Apache-2.0");
-    // Selection on GoEmotions dev only: no evaluation-only set may choose the model.
-    assert.match(String(m.provenance.selectionData), /^GoEmotions dev only/);
+    // Selection on GoEmotions alone: no evaluation-only set may choose the model.
+    assert.match(String(m.provenance.selectionData), /^GoEmotions train only for the sentiment head/);
+    assert.doesNotMatch(String(m.provenance.selectionData), /TweetEval|Sentiment140/);
     assert.equal(m.classOffsets.length, m.softmax.classes.length);
     assert.ok(m.frustration.devBestThreshold > 0 && m.frustration.devBestThreshold < 1);
   });

@@ -1,12 +1,13 @@
 /**
  * Inference runs the softmax models compiled (standardisation folded into the weights): it must
- * give the stored models' probabilities, for the committed sentiment, frustration and lead-head
- * models alike, and a model whose features are far from standard is where a wrong fold shows.
+ * give the stored models' probabilities, for the committed sentiment (one per encoder),
+ * frustration and lead-head models alike, and a model whose features are far from standard is
+ * where a wrong fold shows.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LEAD_HEADS, loadLeadHead } from "../../src/enrich/leads/heads.js";
-import { loadSentimentModel } from "../../src/enrich/sentiment/model-file.js";
+import { loadSentimentModel, SENTIMENT_EMBEDDINGS } from "../../src/enrich/sentiment/model-file.js";
 import { compiledProba, compileSoftmax, type SoftmaxModel, softmaxProba } from "../../src/enrich/sentiment/softmax.js";
 
 /** A deterministic pseudo-random feature vector (no seeded RNG in node:test). */
@@ -30,8 +31,11 @@ function assertSame(m: SoftmaxModel, x: Float64Array): void {
 
 describe("compiled softmax", () => {
   it("gives the stored models' probabilities", () => {
-    const s = loadSentimentModel();
-    const models = [s.softmax, s.frustration.softmax, ...LEAD_HEADS.map((h) => loadLeadHead(h).softmax)];
+    const sentiment = SENTIMENT_EMBEDDINGS.map((e) => loadSentimentModel(e));
+    const models = [
+      ...sentiment.flatMap((s) => [s.softmax, s.frustration.softmax]),
+      ...LEAD_HEADS.map((h) => loadLeadHead(h).softmax),
+    ];
     for (const m of models) for (let seed = 1; seed <= 20; seed++) assertSame(m, features(m.mean.length, seed, 0.2));
   });
 

@@ -1,14 +1,14 @@
 /**
  * Post sentiment: label (positive | neutral | negative) and score -1..1 from the committed softmax
- * model over [sentence embedding, VADER features]. The ingest pipeline passes the vectors it has
- * already computed, so sentiment never embeds a text twice; an Embedder is only needed by callers
- * that have no vectors.
+ * model over [sentence embedding, VADER features] of the encoder whose vectors it is given (one
+ * model per bundled encoder). The ingest pipeline passes the vectors it has already computed, so
+ * sentiment never embeds a text twice; an Embedder is only needed by callers that have no vectors.
  */
 
 import type { SentimentLabel } from "../../model/post.js";
 import type { Embedder } from "../embedder.js";
 import { sentimentFeatures } from "./features.js";
-import { classIndex, loadSentimentModel } from "./model-file.js";
+import { classIndex, DEFAULT_SENTIMENT_EMBEDDING, loadSentimentModel, type SentimentModelFile } from "./model-file.js";
 import { compiledProba, compileSoftmax } from "./softmax.js";
 
 /** Sentiment of one text. */
@@ -37,8 +37,15 @@ export interface SentimentClassifier {
 
 /** Options of {@link createSentimentClassifier}. */
 export interface SentimentClassifierOptions {
-  /** Used only when `classify` is called without vectors. */
+  /**
+   * Used when `classify` is called without vectors; its `model` also picks the committed model
+   * when `embeddingModel` is not given.
+   */
   embedder?: Embedder;
+  /** Embedding model id of the vectors to be classified. Default: the embedder's, else USE-lite's. */
+  embeddingModel?: string;
+  /** A model file to run instead of the committed one (the evaluation's earlier model). */
+  model?: SentimentModelFile;
 }
 
 /** p_c * exp(offset_c), renormalised: the same as adding the offsets to the logits. */
@@ -51,15 +58,24 @@ function applyOffsets(p: Float64Array, offsets: readonly number[]): void {
   for (let c = 0; c < p.length; c++) p[c] = p[c]! / sum;
 }
 
-/** Builds the classifier from the committed model.json (validated on creation). */
+/**
+ * Builds the classifier from the committed model for the vectors' encoder (validated on creation).
+ * Throws when no model reads that encoder's vectors, or when the embedder and `embeddingModel`
+ * disagree: a model applied to another encoder's vectors would label silently wrong.
+ */
 export function createSentimentClassifier(options: SentimentClassifierOptions = {}): SentimentClassifier {
-  const model = loadSentimentModel();
+  const { embedder } = options;
+  const wanted =
+    options.embeddingModel ?? embedder?.model ?? options.model?.embeddingModel ?? DEFAULT_SENTIMENT_EMBEDDING;
+  const model = options.model ?? loadSentimentModel(wanted);
+  if (model.embeddingModel !== wanted) {
+    throw new Error(`sentiment model reads ${model.embeddingModel} vectors, asked for ${wanted}`);
+  }
   const at = classIndex(model);
   const sentiment = compileSoftmax(model.softmax);
   const frustrationHead = compileSoftmax(model.frustration.softmax);
   const proba = new Float64Array(model.softmax.classes.length);
   const frustrationProba = new Float64Array(2);
-  const { embedder } = options;
   if (embedder && (embedder.model !== model.embeddingModel || embedder.dimensions !== model.dimensions)) {
     throw new Error(
       `sentiment model expects ${model.embeddingModel} (${model.dimensions}-d) vectors, embedder gives ${embedder.model} (${embedder.dimensions}-d)`,

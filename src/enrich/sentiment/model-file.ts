@@ -1,14 +1,18 @@
 /**
- * The committed sentiment model (model.json): its on-disk shape and loading. The JSON is imported
- * so tsc copies it into dist/ beside the code; it is validated once, at first use.
+ * The committed sentiment models, one per bundled encoder (model-<embedding model id>.json): their
+ * on-disk shape, validation and the pick by embedding model. The JSON files are imported so tsc
+ * copies them into dist/ beside the code; each is validated once, at first use.
  */
 import type { SentimentLabel } from "../../model/post.js";
 import { SENTIMENT_LABELS } from "../../model/post.js";
+import { MINILM_MODEL_ID } from "../minilm/minilm-files.js";
+import { USE_MODEL_ID } from "../use-embedder.js";
 import { LEXICON_FEATURES } from "./features.js";
-import raw from "./model.json" with { type: "json" };
+import miniLmRaw from "./model-all-minilm-l6-v2-384.json" with { type: "json" };
+import useLiteRaw from "./model-use-lite-512.json" with { type: "json" };
 import { checkSoftmaxModel, type SoftmaxModel } from "./softmax.js";
 
-/** model.json: the softmax weights plus what is needed to reproduce and audit them. */
+/** A model file: the softmax weights plus what is needed to reproduce and audit them. */
 export interface SentimentModelFile {
   format: "threadsight-sentiment-v1";
   /** Embedding model the weights expect (the Embedder's `model` id) and its dimensions. */
@@ -23,9 +27,9 @@ export interface SentimentModelFile {
   devMacroF1: number;
   softmax: SoftmaxModel;
   /**
-   * Added to the softmax logits, per class in `softmax.classes` order: a class-prior correction
-   * chosen on GoEmotions dev (training re-weights classes, so the raw argmax is not the
-   * macro-F1-best decision). Probabilities, label and score all come from the corrected logits.
+   * Added to the softmax logits, per class in `softmax.classes` order: a class-prior correction.
+   * All zero for a plain class-balanced regression; probabilities, label and score all come from
+   * the corrected logits.
    */
   classOffsets: number[];
   /**
@@ -42,27 +46,68 @@ export interface SentimentModelFile {
   };
 }
 
-let loaded: SentimentModelFile | undefined;
+/** Embedding model id the service's default encoder writes; the model used when none is named. */
+export const DEFAULT_SENTIMENT_EMBEDDING = USE_MODEL_ID;
 
-/** The committed model, validated: classes are the sentiment labels and every width matches. */
-export function loadSentimentModel(): SentimentModelFile {
-  if (loaded) return loaded;
-  const m = raw as unknown as SentimentModelFile;
-  if (m.format !== "threadsight-sentiment-v1") throw new Error(`unknown sentiment model format "${String(m.format)}"`);
+/** The committed files, by the embedding model id their weights expect. */
+const RAW: Readonly<Record<string, unknown>> = {
+  [USE_MODEL_ID]: useLiteRaw,
+  [MINILM_MODEL_ID]: miniLmRaw,
+};
+
+/** Embedding model ids that have a committed sentiment model. */
+export const SENTIMENT_EMBEDDINGS: readonly string[] = Object.freeze(Object.keys(RAW));
+
+const loaded = new Map<string, SentimentModelFile>();
+
+/**
+ * Throws unless `raw` is a well-formed model file whose classes are the sentiment labels and whose
+ * widths match its dimensions; `name` says which file in the message.
+ */
+export function checkSentimentModel(raw: unknown, name: string): SentimentModelFile {
+  const m = raw as SentimentModelFile;
+  if (m.format !== "threadsight-sentiment-v1")
+    throw new Error(`${name}: unknown sentiment model format "${String(m.format)}"`);
   const classes = [...m.softmax.classes].sort();
   if (classes.join() !== [...SENTIMENT_LABELS].sort().join()) {
-    throw new Error(`sentiment model classes ${m.softmax.classes.join(",")} differ from ${SENTIMENT_LABELS.join(",")}`);
+    throw new Error(
+      `${name}: sentiment model classes ${m.softmax.classes.join(",")} differ from ${SENTIMENT_LABELS.join(",")}`,
+    );
   }
   if (m.lexiconFeatures.join() !== LEXICON_FEATURES.join())
-    throw new Error("sentiment model lexicon features differ from features.ts");
+    throw new Error(`${name}: sentiment model lexicon features differ from features.ts (retrain it)`);
   checkSoftmaxModel(m.softmax, m.dimensions + LEXICON_FEATURES.length);
   if (m.classOffsets.length !== m.softmax.classes.length || !m.classOffsets.every(Number.isFinite)) {
-    throw new Error("sentiment model classOffsets must hold one finite number per class");
+    throw new Error(`${name}: sentiment model classOffsets must hold one finite number per class`);
   }
   checkSoftmaxModel(m.frustration.softmax, m.dimensions + LEXICON_FEATURES.length);
   if (m.frustration.softmax.classes.join() !== "other,frustration")
-    throw new Error("frustration head classes must be other,frustration");
-  loaded = m;
+    throw new Error(`${name}: frustration head classes must be other,frustration`);
+  return m;
+}
+
+/** Whether a committed sentiment model reads vectors of `embeddingModel`. */
+export function hasSentimentModel(embeddingModel: string): boolean {
+  return Object.hasOwn(RAW, embeddingModel);
+}
+
+/**
+ * The committed model for vectors of `embeddingModel`, validated. An embedding model without one
+ * is refused by name: labels from another encoder's weights would be silently wrong.
+ */
+export function loadSentimentModel(embeddingModel: string = DEFAULT_SENTIMENT_EMBEDDING): SentimentModelFile {
+  const cached = loaded.get(embeddingModel);
+  if (cached) return cached;
+  if (!hasSentimentModel(embeddingModel)) {
+    throw new Error(
+      `no sentiment model for embedding model "${embeddingModel}": models exist for ${SENTIMENT_EMBEDDINGS.join(", ")} (train one with scripts/train-sentiment.ts)`,
+    );
+  }
+  const file = `model-${embeddingModel}.json`;
+  const m = checkSentimentModel(RAW[embeddingModel], file);
+  if (m.embeddingModel !== embeddingModel)
+    throw new Error(`${file} holds weights for ${m.embeddingModel}, not ${embeddingModel}`);
+  loaded.set(embeddingModel, m);
   return m;
 }
 

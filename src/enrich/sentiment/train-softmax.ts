@@ -15,11 +15,16 @@ export interface TrainOptions {
   learningRate: number;
   /** Loss weight per class index; all 1 when omitted. */
   classWeights?: number[];
+  /**
+   * Multiplier per feature after standardisation (all 1 when omitted): a feature scaled up is
+   * penalised less by the L2 term. Folded into the stored `std`, so inference is unchanged.
+   */
+  featureScale?: readonly number[];
   seed: number;
 }
 
 /** Small deterministic PRNG (mulberry32), so a retrain reproduces the committed weights. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -28,6 +33,13 @@ function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Inverse class frequency, scaled so a balanced set gets weight 1 everywhere (absent classes 0). */
+export function balancedWeights(y: readonly number[], classes: number): number[] {
+  const counts = new Array<number>(classes).fill(0);
+  for (const c of y) counts[c] = counts[c]! + 1;
+  return counts.map((n) => (n === 0 ? 0 : y.length / (classes * n)));
 }
 
 /** Fits a model on rows `x` (each of equal length) with class indices `y`. */
@@ -40,7 +52,7 @@ export function trainSoftmax(x: readonly ArrayLike<number>[], y: readonly number
   for (const row of x) for (let j = 0; j < d; j++) mean[j] = mean[j]! + row[j]!;
   for (let j = 0; j < d; j++) mean[j] = mean[j]! / n;
   for (const row of x) for (let j = 0; j < d; j++) sq[j] = sq[j]! + (row[j]! - mean[j]!) ** 2;
-  const std = Array.from(sq, (s) => Math.sqrt(s / n) || 1);
+  const std = Array.from(sq, (s, j) => (Math.sqrt(s / n) || 1) / (o.featureScale?.[j] ?? 1));
   const z = new Float32Array(n * d);
   x.forEach((row, i) => {
     for (let j = 0; j < d; j++) z[i * d + j] = (row[j]! - mean[j]!) / std[j]!;
