@@ -5,8 +5,11 @@
  */
 import type { SoftmaxModel } from "../sentiment/softmax.js";
 import { compiledProba, compileSoftmax } from "../sentiment/softmax.js";
-import { trainSoftmax } from "../sentiment/train-softmax.js";
+import { balancedWeights, trainSoftmax } from "../sentiment/train-softmax.js";
 import { LEAD_MODEL_CLASSES } from "./lead-model.js";
+
+/** The class weights the lead model is fitted with (shared with the sentiment trainer). */
+export { balancedWeights };
 
 /** Hyper-parameters of {@link fitLeadModel}. */
 export interface LeadFitOptions {
@@ -15,13 +18,6 @@ export interface LeadFitOptions {
   batchSize: number;
   learningRate: number;
   seed: number;
-}
-
-/** Inverse class frequency, scaled so a balanced set gets weight 1 everywhere (absent classes 0). */
-export function balancedWeights(y: readonly number[], classes: number): number[] {
-  const counts = new Array<number>(classes).fill(0);
-  for (const c of y) counts[c] = counts[c]! + 1;
-  return counts.map((n) => (n === 0 ? 0 : y.length / (classes * n)));
 }
 
 /** Fits the softmax on rows `x` with class indices `y` (LEAD_MODEL_CLASSES order). */

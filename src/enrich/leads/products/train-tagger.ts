@@ -4,6 +4,7 @@
  * averaged perceptron is fitted over them for a fixed number of passes in an order drawn from a
  * seed. Used by scripts/train-product-tagger.ts and by the test that re-trains the committed model.
  */
+import { rng } from "../../sentiment/train-softmax.js";
 import { PerceptronTrainer } from "./perceptron.js";
 import { decode, TAGS, type TaggerSentence, tokenize } from "./tagger.js";
 
@@ -63,23 +64,11 @@ export interface TaggerFitOptions {
   seed: number;
 }
 
-/** A small seeded generator (mulberry32), so the order of examples is the same every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Fits the tagger's weights on `examples`; each pass visits the sentences in a freshly shuffled order. */
 export function trainTagger(examples: readonly TaggerExample[], o: TaggerFitOptions): Map<string, number[]> {
   const rows = examples.flatMap((e) => e.sentences.map((s) => ({ s, tags: goldTags(s, e.gold) })));
   const trainer = new PerceptronTrainer(TAGS.length);
-  const next = random(o.seed);
+  const next = rng(o.seed);
   const order = rows.map((_, i) => i);
   for (let epoch = 0; epoch < o.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
