@@ -14,6 +14,8 @@ import type { Embedder } from "../enrich/embedder.js";
 import type { ShadowCopy } from "../index/shadow-copy.js";
 import { openShadowCopy } from "../index/shadow-copy.js";
 import { checkpointScope } from "../ingest/checkpoint.js";
+import type { IngestEnricher } from "../ingest/ingest-enricher.js";
+import { createIngestEnricher } from "../ingest/ingest-enricher.js";
 import { AlreadyReembeddedError, reembedIndex } from "../reembed/reembed.js";
 import { ReembedCheckpointFile } from "../reembed/reembed-checkpoint.js";
 import { topicModelPath } from "../topics/model-file.js";
@@ -112,11 +114,13 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGTERM", onTerm);
   const tty = process.stderr.isTTY === true;
   let embedder: Embedder | undefined;
+  let enricher: IngestEnricher | undefined;
   let copies: ShadowCopy | undefined;
   const started = Date.now();
   let code: number;
   try {
     embedder = await createEmbedder(config, controller.signal);
+    enricher = await createIngestEnricher(config.dataDir, embedder, { topics: false });
     copies = await openShadowCopy(config, { embeddingModel: embedder.model, dimensions: embedder.dimensions });
     const from = copies.stored;
     err(
@@ -134,6 +138,7 @@ export async function run(argv: string[]): Promise<number> {
         scope: checkpointScope(config),
         signal: controller.signal,
         topicModelFile: topicModelPath(config.dataDir),
+        enricher,
         onWait: (holder) => {
           const now = Date.now();
           if (now - lastLine < 10_000) return;
@@ -180,6 +185,7 @@ export async function run(argv: string[]): Promise<number> {
   const closed = await closeAll(
     "threadsight reembed",
     [
+      ["the enricher", enricher],
       ["the embedder", embedder],
       ["the index", copies],
     ],

@@ -27,11 +27,13 @@ export interface IngestEnricher extends Enricher {
 /**
  * Builds the enricher for posts whose vectors come from `embedder` (only its model and
  * dimensions are read: `threadsight reenrich` passes those of the stored vectors without
- * starting an embedder), with topics from `dataDir`.
+ * starting an embedder), with topics from `dataDir`. With `topics: false` the topic id is left
+ * "" (a reembed keeps each post's stored one: the topic model is in the old vectors' space).
  */
 export async function createIngestEnricher(
   dataDir: string,
   embedder: Pick<Embedder, "model" | "dimensions">,
+  options: { topics?: boolean } = {},
 ): Promise<IngestEnricher> {
   const index = embedder.model;
   const leadReads = loadLeadModel().embeddingModel;
@@ -50,7 +52,7 @@ export async function createIngestEnricher(
         `the ${what} model reads ${reads} vectors: ingest can neither reuse the index's (${index}) nor compute them (its own embedder is USE-lite); retrain it for ${index}`,
       );
   }
-  const topics = createTopicAssigner(dataDir);
+  const topics = options.topics === false ? undefined : createTopicAssigner(dataDir);
   const reuse = sentimentReads === index;
   const own = reuse && leadReads === index ? undefined : await startUseEmbedder(1);
   const posts: PostEnricher = createPostEnricher({
@@ -60,6 +62,7 @@ export async function createIngestEnricher(
   return {
     async enrich(batch: readonly Post[], vectors: readonly Float32Array[]): Promise<EnrichedPost[]> {
       const enriched = await posts.enrich(batch, reuse ? vectors : undefined);
+      if (topics === undefined) return enriched;
       const topicIds = await topics.assign(vectors);
       return enriched.map((p, i) => ({ ...p, topicId: topicIds[i] ?? "" }));
     },

@@ -2,8 +2,8 @@
  * Moves an index to another encoder in place (`threadsight reembed`).
  *
  * 1. Copy: every post of the live copy, in keyset order ((created, id), the order both engines
- *    scan in), is embedded with the target encoder and written with its stored fields and
- *    enrichment into the shadow copy (index/shadow-copy.ts). A checkpoint after each batch lets
+ *    scan in), is embedded with the target encoder, enriched as an ingest with that encoder
+ *    enriches it (its topic id kept), and written into the shadow copy (index/shadow-copy.ts). A checkpoint after each batch lets
  *    an interrupted run resume after the last post it stored.
  * 2. Catch-up: passes over the live copy compare it with the shadow and write what ingests
  *    added or changed meanwhile (shadow-write.ts), until a pass finds nothing.
@@ -17,6 +17,7 @@ import { postEmbeddingText } from "../enrich/embed-text.js";
 import type { Embedder } from "../enrich/embedder.js";
 import type { ScanCursor, SearchIndex } from "../index/search-index.js";
 import type { ShadowCopy, VectorModel } from "../index/shadow-copy.js";
+import type { Enricher } from "../ingest/enricher.js";
 import { loadTopicModel, saveTopicModel } from "../topics/model-file.js";
 import { retargetTopicModel, TopicSums } from "../topics/retarget.js";
 import type { ReembedCheckpoint, ReembedCheckpointFile } from "./reembed-checkpoint.js";
@@ -46,6 +47,11 @@ export interface ReembedOptions {
   onWait?: (holder: string) => void;
   /** The topic model file to move to the new vectors (`<dataDir>/topics/model.json`). */
   topicModelFile?: string;
+  /**
+   * What an ingest with the target encoder computes for a post from its text and new vector
+   * (createIngestEnricher for the target embedder): sentiment and leads depend on the encoder.
+   */
+  enricher: Enricher;
 }
 
 /** What a run did. */
@@ -126,7 +132,7 @@ export async function reembedIndex(
     if (cp.phase === "copy") cp = await copyPass(live, shadow, embedder, cp, checkpoints, report, opts);
     const pass = async (phase: "catch-up" | "switch"): Promise<number> => {
       const total = await live.count(signal);
-      const r = await catchUp(live, shadow, embedder, {
+      const r = await catchUp(live, shadow, embedder, opts.enricher, {
         batch: opts.batch,
         ...(signal ? { signal } : {}),
         onPage: (done) => opts.onProgress?.({ phase, done, total }),
@@ -205,7 +211,7 @@ async function copyPass(
     const page = await live.scan({ limit: opts.batch, ...(after ? { after } : {}) }, signal);
     if (page.length === 0) break;
     const vectors = await embedder.embed(page.map(postEmbeddingText), signal);
-    await writeShadow(shadow, page, vectors, signal);
+    await writeShadow(shadow, page, vectors, opts.enricher, signal);
     const last = page[page.length - 1]!;
     cp = { ...cp, cursor: { created: last.created, id: last.id }, done: cp.done + page.length };
     await checkpoints.save(cp);

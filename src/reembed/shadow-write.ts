@@ -2,25 +2,31 @@
  * Writing posts into a reembed's shadow copy, and the catch-up pass that brings the shadow level
  * with the live copy: every post of the live copy is compared with the shadow's version; a post
  * the shadow lacks, or whose embedded text changed, is embedded with the target encoder; one
- * whose other fields changed (an ingest updated its counts or enrichment) is written with the
- * shadow's vector. Enrichment is always copied from the live copy, never computed again.
+ * whose other fields changed (an ingest updated its counts) is written with the shadow's vector.
+ * Enrichment is computed again for every post written, by the target encoder's enricher: the
+ * sentiment model (and through its tone, the lead model) differs per encoder, so the shadow must
+ * hold what an ingest with that encoder would store. Topic ids are copied; the topic model moves
+ * to the new vectors after the switch.
  */
 import { postEmbeddingText } from "../enrich/embed-text.js";
 import type { Embedder } from "../enrich/embedder.js";
 import { samePost } from "../index/same-post.js";
 import type { ScanCursor, SearchIndex } from "../index/search-index.js";
-import type { EnrichedPost, IndexedPost } from "../model/post.js";
+import type { Enricher } from "../ingest/enricher.js";
+import type { EnrichedPost, Enrichment, IndexedPost } from "../model/post.js";
 
 /** Writes `posts` with `vectors` into the shadow; a refused post stops the reembed (no switch to an index missing it). */
 export async function writeShadow(
   shadow: SearchIndex,
   posts: readonly EnrichedPost[],
   vectors: readonly Float32Array[],
+  enricher: Enricher,
   signal?: AbortSignal,
 ): Promise<void> {
   if (posts.length === 0) return;
+  const enriched = await enricher.enrich(posts, vectors);
   const res = await shadow.upsert(
-    posts.map((p, i): IndexedPost => ({ ...p, vector: vectors[i]! })),
+    enriched.map((p, i): IndexedPost => ({ ...p, topicId: posts[i]!.topicId, vector: vectors[i]! })),
     signal,
   );
   if (res.failed.length > 0) {
@@ -47,11 +53,27 @@ export interface CatchUpOptions {
   onPage?: (scanned: number) => void;
 }
 
+/** `post` with the enrichment the shadow computed for it (its topic id stays the live one's). */
+function withShadowEnrichment(post: EnrichedPost, s: EnrichedPost): EnrichedPost {
+  const computed: Omit<Enrichment, "topicId"> = {
+    sentiment: s.sentiment,
+    sentimentScore: s.sentimentScore,
+    leadType: s.leadType,
+    leadScore: s.leadScore,
+    painPoint: s.painPoint,
+    opportunity: s.opportunity,
+    industry: s.industry,
+    targetProduct: s.targetProduct,
+  };
+  return { ...post, ...computed };
+}
+
 /** One pass over the live copy bringing the shadow level with it; see the module comment. */
 export async function catchUp(
   live: SearchIndex,
   shadow: SearchIndex,
   embedder: Embedder,
+  enricher: Enricher,
   opts: CatchUpOptions,
 ): Promise<CatchUpResult> {
   const result: CatchUpResult = { scanned: 0, embedded: 0, copied: 0 };
@@ -73,15 +95,25 @@ export async function catchUp(
     for (const post of page) {
       const s = stored.get(post.id);
       if (s === undefined || postEmbeddingText(s) !== postEmbeddingText(post)) fresh.push(post);
-      else if (!samePost(s, { ...post, vector: s.vector })) kept.push({ ...post, vector: s.vector });
+      // Enrichment is the shadow's own (computed from the post and the new vector), so only the
+      // post's other fields and its topic id are compared.
+      else if (!samePost(s, { ...withShadowEnrichment(post, s), vector: s.vector }))
+        kept.push({ ...post, vector: s.vector });
     }
     if (fresh.length > 0)
-      await writeShadow(shadow, fresh, await embedder.embed(fresh.map(postEmbeddingText), opts.signal), opts.signal);
+      await writeShadow(
+        shadow,
+        fresh,
+        await embedder.embed(fresh.map(postEmbeddingText), opts.signal),
+        enricher,
+        opts.signal,
+      );
     if (kept.length > 0)
       await writeShadow(
         shadow,
         kept,
         kept.map((p) => p.vector),
+        enricher,
         opts.signal,
       );
     result.scanned += page.length;

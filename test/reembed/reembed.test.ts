@@ -22,6 +22,7 @@ import { openSearchIndex } from "../../src/index/open-index.js";
 import type { SearchIndex } from "../../src/index/search-index.js";
 import { openShadowCopy } from "../../src/index/shadow-copy.js";
 import { checkpointScope } from "../../src/ingest/checkpoint.js";
+import { createIngestEnricher } from "../../src/ingest/ingest-enricher.js";
 import type { IndexedPost } from "../../src/model/post.js";
 import type { ReembedProgress } from "../../src/reembed/reembed.js";
 import { reembedIndex } from "../../src/reembed/reembed.js";
@@ -106,6 +107,8 @@ async function scenario(env: Record<string, string>, freshEnv: Record<string, st
   const miniConfig = loadConfig(miniEnv);
   const use = await createEmbedder(useConfig);
   const mini = await createEmbedder(miniConfig);
+  // What a MiniLM ingest computes for a post: the reembed enriches every post it writes with it.
+  const enricher = await createIngestEnricher(miniConfig.dataDir, mini, { topics: false });
   // A reader as the server holds it: opened before the reembed, searching with USE-lite.
   const reader = await openSearchIndex(useConfig, { serving: true });
   let original: IndexedPost[] = [];
@@ -127,6 +130,7 @@ async function scenario(env: Record<string, string>, freshEnv: Record<string, st
       reembedIndex(copies1, first, checkpoints, {
         batch: BATCH,
         scope,
+        enricher,
         signal: controller.signal,
         onProgress: (p) => {
           if (p.phase === "copy" && p.done >= 2 * BATCH) controller.abort(new Error("interrupted by the test"));
@@ -154,6 +158,7 @@ async function scenario(env: Record<string, string>, freshEnv: Record<string, st
     const report = await reembedIndex(copies2, second, checkpoints, {
       batch: BATCH,
       scope,
+      enricher,
       onProgress: (p) => void progress.push(p),
       topicModelFile: topicModelPath(miniConfig.dataDir),
     });
@@ -210,6 +215,7 @@ async function scenario(env: Record<string, string>, freshEnv: Record<string, st
   } finally {
     await reader.close().catch(() => {});
     await use.close();
+    await enricher.close();
     await mini.close();
   }
 
